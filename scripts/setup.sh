@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs (only when missing) every Debian 12 package that attnbook needs to
+# build, test and run, then configures and builds a Release tree in build/.
+# Usage: scripts/setup.sh            (as root, or a user with sudo)
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config ccache clang-format
+  # numbers: Armadillo on OpenBLAS (not the slow reference BLAS)
+  libarmadillo-dev libopenblas-dev libopenblas0-pthread
+  # document model
+  libyaml-cpp-dev libmuparser-dev libcmark-dev
+  # Qt 6: libraries, QML modules the window loads, offscreen platform
+  qt6-base-dev qt6-declarative-dev qt6-declarative-dev-tools qt6-charts-dev
+  qt6-pdf-dev qt6-svg-dev libgl-dev qt6-qpa-plugins
+  qml6-module-qtqml qml6-module-qtqml-models qml6-module-qtqml-workerscript
+  qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-templates
+  qml6-module-qtquick-layouts qml6-module-qtquick-window
+  qml6-module-qtquick-dialogs qml6-module-qtquick-shapes
+  qml6-module-qt-labs-settings qml6-module-qtcore
+  qml6-module-qtcharts qml6-module-qtquick-pdf qml6-module-qttest
+  # bundles
+  libquazip1-qt6-dev
+  # fonts for the window and the PDFs; tools to look at PDFs and the window
+  fonts-dejavu-core poppler-utils
+  # benchmark
+  libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+here="$(cd "$(dirname "$0")/.." && pwd)"
+build_type="${ATTNBOOK_BUILD_TYPE:-Release}"
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S "$here" -B "$here/build" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" "${launcher[@]}"
+cmake --build "$here/build" --parallel "${ATTNBOOK_JOBS:-2}"
