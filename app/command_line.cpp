@@ -1,0 +1,311 @@
+#include "command_line.h"
+
+#include "lesson_source.h"
+#include "what_if.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <cstdio>
+#include <iostream>
+#include <new>
+
+namespace attnbook {
+namespace {
+
+const char* const kUsage = R"(attnbook — lessons about attention, live
+
+usage:
+  attnbook [FILE]                      open FILE (a lesson .md or a bundle .zip) in the window;
+                                       without FILE, the bundled default lesson
+  attnbook compute FILE [--cell ID] [--set ID.KEY=YAML]...
+                                       print the computed cells as JSON
+  attnbook check FILE [--strict]       validate; print errors and warnings
+  attnbook export FILE --pdf OUT.pdf [--paper a4|letter]
+  attnbook export FILE --worksheet OUT.pdf [--answers KEY.pdf] [--variants N] [--seed S]
+                                       [--roster NAMES.txt]
+  attnbook export FILE --bundle OUT.zip
+  attnbook edit FILE --set ID.KEY=YAML... [--out OUT]
+                                       apply changes to cells and save
+  attnbook new FILE                    a new lesson from the template
+  attnbook shot FILE --out PAGE.png [--width W] [--cell ID] [--theme light|dark]
+  attnbook --version | --help
+
+exit codes: 0 done, 1 an output could not be written, 2 usage error,
+            3 the document is invalid (FILE:LINE:COLUMN: error: ... on stderr)
+)";
+
+void printError(const std::string& line) {
+    std::cerr << line << '\n';
+}
+
+int usageError(const std::string& message) {
+    std::cerr << "attnbook: " << message << "\n(attnbook --help shows how to call it)\n";
+    return ExitUsage;
+}
+
+// Options after the command: FILE, then --name value pairs (some repeatable).
+struct Options {
+    std::string file;
+    std::vector<std::pair<std::string, std::string>> values;
+    std::vector<std::string> flags;
+    std::string error;
+
+    std::vector<std::string> all(const std::string& name) const {
+        std::vector<std::string> out;
+        for (const auto& [k, v] : values) {
+            if (k == name) {
+                out.push_back(v);
+            }
+        }
+        return out;
+    }
+    std::string one(const std::string& name) const {
+        const auto list = all(name);
+        return list.empty() ? std::string() : list.back();
+    }
+    bool has(const std::string& name) const {
+        return std::find(flags.begin(), flags.end(), name) != flags.end() || !all(name).empty();
+    }
+};
+
+Options parseOptions(const QStringList& arguments, const std::vector<std::string>& valued,
+                     const std::vector<std::string>& flags) {
+    Options options;
+    for (int i = 1; i < arguments.size(); ++i) {
+        const std::string arg = arguments[i].toStdString();
+        if (arg.rfind("--", 0) == 0) {
+            std::string name = arg;
+            std::string value;
+            bool inlineValue = false;
+            if (const size_t eq = arg.find('='); eq != std::string::npos && arg != "--set") {
+                name = arg.substr(0, eq);
+                value = arg.substr(eq + 1);
+                inlineValue = true;
+            }
+            if (std::find(flags.begin(), flags.end(), name) != flags.end() && !inlineValue) {
+                options.flags.push_back(name);
+                continue;
+            }
+            if (std::find(valued.begin(), valued.end(), name) == valued.end()) {
+                options.error = "unknown option " + arg;
+                return options;
+            }
+            if (!inlineValue) {
+                if (i + 1 >= arguments.size()) {
+                    options.error = name + " needs a value";
+                    return options;
+                }
+                value = arguments[++i].toStdString();
+            }
+            options.values.emplace_back(name, value);
+        } else if (options.file.empty()) {
+            options.file = arg;
+        } else {
+            options.error = "unexpected argument " + arg;
+            return options;
+        }
+    }
+    if (options.file.empty()) {
+        options.error = "which FILE?";
+    }
+    return options;
+}
+
+// Prints the lesson's problems; returns true when there is an error.
+bool reportDiagnostics(const std::string& file, const std::vector<Diagnostic>& diagnostics,
+                       bool printWarnings = true) {
+    bool errors = false;
+    for (const Diagnostic& d : diagnostics) {
+        if (d.severity == Severity::Error || printWarnings) {
+            printError(formatDiagnostic(file, d));
+        }
+        errors = errors || d.severity == Severity::Error;
+    }
+    return errors;
+}
+
+std::vector<Diagnostic> allDiagnostics(const Lesson& lesson, const LessonResults& results) {
+    std::vector<Diagnostic> all = lesson.diagnostics;
+    all.insert(all.end(), results.diagnostics.begin(), results.diagnostics.end());
+    return all;
+}
+
+// Reads FILE and applies the --set what-ifs. Returns nullopt after printing
+// why when that fails, with `exitCode` set.
+std::optional<WhatIf> openWithWhatIfs(const Options& options, AttentionEngine& engine,
+                                      int& exitCode) {
+    std::vector<SetOption> sets;
+    for (const std::string& text : options.all("--set")) {
+        std::string error;
+        const std::optional<SetOption> set = parseSetOption(text, error);
+        if (!set) {
+            exitCode = usageError(error);
+            return std::nullopt;
+        }
+        sets.push_back(*set);
+    }
+    Lesson lesson = openLessonSource(options.file);
+    if (hasErrors(lesson.diagnostics)) {
+        reportDiagnostics(options.file, lesson.diagnostics, false);
+        exitCode = ExitInvalidDocument;
+        return std::nullopt;
+    }
+    WhatIf whatIf = applyWhatIf(lesson, sets, engine);
+    if (!whatIf.errors.empty()) {
+        for (const std::string& error : whatIf.errors) {
+            printError(error);
+        }
+        exitCode = ExitInvalidDocument;
+        return std::nullopt;
+    }
+    return whatIf;
+}
+
+int computeCommand(const QStringList& arguments) {
+    const Options options = parseOptions(arguments, {"--cell", "--set"}, {});
+    if (!options.error.empty()) {
+        return usageError(options.error);
+    }
+    AttentionEngine engine;
+    int exitCode = ExitDone;
+    std::optional<WhatIf> whatIf = openWithWhatIfs(options, engine, exitCode);
+    if (!whatIf) {
+        return exitCode;
+    }
+    if (reportDiagnostics(options.file, allDiagnostics(whatIf->lesson, whatIf->results), true)) {
+        return ExitInvalidDocument;
+    }
+    const std::string onlyCell = options.one("--cell");
+    if (!onlyCell.empty() && !whatIf->results.cell(onlyCell)) {
+        printError(options.file + ": error: there is no cell '" + onlyCell + "'");
+        return ExitUsage;
+    }
+    const std::string json = lessonJson(whatIf->lesson, whatIf->results, onlyCell).dump() + "\n";
+    if (std::fwrite(json.data(), 1, json.size(), stdout) != json.size() || std::fflush(stdout)) {
+        printError("attnbook: cannot write to standard output");
+        return ExitOutputFailed;
+    }
+    return ExitDone;
+}
+
+int checkCommand(const QStringList& arguments) {
+    const Options options = parseOptions(arguments, {"--set"}, {"--strict"});
+    if (!options.error.empty()) {
+        return usageError(options.error);
+    }
+    AttentionEngine engine;
+    int exitCode = ExitDone;
+    std::optional<WhatIf> whatIf = openWithWhatIfs(options, engine, exitCode);
+    if (!whatIf) {
+        return exitCode;
+    }
+    std::vector<Diagnostic> all = allDiagnostics(whatIf->lesson, whatIf->results);
+    const std::vector<Diagnostic> lint = checkLesson(whatIf->lesson, whatIf->results);
+    all.insert(all.end(), lint.begin(), lint.end());
+    std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+    });
+    const bool errors = reportDiagnostics(options.file, all, true);
+    const size_t warnings = size_t(std::count_if(all.begin(), all.end(), [](const Diagnostic& d) {
+        return d.severity == Severity::Warning;
+    }));
+    if (errors) {
+        return ExitInvalidDocument;
+    }
+    std::cout << options.file << ": " << whatIf->lesson.cells.size() << " cells, no errors, "
+              << warnings << (warnings == 1 ? " warning" : " warnings") << '\n';
+    return options.has("--strict") && warnings > 0 ? ExitInvalidDocument : ExitDone;
+}
+
+int editCommand(const QStringList& arguments) {
+    const Options options = parseOptions(arguments, {"--set", "--out"}, {});
+    if (!options.error.empty()) {
+        return usageError(options.error);
+    }
+    AttentionEngine engine;
+    int exitCode = ExitDone;
+    std::optional<WhatIf> whatIf = openWithWhatIfs(options, engine, exitCode);
+    if (!whatIf) {
+        return exitCode;
+    }
+    if (reportDiagnostics(options.file, allDiagnostics(whatIf->lesson, whatIf->results), false)) {
+        return ExitInvalidDocument;
+    }
+    if (isBundlePath(options.file) && options.one("--out").empty()) {
+        return usageError("a bundle is not edited in place: give --out LESSON.md");
+    }
+    const std::string out = options.one("--out").empty() ? options.file : options.one("--out");
+    std::string error;
+    if (!writeFileAtomically(out, whatIf->lesson.document.serialize(), error)) {
+        printError(error);
+        return ExitOutputFailed;
+    }
+    return ExitDone;
+}
+
+int newCommand(const QStringList& arguments) {
+    const Options options = parseOptions(arguments, {}, {});
+    if (!options.error.empty()) {
+        return usageError(options.error);
+    }
+    if (QFileInfo::exists(QString::fromStdString(options.file))) {
+        printError(options.file + ": error: already exists; attnbook new never overwrites a file");
+        return ExitOutputFailed;
+    }
+    QFile templateFile(QStringLiteral(":/documents/template.md"));
+    if (!templateFile.open(QIODevice::ReadOnly)) {
+        printError("attnbook: the lesson template is missing from this build");
+        return ExitOutputFailed;
+    }
+    std::string error;
+    if (!writeFileAtomically(options.file, templateFile.readAll().toStdString(), error)) {
+        printError(error);
+        return ExitOutputFailed;
+    }
+    std::cout << options.file << ": a new lesson from the template\n";
+    return ExitDone;
+}
+
+} // namespace
+
+bool isHeadlessCommand(const QStringList& arguments) {
+    if (arguments.isEmpty()) {
+        return false;
+    }
+    static const QStringList commands = {"compute", "check", "edit",      "new",    "export",
+                                         "shot",    "--version", "--help", "-h",   "-v"};
+    return commands.contains(arguments.front());
+}
+
+int runCommandLine(const QStringList& arguments) {
+    const QString command = arguments.front();
+    try {
+        if (command == QLatin1String("--help") || command == QLatin1String("-h")) {
+            std::cout << kUsage;
+            return ExitDone;
+        }
+        if (command == QLatin1String("--version") || command == QLatin1String("-v")) {
+            std::cout << "attnbook " << ATTNBOOK_VERSION << '\n';
+            return ExitDone;
+        }
+        if (command == QLatin1String("compute")) {
+            return computeCommand(arguments);
+        }
+        if (command == QLatin1String("check")) {
+            return checkCommand(arguments);
+        }
+        if (command == QLatin1String("edit")) {
+            return editCommand(arguments);
+        }
+        if (command == QLatin1String("new")) {
+            return newCommand(arguments);
+        }
+        return usageError("'" + command.toStdString() + "' is not available in this build yet");
+    } catch (const std::bad_alloc&) {
+        printError("attnbook: out of memory");
+        return ExitOutputFailed;
+    }
+}
+
+} // namespace attnbook

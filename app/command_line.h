@@ -1,0 +1,17 @@
+#pragma once
+// The headless commands of cli.md: compute, check, edit, new, export, shot,
+// --version and --help. main() sends everything else to the window.
+
+#include <QStringList>
+
+namespace attnbook {
+
+enum ExitCode { ExitDone = 0, ExitOutputFailed = 1, ExitUsage = 2, ExitInvalidDocument = 3 };
+
+// True when `arguments` (without the program name) name a headless command.
+bool isHeadlessCommand(const QStringList& arguments);
+
+// Runs a headless command; returns the process's exit code.
+int runCommandLine(const QStringList& arguments);
+
+} // namespace attnbook

@@ -1,0 +1,21 @@
+#pragma once
+// Where a lesson comes from: a `.md` file, or the lesson inside a bundle.
+
+#include "lesson.h"
+
+#include <string>
+
+namespace attnbook {
+
+// Loads FILE as cli.md says ("FILE may always be a bundle"). A bundle that
+// is unsafe or damaged gives one diagnostic naming it.
+Lesson openLessonSource(const std::string& path);
+
+bool isBundlePath(const std::string& path);
+
+// Writes `bytes` to `path` atomically (QSaveFile). On failure returns false
+// with a message naming the path and the system's reason; an existing file
+// at `path` is left as it was.
+bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string& error);
+
+} // namespace attnbook

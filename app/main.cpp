@@ -1,0 +1,38 @@
+// attnbook: one executable for the window and the headless report generator.
+#include "command_line.h"
+#include "window.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QtQml/qqmlextensionplugin.h>
+
+#include <iostream>
+#include <new>
+
+// The window's QML module is linked statically.
+Q_IMPORT_QML_PLUGIN(AttnbookPlugin)
+
+int main(int argc, char* argv[]) {
+    QStringList arguments;
+    for (int i = 1; i < argc; ++i) {
+        arguments << QString::fromLocal8Bit(argv[i]);
+    }
+    try {
+        if (attnbook::isHeadlessCommand(arguments) && arguments.front() != QLatin1String("shot")) {
+            QCoreApplication app(argc, argv);
+            QCoreApplication::setApplicationName(QStringLiteral("attnbook"));
+            return attnbook::runCommandLine(arguments);
+        }
+        // Qt Charts in QML needs a QApplication (widgets), not a QGuiApplication.
+        QApplication app(argc, argv);
+        QApplication::setApplicationName(QStringLiteral("attnbook"));
+        QApplication::setOrganizationName(QStringLiteral("attnbook"));
+        if (!arguments.isEmpty() && arguments.front() == QLatin1String("shot")) {
+            return attnbook::runCommandLine(arguments);
+        }
+        return attnbook::runWindow(arguments);
+    } catch (const std::bad_alloc&) {
+        std::cerr << "attnbook: out of memory\n";
+        return 1;
+    }
+}

@@ -1,0 +1,84 @@
+#include "what_if.h"
+
+#include "cell_editor.h"
+
+#include <set>
+
+namespace attnbook {
+
+std::optional<SetOption> parseSetOption(const std::string& text, std::string& error) {
+    const size_t equals = text.find('=');
+    const size_t dot = text.find('.');
+    if (equals == std::string::npos || dot == std::string::npos || dot > equals || dot == 0 ||
+        dot + 1 == equals) {
+        error = "--set takes ID.KEY=YAML, like --set colour.heads=2 (got '" + text + "')";
+        return std::nullopt;
+    }
+    return SetOption{text.substr(0, dot), text.substr(dot + 1, equals - dot - 1),
+                     text.substr(equals + 1)};
+}
+
+
+WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
+                   AttentionEngine& engine) {
+    WhatIf out;
+    Document document = lesson.document;
+    for (const SetOption& set : sets) {
+        const LessonCell* cell = lesson.cell(set.cellId);
+        if (!cell) {
+            out.errors.push_back(set.label() + ": error: there is no cell '" + set.cellId + "'");
+            continue;
+        }
+        if (auto error = setCellKey(document, set.cellId, set.key, set.value)) {
+            out.errors.push_back(set.label() + ": error: " + *error);
+        }
+    }
+    if (!out.errors.empty()) {
+        out.lesson = lesson;
+        return out;
+    }
+    const LessonResults before = computeLesson(lesson, engine);
+    std::vector<Diagnostic> old = lesson.diagnostics;
+    old.insert(old.end(), before.diagnostics.begin(), before.diagnostics.end());
+
+    out.lesson = parseLesson(document.serialize(), lesson.document.path);
+    out.results = computeLesson(out.lesson, engine);
+    std::vector<Diagnostic> now = out.lesson.diagnostics;
+    now.insert(now.end(), out.results.diagnostics.begin(), out.results.diagnostics.end());
+
+    // A new error inside a set cell belongs to the set that touched it.
+    // Lines before the set cells moved by the edits, so compare messages only.
+    std::multiset<std::string> oldMessages;
+    for (const Diagnostic& d : old) {
+        if (d.severity == Severity::Error) {
+            oldMessages.insert(d.cellId + "\n" + d.message);
+        }
+    }
+    for (const Diagnostic& d : now) {
+        if (d.severity != Severity::Error) {
+            continue;
+        }
+        const auto found = oldMessages.find(d.cellId + "\n" + d.message);
+        if (found != oldMessages.end()) {
+            oldMessages.erase(found);
+            continue;
+        }
+        const SetOption* owner = nullptr;
+        for (const SetOption& set : sets) {
+            if (set.cellId == d.cellId) {
+                owner = &set;
+                const LessonCell* cell = out.lesson.cell(set.cellId);
+                const FilePosition at = cell ? cell->read.positions.of(set.key) : FilePosition{};
+                if (at.line == d.line) {
+                    break; // the error stands on this set's own line
+                }
+            }
+        }
+        if (owner) {
+            out.errors.push_back(owner->label() + ": error: " + d.message);
+        }
+    }
+    return out;
+}
+
+} // namespace attnbook

@@ -1,0 +1,36 @@
+#pragma once
+// `--set ID.KEY=YAML`: a what-if edit of one top-level key of one cell,
+// applied through the same cell editor the window and `edit` use.
+
+#include "lesson.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnbook {
+
+struct SetOption {
+    std::string cellId;
+    std::string key;
+    std::string value;
+    std::string label() const { return "--set " + cellId + "." + key; }
+};
+
+// Parses "ID.KEY=YAML"; nullopt with `error` when it has no '=' or no '.'.
+std::optional<SetOption> parseSetOption(const std::string& text, std::string& error);
+
+struct WhatIf {
+    Lesson lesson;
+    LessonResults results;
+    // "--set colour.heads: error: ..." for each set the lesson refuses.
+    std::vector<std::string> errors;
+};
+
+// Applies every set to `lesson`, re-reads and recomputes it. Errors that
+// the sets introduce are attributed to them; the lesson's own errors are
+// left in its diagnostics.
+WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
+                   AttentionEngine& engine);
+
+} // namespace attnbook

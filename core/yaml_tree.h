@@ -1,0 +1,53 @@
+#pragma once
+// A cell body's YAML as a small tree that remembers where each value stands
+// in the file. Built from yaml-cpp's parser events, so that the rules a lesson
+// needs are ours to enforce (document-format.md): YAML 1.2 core scalars, no
+// anchors or aliases, no duplicate keys, no nesting deeper than 64.
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace attnbook {
+
+struct FilePosition {
+    int line = 0;   // from 1
+    int column = 0; // from 1
+};
+
+struct YamlNode {
+    enum class Kind { Null, Scalar, Sequence, Map };
+    Kind kind = Kind::Null;
+    FilePosition at;
+    std::string scalar; // Kind::Scalar
+    bool quoted = false; // a quoted scalar is always a string
+    std::vector<YamlNode> items;                        // Kind::Sequence
+    std::vector<std::pair<YamlNode, YamlNode>> entries; // Kind::Map, in file order
+
+    bool isNull() const { return kind == Kind::Null; }
+    bool isScalar() const { return kind == Kind::Scalar; }
+    bool isSequence() const { return kind == Kind::Sequence; }
+    bool isMap() const { return kind == Kind::Map; }
+    const YamlNode* find(const std::string& key) const; // a map's value for `key`
+    std::string describe() const; // "a list", "the text 'abc'", ... for messages
+};
+
+struct YamlError : std::runtime_error {
+    YamlError(FilePosition where, const std::string& message)
+        : std::runtime_error(message), at(where) {}
+    FilePosition at;
+};
+
+constexpr int kMaxYamlDepth = 64;
+
+// Parses `text`, whose first line is the file's line `firstLine` and whose
+// columns start `columnOffset` characters into the file's lines. An empty
+// text is a Null node. Throws YamlError at the file position of the fault.
+YamlNode parseYaml(const std::string& text, int firstLine, int columnOffset = 0);
+
+// YAML 1.2 core schema readings of a plain scalar.
+std::optional<double> yamlNumber(const YamlNode& node, std::string& whyNot);
+std::optional<bool> yamlBool(const YamlNode& node);
+
+} // namespace attnbook
