@@ -1,6 +1,8 @@
 #include "command_line.h"
 
+#include "export_command.h"
 #include "lesson_source.h"
+#include "shot_command.h"
 #include "what_if.h"
 
 #include <QFile>
@@ -301,7 +303,13 @@ int runCommandLine(const QStringList& arguments) {
         if (command == QLatin1String("new")) {
             return newCommand(arguments);
         }
-        return usageError("'" + command.toStdString() + "' is not available in this build yet");
+        if (command == QLatin1String("export")) {
+            return runExportCommand(arguments);
+        }
+        if (command == QLatin1String("shot")) {
+            return runShotCommand(arguments);
+        }
+        return usageError("unknown command '" + command.toStdString() + "'");
     } catch (const std::bad_alloc&) {
         printError("attnbook: out of memory");
         return ExitOutputFailed;
