@@ -315,6 +315,7 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
     c.direct = direct;
 
     const YamlNode* tokensNode = body.find("tokens");
+    std::set<std::string> brokenVocab; // labels whose vector has its own error already
     const YamlNode* vocabNode = body.find("vocab");
     const YamlNode* xNode = body.find("X");
     for (const auto& [key, value] : body.entries) {
@@ -348,6 +349,7 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
                 continue;
             }
             for (const auto& [label, vec] : value.entries) {
+                brokenVocab.insert(label.scalar); // until its vector reads well
                 if (const auto v = in.vector(vec, "", "the vector of '" + label.scalar + "'")) {
                     if (!spec.vocab.empty() && v->n_elem != spec.vocab.begin()->second.n_elem) {
                         in.error(vec.at, "the vector of '" + label.scalar + "' has " +
@@ -364,6 +366,7 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
                     }
                     spec.vocab[label.scalar] = *v;
                     spec.vocabOrder.push_back(label.scalar);
+                    brokenVocab.erase(label.scalar);
                 }
             }
         } else if (k == "X") {
@@ -483,8 +486,10 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
             for (size_t r = 0; r < c.tokens.size(); ++r) {
                 const auto it = spec.vocab.find(c.tokens[r]);
                 if (it == spec.vocab.end()) {
-                    in.error(tokensNode->items[r].at,
-                             "the token '" + c.tokens[r] + "' is not in the vocab");
+                    if (brokenVocab.count(c.tokens[r]) == 0) {
+                        in.error(tokensNode->items[r].at,
+                                 "the token '" + c.tokens[r] + "' is not in the vocab");
+                    }
                     continue;
                 }
                 c.X0.row(r) = it->second;

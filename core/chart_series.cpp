@@ -1,5 +1,7 @@
 #include "chart_series.h"
 
+#include "json.h"
+
 #include <muParser.h>
 
 #include <cmath>
@@ -37,7 +39,7 @@ bool computeChartSeries(const ChartCellSpec& chart, const std::string& cellId,
                 if (!std::isfinite(y)) {
                     diagnostics.push_back({Severity::Error, spec.at.line, spec.at.column,
                                            "the formula " + spec.formula + " is not finite at " +
-                                               chart.variable + " = " + std::to_string(value),
+                                               chart.variable + " = " + shortestDouble(value),
                                            cellId});
                     fine = false;
                     break;
@@ -45,8 +47,8 @@ bool computeChartSeries(const ChartCellSpec& chart, const std::string& cellId,
                 if (chart.yLog && y <= 0) {
                     diagnostics.push_back({Severity::Error, spec.at.line, spec.at.column,
                                            "the formula " + spec.formula + " is " +
-                                               std::to_string(y) + " at " + chart.variable +
-                                               " = " + std::to_string(value) +
+                                               shortestDouble(y) + " at " + chart.variable +
+                                               " = " + shortestDouble(value) +
                                                ", which a log axis cannot show",
                                            cellId});
                     fine = false;

@@ -99,6 +99,19 @@ void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
     } catch (const InvalidConfig& e) {
         const ConfigError& error = e.error();
         FilePosition at = cell.read.positions.of(error.key, error.row, error.col);
+        // A key the author left at its default (W_Q: identity) is decided by
+        // the widths the author did write: point there.
+        static const std::map<std::string, std::vector<std::string>> decidedBy = {
+            {"W_Q", {"d_k", "heads"}}, {"W_K", {"d_k", "heads"}}, {"W_V", {"d_v", "heads"}},
+            {"W_O", {"d_v", "W_V", "heads"}}, {"heads", {"d_k", "d_v"}}};
+        if (at.line == 0 && decidedBy.count(error.key)) {
+            for (const std::string& other : decidedBy.at(error.key)) {
+                at = cell.read.positions.of(other);
+                if (at.line != 0) {
+                    break;
+                }
+            }
+        }
         if (at.line == 0) {
             at = {cell.openLine, 1};
         }
@@ -261,6 +274,11 @@ public:
             switch (piece.kind) {
             case ProsePiece::Kind::Binding: {
                 std::string error;
+                const LessonCell* target = lesson_.cell(piece.path.cellId);
+                const ComputedCell* computed = results_.cell(piece.path.cellId);
+                if (target && (!computed || !computed->ok)) {
+                    break; // the cell's own error says why it has no values
+                }
                 if (!results_.bound(piece.path, error)) {
                     add(Severity::Error, piece, "binding {{" + piece.path.text() + "}}: " + error,
                         cellId);
