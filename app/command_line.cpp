@@ -275,6 +275,9 @@ bool isHeadlessCommand(const QStringList& arguments) {
     if (arguments.isEmpty()) {
         return false;
     }
+    if (arguments.front().startsWith(QLatin1Char('-'))) {
+        return true; // an option, never a FILE: runCommandLine explains it
+    }
     static const QStringList commands = {"compute", "check", "edit",      "new",    "export",
                                          "shot",    "--version", "--help", "-h",   "-v"};
     return commands.contains(arguments.front());

@@ -23,11 +23,24 @@ int main(int argc, char* argv[]) {
             QCoreApplication::setApplicationName(QStringLiteral("attnbook"));
             return attnbook::runCommandLine(arguments);
         }
+        const bool shot = !arguments.isEmpty() && arguments.front() == QLatin1String("shot");
+        if (!shot && qEnvironmentVariableIsEmpty("DISPLAY") &&
+            qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+            std::cerr << "attnbook: there is no display to open the window on.\n"
+                         "Headless, use: attnbook shot FILE --out page.png, or attnbook "
+                         "compute/check/export (attnbook --help).\n";
+            return 2;
+        }
+        if (shot && qEnvironmentVariableIsEmpty("DISPLAY") &&
+            qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+            qputenv("QT_QPA_PLATFORM", "offscreen"); // shot never needs a display
+        }
         // Qt Charts in QML needs a QApplication (widgets), not a QGuiApplication.
         QApplication app(argc, argv);
         QApplication::setApplicationName(QStringLiteral("attnbook"));
         QApplication::setOrganizationName(QStringLiteral("attnbook"));
-        if (!arguments.isEmpty() && arguments.front() == QLatin1String("shot")) {
+        if (shot) {
             return attnbook::runCommandLine(arguments);
         }
         return attnbook::runWindow(arguments);

@@ -1,0 +1,194 @@
+// `attnbook` as a user runs it: exit codes, JSON, messages (cli.md).
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run attnbook(const QStringList& arguments) {
+    QProcess process;
+    process.start(QStringLiteral(ATTNBOOK_EXECUTABLE), arguments);
+    process.waitForFinished(120000);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+QString lessonPath(const char* name) {
+    return QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/") + QLatin1String(name);
+}
+
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QJsonObject cellOf(const QByteArray& json, const QString& id) {
+    const QJsonArray cells = QJsonDocument::fromJson(json).object().value("cells").toArray();
+    for (const QJsonValue& cell : cells) {
+        if (cell.toObject().value("id").toString() == id) {
+            return cell.toObject();
+        }
+    }
+    return {};
+}
+
+double at(const QJsonObject& cell, const QString& key, int row, int col) {
+    return cell.value(key).toArray().at(row).toArray().at(col).toDouble();
+}
+
+const char* kSmall = "# Small\n\n```attention colour\ntokens: [red, blue, red]\nvocab:\n"
+                     "  red: [1, 0, 0, 0]\n  blue: [0, 1, 0, 0]\n```\n\n"
+                     "Blue gets {{colour.head[0].weights[0][1]}}.\n";
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    QString write(const QString& name, const QByteArray& bytes) {
+        QFile f(dir_.filePath(name));
+        f.open(QIODevice::WriteOnly);
+        f.write(bytes);
+        return f.fileName();
+    }
+
+private Q_SLOTS:
+    void versionAndHelp() {
+        const Run version = attnbook({"--version"});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY(version.out.startsWith("attnbook "));
+        const Run help = attnbook({"--help"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("attnbook compute FILE"));
+    }
+
+    void computePrintsTheSpecNumbers() {
+        const Run run = attnbook({"compute", write("small.md", kSmall)});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.err.isEmpty());
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(run.out, &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QCOMPARE(doc.object().value("title").toString(), QStringLiteral("Small"));
+        const QJsonObject cell = cellOf(run.out, "colour");
+        QCOMPARE(cell.value("kind").toString(), QStringLiteral("attention"));
+        QCOMPARE(cell.value("scale").toDouble(), 0.5);
+        QCOMPARE(cell.value("d_o").toInt(), 4);
+        const QJsonObject head = cell.value("head").toArray().at(0).toObject();
+        QVERIFY(std::abs(at(head, "weights", 0, 1) - 0.2327) < 5e-5);
+        QVERIFY(std::abs(at(cell, "output", 1, 0) - 0.5481) < 5e-5);
+        QVERIFY(cell.value("gradcheck").toObject().value("max_rel_error").toDouble() < 1e-6);
+        QVERIFY(cell.value("grad").toObject().contains("b_O"));
+    }
+
+    void setIsAWhatIfThatLeavesTheFile() {
+        const QString path = write("whatif.md", kSmall);
+        const Run heads = attnbook({"compute", path, "--set", "colour.heads=2", "--cell", "colour"});
+        QCOMPARE(heads.exitCode, 0);
+        QVERIFY(std::abs(at(cellOf(heads.out, "colour"), "output", 0, 0) - 0.8022) < 5e-5);
+        const Run causal = attnbook({"compute", path, "--set", "colour.mask=causal"});
+        QCOMPARE(causal.exitCode, 0);
+        const QJsonObject head = cellOf(causal.out, "colour").value("head").toArray()[0].toObject();
+        QVERIFY(head.value("scores").toArray()[0].toArray()[1].isNull()); // blocked
+        QVERIFY(std::abs(at(head, "weights", 1, 0) - 0.3775) < 5e-5);
+        QCOMPARE(fileBytes(path), QByteArray(kSmall));
+
+        const Run bad = attnbook({"compute", path, "--set", "colour.heads=3"});
+        QCOMPARE(bad.exitCode, 3);
+        QVERIFY(bad.out.isEmpty());
+        QCOMPARE(bad.err.trimmed(),
+                 QByteArray("--set colour.heads: error: 3 heads do not divide the model width 4"));
+        const Run broken = attnbook({"compute", path, "--set", "colour.heads=[1"});
+        QCOMPARE(broken.exitCode, 3);
+        QVERIFY(broken.err.startsWith("--set colour.heads: error: "));
+        QCOMPARE(attnbook({"compute", path, "--set", "nope.heads=1"}).exitCode, 3);
+        QCOMPARE(attnbook({"compute", path, "--set", "colour-heads"}).exitCode, 2);
+    }
+
+    void invalidDocumentsExitThreeWithFileLineColumn() {
+        const QString path = write("bad.md", "# Bad\n\n```attention c\ntokens: [red, green]\n"
+                                              "vocab: {red: [1, 0]}\n```\n");
+        const Run run = attnbook({"compute", path});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY(run.out.isEmpty());
+        QCOMPARE(run.err.trimmed(),
+                 (path + ":4:15: error: the token 'green' is not in the vocab").toUtf8());
+        QCOMPARE(attnbook({"check", path}).exitCode, 3);
+        const Run missing = attnbook({"compute", dir_.filePath("nothing.md")});
+        QCOMPARE(missing.exitCode, 3);
+        QVERIFY(missing.err.contains("no such file"));
+    }
+
+    void usageErrorsExitTwo() {
+        QCOMPARE(attnbook({"compute"}).exitCode, 2);
+        QCOMPARE(attnbook({"compute", "a.md", "--frobnicate"}).exitCode, 2);
+        QCOMPARE(attnbook({"--teleport"}).exitCode, 2);
+    }
+
+    void checkPassesTheShippedLessonsAndWarnsAboutStaleNumbers() {
+        for (const char* name : {"attention.md", "transformers.md", "template.md"}) {
+            const Run run = attnbook({"check", "--strict", lessonPath(name)});
+            QVERIFY2(run.exitCode == 0, run.err.constData());
+            QVERIFY2(run.err.isEmpty(), run.err.constData());
+        }
+        const QString stale = write("stale.md", QByteArray(kSmall) + "By hand: 0.2327.\n");
+        const Run run = attnbook({"check", stale});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.err.contains(":11:10: warning: 0.2327 is typed by hand"));
+        QVERIFY(run.err.contains("{{colour.head[0].weights[0][1]:4}}"));
+        QCOMPARE(attnbook({"check", "--strict", stale}).exitCode, 3);
+    }
+
+    void editWritesThroughTheSameWriter() {
+        const QString path = write("edit.md", kSmall);
+        const Run same = attnbook({"edit", path, "--out", dir_.filePath("same.md")});
+        QCOMPARE(same.exitCode, 0);
+        QCOMPARE(fileBytes(dir_.filePath("same.md")), QByteArray(kSmall));
+        QCOMPARE(attnbook({"edit", path, "--set", "colour.heads=2"}).exitCode, 0);
+        QByteArray expected(kSmall);
+        expected.replace("  blue: [0, 1, 0, 0]\n", "  blue: [0, 1, 0, 0]\nheads: 2\n");
+        QCOMPARE(fileBytes(path), expected);
+        // A refused edit leaves the file as it was.
+        QCOMPARE(attnbook({"edit", path, "--set", "colour.heads=3"}).exitCode, 3);
+        QCOMPARE(fileBytes(path), expected);
+        // An unwritable target: exit 1, the message names the path, nothing is left.
+        const Run unwritable =
+            attnbook({"edit", path, "--out", dir_.filePath("no/such/folder/out.md")});
+        QCOMPARE(unwritable.exitCode, 1);
+        QVERIFY(unwritable.err.contains("no/such/folder/out.md: cannot write"));
+        const Run folder = attnbook({"edit", path, "--out", dir_.path()});
+        QCOMPARE(folder.exitCode, 1);
+        QVERIFY(folder.err.contains("it is a folder"));
+    }
+
+    void newMakesALessonThatChecks() {
+        const QString path = dir_.filePath("fresh.md");
+        QCOMPARE(attnbook({"new", path}).exitCode, 0);
+        QCOMPARE(fileBytes(path), fileBytes(lessonPath("template.md")));
+        QCOMPARE(attnbook({"check", "--strict", path}).exitCode, 0);
+        QCOMPARE(attnbook({"new", path}).exitCode, 1); // never overwrites
+    }
+
+    void shippedLessonsGiveTheBriefsFigures() {
+        const Run run = attnbook({"compute", lessonPath("attention.md")});
+        QCOMPARE(run.exitCode, 0);
+        const Run soup = attnbook({"compute", lessonPath("transformers.md")});
+        QCOMPARE(soup.exitCode, 0);
+        QVERIFY(QJsonDocument::fromJson(run.out).object().value("cells").toArray().size() >= 10);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"
