@@ -24,8 +24,8 @@ int blockRowsFor(const KeyMask& mask, int n) {
 }
 
 // out (rows × outputs) = in (rows × inputs) · Wᵀ (inputs × outputs) + b
-void project(const arma::mat& in, const Projection& proj, const arma::rowvec& bias,
-             int outputs, arma::mat& out) {
+void project(const arma::mat& in, const Projection& proj, const arma::rowvec& bias, int outputs,
+             arma::mat& out) {
     if (proj.identity) {
         out = in;
     } else {
@@ -45,28 +45,57 @@ std::string tokenName(const std::vector<std::string>& labels, int row) {
     return "";
 }
 
+// Finite inputs can still overflow: 1e200 · 1e200 is ∞, and ∞ − ∞ is NaN.
+// Such a cell is refused rather than shown with NaN in it. In direct mode the
+// queries are at fault; with projections, X (and its weights).
+[[noreturn]] void refuseOverflow(bool direct, const std::string& what, int row) {
+    throw InvalidConfig(ConfigError{direct ? "queries" : "X",
+                                    what + " overflowed: the inputs are too large to compute with",
+                                    row, -1});
+}
+
+void requireFiniteValues(const arma::mat& m, bool direct, const char* what) {
+    if (!m.is_finite()) {
+        refuseOverflow(direct, what, -1);
+    }
+}
+
+// The gradients are finite when every input is, unless a product overflows.
+void requireFiniteGradients(const AttentionGradients& g, bool direct) {
+    const arma::mat* matrices[] = {&g.X,   &g.W_Q,     &g.W_K,  &g.W_V,
+                                   &g.W_O, &g.queries, &g.keys, &g.values};
+    const arma::rowvec* biases[] = {&g.b_Q, &g.b_K, &g.b_V, &g.b_O};
+    for (const arma::mat* m : matrices) {
+        requireFiniteValues(*m, direct, "the gradients");
+    }
+    for (const arma::rowvec* b : biases) {
+        requireFiniteValues(*b, direct, "the gradients");
+    }
+}
+
 // Masks, then softmaxes one query's column of scores in place of its shares.
 // Subtracting the column maximum keeps exp() finite for any finite scores.
 // Returns false when the query may read no key (its shares are all 0).
 bool softmaxColumn(double* scores, double* shares, int m, int readableEnd, const KeyMask& mask,
-                   int row) {
+                   int row, bool direct) {
     double maximum = kBlocked;
+    bool finite = true;
     for (int c = 0; c < readableEnd; ++c) {
         if (mask.hasPadding() && mask.blocks(row, c)) {
             scores[c] = kBlocked;
         } else {
+            finite = finite && std::isfinite(scores[c]); // NaN would slip past std::max
             maximum = std::max(maximum, scores[c]);
         }
+    }
+    if (!finite) {
+        refuseOverflow(direct, "the scores", row);
     }
     std::fill(scores + readableEnd, scores + m, kBlocked);
     std::fill(shares + readableEnd, shares + m, 0.0);
     if (maximum == kBlocked) {
         std::fill(shares, shares + readableEnd, 0.0);
         return false;
-    }
-    if (!std::isfinite(maximum)) {
-        throw InvalidConfig(ConfigError{
-            "X", "the scores overflow: the inputs are too large to compare", row, -1});
     }
     double total = 0.0;
     for (int c = 0; c < readableEnd; ++c) {
@@ -170,13 +199,12 @@ void AttentionEngine::forwardPass(const AttentionConfig& config, const Attention
             const int rows = std::min(blockRows, s.n - r0);
             const int keys = mask.readableEnd(r0 + rows - 1); // the widest row of the block
             // Scores, key-major (keys × rows) = s · K_i[0:keys] (keys × d_k) · Q_iᵀ (d_k × rows)
-            gemm(Op::None, Op::Transpose, s.scale, ki.rowRange(0, keys), qi.rowRange(r0, rows),
-                 0.0, scoresT.block(0, arma::uword(r0), arma::uword(keys), arma::uword(rows)));
+            gemm(Op::None, Op::Transpose, s.scale, ki.rowRange(0, keys), qi.rowRange(r0, rows), 0.0,
+                 scoresT.block(0, arma::uword(r0), arma::uword(keys), arma::uword(rows)));
             for (int row = r0; row < r0 + rows; ++row) {
-                const bool readsSomething =
-                    softmaxColumn(head.scoresT.colptr(arma::uword(row)),
-                                  head.weightsT.colptr(arma::uword(row)), s.m,
-                                  mask.readableEnd(row), mask, row);
+                const bool readsSomething = softmaxColumn(
+                    head.scoresT.colptr(arma::uword(row)), head.weightsT.colptr(arma::uword(row)),
+                    s.m, mask.readableEnd(row), mask, row, config.direct);
                 if (!readsSomething) {
                     r.warnings.push_back(
                         {"blocked-row", i, row,
@@ -201,6 +229,9 @@ void AttentionEngine::forwardPass(const AttentionConfig& config, const Attention
         // Y (n × d_o) = C (n × h·d_v) · W_Oᵀ (h·d_v × d_o) + b_O
         project(r.concat, config.wO, config.bO, s.dO, r.output);
     }
+    // Finite scores give finite shares, but V or W_O can still overflow.
+    requireFiniteValues(r.concat, config.direct, "the context");
+    requireFiniteValues(r.output, config.direct, "the output");
 }
 
 void AttentionEngine::backwardPass(const AttentionConfig& config, const AttentionShapes& s,
@@ -289,6 +320,7 @@ void AttentionEngine::backwardPass(const AttentionConfig& config, const Attentio
         g.X.reset();
         g.W_Q.reset(), g.W_K.reset(), g.W_V.reset(), g.W_O.reset();
         g.b_Q.reset(), g.b_K.reset(), g.b_V.reset(), g.b_O.reset();
+        requireFiniteGradients(g, true);
         return;
     }
     g.queries.reset(), g.keys.reset(), g.values.reset();
@@ -314,6 +346,7 @@ void AttentionEngine::backwardPass(const AttentionConfig& config, const Attentio
     addBack(gradQ_, config.wQ);
     addBack(gradK_, config.wK);
     addBack(gradV_, config.wV);
+    requireFiniteGradients(g, false);
 }
 
 } // namespace attnbook

@@ -207,9 +207,10 @@ AttentionShapes resolveProjected(const AttentionConfig& config, const AttentionL
 
     s.dK = headWidth(config.dK, "d_k", config.wQ, "W_Q", s.d, s.h);
     s.dV = headWidth(config.dV, "d_v", config.wV, "W_V", s.d, s.h);
-    s.dO = config.wO.identity ? s.h * s.dV : int(config.wO.weights.n_rows);
     requireWithin("heads", "the width h·d_k", (long long)s.h * s.dK, limits.maxWidth);
     requireWithin("heads", "the width h·d_v", (long long)s.h * s.dV, limits.maxWidth);
+    // Only now is h·d_v known to fit in an int.
+    s.dO = config.wO.identity ? s.h * s.dV : int(config.wO.weights.n_rows);
     checkProjection("W_Q", config.wQ, s.h * s.dK, s.d);
     checkProjection("W_K", config.wK, s.h * s.dK, s.d);
     checkProjection("W_V", config.wV, s.h * s.dV, s.d);
