@@ -4,6 +4,8 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include <cerrno>
+
 namespace attnbook {
 
 bool isBundlePath(const std::string& path) {
@@ -31,21 +33,34 @@ bool writeFileAtomically(const std::string& path, const std::string& bytes, std:
     if (!folder.isDir()) {
         return fail(QStringLiteral("%1 is not a folder").arg(folder.filePath()));
     }
+    // QSaveFile's own message is often empty or "Unknown error" when the
+    // system refused (a full disk, a file-size limit): errno says why.
+    const auto reason = [](const QSaveFile& f, int code) {
+        const QString qt = f.errorString();
+        if (code != 0 && (qt.isEmpty() || qt == QLatin1String("Unknown error"))) {
+            return qt_error_string(code);
+        }
+        return qt.isEmpty() ? qt_error_string(code) : qt;
+    };
     QSaveFile file(name);
+    errno = 0;
     if (!file.open(QIODevice::WriteOnly)) {
-        return fail(file.errorString());
+        return fail(reason(file, errno));
     }
-    if (file.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size())) {
-        const QString why = file.errorString();
+    // Flush now, so that a short write (a full disk) is seen here: commit()
+    // would otherwise report success over a truncated file.
+    errno = 0;
+    const qint64 written = file.write(bytes.data(), qint64(bytes.size()));
+    const bool flushed = file.flush();
+    if (written != qint64(bytes.size()) || !flushed || file.size() != qint64(bytes.size())) {
+        const QString why = reason(file, errno ? errno : EIO);
         file.cancelWriting();
         return fail(why);
     }
+    errno = 0;
     if (!file.commit()) {
         // QSaveFile often says only "Unknown error": add what we know.
-        const QString why = file.errorString();
-        return fail(why.isEmpty() || why == QLatin1String("Unknown error")
-                        ? QStringLiteral("the folder is not writable or the disk is full")
-                        : why);
+        return fail(reason(file, errno ? errno : EIO));
     }
     return true;
 }
