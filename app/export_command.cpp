@@ -1,14 +1,191 @@
 #include "export_command.h"
 
 #include "command_line.h"
+#include "export_output.h"
+#include "lesson_source.h"
+#include "pdf_lesson.h"
+
+#include <QFileInfo>
 
 #include <iostream>
+#include <map>
+#include <optional>
 
 namespace attnbook {
 
-int runExportCommand(const QStringList&) {
-    std::cerr << "attnbook: export is not built yet\n";
+namespace {
+
+const char* const kExportUsage =
+    "usage: attnbook export FILE [--pdf OUT.pdf] [--paper a4|letter]\n"
+    "                            [--worksheet OUT.pdf [--answers KEY.pdf] [--variants N] [--seed S]\n"
+    "                             [--roster NAMES.txt]]\n"
+    "                            [--bundle OUT.zip]";
+
+struct ExportOptions {
+    std::string file;
+    std::map<std::string, std::string> values; // --name → value, each given at most once
+    std::string error;
+
+    bool has(const std::string& name) const { return values.count(name) != 0; }
+    std::string value(const std::string& name) const {
+        const auto it = values.find(name);
+        return it == values.end() ? std::string() : it->second;
+    }
+};
+
+ExportOptions parseExportOptions(const QStringList& arguments) {
+    static const std::vector<std::string> known = {"--pdf",      "--paper", "--worksheet",
+                                                   "--answers",  "--variants", "--seed",
+                                                   "--roster",   "--bundle"};
+    ExportOptions options;
+    for (int i = 1; i < arguments.size(); ++i) {
+        const std::string arg = arguments[i].toStdString();
+        if (arg.rfind("--", 0) != 0) {
+            if (!options.file.empty()) {
+                options.error = "unexpected argument " + arg;
+                return options;
+            }
+            options.file = arg;
+            continue;
+        }
+        std::string name = arg;
+        std::optional<std::string> value;
+        if (const size_t eq = arg.find('='); eq != std::string::npos) {
+            name = arg.substr(0, eq);
+            value = arg.substr(eq + 1);
+        }
+        if (std::find(known.begin(), known.end(), name) == known.end()) {
+            options.error = "unknown option " + name;
+            return options;
+        }
+        if (!value) {
+            if (i + 1 >= arguments.size()) {
+                options.error = name + " needs a value";
+                return options;
+            }
+            value = arguments[++i].toStdString();
+        }
+        if (value->empty()) {
+            options.error = name + " needs a value";
+            return options;
+        }
+        if (!options.values.emplace(name, *value).second) {
+            options.error = name + " is given twice";
+            return options;
+        }
+    }
+    if (options.file.empty()) {
+        options.error = "which FILE?";
+    } else if (!options.has("--pdf") && !options.has("--worksheet") && !options.has("--bundle")) {
+        options.error = "say what to export: --pdf, --worksheet or --bundle";
+    } else {
+        for (const char* needsWorksheet : {"--answers", "--variants", "--seed", "--roster"}) {
+            if (options.has(needsWorksheet) && !options.has("--worksheet")) {
+                options.error = std::string(needsWorksheet) + " goes with --worksheet";
+            }
+        }
+    }
+    return options;
+}
+
+int usage(const std::string& message) {
+    std::cerr << "attnbook export: " << message << '\n' << kExportUsage << '\n';
     return ExitUsage;
+}
+
+// Every output path, none twice and none the lesson itself.
+std::optional<std::string> clashingOutputs(const ExportOptions& options) {
+    std::map<QString, std::string> seen;
+    seen[QFileInfo(QString::fromStdString(options.file)).absoluteFilePath()] = "FILE";
+    for (const char* name : {"--pdf", "--worksheet", "--answers", "--bundle"}) {
+        if (!options.has(name)) {
+            continue;
+        }
+        const QString path = QFileInfo(QString::fromStdString(options.value(name))).absoluteFilePath();
+        if (const auto it = seen.find(path); it != seen.end()) {
+            return std::string(name) + " and " + it->second + " name the same file";
+        }
+        seen[path] = name;
+    }
+    return std::nullopt;
+}
+
+int exitCodeOf(const ExportResult& result, const std::string& file) {
+    switch (result.status) {
+    case ExportStatus::Done:
+        return ExitDone;
+    case ExportStatus::InvalidDocument:
+        std::cerr << formatDiagnostic(file, {Severity::Error, result.line, result.column,
+                                             result.error.toStdString(), ""})
+                  << '\n';
+        return ExitInvalidDocument;
+    case ExportStatus::Cancelled:
+    case ExportStatus::Failed:
+        break;
+    }
+    std::cerr << result.error.toStdString() << '\n';
+    return ExitOutputFailed;
+}
+
+} // namespace
+
+int runExportCommand(const QStringList& arguments) {
+    const ExportOptions options = parseExportOptions(arguments);
+    if (!options.error.empty()) {
+        return usage(options.error);
+    }
+    if (const auto clash = clashingOutputs(options)) {
+        return usage(*clash);
+    }
+    Paper paper = Paper::A4;
+    if (options.has("--paper")) {
+        const QString p = QString::fromStdString(options.value("--paper")).toLower();
+        if (p != QLatin1String("a4") && p != QLatin1String("letter")) {
+            return usage("--paper is a4 or letter, not " + options.value("--paper"));
+        }
+        paper = p == QLatin1String("letter") ? Paper::Letter : Paper::A4;
+    }
+    if (options.has("--worksheet") || options.has("--bundle")) {
+        return usage("--worksheet and --bundle are not built yet");
+    }
+
+    // Fail before the work when an output cannot be written at all.
+    for (const char* name : {"--pdf", "--worksheet", "--answers", "--bundle"}) {
+        if (options.has(name)) {
+            if (const QString problem = outputProblem(QString::fromStdString(options.value(name)));
+                !problem.isEmpty()) {
+                std::cerr << problem.toStdString() << '\n';
+                return ExitOutputFailed;
+            }
+        }
+    }
+
+    const Lesson lesson = openLessonSource(options.file);
+    if (hasErrors(lesson.diagnostics)) {
+        for (const Diagnostic& d : lesson.diagnostics) {
+            if (d.severity == Severity::Error) {
+                std::cerr << formatDiagnostic(options.file, d) << '\n';
+            }
+        }
+        return ExitInvalidDocument;
+    }
+    AttentionEngine engine;
+    const LessonResults results = computeLesson(lesson, engine);
+    if (hasErrors(results.diagnostics)) {
+        for (const Diagnostic& d : results.diagnostics) {
+            std::cerr << formatDiagnostic(options.file, d) << '\n';
+        }
+        return ExitInvalidDocument;
+    }
+
+    if (options.has("--pdf")) {
+        const QString out = QString::fromStdString(options.value("--pdf"));
+        if (const int code = exitCodeOf(exportLessonPdf(out, lesson, results, paper), options.file)) {
+            return code;
+        }
+        std::cout << options.value("--pdf") << ": the lesson as PDF\n";
+    }
+    return ExitDone;
 }
 
 } // namespace attnbook

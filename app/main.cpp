@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QGuiApplication>
 #include <QtQml/qqmlextensionplugin.h>
 
 #include <iostream>
@@ -18,6 +19,17 @@ int main(int argc, char* argv[]) {
         arguments << QString::fromLocal8Bit(argv[i]);
     }
     try {
+        // export paints PDFs and figures: it needs fonts, so a QGuiApplication, but never a
+        // window, so it runs on the offscreen platform, with or without a display
+        // (reliability.md §22).
+        if (!arguments.isEmpty() && arguments.front() == QLatin1String("export")) {
+            if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            }
+            QGuiApplication app(argc, argv);
+            QGuiApplication::setApplicationName(QStringLiteral("attnbook"));
+            return attnbook::runCommandLine(arguments);
+        }
         if (attnbook::isHeadlessCommand(arguments) && arguments.front() != QLatin1String("shot")) {
             QCoreApplication app(argc, argv);
             QCoreApplication::setApplicationName(QStringLiteral("attnbook"));

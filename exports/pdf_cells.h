@@ -1,0 +1,52 @@
+#pragma once
+// The printed form of each kind of cell in the lesson PDF: an attention cell prints its views
+// (matrices, heatmap, shares, arithmetic, trace, gradients) with the current numbers, a chart
+// cell its line chart, a quiz cell its question and choices. Each view is one box that moves
+// whole to the next page rather than split.
+
+#include "pdf_figures.h"
+#include "pdf_layout.h"
+
+#include "lesson.h"
+
+#include <vector>
+
+namespace attnbook {
+
+struct CellPrintArea {
+    qreal width = 0;     // the content width
+    qreal maxHeight = 0; // the content height: a figure row taller than this is scaled down
+};
+
+std::vector<PdfBoxPtr> attentionCellBoxes(const std::string& id, const AttentionCellSpec& spec,
+                                          const AttentionResult& result, const CellPrintArea& area);
+
+std::vector<PdfBoxPtr> chartCellBoxes(const std::string& id, const ChartCellSpec& chart,
+                                      const std::vector<ChartSeries>& series,
+                                      const CellPrintArea& area);
+
+// `number` counts the lesson's questions from 1.
+std::vector<PdfBoxPtr> quizCellBoxes(const QuizCellSpec& quiz, int number,
+                                     const LessonResults& results, const CellPrintArea& area);
+
+// Text with its bindings replaced by the results' values (quiz questions, choices, explanations).
+QString boundText(const std::string& text, const LessonResults& results);
+
+// One line about the cell's set-up: "tokens red, blue, red · width 4 · 1 head · scores ÷ √4".
+QString attentionSummary(const AttentionCellSpec& spec, const AttentionResult& result);
+
+// The matrices of the `matrices` view, in reading order: inputs, projections, each head's
+// scores, shares and context, the output. Names are those of worksheet.blank.
+struct NamedMatrix {
+    QString name;   // "X", "Q", "scores", "weights", "context", "concat", "output", ...
+    int head = -1;  // for scores, weights and context
+    MatrixTable table;
+    int group = 0;  // inputs, weights, projections, each head, output: printed together
+};
+std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec, const AttentionResult& result,
+                                           bool compact);
+
+// Is this projection the identity with a zero bias?
+bool plainProjection(const Projection& weights, const arma::rowvec& bias);
+
+} // namespace attnbook

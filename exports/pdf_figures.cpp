@@ -1,0 +1,582 @@
+#include "pdf_figures.h"
+
+#include "worked_steps.h"
+
+#include <QtCore/QLocale>
+#include <QtGui/QFontMetricsF>
+#include <QtGui/QPainter>
+#include <QtGui/QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnbook {
+
+namespace {
+
+QString number(double value, int digits) {
+    return QString::fromStdString(readableNumber(value, digits));
+}
+
+qreal textWidth(const QFont& font, const QString& text) {
+    return QFontMetricsF(font, layoutDevice()).horizontalAdvance(text);
+}
+
+// Diagonal hatching inside `rect`: a masked entry.
+void hatch(QPainter& p, const QRectF& rect) {
+    p.save();
+    p.setClipRect(rect, Qt::IntersectClip);
+    p.fillRect(rect, pdf::kFaint);
+    p.setPen(QPen(pdf::kRule, 0.5));
+    for (qreal x = rect.left() - rect.height(); x < rect.right(); x += 4.5) {
+        p.drawLine(QPointF(x, rect.bottom()), QPointF(x + rect.height(), rect.top()));
+    }
+    p.restore();
+}
+
+void drawCaption(QPainter& p, const QString& caption, const QString& note, qreal y, qreal h) {
+    const QFont bold = pdf::font(pdf::kSans, 8, true);
+    p.setFont(bold);
+    p.setPen(pdf::kInk);
+    p.drawText(QRectF(0, y, 1000, h), Qt::AlignLeft | Qt::AlignVCenter, caption);
+    if (!note.isEmpty()) {
+        const qreal x = textWidth(bold, caption) + 5;
+        p.setFont(pdf::font(pdf::kSans, 7.5));
+        p.setPen(pdf::kMuted);
+        p.drawText(QRectF(x, y, 1000, h), Qt::AlignLeft | Qt::AlignVCenter, note);
+    }
+}
+
+} // namespace
+
+QStringList queryLabels(const AttentionResult& r) {
+    QStringList out;
+    for (int i = 0; i < r.n; ++i) {
+        out << QString::fromStdString(queryLabel(r, i));
+    }
+    return out;
+}
+
+QStringList keyLabels(const AttentionResult& r) {
+    QStringList out;
+    for (int i = 0; i < r.m; ++i) {
+        out << QString::fromStdString(keyLabel(r, i));
+    }
+    return out;
+}
+
+QStringList coordinateLabels(int count, int first) {
+    QStringList out;
+    for (int i = 0; i < count; ++i) {
+        out << QString::number(first + i);
+    }
+    return out;
+}
+
+Figure matrixFigure(const MatrixTable& t) {
+    const QFont numberFont = pdf::font(pdf::kSans, 8);
+    const QFont labelFont = pdf::font(pdf::kSans, 7.5);
+    const QFont answerFont = pdf::font(pdf::kSans, 8.5);
+    const bool boxed = t.mode != MatrixMode::Filled;
+    const int rows = int(t.values.n_rows);
+    const int cols = int(t.values.n_cols);
+    const int shownRows = std::min(rows, t.maxRows);
+    const int shownCols = std::min(cols, t.maxColumns);
+    const arma::umat blocked = t.blocked;
+    const auto isBlocked = [blocked](int r, int c) {
+        return !blocked.is_empty() && blocked(arma::uword(r), arma::uword(c)) != 0;
+    };
+
+    // The printed text of every shown entry, split at the decimal point for alignment.
+    struct Entry {
+        QString text;
+        qreal whole = 0, fraction = 0;
+    };
+    std::vector<std::vector<Entry>> entries(size_t(shownRows), std::vector<Entry>(static_cast<size_t>(shownCols)));
+    std::vector<qreal> maxWhole(size_t(shownCols), 0), maxFraction(size_t(shownCols), 0);
+    const QFont& valueFont = t.mode == MatrixMode::Answer ? answerFont : numberFont;
+    for (int r = 0; r < shownRows; ++r) {
+        for (int c = 0; c < shownCols; ++c) {
+            Entry& e = entries[size_t(r)][size_t(c)];
+            const double v = t.values(arma::uword(r), arma::uword(c));
+            e.text = isBlocked(r, c) && std::isfinite(v) ? QStringLiteral("0") : number(v, t.digits);
+            const qsizetype dot = e.text.indexOf(u'.');
+            e.whole = textWidth(valueFont, dot < 0 ? e.text : e.text.left(dot));
+            e.fraction = dot < 0 ? 0 : textWidth(valueFont, e.text.mid(dot));
+            maxWhole[size_t(c)] = std::max(maxWhole[size_t(c)], e.whole);
+            maxFraction[size_t(c)] = std::max(maxFraction[size_t(c)], e.fraction);
+        }
+    }
+    qreal colW = boxed ? 46 : 24;
+    for (int c = 0; c < shownCols; ++c) {
+        colW = std::max(colW, maxWhole[size_t(c)] + maxFraction[size_t(c)] + 10);
+        if (c < t.columnLabels.size()) {
+            colW = std::max(colW, textWidth(labelFont, t.columnLabels[c]) + 6);
+        }
+    }
+    qreal labelW = 0;
+    for (int r = 0; r < shownRows && r < t.rowLabels.size(); ++r) {
+        labelW = std::max(labelW, textWidth(labelFont, t.rowLabels[r]) + 6);
+    }
+    const bool moreCols = shownCols < cols;
+    const bool moreRows = shownRows < rows;
+    const qreal rowH = boxed ? 18 : 12.5;
+    const qreal captionH = t.caption.isEmpty() ? 0 : 13;
+    const qreal headerH = 11.5;
+    const qreal gridTop = captionH + headerH;
+    const qreal moreW = moreCols ? 14 : 0;
+    const qreal moreH = moreRows ? 11 : 0;
+    const qreal captionW = t.caption.isEmpty() ? 0
+                                               : textWidth(pdf::font(pdf::kSans, 8, true), t.caption) +
+                                                     (t.note.isEmpty() ? 0
+                                                                       : textWidth(labelFont, t.note) + 6);
+    const qreal width = std::max(labelW + colW * shownCols + moreW, captionW) + 1;
+    const qreal height = gridTop + rowH * shownRows + moreH + 2;
+
+    auto paint = [=](QPainter& p) {
+        if (captionH > 0) {
+            drawCaption(p, t.caption, t.note, 0, captionH);
+        }
+        p.setFont(labelFont);
+        p.setPen(pdf::kMuted);
+        for (int c = 0; c < shownCols && c < t.columnLabels.size(); ++c) {
+            p.drawText(QRectF(labelW + c * colW, captionH, colW, headerH),
+                       Qt::AlignHCenter | Qt::AlignVCenter, t.columnLabels[c]);
+        }
+        if (moreCols) {
+            p.drawText(QRectF(labelW + shownCols * colW, captionH, moreW, headerH), Qt::AlignCenter,
+                       QStringLiteral("…"));
+        }
+        for (int r = 0; r < shownRows && r < t.rowLabels.size(); ++r) {
+            p.drawText(QRectF(0, gridTop + r * rowH, labelW - 5, rowH),
+                       Qt::AlignRight | Qt::AlignVCenter, t.rowLabels[r]);
+        }
+        const qreal gridW = colW * shownCols;
+        if (!boxed) {
+            p.setPen(QPen(pdf::kInk, 0.6));
+            p.drawLine(QPointF(labelW, gridTop), QPointF(labelW + gridW, gridTop));
+            p.drawLine(QPointF(labelW, gridTop + rowH * shownRows),
+                       QPointF(labelW + gridW, gridTop + rowH * shownRows));
+        }
+        for (int r = 0; r < shownRows; ++r) {
+            for (int c = 0; c < shownCols; ++c) {
+                const QRectF cell(labelW + c * colW, gridTop + r * rowH, colW, rowH);
+                const Entry& e = entries[size_t(r)][size_t(c)];
+                if (boxed) {
+                    const QRectF box = cell.adjusted(1.5, 1.5, -1.5, -1.5);
+                    if (isBlocked(r, c)) {
+                        hatch(p, box);
+                    }
+                    p.setPen(QPen(pdf::kRule, 0.6));
+                    p.setBrush(Qt::NoBrush);
+                    p.drawRect(box);
+                    if (t.mode == MatrixMode::Answer && !isBlocked(r, c)) {
+                        p.setFont(answerFont);
+                        p.setPen(pdf::kAnswer);
+                        p.drawText(box, Qt::AlignCenter, e.text);
+                    }
+                    continue;
+                }
+                if (isBlocked(r, c)) {
+                    p.fillRect(cell.adjusted(0.5, 0.5, -0.5, -0.5), pdf::kFaint);
+                }
+                // Decimal points line up within a column.
+                const qreal blockW = maxWhole[size_t(c)] + maxFraction[size_t(c)];
+                const qreal x = cell.left() + (colW - blockW) / 2 + maxWhole[size_t(c)] - e.whole;
+                p.setFont(numberFont);
+                p.setPen(isBlocked(r, c) ? pdf::kMuted : pdf::kInk);
+                p.drawText(QRectF(x, cell.top(), e.whole + e.fraction + 2, rowH),
+                           Qt::AlignLeft | Qt::AlignVCenter, e.text);
+            }
+            if (moreCols) {
+                p.setFont(numberFont);
+                p.setPen(pdf::kMuted);
+                p.drawText(QRectF(labelW + gridW, gridTop + r * rowH, moreW, rowH), Qt::AlignCenter,
+                           QStringLiteral("…"));
+            }
+        }
+        if (moreRows) {
+            p.setFont(labelFont);
+            p.setPen(pdf::kMuted);
+            p.drawText(QRectF(labelW, gridTop + rowH * shownRows, 400, moreH),
+                       Qt::AlignLeft | Qt::AlignVCenter,
+                       QStringLiteral("… %1 more rows").arg(rows - shownRows));
+        }
+    };
+    return Figure{QSizeF(width, height), paint};
+}
+
+Figure heatmapFigure(const AttentionResult& r, int head) {
+    const HeadResult h = r.head[size_t(head)]; // a copy: the figure may outlive the result
+    const int n = std::min(r.n, 24);
+    const int m = std::min(r.m, 24);
+    const int digits = m <= 8 ? 4 : 2;
+    const bool showValues = m <= 14;
+    const qreal cell = m <= 8 ? 34 : m <= 14 ? 24 : 14;
+    const qreal cellH = m <= 8 ? 22 : cell;
+    const QFont labelFont = pdf::font(pdf::kSans, 7.5);
+    const QFont valueFont = pdf::font(pdf::kSans, m <= 8 ? 7 : 6);
+    const QStringList rows = queryLabels(r);
+    const QStringList cols = keyLabels(r);
+    qreal labelW = 0;
+    for (int i = 0; i < n; ++i) {
+        labelW = std::max(labelW, textWidth(labelFont, rows[i]) + 6);
+    }
+    qreal widest = 0;
+    for (int j = 0; j < m; ++j) {
+        widest = std::max(widest, textWidth(labelFont, cols[j]));
+    }
+    const bool slanted = widest > cell - 2;
+    const qreal captionH = 13;
+    const qreal headerH = slanted ? widest * 0.72 + 8 : 12;
+    const qreal gridLeft = labelW;
+    const qreal gridTop = captionH + headerH;
+    const qreal gridW = cell * m;
+    const qreal gridH = cellH * n;
+    const qreal legendGap = 10, legendW = 7, legendLabelW = 18;
+    const qreal footH = 12;
+    const qreal width =
+        std::max(gridLeft + gridW + legendGap + legendW + legendLabelW,
+                 textWidth(pdf::font(pdf::kSans, 8, true), QStringLiteral("Shares, head 10")) + 80);
+    const qreal height = gridTop + gridH + footH;
+    const QString caption = r.h > 1 ? QStringLiteral("Shares, head %1").arg(head + 1)
+                                    : QStringLiteral("Shares");
+    auto paint = [=](QPainter& p) {
+        drawCaption(p, caption, QStringLiteral("row reads column"), 0, captionH);
+        p.setFont(labelFont);
+        p.setPen(pdf::kMuted);
+        for (int j = 0; j < m; ++j) {
+            const qreal cx = gridLeft + (j + 0.5) * cell;
+            if (slanted) {
+                p.save();
+                p.translate(cx - 2, gridTop - 4);
+                p.rotate(-45);
+                p.drawText(QPointF(0, 0), cols[j]);
+                p.restore();
+            } else {
+                p.drawText(QRectF(cx - cell / 2, captionH, cell, headerH), Qt::AlignCenter, cols[j]);
+            }
+        }
+        for (int i = 0; i < n; ++i) {
+            p.setFont(labelFont);
+            p.setPen(pdf::kMuted);
+            p.drawText(QRectF(0, gridTop + i * cellH, labelW - 5, cellH),
+                       Qt::AlignRight | Qt::AlignVCenter, rows[i]);
+            for (int j = 0; j < m; ++j) {
+                const QRectF box(gridLeft + j * cell, gridTop + i * cellH, cell, cellH);
+                if (h.blocked(arma::uword(i), arma::uword(j))) {
+                    hatch(p, box);
+                    continue;
+                }
+                const double w = h.weight(arma::uword(i), arma::uword(j));
+                p.fillRect(box, pdf::heat(w));
+                if (showValues) {
+                    p.setFont(valueFont);
+                    p.setPen(pdf::inkOnHeat(w));
+                    p.drawText(box, Qt::AlignCenter, number(w, digits));
+                }
+            }
+        }
+        p.setPen(QPen(Qt::white, 0.8));
+        for (int j = 1; j < m; ++j) {
+            p.drawLine(QPointF(gridLeft + j * cell, gridTop), QPointF(gridLeft + j * cell, gridTop + gridH));
+        }
+        for (int i = 1; i < n; ++i) {
+            p.drawLine(QPointF(gridLeft, gridTop + i * cellH), QPointF(gridLeft + gridW, gridTop + i * cellH));
+        }
+        p.setPen(QPen(pdf::kRule, 0.5));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRectF(gridLeft, gridTop, gridW, gridH));
+        // The colour scale, 0 at the bottom.
+        const qreal lx = gridLeft + gridW + legendGap;
+        const int steps = 20;
+        for (int s = 0; s < steps; ++s) {
+            const qreal y0 = gridTop + gridH * (1.0 - qreal(s + 1) / steps);
+            p.fillRect(QRectF(lx, y0, legendW, gridH / steps + 0.3), pdf::heat((s + 0.5) / steps));
+        }
+        p.setPen(QPen(pdf::kRule, 0.5));
+        p.drawRect(QRectF(lx, gridTop, legendW, gridH));
+        p.setFont(pdf::font(pdf::kSans, 6.5));
+        p.setPen(pdf::kMuted);
+        for (double v : {0.0, 0.5, 1.0}) {
+            const qreal y = gridTop + gridH * (1.0 - v);
+            p.drawText(QRectF(lx + legendW + 2, y - 5, legendLabelW, 10), Qt::AlignLeft | Qt::AlignVCenter,
+                       number(v, 1));
+        }
+        if (n < r.n || m < r.m) {
+            p.drawText(QRectF(0, gridTop + gridH, width, footH), Qt::AlignLeft | Qt::AlignVCenter,
+                       QStringLiteral("the first %1 × %2 of %3 × %4").arg(n).arg(m).arg(r.n).arg(r.m));
+        }
+    };
+    return Figure{QSizeF(width, height), paint};
+}
+
+Figure sharesFigure(const AttentionResult& r, int head, int row, qreal width) {
+    const HeadResult h = r.head[size_t(head)]; // a copy: the figure may outlive the result
+    const int m = std::min(r.m, 32);
+    const QFont labelFont = pdf::font(pdf::kSans, 8);
+    const QFont valueFont = pdf::font(pdf::kSans, 8);
+    const QStringList cols = keyLabels(r);
+    qreal labelW = 0;
+    for (int j = 0; j < m; ++j) {
+        labelW = std::max(labelW, textWidth(labelFont, cols[j]) + 8);
+    }
+    const qreal valueW = 44;
+    const qreal trackW = std::min<qreal>(220, width - labelW - valueW);
+    const qreal barH = 13;
+    const qreal captionH = 13;
+    const QString caption = QStringLiteral("Shares of %1 (row %2)")
+                                .arg(QString::fromStdString(queryLabel(r, row)))
+                                .arg(row + 1);
+    const QString note = r.h > 1 ? QStringLiteral("head %1").arg(head + 1) : QString();
+    const qreal w = std::max(labelW + trackW + valueW, textWidth(pdf::font(pdf::kSans, 8, true), caption) + 50);
+    auto paint = [=](QPainter& p) {
+        drawCaption(p, caption, note, 0, captionH);
+        for (int j = 0; j < m; ++j) {
+            const qreal y = captionH + 2 + j * barH;
+            p.setFont(labelFont);
+            p.setPen(pdf::kMuted);
+            p.drawText(QRectF(0, y, labelW - 6, barH), Qt::AlignRight | Qt::AlignVCenter, cols[j]);
+            const QRectF track(labelW, y + 2.5, trackW, barH - 5);
+            p.fillRect(track, pdf::kFaint);
+            if (h.blocked(arma::uword(row), arma::uword(j))) {
+                p.setFont(valueFont);
+                p.drawText(QRectF(labelW + trackW + 6, y, valueW, barH), Qt::AlignLeft | Qt::AlignVCenter,
+                           QStringLiteral("blocked"));
+                continue;
+            }
+            const double share = h.weight(arma::uword(row), arma::uword(j));
+            p.fillRect(QRectF(track.left(), track.top(), track.width() * std::clamp(share, 0.0, 1.0),
+                              track.height()),
+                       pdf::heat(0.35 + 0.65 * share));
+            p.setFont(valueFont);
+            p.setPen(pdf::kInk);
+            p.drawText(QRectF(labelW + trackW + 6, y, valueW, barH), Qt::AlignLeft | Qt::AlignVCenter,
+                       number(share, 4));
+        }
+    };
+    return Figure{QSizeF(w, captionH + 4 + m * barH), paint};
+}
+
+namespace {
+
+struct Axis {
+    bool log = false;
+    double lo = 0, hi = 1;
+    double map(double v, double a, double b) const { // data → [a, b]
+        const double t = log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
+                             : (v - lo) / (hi - lo);
+        return a + (b - a) * t;
+    }
+};
+
+// Ticks at 1, 2 or 5 times a power of ten; on a log axis at the powers of ten.
+std::vector<double> ticks(Axis& axis) {
+    std::vector<double> out;
+    if (axis.log) {
+        const int first = int(std::floor(std::log10(axis.lo) + 1e-9));
+        const int last = int(std::ceil(std::log10(axis.hi) - 1e-9));
+        axis.lo = std::pow(10.0, first);
+        axis.hi = std::pow(10.0, std::max(last, first + 1));
+        const int stride = std::max(1, (last - first + 7) / 8);
+        for (int k = first; k <= last; k += stride) {
+            out.push_back(std::pow(10.0, k));
+        }
+        return out;
+    }
+    if (axis.hi <= axis.lo) {
+        axis.hi = axis.lo + 1;
+    }
+    const double raw = (axis.hi - axis.lo) / 6;
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = power;
+    for (double f : {1.0, 2.0, 5.0, 10.0}) {
+        if (f * power >= raw) {
+            step = f * power;
+            break;
+        }
+    }
+    axis.lo = std::floor(axis.lo / step) * step;
+    axis.hi = std::ceil(axis.hi / step) * step;
+    for (double v = axis.lo; v <= axis.hi + step * 1e-9; v += step) {
+        out.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
+    }
+    return out;
+}
+
+QString tickLabel(double v) {
+    static const char* const superscripts[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+    const double a = std::abs(v);
+    if (a >= 1e5 || (a > 0 && a < 1e-3)) {
+        const int k = int(std::lround(std::log10(a)));
+        if (std::abs(a - std::pow(10.0, k)) < 1e-9 * a) {
+            QString exponent = k < 0 ? QStringLiteral("⁻") : QString();
+            for (QChar c : QString::number(std::abs(k))) {
+                exponent += QString::fromUtf8(superscripts[c.digitValue()]);
+            }
+            return (v < 0 ? QStringLiteral("−") : QString()) + QStringLiteral("10") + exponent;
+        }
+        return QString::number(v, 'g', 3);
+    }
+    QString text = QLocale(QLocale::English).toString(v, 'g', 6);
+    return text.replace(u'-', QChar(0x2212));
+}
+
+} // namespace
+
+Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& series, QSizeF size) {
+    Axis x{chart.xLog, chart.from, chart.to};
+    Axis y{chart.yLog, 0, 1};
+    bool anyY = false;
+    for (const ChartSeries& s : series) {
+        for (double v : s.y) {
+            if (!std::isfinite(v) || (y.log && v <= 0)) {
+                continue;
+            }
+            y.lo = anyY ? std::min(y.lo, v) : v;
+            y.hi = anyY ? std::max(y.hi, v) : v;
+            anyY = true;
+        }
+    }
+    if (!y.log && y.lo > 0 && y.lo < y.hi * 0.5) {
+        y.lo = 0; // a linear axis starts at zero when the data is not far from it
+    }
+    if (x.log && x.lo <= 0) {
+        x.log = false;
+    }
+    if (y.log && (!anyY || y.lo <= 0)) {
+        y.log = false;
+    }
+    const std::vector<double> xTicks = ticks(x);
+    const std::vector<double> yTicks = ticks(y);
+    const QFont tickFont = pdf::font(pdf::kSans, 7);
+    const QFont labelFont = pdf::font(pdf::kSans, 8);
+    const QFont titleFont = pdf::font(pdf::kSans, 8.5, true);
+    qreal yTickW = 0;
+    for (double v : yTicks) {
+        yTickW = std::max(yTickW, textWidth(tickFont, tickLabel(v)));
+    }
+    const QString title = QString::fromStdString(chart.title);
+    const qreal titleH = title.isEmpty() ? 4 : 18;
+    const QRectF plot(yTickW + 22, titleH + 4, size.width() - yTickW - 32,
+                      size.height() - titleH - 4 - 34);
+    auto paint = [=](QPainter& p) {
+        if (!title.isEmpty()) {
+            p.setFont(titleFont);
+            p.setPen(pdf::kInk);
+            p.drawText(QRectF(0, 0, size.width(), titleH), Qt::AlignLeft | Qt::AlignVCenter, title);
+        }
+        p.setFont(tickFont);
+        for (double v : xTicks) {
+            const qreal px = x.map(v, plot.left(), plot.right());
+            p.setPen(QPen(pdf::kFaint, 0.6));
+            p.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
+            p.setPen(QPen(pdf::kMuted, 0.6));
+            p.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + 3));
+            p.drawText(QRectF(px - 30, plot.bottom() + 4, 60, 10), Qt::AlignHCenter | Qt::AlignTop,
+                       tickLabel(v));
+        }
+        for (double v : yTicks) {
+            const qreal py = y.map(v, plot.bottom(), plot.top());
+            p.setPen(QPen(pdf::kFaint, 0.6));
+            p.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
+            p.setPen(QPen(pdf::kMuted, 0.6));
+            p.drawLine(QPointF(plot.left() - 3, py), QPointF(plot.left(), py));
+            p.drawText(QRectF(plot.left() - 5 - yTickW - 2, py - 5, yTickW + 2, 10),
+                       Qt::AlignRight | Qt::AlignVCenter, tickLabel(v));
+        }
+        p.setPen(QPen(pdf::kMuted, 0.7));
+        p.drawLine(plot.bottomLeft(), plot.bottomRight());
+        p.drawLine(plot.bottomLeft(), plot.topLeft());
+        p.setFont(labelFont);
+        p.setPen(pdf::kInk);
+        p.drawText(QRectF(plot.left(), plot.bottom() + 16, plot.width(), 12), Qt::AlignHCenter | Qt::AlignTop,
+                   QString::fromStdString(chart.xLabel) + (x.log ? QStringLiteral(" (log scale)") : QString()));
+        p.save();
+        p.translate(2, plot.center().y());
+        p.rotate(-90);
+        p.drawText(QRectF(-plot.height() / 2, 0, plot.height(), 12), Qt::AlignHCenter | Qt::AlignTop,
+                   QString::fromStdString(chart.yLabel) + (y.log ? QStringLiteral(" (log scale)") : QString()));
+        p.restore();
+        p.save();
+        p.setClipRect(plot.adjusted(-1, -1, 1, 1));
+        for (size_t i = 0; i < series.size(); ++i) {
+            QPainterPath path;
+            bool started = false;
+            for (size_t k = 0; k < series[i].x.size() && k < series[i].y.size(); ++k) {
+                const double vx = series[i].x[k], vy = series[i].y[k];
+                if (!std::isfinite(vy) || (y.log && vy <= 0) || (x.log && vx <= 0)) {
+                    started = false;
+                    continue;
+                }
+                const QPointF pt(x.map(vx, plot.left(), plot.right()), y.map(vy, plot.bottom(), plot.top()));
+                started ? path.lineTo(pt) : path.moveTo(pt);
+                started = true;
+            }
+            QPen pen(pdf::seriesColour(int(i)), 1.4);
+            pen.setStyle(i % 2 ? Qt::DashLine : Qt::SolidLine);
+            pen.setCapStyle(Qt::RoundCap);
+            pen.setJoinStyle(Qt::RoundJoin);
+            p.setPen(pen);
+            p.setBrush(Qt::NoBrush);
+            p.drawPath(path);
+        }
+        p.restore();
+        // Legend, top left inside the plot.
+        qreal legendW = 0;
+        for (const ChartSeries& s : series) {
+            legendW = std::max(legendW, textWidth(labelFont, QString::fromStdString(s.label)));
+        }
+        const QRectF legend(plot.left() + 8, plot.top() + 6, legendW + 36, 6 + 12 * qreal(series.size()));
+        p.setPen(QPen(pdf::kRule, 0.5));
+        p.setBrush(Qt::white);
+        p.drawRect(legend);
+        for (size_t i = 0; i < series.size(); ++i) {
+            const qreal ly = legend.top() + 3 + 12 * qreal(i) + 6;
+            QPen pen(pdf::seriesColour(int(i)), 1.4);
+            pen.setStyle(i % 2 ? Qt::DashLine : Qt::SolidLine);
+            p.setPen(pen);
+            p.drawLine(QPointF(legend.left() + 5, ly), QPointF(legend.left() + 25, ly));
+            p.setFont(labelFont);
+            p.setPen(pdf::kInk);
+            p.drawText(QRectF(legend.left() + 30, ly - 6, legendW + 4, 12), Qt::AlignLeft | Qt::AlignVCenter,
+                       QString::fromStdString(series[i].label));
+        }
+    };
+    return Figure{size, paint};
+}
+
+QImage renderFigures(const std::vector<Figure>& figures, qreal scale, qreal gap, qreal margin) {
+    qreal w = margin, h = 0;
+    for (const Figure& f : figures) {
+        w += f.size.width() + gap;
+        h = std::max(h, f.size.height());
+    }
+    w += margin - (figures.empty() ? 0 : gap);
+    h += 2 * margin;
+    QImage image(int(std::ceil(w * scale)), int(std::ceil(h * scale)), QImage::Format_RGB32);
+    // Paint at 72 dpi, like the PDF, so that a point is a unit; then scale up.
+    image.setDotsPerMeterX(2835);
+    image.setDotsPerMeterY(2835);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    p.scale(scale, scale);
+    qreal x = margin;
+    for (const Figure& f : figures) {
+        p.save();
+        p.translate(x, margin);
+        f.paint(p);
+        p.restore();
+        x += f.size.width() + gap;
+    }
+    p.end();
+    // What the pixels mean for a viewer: 72 × scale dots per inch.
+    const int dotsPerMetre = int(std::lround(72.0 * scale / 0.0254));
+    image.setDotsPerMeterX(dotsPerMetre);
+    image.setDotsPerMeterY(dotsPerMetre);
+    return image;
+}
+
+} // namespace attnbook

@@ -1,0 +1,130 @@
+#include "pdf_lesson.h"
+
+#include "export_output.h"
+#include "pdf_cells.h"
+#include "pdf_prose.h"
+
+#include <QtCore/QBuffer>
+#include <QtGui/QPainter>
+
+namespace attnbook {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// Title, subtitle, author and date from the front matter.
+PdfBoxPtr titleBlock(const Document& document, const CellPrintArea& area) {
+    const QString title = qs(document.frontMatterValue("title"));
+    const QString subtitle = qs(document.frontMatterValue("subtitle"));
+    QStringList byline;
+    for (const char* key : {"author", "date"}) {
+        if (const std::string value = document.frontMatterValue(key); !value.empty()) {
+            byline << qs(value);
+        }
+    }
+    if (title.isEmpty() && subtitle.isEmpty() && byline.isEmpty()) {
+        return nullptr;
+    }
+    auto box = std::make_shared<FigureRowsBox>(area.width, area.maxHeight);
+    const auto block = [&](const QString& text, const QFont& font, const QColor& colour, qreal space) {
+        const QString html = QStringLiteral("<p style=\"color:%1\">%2</p>").arg(colour.name(), htmlEscaped(text));
+        box->addRow({{textFigure(htmlDocument(html, font, area.width))}, 0, space});
+    };
+    if (!title.isEmpty()) {
+        block(title, pdf::font(pdf::kSans, 24, true), pdf::kAccent, 0);
+    }
+    if (!subtitle.isEmpty()) {
+        block(subtitle, pdf::font(pdf::kSerif, 13, false, true), pdf::kInk, 4);
+    }
+    if (!byline.isEmpty()) {
+        block(byline.join(QStringLiteral(" · ")), pdf::font(pdf::kSans, 9), pdf::kMuted, 8);
+    }
+    const qreal w = area.width;
+    box->addRow({{Figure{QSizeF(w, 4), [w](QPainter& p) {
+                      p.setPen(QPen(pdf::kRule, 0.8));
+                      p.drawLine(QPointF(0, 2), QPointF(w, 2));
+                  }}},
+                 0, 12});
+    return box;
+}
+
+} // namespace
+
+PdfSection lessonSection(const Lesson& lesson, const LessonResults& results,
+                         const PageGeometry& geometry) {
+    PdfSection section;
+    const CellPrintArea area{geometry.content().width(), geometry.content().height()};
+    const Document& doc = lesson.document;
+    if (PdfBoxPtr title = titleBlock(doc, area)) {
+        section.boxes.push_back(title);
+    }
+    const auto lookup = [&](const BindingPath& path) { return results.boundText(path); };
+    int question = 0;
+    bool afterCell = false;
+    for (const Segment& segment : doc.segments) {
+        if (!segment.isCell()) {
+            const ProseBlock& prose = segment.prose();
+            const std::vector<ProsePiece> pieces = scanProse(prose.text, prose.firstLine, 1, doc.codeBlocks);
+            const QString markdown = qs(substituteBindings(prose.text, pieces, lookup));
+            if (markdown.trimmed().isEmpty()) {
+                continue;
+            }
+            for (PdfBoxPtr& box : proseBoxes(markdownDocument(markdown, area.width), afterCell ? 10 : 0)) {
+                section.boxes.push_back(std::move(box));
+            }
+            afterCell = false;
+            continue;
+        }
+        const CellBlock& block = segment.cell();
+        const LessonCell* cell = lesson.cell(block.id);
+        const ComputedCell* computed = results.cell(block.id);
+        if (!cell) {
+            continue;
+        }
+        std::vector<PdfBoxPtr> boxes;
+        if (const AttentionCellSpec* spec = cell->attention(); spec && computed && computed->attention) {
+            boxes = attentionCellBoxes(cell->id, *spec, *computed->attention, area);
+        } else if (const ChartCellSpec* chart = cell->chart(); chart && computed && computed->ok) {
+            boxes = chartCellBoxes(cell->id, *chart, computed->series, area);
+        } else if (const QuizCellSpec* quiz = cell->quiz()) {
+            boxes = quizCellBoxes(*quiz, ++question, results, area);
+        }
+        section.boxes.insert(section.boxes.end(), boxes.begin(), boxes.end());
+        afterCell = !boxes.empty();
+    }
+    section.footerLeft = qs(lesson.title());
+    paginate(section, geometry.content().height());
+    return section;
+}
+
+ExportResult renderLessonPdf(const Lesson& lesson, const LessonResults& results, Paper paper,
+                             QByteArray* pdf, const ExportControl& control) {
+    const PageGeometry geometry = pageGeometry(paper);
+    control.report(0, 1, QStringLiteral("laying out the lesson"));
+    const PdfSection section = lessonSection(lesson, results, geometry);
+    if (control.cancelled()) {
+        return ExportResult::cancelled();
+    }
+    QBuffer buffer(pdf);
+    buffer.open(QIODevice::WriteOnly);
+    const PdfMetadata metadata{qs(lesson.title()), qs(lesson.document.frontMatterValue("author")),
+                               qs(lesson.document.frontMatterValue("subtitle"))};
+    return renderPdf(buffer, geometry, metadata, {&section}, control);
+}
+
+ExportResult exportLessonPdf(const QString& path, const Lesson& lesson, const LessonResults& results,
+                             Paper paper, const ExportControl& control) {
+    if (const QString problem = outputProblem(path); !problem.isEmpty()) {
+        return ExportResult::failed(problem);
+    }
+    QByteArray pdf;
+    if (ExportResult r = renderLessonPdf(lesson, results, paper, &pdf, control); !r.ok()) {
+        return r;
+    }
+    return writeOutputs({{path, pdf}}, control);
+}
+
+} // namespace attnbook

@@ -1,0 +1,452 @@
+#include "pdf_prose.h"
+
+#include <QtGui/QAbstractTextDocumentLayout>
+#include <QtGui/QFontMetricsF>
+#include <QtGui/QPainter>
+#include <QtGui/QTextBlock>
+#include <QtGui/QTextCursor>
+#include <QtGui/QTextDocument>
+#include <QtGui/QTextFrame>
+#include <QtGui/QTextList>
+#include <QtGui/QTextTable>
+
+#include <algorithm>
+
+namespace attnbook {
+
+namespace {
+
+constexpr qreal kCodeSize = 8.5;
+constexpr qreal kTableSize = 8.5;
+
+enum class Role { Body, Heading, Code, TableCell, TableHead, Quote };
+
+bool isCodeBlock(const QTextBlock& block) {
+    const QTextBlockFormat bf = block.blockFormat();
+    if (bf.hasProperty(QTextFormat::BlockCodeFence) ||
+        bf.hasProperty(QTextFormat::BlockCodeLanguage)) {
+        return true;
+    }
+    // An indented code block: every run is monospace and lines do not wrap.
+    if (!bf.nonBreakableLines() || block.length() <= 1) {
+        return false;
+    }
+    for (QTextBlock::iterator it = block.begin(); !it.atEnd(); ++it) {
+        if (!it.fragment().charFormat().fontFixedPitch()) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The font of one run of text for its role, keeping its bold, italic and code marks.
+void styleFragment(QTextCharFormat& fmt, Role role, int headingLevel, const ProseStyle& style) {
+    QString family = pdf::kSerif;
+    qreal size = style.bodySize;
+    bool bold = fmt.fontWeight() >= QFont::DemiBold;
+    bool italic = fmt.fontItalic();
+    switch (role) {
+    case Role::Heading: {
+        static const qreal sizes[] = {15.0, 12.0, 10.5, 10.0, 10.0, 10.0};
+        family = pdf::kSans;
+        size = sizes[std::clamp(headingLevel - 1 + style.headingShift, 0, 5)];
+        bold = true;
+        fmt.setForeground(headingLevel + style.headingShift == 1 ? pdf::kAccent : pdf::kInk);
+        break;
+    }
+    case Role::Code:
+        family = pdf::kMono;
+        size = kCodeSize;
+        break;
+    case Role::TableHead:
+        bold = true;
+        [[fallthrough]];
+    case Role::TableCell:
+        family = pdf::kSans;
+        size = kTableSize;
+        break;
+    case Role::Quote:
+        italic = true;
+        fmt.setForeground(pdf::kMuted);
+        break;
+    case Role::Body:
+        break;
+    }
+    if (fmt.fontFixedPitch() && role != Role::Code) { // a code span
+        family = pdf::kMono;
+        size *= 0.88;
+        fmt.setBackground(pdf::kCodeBackground);
+    }
+    if (fmt.isAnchor()) {
+        fmt.setForeground(pdf::kAccent);
+    }
+    fmt.clearProperty(QTextFormat::FontSizeAdjustment);
+    fmt.setFontFamilies(QStringList{family});
+    fmt.setFontPointSize(size);
+    fmt.setFontWeight(bold ? QFont::Bold : QFont::Normal);
+    fmt.setFontItalic(italic);
+    fmt.setFontHintingPreference(QFont::PreferNoHinting);
+    fmt.setFontKerning(true);
+    fmt.setFontStyleStrategy(QFont::PreferNoShaping); // no ligatures: see pdf::font
+}
+
+void styleBlockText(QTextDocument& doc, const QTextBlock& block, Role role, int level,
+                    const ProseStyle& style) {
+    std::vector<std::pair<int, int>> ranges;
+    std::vector<QTextCharFormat> formats;
+    for (QTextBlock::iterator it = block.begin(); !it.atEnd(); ++it) {
+        const QTextFragment f = it.fragment();
+        QTextCharFormat fmt = f.charFormat();
+        styleFragment(fmt, role, level, style);
+        ranges.emplace_back(f.position(), f.length());
+        formats.push_back(fmt);
+    }
+    QTextCursor cursor(&doc);
+    for (size_t i = 0; i < ranges.size(); ++i) {
+        cursor.setPosition(ranges[i].first);
+        cursor.setPosition(ranges[i].first + ranges[i].second, QTextCursor::KeepAnchor);
+        cursor.setCharFormat(formats[i]);
+    }
+    // The block's own char format sizes an empty block and the list marker.
+    QTextCharFormat blockChar = block.charFormat();
+    styleFragment(blockChar, role, level, style);
+    cursor.setPosition(block.position());
+    cursor.setBlockCharFormat(blockChar);
+}
+
+void styleBlocks(QTextDocument& doc, const ProseStyle& style) {
+    const qreal lead = style.bodySize * 0.62;
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        QTextCursor cursor(block);
+        QTextBlockFormat bf = block.blockFormat();
+        Role role = Role::Body;
+        const int level = bf.headingLevel();
+        QTextTable* table = cursor.currentTable();
+        if (table) {
+            const QTextTableCell cell = table->cellAt(cursor);
+            role = cell.row() == 0 ? Role::TableHead : Role::TableCell;
+            bf.setTopMargin(0);
+            bf.setBottomMargin(0);
+            bf.setLineHeight(115, QTextBlockFormat::ProportionalHeight);
+        } else if (level > 0) {
+            role = Role::Heading;
+            const int shown = level + style.headingShift;
+            bf.setTopMargin(shown == 1 ? 18 : shown == 2 ? 13 : 10);
+            bf.setBottomMargin(shown == 1 ? 7 : 5);
+            bf.setLineHeight(112, QTextBlockFormat::ProportionalHeight);
+            bf.setAlignment(Qt::AlignLeft);
+        } else if (isCodeBlock(block)) {
+            role = Role::Code;
+            bf.setTopMargin(0);
+            bf.setBottomMargin(0);
+            bf.setLineHeight(118, QTextBlockFormat::ProportionalHeight);
+            bf.setAlignment(Qt::AlignLeft);
+        } else {
+            role = bf.intProperty(QTextFormat::BlockQuoteLevel) > 0 ? Role::Quote : Role::Body;
+            bf.setTopMargin(0);
+            bf.setBottomMargin(block.textList() ? lead * 0.45 : lead);
+            bf.setLineHeight(132, QTextBlockFormat::ProportionalHeight);
+            bf.setAlignment(style.justify ? Qt::AlignJustify : Qt::AlignLeft);
+            if (role == Role::Quote) {
+                bf.setLeftMargin(14);
+            }
+        }
+        cursor.setBlockFormat(bf);
+        styleBlockText(doc, block, role, level, style);
+    }
+    // The list that a last list item closes gets a little more room below.
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        QTextList* list = block.textList();
+        if (list && list->itemNumber(block) == list->count() - 1) {
+            QTextBlockFormat bf = block.blockFormat();
+            bf.setBottomMargin(lead);
+            QTextCursor(block).setBlockFormat(bf);
+        }
+        if (list) {
+            QTextListFormat lf = list->format();
+            lf.setIndent(std::max(1, lf.indent()));
+            list->setFormat(lf);
+        }
+    }
+}
+
+void styleTables(QTextDocument& doc) {
+    for (QTextFrame* frame : doc.rootFrame()->childFrames()) {
+        auto* table = qobject_cast<QTextTable*>(frame);
+        if (!table) {
+            continue;
+        }
+        QTextTableFormat tf = table->format();
+        tf.setBorder(0.5);
+        tf.setBorderBrush(pdf::kRule);
+        tf.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+        tf.setBorderCollapse(true);
+        tf.setCellSpacing(0);
+        tf.setCellPadding(3.5);
+        tf.setTopMargin(2);
+        tf.setBottomMargin(8);
+        tf.setHeaderRowCount(1);
+        tf.setAlignment(Qt::AlignLeft);
+        table->setFormat(tf);
+        for (int c = 0; c < table->columns(); ++c) {
+            QTextTableCell cell = table->cellAt(0, c);
+            QTextTableCellFormat cf = cell.format().toTableCellFormat();
+            cf.setBackground(pdf::kFaint);
+            cell.setFormat(cf);
+        }
+    }
+}
+
+// Consecutive code lines go into one frame with a tint and padding.
+void frameCodeBlocks(QTextDocument& doc) {
+    std::vector<std::pair<int, int>> runs; // [first position, last position]
+    bool previousCode = false;
+    for (QTextFrame::iterator it = doc.rootFrame()->begin(); !it.atEnd(); ++it) {
+        const QTextBlock block = it.currentBlock();
+        const bool code = block.isValid() && isCodeBlock(block);
+        if (code) {
+            const int end = block.position() + block.length() - 1;
+            if (previousCode) {
+                runs.back().second = end;
+            } else {
+                runs.emplace_back(block.position(), end);
+            }
+        }
+        previousCode = code;
+    }
+    QTextFrameFormat ff;
+    ff.setBackground(pdf::kCodeBackground);
+    ff.setPadding(6);
+    ff.setTopMargin(2);
+    ff.setBottomMargin(8);
+    ff.setBorder(0);
+    for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
+        QTextCursor cursor(&doc);
+        cursor.setPosition(run->first);
+        cursor.setPosition(run->second, QTextCursor::KeepAnchor);
+        cursor.insertFrame(ff);
+    }
+}
+
+// QTextDocument keeps an empty block after every frame; it should take no room.
+void collapseEmptyBlocks(QTextDocument& doc) {
+    for (QTextFrame::iterator it = doc.rootFrame()->begin(); !it.atEnd(); ++it) {
+        const QTextBlock block = it.currentBlock();
+        if (!block.isValid() || block.length() > 1 || block.textList()) {
+            continue;
+        }
+        QTextCursor cursor(block);
+        QTextBlockFormat bf;
+        bf.setLineHeight(0, QTextBlockFormat::FixedHeight);
+        bf.setTopMargin(0);
+        bf.setBottomMargin(0);
+        cursor.setBlockFormat(bf);
+        QTextCharFormat cf;
+        cf.setFontPointSize(1);
+        cursor.setBlockCharFormat(cf);
+    }
+}
+
+void prepare(QTextDocument& doc, const QFont& font, qreal width) {
+    doc.documentLayout()->setPaintDevice(layoutDevice());
+    doc.setUseDesignMetrics(true);
+    doc.setDocumentMargin(0);
+    doc.setIndentWidth(20);
+    doc.setDefaultFont(font);
+    doc.setTextWidth(width);
+}
+
+// Applies the print font settings to runs that have none (HTML documents).
+void finishFragments(QTextDocument& doc) {
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        std::vector<std::pair<int, int>> ranges;
+        std::vector<QTextCharFormat> formats;
+        for (QTextBlock::iterator it = block.begin(); !it.atEnd(); ++it) {
+            QTextCharFormat fmt = it.fragment().charFormat();
+            fmt.setFontHintingPreference(QFont::PreferNoHinting);
+            fmt.setFontStyleStrategy(QFont::PreferNoShaping);
+            if (fmt.fontFixedPitch()) {
+                fmt.setFontFamilies(QStringList{pdf::kMono});
+            }
+            ranges.emplace_back(it.fragment().position(), it.fragment().length());
+            formats.push_back(fmt);
+        }
+        QTextCursor cursor(&doc);
+        for (size_t i = 0; i < ranges.size(); ++i) {
+            cursor.setPosition(ranges[i].first);
+            cursor.setPosition(ranges[i].first + ranges[i].second, QTextCursor::KeepAnchor);
+            cursor.setCharFormat(formats[i]);
+        }
+    }
+}
+
+// A slice of a laid-out document: one top-level block or frame (with the empty blocks after it).
+class ProseSliceBox : public PdfBox {
+public:
+    ProseSliceBox(std::shared_ptr<QTextDocument> doc, qreal top, qreal bottom,
+                  std::vector<qreal> breaks, bool clipped)
+        : doc_(std::move(doc)), top_(top), bottom_(bottom), breaks_(std::move(breaks)),
+          clipped_(clipped) {}
+
+    qreal height() const override { return bottom_ - top_; }
+    std::vector<qreal> breaks() const override { return breaks_; }
+
+    void paint(QPainter& painter, qreal from, qreal to) const override {
+        painter.save();
+        painter.translate(0, -top_);
+        QAbstractTextDocumentLayout::PaintContext context;
+        context.palette.setColor(QPalette::Text, pdf::kInk);
+        context.palette.setColor(QPalette::Link, pdf::kAccent);
+        // Lines are drawn whole when they touch the clip: keep it inside the cut lines.
+        context.clip = QRectF(-50, top_ + from + 0.5, doc_->textWidth() + 100, to - from - 1.0);
+        if (clipped_) {
+            painter.setClipRect(QRectF(-50, top_ + from, doc_->textWidth() + 100, to - from));
+        }
+        doc_->documentLayout()->draw(&painter, context);
+        painter.restore();
+    }
+
+private:
+    std::shared_ptr<QTextDocument> doc_;
+    qreal top_, bottom_;
+    std::vector<qreal> breaks_;
+    bool clipped_;
+};
+
+// Cuts between lines, keeping at least two lines on each side (no widows or orphans).
+void addLineBreaks(const QTextBlock& block, qreal chunkTop, std::vector<qreal>& out) {
+    const QTextLayout* layout = block.layout();
+    const int lines = layout ? layout->lineCount() : 0;
+    for (int i = 2; i + 2 <= lines; ++i) {
+        out.push_back(layout->position().y() + layout->lineAt(i).y() - chunkTop);
+    }
+}
+
+} // namespace
+
+std::shared_ptr<QTextDocument> markdownDocument(const QString& markdown, qreal width,
+                                                const ProseStyle& style) {
+    auto doc = std::make_shared<QTextDocument>();
+    prepare(*doc, pdf::font(pdf::kSerif, style.bodySize), width);
+    doc->setMarkdown(markdown, QTextDocument::MarkdownDialectGitHub);
+    styleBlocks(*doc, style);
+    styleTables(*doc);
+    frameCodeBlocks(*doc);
+    collapseEmptyBlocks(*doc);
+    // The restyling leaves the incremental layout with blocks it never lays out again (a
+    // one-paragraph document prints nothing): lay the whole document out afresh, now, here.
+    doc->markContentsDirty(0, doc->characterCount());
+    doc->documentLayout()->documentSize();
+    return doc;
+}
+
+std::shared_ptr<QTextDocument> htmlDocument(const QString& html, const QFont& font, qreal width,
+                                            bool shrink) {
+    auto doc = std::make_shared<QTextDocument>();
+    prepare(*doc, font, width);
+    doc->setHtml(html);
+    finishFragments(*doc);
+    if (shrink) {
+        doc->setTextWidth(std::min(width, std::ceil(doc->idealWidth()) + 1));
+    }
+    doc->documentLayout()->documentSize();
+    return doc;
+}
+
+std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qreal spaceBefore) {
+    struct Chunk {
+        qreal top = 0;
+        std::vector<qreal> breaks; // absolute until the chunk's top is known
+        bool heading = false;
+        bool introduces = false; // a paragraph ending in ':'
+        bool keepTogether = false;
+        bool clipped = false;
+        bool empty = false;
+    };
+    QAbstractTextDocumentLayout* layout = doc->documentLayout();
+    std::vector<Chunk> chunks;
+    for (QTextFrame::iterator it = doc->rootFrame()->begin(); !it.atEnd(); ++it) {
+        Chunk chunk;
+        if (QTextFrame* frame = it.currentFrame()) {
+            chunk.top = layout->frameBoundingRect(frame).top();
+            chunk.keepTogether = true;
+            chunk.clipped = true;
+            if (auto* table = qobject_cast<QTextTable*>(frame)) {
+                for (int r = 3; r + 1 < table->rows(); ++r) {
+                    chunk.breaks.push_back(
+                        layout->blockBoundingRect(table->cellAt(r, 0).firstCursorPosition().block())
+                            .top() -
+                        3.5);
+                }
+            } else { // code
+                std::vector<qreal> lines;
+                for (QTextFrame::iterator inner = frame->begin(); !inner.atEnd(); ++inner) {
+                    if (inner.currentBlock().isValid()) {
+                        lines.push_back(layout->blockBoundingRect(inner.currentBlock()).top());
+                    }
+                }
+                for (size_t i = 2; i + 2 <= lines.size(); ++i) {
+                    chunk.breaks.push_back(lines[i]);
+                }
+            }
+        } else {
+            const QTextBlock block = it.currentBlock();
+            chunk.top = layout->blockBoundingRect(block).top();
+            chunk.empty = block.length() <= 1 && !block.textList();
+            chunk.heading = block.blockFormat().headingLevel() > 0;
+            chunk.introduces = block.text().trimmed().endsWith(u':');
+            addLineBreaks(block, 0, chunk.breaks);
+        }
+        if (chunk.empty && !chunks.empty()) {
+            continue; // belongs to the chunk before it
+        }
+        chunks.push_back(std::move(chunk));
+    }
+    const qreal end = layout->documentSize().height();
+    std::vector<PdfBoxPtr> boxes;
+    for (size_t i = 0; i < chunks.size(); ++i) {
+        const Chunk& c = chunks[i];
+        const qreal bottom = i + 1 < chunks.size() ? chunks[i + 1].top : end;
+        if (bottom - c.top < 0.5) {
+            continue;
+        }
+        std::vector<qreal> breaks;
+        for (qreal b : c.breaks) {
+            if (b - c.top > 0.5 && b < bottom - 0.5) {
+                breaks.push_back(b - c.top);
+            }
+        }
+        auto box = std::make_shared<ProseSliceBox>(doc, c.top, bottom, std::move(breaks), c.clipped);
+        box->keepWithNext = c.heading || c.introduces;
+        box->keepTogether = c.keepTogether;
+        box->spaceBefore = boxes.empty() ? spaceBefore : 0;
+        boxes.push_back(std::move(box));
+    }
+    return boxes;
+}
+
+Figure textFigure(const std::shared_ptr<QTextDocument>& doc) {
+    const QSizeF size = doc->documentLayout()->documentSize();
+    return Figure{size, [doc](QPainter& painter) {
+                      QAbstractTextDocumentLayout::PaintContext context;
+                      context.palette.setColor(QPalette::Text, pdf::kInk);
+                      doc->documentLayout()->draw(&painter, context);
+                  }};
+}
+
+Figure labelFigure(const QString& text, const QFont& font, const QColor& colour, qreal width) {
+    const QFontMetricsF metrics(font, layoutDevice());
+    const qreal w = width > 0 ? width : metrics.horizontalAdvance(text) + 1;
+    return Figure{QSizeF(w, metrics.height()), [=](QPainter& painter) {
+                      painter.setFont(font);
+                      painter.setPen(colour);
+                      painter.drawText(QRectF(0, 0, w, metrics.height()),
+                                       Qt::AlignLeft | Qt::AlignVCenter, text);
+                  }};
+}
+
+QString htmlEscaped(const QString& text) {
+    return text.toHtmlEscaped();
+}
+
+} // namespace attnbook
