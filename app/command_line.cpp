@@ -278,8 +278,8 @@ bool isHeadlessCommand(const QStringList& arguments) {
     if (arguments.front().startsWith(QLatin1Char('-'))) {
         return true; // an option, never a FILE: runCommandLine explains it
     }
-    static const QStringList commands = {"compute", "check", "edit",      "new",    "export",
-                                         "shot",    "--version", "--help", "-h",   "-v"};
+    static const QStringList commands = {"compute", "check",     "edit",   "new", "export",
+                                         "shot",    "--version", "--help", "-h",  "-v"};
     return commands.contains(arguments.front());
 }
 

@@ -4,11 +4,10 @@ namespace attnbook {
 namespace {
 
 class DocumentEdit : public QUndoCommand {
-public:
+  public:
     DocumentEdit(const QString& name, std::string before, std::string after,
                  const std::function<void(const std::string&)>& apply)
-        : QUndoCommand(name), before_(std::move(before)), after_(std::move(after)),
-          apply_(apply) {}
+        : QUndoCommand(name), before_(std::move(before)), after_(std::move(after)), apply_(apply) {}
 
     // The edit is already in place when it is recorded: the first redo,
     // which QUndoStack::push calls, has nothing to do.
@@ -20,7 +19,7 @@ public:
     }
     void undo() override { apply_(before_); }
 
-private:
+  private:
     std::string before_;
     std::string after_;
     std::function<void(const std::string&)> apply_;

@@ -11,7 +11,7 @@
 namespace attnbook {
 
 class EditHistory {
-public:
+  public:
     // `apply` puts a version of the document in place (reparse, recompute).
     explicit EditHistory(std::function<void(const std::string&)> apply);
 
@@ -24,7 +24,7 @@ public:
     void markSaved() { stack_.setClean(); }
     void clear() { stack_.clear(); }
 
-private:
+  private:
     std::function<void(const std::string&)> apply_;
     QUndoStack stack_;
 };

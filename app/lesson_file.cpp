@@ -11,8 +11,7 @@ LessonFile::LessonFile(QObject* parent) : QObject(parent) {
     connect(&watcher_, &QFileSystemWatcher::fileChanged, this, &LessonFile::onWatcherSignal);
     // An editor's atomic save replaces the file: its folder changes, and the
     // watcher silently drops the old file. Watching the folder catches it.
-    connect(&watcher_, &QFileSystemWatcher::directoryChanged, this,
-            &LessonFile::onWatcherSignal);
+    connect(&watcher_, &QFileSystemWatcher::directoryChanged, this, &LessonFile::onWatcherSignal);
 }
 
 bool LessonFile::open(const QString& path, QString* error) {

@@ -12,7 +12,7 @@ namespace attnbook {
 
 class LessonFile : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit LessonFile(QObject* parent = nullptr);
 
     // Reads `path` and starts watching it. On failure returns false with a
@@ -38,11 +38,11 @@ public:
     // Saves to a new path, which becomes this file's path on success.
     SaveResult saveAs(const QString& path, const QByteArray& bytes, QString* error);
 
-Q_SIGNALS:
+  Q_SIGNALS:
     // The file changed (or was replaced) under us; emitted once per change.
     void changedExternally();
 
-private:
+  private:
     void watch();
     void onWatcherSignal();
 

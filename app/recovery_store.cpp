@@ -32,8 +32,7 @@ bool RecoveryStore::write(const QString& lessonPath, const QByteArray& bytes,
         return false;
     }
     std::string why;
-    if (!writeFileAtomically(recoveryPathFor(lessonPath).toStdString(), bytes.toStdString(),
-                             why)) {
+    if (!writeFileAtomically(recoveryPathFor(lessonPath).toStdString(), bytes.toStdString(), why)) {
         *error = QString::fromStdString(why);
         return false;
     }

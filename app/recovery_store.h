@@ -11,7 +11,7 @@
 namespace attnbook {
 
 class RecoveryStore {
-public:
+  public:
     // `folder` defaults to <AppDataLocation>/recovery.
     explicit RecoveryStore(QString folder = {});
 
@@ -25,7 +25,7 @@ public:
     std::optional<QByteArray> find(const QString& lessonPath, const QByteArray& bytesOnDisk) const;
     void discard(const QString& lessonPath) const;
 
-private:
+  private:
     QString folder_;
 };
 

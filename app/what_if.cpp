@@ -18,7 +18,6 @@ std::optional<SetOption> parseSetOption(const std::string& text, std::string& er
                      text.substr(equals + 1)};
 }
 
-
 WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
                    AttentionEngine& engine) {
     WhatIf out;

@@ -65,7 +65,8 @@ std::optional<BindingPath> parseBindingPath(std::string_view inner, std::string&
                 error = "expected an index like [0]";
                 return std::nullopt;
             }
-            path.steps.emplace_back(size_t(std::stoul(std::string(inner.substr(start, i - start)))));
+            path.steps.emplace_back(
+                size_t(std::stoul(std::string(inner.substr(start, i - start)))));
             ++i;
         } else {
             error = "unexpected '" + std::string(1, inner[i]) + "' in the binding";
@@ -109,10 +110,10 @@ const Json* resolveBindingPath(const Json& cell, const BindingPath& path, std::s
             const size_t index = std::get<size_t>(step);
             next = at->at(index);
             if (!next) {
-                error = at->isArray() ? walked + " has " + std::to_string(at->array().size()) +
-                                            " entries, so [" + std::to_string(index) +
-                                            "] is out of range"
-                                      : walked + " is not a list";
+                error = at->isArray()
+                            ? walked + " has " + std::to_string(at->array().size()) +
+                                  " entries, so [" + std::to_string(index) + "] is out of range"
+                            : walked + " is not a list";
                 return nullptr;
             }
             walked += "[" + std::to_string(index) + "]";
@@ -164,8 +165,13 @@ std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firs
     };
     const auto flushText = [&](size_t end, int startLine, int startColumn) {
         if (end > textStart) {
-            pieces.push_back({ProsePiece::Kind::Text, textStart, end - textStart, startLine,
-                              startColumn, {}, {}});
+            pieces.push_back({ProsePiece::Kind::Text,
+                              textStart,
+                              end - textStart,
+                              startLine,
+                              startColumn,
+                              {},
+                              {}});
         }
     };
     int textLine = line, textColumn = column;
@@ -233,8 +239,8 @@ std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firs
         const size_t start = i;
         if (text.compare(i, 4, "{{{{") == 0) {
             flushText(start, textLine, textColumn);
-            pieces.push_back({ProsePiece::Kind::LiteralBraces, start, 4, startLine, startColumn,
-                              {}, {}});
+            pieces.push_back(
+                {ProsePiece::Kind::LiteralBraces, start, 4, startLine, startColumn, {}, {}});
             for (int k = 0; k < 4; ++k) {
                 step();
             }
@@ -243,9 +249,11 @@ std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firs
         }
         const size_t close = text.find("}}", i + 2);
         const size_t lineEnd = text.find('\n', i + 2);
-        if (close == std::string_view::npos || (lineEnd != std::string_view::npos && lineEnd < close)) {
+        if (close == std::string_view::npos ||
+            (lineEnd != std::string_view::npos && lineEnd < close)) {
             flushText(start, textLine, textColumn);
-            pieces.push_back({ProsePiece::Kind::Unclosed, start, 2, startLine, startColumn, {}, {}});
+            pieces.push_back(
+                {ProsePiece::Kind::Unclosed, start, 2, startLine, startColumn, {}, {}});
             step(), step();
             textStart = i, textLine = line, textColumn = column;
             continue;
@@ -255,8 +263,12 @@ std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firs
         const std::string_view inner = text.substr(i + 2, close - i - 2);
         const std::optional<BindingPath> path = parseBindingPath(inner, error);
         ProsePiece piece{path ? ProsePiece::Kind::Binding : ProsePiece::Kind::Malformed,
-                         start, close + 2 - start, startLine, startColumn,
-                         path.value_or(BindingPath{}), error};
+                         start,
+                         close + 2 - start,
+                         startLine,
+                         startColumn,
+                         path.value_or(BindingPath{}),
+                         error};
         pieces.push_back(std::move(piece));
         while (i < close + 2) {
             step();

@@ -52,8 +52,7 @@ std::optional<std::string> locateKey(const CellBlock& cell, const std::string& k
         if (k.scalar != key) {
             continue;
         }
-        if (i + 1 < body.entries.size() &&
-            body.entries[i + 1].first.at.line == k.at.line) {
+        if (i + 1 < body.entries.size() && body.entries[i + 1].first.at.line == k.at.line) {
             return std::string("the cell is written as one flow map; edit it by hand");
         }
         KeySpan s;

@@ -34,8 +34,8 @@ const std::vector<std::string>& attentionViewNames() {
 }
 
 const std::vector<std::string>& attentionControlNames() {
-    static const std::vector<std::string> names = {"tokens", "vectors", "heads",      "mask",
-                                                   "positional", "scale", "projections"};
+    static const std::vector<std::string> names = {"tokens",     "vectors", "heads",      "mask",
+                                                   "positional", "scale",   "projections"};
     return names;
 }
 
@@ -53,8 +53,8 @@ std::string closestName(const std::string& name, const std::vector<std::string>&
             row[0] = i;
             for (size_t j = 1; j <= b.size(); ++j) {
                 const size_t above = row[j];
-                row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                                   diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                row[j] = std::min(
+                    {row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
                 diagonal = above;
             }
         }
@@ -76,7 +76,7 @@ namespace {
 
 // Reads typed values out of one cell's map, recording positions and problems.
 class BodyReader {
-public:
+  public:
     BodyReader(const std::string& id, ValuePositions& positions, std::vector<Diagnostic>& out)
         : id_(id), positions_(positions), out_(out) {}
 
@@ -149,8 +149,8 @@ public:
     std::optional<arma::rowvec> vector(const YamlNode& node, const std::string& key,
                                        const std::string& what) {
         if (!node.isSequence()) {
-            error(node.at, what + " must be a list of numbers, like [1, 0, 0], not " +
-                               node.describe());
+            error(node.at,
+                  what + " must be a list of numbers, like [1, 0, 0], not " + node.describe());
             return std::nullopt;
         }
         arma::rowvec v(node.items.size());
@@ -174,9 +174,11 @@ public:
     // A matrix: a list of rows, each a list of numbers, all of one length.
     std::optional<arma::mat> matrix(const YamlNode& node, const std::string& key) {
         if (!node.isSequence() || node.items.empty()) {
-            error(node.at, key + " must be a matrix: a non-empty list of rows, like [[1, 0], "
-                                 "[0, 1]], not " +
-                               (node.isSequence() ? std::string("an empty list") : node.describe()));
+            error(node.at,
+                  key +
+                      " must be a matrix: a non-empty list of rows, like [[1, 0], "
+                      "[0, 1]], not " +
+                      (node.isSequence() ? std::string("an empty list") : node.describe()));
             return std::nullopt;
         }
         std::vector<std::vector<FilePosition>> places;
@@ -214,7 +216,7 @@ public:
         return m;
     }
 
-private:
+  private:
     std::string id_;
     ValuePositions& positions_;
     std::vector<Diagnostic>& out_;
@@ -223,16 +225,16 @@ private:
 
 const std::vector<std::string>& attentionKeys() {
     static const std::vector<std::string> keys = {
-        "tokens", "vocab",  "X",        "heads",    "d_k",      "d_v",     "scale",
-        "mask",   "padding", "positional", "W_Q",   "W_K",      "W_V",     "W_O",
-        "b_Q",    "b_K",    "b_V",      "b_O",      "queries",  "keys",    "values",
-        "query_tokens", "upstream", "focus", "views", "controls", "worksheet"};
+        "tokens",       "vocab",    "X",          "heads", "d_k",      "d_v",      "scale",
+        "mask",         "padding",  "positional", "W_Q",   "W_K",      "W_V",      "W_O",
+        "b_Q",          "b_K",      "b_V",        "b_O",   "queries",  "keys",     "values",
+        "query_tokens", "upstream", "focus",      "views", "controls", "worksheet"};
     return keys;
 }
 
 bool isProjectionKey(const std::string& key) {
-    static const std::set<std::string> keys = {"W_Q", "W_K", "W_V", "W_O", "b_Q",  "b_K",
-                                               "b_V", "b_O", "vocab", "X", "positional"};
+    static const std::set<std::string> keys = {"W_Q", "W_K", "W_V",   "W_O", "b_Q",       "b_K",
+                                               "b_V", "b_O", "vocab", "X",   "positional"};
     return keys.count(key) != 0;
 }
 
@@ -263,9 +265,8 @@ std::optional<WorksheetSpec> readWorksheet(BodyReader& in, const YamlNode& node)
         return std::nullopt;
     }
     WorksheetSpec sheet;
-    static const std::vector<std::string> blankable = {"X",       "Q",      "K",     "V",
-                                                       "scores",  "weights", "context", "concat",
-                                                       "output"};
+    static const std::vector<std::string> blankable = {
+        "X", "Q", "K", "V", "scores", "weights", "context", "concat", "output"};
     for (const auto& [key, value] : node.entries) {
         if (key.scalar == "blank") {
             readNameList(in, value, "worksheet.blank", blankable, sheet.blank);
@@ -328,8 +329,9 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
             continue;
         }
         if (direct && isProjectionKey(k)) {
-            in.error(key.at, "'" + k + "' has no meaning in direct mode (queries, keys, values "
-                                       "are given as they are)");
+            in.error(key.at, "'" + k +
+                                 "' has no meaning in direct mode (queries, keys, values "
+                                 "are given as they are)");
             continue;
         }
         if (k == "tokens") {
@@ -352,12 +354,12 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
                 brokenVocab.insert(label.scalar); // until its vector reads well
                 if (const auto v = in.vector(vec, "", "the vector of '" + label.scalar + "'")) {
                     if (!spec.vocab.empty() && v->n_elem != spec.vocab.begin()->second.n_elem) {
-                        in.error(vec.at, "the vector of '" + label.scalar + "' has " +
-                                             std::to_string(v->n_elem) + " numbers, but '" +
-                                             spec.vocabOrder.front() + "' has " +
-                                             std::to_string(spec.vocab.at(spec.vocabOrder.front())
-                                                                .n_elem) +
-                                             " (every vector needs the model width)");
+                        in.error(vec.at,
+                                 "the vector of '" + label.scalar + "' has " +
+                                     std::to_string(v->n_elem) + " numbers, but '" +
+                                     spec.vocabOrder.front() + "' has " +
+                                     std::to_string(spec.vocab.at(spec.vocabOrder.front()).n_elem) +
+                                     " (every vector needs the model width)");
                         continue;
                     }
                     if (v->n_elem == 0) {
@@ -405,8 +407,8 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
                 for (const YamlNode& flag : value.items) {
                     const auto b = yamlBool(flag);
                     if (!b) {
-                        in.error(flag.at, "each padding flag must be true or false, not " +
-                                              flag.describe());
+                        in.error(flag.at,
+                                 "each padding flag must be true or false, not " + flag.describe());
                     }
                     c.padding.push_back(b.value_or(false));
                 }
@@ -637,8 +639,7 @@ std::optional<ChartCellSpec> readChart(BodyReader& in, const YamlNode& body) {
         }
     }
     if (chart.xLog && (chart.from <= 0 || chart.to <= 0)) {
-        in.error(body.find("x") ? body.find("x")->at : body.at,
-                 "a log axis needs from and to > 0");
+        in.error(body.find("x") ? body.find("x")->at : body.at, "a log axis needs from and to > 0");
     }
     if (!(chart.to > chart.from)) {
         in.error(body.find("x") ? body.find("x")->at : body.at, "x needs from < to");

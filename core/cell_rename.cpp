@@ -29,8 +29,9 @@ std::optional<std::string> renameCell(Document& document, const std::string& old
         return "there is no cell '" + oldId + "'";
     }
     if (!isValidCellId(newId)) {
-        return "'" + newId + "' is not a valid cell id: start with a letter or _, then letters, "
-                             "digits, _ or -";
+        return "'" + newId +
+               "' is not a valid cell id: start with a letter or _, then letters, "
+               "digits, _ or -";
     }
     if (newId != oldId && document.findCell(newId)) {
         return "there is already a cell '" + newId + "'";

@@ -16,8 +16,8 @@ namespace attnbook {
 // Where each value of a cell stands in the file: a key's value, and for
 // matrices and lists each element.
 struct ValuePositions {
-    std::map<std::string, FilePosition> keys;   // the key itself
-    std::map<std::string, FilePosition> values; // the value's start
+    std::map<std::string, FilePosition> keys;                               // the key itself
+    std::map<std::string, FilePosition> values;                             // the value's start
     std::map<std::string, std::vector<std::vector<FilePosition>>> elements; // [row][col]
 
     FilePosition of(const std::string& key, int row = -1, int col = -1) const;
@@ -34,8 +34,9 @@ struct WorksheetSpec {
 
 struct AttentionCellSpec {
     AttentionConfig config;
-    std::vector<std::string> views;    // matrices, heatmap, shares, arithmetic, trace, gradients
-    std::vector<std::string> controls; // tokens, vectors, heads, mask, positional, scale, projections
+    std::vector<std::string> views; // matrices, heatmap, shares, arithmetic, trace, gradients
+    std::vector<std::string>
+        controls; // tokens, vectors, heads, mask, positional, scale, projections
     std::map<std::string, arma::rowvec> vocab; // label → vector, when the cell has a vocab
     std::vector<std::string> vocabOrder;       // labels in file order
     std::optional<WorksheetSpec> worksheet;

@@ -47,8 +47,8 @@ bool computeChartSeries(const ChartCellSpec& chart, const std::string& cellId,
                 if (chart.yLog && y <= 0) {
                     diagnostics.push_back({Severity::Error, spec.at.line, spec.at.column,
                                            "the formula " + spec.formula + " is " +
-                                               shortestDouble(y) + " at " + chart.variable +
-                                               " = " + shortestDouble(value) +
+                                               shortestDouble(y) + " at " + chart.variable + " = " +
+                                               shortestDouble(value) +
                                                ", which a log axis cannot show",
                                            cellId});
                     fine = false;

@@ -233,8 +233,8 @@ ParsedDocument parseDocument(const SourceText& text, const std::string& path) {
     std::string markdown = text.bytes();
     const int matterEnd = frontMatterEnd(text);
     if (matterEnd < 0) {
-        diagnostics.push_back({Severity::Error, 1, 1,
-                               "the front matter opened here is never closed with '---'", ""});
+        diagnostics.push_back(
+            {Severity::Error, 1, 1, "the front matter opened here is never closed with '---'", ""});
     } else if (matterEnd > 0) {
         const size_t end = text.offsetOfLine(matterEnd + 1);
         doc.frontMatter.raw = text.bytes().substr(0, end);
@@ -280,9 +280,9 @@ ParsedDocument parseDocument(const SourceText& text, const std::string& path) {
         }
         const int first = cmark_node_get_start_line(node);
         const int last = cmark_node_get_end_line(node);
-        const std::optional<Fence> fence =
-            first >= 1 && first <= text.lineCount() ? openingFence(text.lineText(first))
-                                                    : std::nullopt;
+        const std::optional<Fence> fence = first >= 1 && first <= text.lineCount()
+                                               ? openingFence(text.lineText(first))
+                                               : std::nullopt;
         const std::vector<std::string_view> info = fence ? words(fence->info) : words("");
         const std::optional<CellKind> kind =
             info.empty() ? std::nullopt : cellKindFromName(info.front());
@@ -291,9 +291,9 @@ ParsedDocument parseDocument(const SourceText& text, const std::string& path) {
             continue;
         }
         if (cmark_node_parent(node) != root.get()) {
-            diagnostics.push_back(
-                {Severity::Error, first, fence->indent + 1,
-                 "a cell must stand on its own, not inside a list or a quote", ""});
+            diagnostics.push_back({Severity::Error, first, fence->indent + 1,
+                                   "a cell must stand on its own, not inside a list or a quote",
+                                   ""});
             doc.codeBlocks.push_back({first, last});
             continue;
         }
@@ -304,7 +304,8 @@ ParsedDocument parseDocument(const SourceText& text, const std::string& path) {
         cell.bodyFirstLine = first + 1;
         cell.indent = fence->indent;
         const int idColumn = int(info.size() > 1 ? info[1].data() - text.lineText(first).data()
-                                                 : text.lineText(first).size()) + 1;
+                                                 : text.lineText(first).size()) +
+                             1;
         if (info.size() < 2) {
             diagnostics.push_back({Severity::Error, first, idColumn,
                                    std::string("this ") + cellKindName(*kind) +
@@ -313,18 +314,17 @@ ParsedDocument parseDocument(const SourceText& text, const std::string& path) {
         } else {
             cell.id = std::string(info[1]);
             if (!isValidCellId(cell.id)) {
-                diagnostics.push_back(
-                    {Severity::Error, first, idColumn,
-                     "'" + cell.id + "' is not a valid cell id: start with a letter or _, "
-                                     "then letters, digits, _ or -",
-                     cell.id});
+                diagnostics.push_back({Severity::Error, first, idColumn,
+                                       "'" + cell.id +
+                                           "' is not a valid cell id: start with a letter or _, "
+                                           "then letters, digits, _ or -",
+                                       cell.id});
             }
             if (info.size() > 2) {
                 const int column = int(info[2].data() - text.lineText(first).data()) + 1;
-                diagnostics.push_back({Severity::Error, first, column,
-                                       "unexpected '" + std::string(info[2]) +
-                                           "' after the cell id",
-                                       cell.id});
+                diagnostics.push_back(
+                    {Severity::Error, first, column,
+                     "unexpected '" + std::string(info[2]) + "' after the cell id", cell.id});
             }
         }
         cell.closed = last > first && closesFence(text.lineText(last), *fence);

@@ -27,11 +27,11 @@ struct ProseBlock {
 struct CellBlock {
     CellKind kind = CellKind::Attention;
     std::string id;
-    int openLine = 0;      // the opening fence
-    int bodyFirstLine = 0; // first line of the YAML body
-    int indent = 0;        // columns the fence is indented by
-    std::string openFence; // exact bytes of the opening line, line end included
-    std::string body;      // exact bytes of the body lines, line ends included
+    int openLine = 0;       // the opening fence
+    int bodyFirstLine = 0;  // first line of the YAML body
+    int indent = 0;         // columns the fence is indented by
+    std::string openFence;  // exact bytes of the opening line, line end included
+    std::string body;       // exact bytes of the body lines, line ends included
     std::string closeFence; // exact bytes of the closing line ("" when never closed)
     bool closed = true;
     bool edited = false;
@@ -58,7 +58,7 @@ struct LineRange {
 };
 
 class Document {
-public:
+  public:
     std::string path;
     bool hadByteOrderMark = false;
     std::string lineEnding = "\n";

@@ -15,7 +15,7 @@
 namespace attnbook {
 
 class Json {
-public:
+  public:
     using Array = std::vector<Json>;
     using Object = std::vector<std::pair<std::string, Json>>;
 
@@ -48,7 +48,7 @@ public:
     // prints one row per line.
     std::string dump() const;
 
-private:
+  private:
     explicit Json(Object o) : value_(std::move(o)) {}
     void write(std::string& out, int indent) const;
     std::variant<std::monostate, bool, double, std::string, Array, Object> value_;

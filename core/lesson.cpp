@@ -102,8 +102,11 @@ void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
         // A key the author left at its default (W_Q: identity) is decided by
         // the widths the author did write: point there.
         static const std::map<std::string, std::vector<std::string>> decidedBy = {
-            {"W_Q", {"d_k", "heads"}}, {"W_K", {"d_k", "heads"}}, {"W_V", {"d_v", "heads"}},
-            {"W_O", {"d_v", "W_V", "heads"}}, {"heads", {"d_k", "d_v"}}};
+            {"W_Q", {"d_k", "heads"}},
+            {"W_K", {"d_k", "heads"}},
+            {"W_V", {"d_v", "heads"}},
+            {"W_O", {"d_v", "W_V", "heads"}},
+            {"heads", {"d_k", "d_v"}}};
         if (at.line == 0 && decidedBy.count(error.key)) {
             for (const std::string& other : decidedBy.at(error.key)) {
                 at = cell.read.positions.of(other);
@@ -115,10 +118,11 @@ void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
         if (at.line == 0) {
             at = {cell.openLine, 1};
         }
-        results.diagnostics.push_back({Severity::Error, at.line, at.column, error.message, cell.id});
+        results.diagnostics.push_back(
+            {Severity::Error, at.line, at.column, error.message, cell.id});
     } catch (const std::bad_alloc&) {
-        results.diagnostics.push_back({Severity::Error, cell.openLine, 1,
-                                       "not enough memory to compute this cell", cell.id});
+        results.diagnostics.push_back(
+            {Severity::Error, cell.openLine, 1, "not enough memory to compute this cell", cell.id});
     }
     results.cells.push_back(std::move(out));
 }
@@ -258,7 +262,7 @@ std::vector<TypedNumber> typedNumbers(std::string_view text) {
 }
 
 class LessonChecker {
-public:
+  public:
     LessonChecker(const Lesson& lesson, const LessonResults& results)
         : lesson_(lesson), results_(results) {
         for (const ComputedCell& cell : results.cells) {
@@ -305,7 +309,7 @@ public:
 
     std::vector<Diagnostic> take() { return std::move(out_); }
 
-private:
+  private:
     void add(Severity severity, const ProsePiece& piece, const std::string& message,
              const std::string& cellId) {
         out_.push_back({severity, piece.line, piece.column, message, cellId});

@@ -21,7 +21,9 @@ struct LessonCell {
     int openLine = 0;
     ReadCell read; // spec empty when the cell has errors
 
-    const AttentionCellSpec* attention() const { return std::get_if<AttentionCellSpec>(&read.spec); }
+    const AttentionCellSpec* attention() const {
+        return std::get_if<AttentionCellSpec>(&read.spec);
+    }
     const QuizCellSpec* quiz() const { return std::get_if<QuizCellSpec>(&read.spec); }
     const ChartCellSpec* chart() const { return std::get_if<ChartCellSpec>(&read.spec); }
 };

@@ -11,7 +11,7 @@
 namespace attnbook {
 
 class SourceText {
-public:
+  public:
     // `bytes` without a leading byte-order mark; `hadBom` remembers it for saving.
     SourceText(std::string bytes, bool hadBom);
 
@@ -29,7 +29,7 @@ public:
     // Line and column (both from 1, column in characters) of a byte offset.
     std::pair<int, int> position(size_t offset) const;
 
-private:
+  private:
     std::string bytes_;
     bool hadBom_;
     bool crlf_ = false;

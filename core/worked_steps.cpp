@@ -164,12 +164,11 @@ std::vector<WorkedSection> workedArithmetic(const AttentionResult& r, int head, 
             }
             const double e = std::exp(h.score(arma::uword(focus), arma::uword(c)) - maximum);
             total += e;
-            softmax.lines.push_back("exp(" + readableNumber(h.score(arma::uword(focus),
-                                                                    arma::uword(c)), digits) +
-                                    (maximum != 0 ? " " + std::string(kMinus) + " " +
-                                                        readableNumber(maximum, digits)
-                                                  : std::string()) +
-                                    ") = " + readableNumber(e, digits));
+            softmax.lines.push_back(
+                "exp(" + readableNumber(h.score(arma::uword(focus), arma::uword(c)), digits) +
+                (maximum != 0 ? " " + std::string(kMinus) + " " + readableNumber(maximum, digits)
+                              : std::string()) +
+                ") = " + readableNumber(e, digits));
             sumLine += (sumLine.size() > 8 ? " + " : "") + readableNumber(e, digits);
         }
         softmax.lines.push_back(sumLine + " = " + readableNumber(total, digits));
@@ -213,10 +212,10 @@ std::vector<TraceStep> traceSteps(const AttentionResult& r, int head, int focus,
 
     TraceStep keys{"2. The keys", {}};
     for (int c = 0; c < r.m; ++c) {
-        keys.lines.push_back(keyLabel(r, c) + " offers k = " +
-                             readableVector(r.K.row(arma::uword(c)).cols(qFirst, qFirst + r.dK - 1),
-                                            digits) +
-                             (blocked(c) ? "  (blocked)" : ""));
+        keys.lines.push_back(
+            keyLabel(r, c) + " offers k = " +
+            readableVector(r.K.row(arma::uword(c)).cols(qFirst, qFirst + r.dK - 1), digits) +
+            (blocked(c) ? "  (blocked)" : ""));
     }
     steps.push_back(keys);
 
@@ -229,10 +228,10 @@ std::vector<TraceStep> traceSteps(const AttentionResult& r, int head, int focus,
     TraceStep scale{"4. Scale: " + scaleText(r, digits), {}};
     std::string scaled;
     for (int c = 0; c < r.m; ++c) {
-        scaled += (c ? ", " : "") + (blocked(c) ? std::string(kMinus) + "∞"
-                                                : readableNumber(h.score(arma::uword(focus),
-                                                                         arma::uword(c)),
-                                                                 digits));
+        scaled +=
+            (c ? ", " : "") +
+            (blocked(c) ? std::string(kMinus) + "∞"
+                        : readableNumber(h.score(arma::uword(focus), arma::uword(c)), digits));
     }
     scale.lines.push_back("scores used: " + scaled);
     steps.push_back(scale);
@@ -265,16 +264,17 @@ std::vector<TraceStep> traceSteps(const AttentionResult& r, int head, int focus,
 
     TraceStep shares{"7. Shares: each exponential over the total", {}};
     for (int c = 0; c < r.m; ++c) {
-        shares.lines.push_back(keyLabel(r, c) + ": " +
-                               readableNumber(h.weight(arma::uword(focus), arma::uword(c)), digits));
+        shares.lines.push_back(
+            keyLabel(r, c) + ": " +
+            readableNumber(h.weight(arma::uword(focus), arma::uword(c)), digits));
     }
     steps.push_back(shares);
 
     TraceStep blend{"8. Blend the values", {}};
     for (int c = 0; c < r.m; ++c) {
-        blend.lines.push_back(keyLabel(r, c) + " hands over v = " +
-                              readableVector(r.V.row(arma::uword(c)).cols(vFirst, vFirst + r.dV - 1),
-                                             digits));
+        blend.lines.push_back(
+            keyLabel(r, c) + " hands over v = " +
+            readableVector(r.V.row(arma::uword(c)).cols(vFirst, vFirst + r.dV - 1), digits));
     }
     blend.lines.push_back("output = " + blendLine(r, head, focus, digits));
     steps.push_back(blend);

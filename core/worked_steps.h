@@ -26,7 +26,7 @@ std::vector<WorkedSection> workedArithmetic(const AttentionResult& result, int h
                                             int digits = 4);
 
 struct TraceStep {
-    std::string title;              // "3. Scores"
+    std::string title; // "3. Scores"
     std::vector<std::string> lines;
 };
 

@@ -39,7 +39,7 @@ std::string YamlNode::describe() const {
 namespace {
 
 class TreeBuilder : public YAML::EventHandler {
-public:
+  public:
     TreeBuilder(int firstLine, int columnOffset) : firstLine_(firstLine), offset_(columnOffset) {}
 
     FilePosition toFile(const YAML::Mark& mark) const {
@@ -99,7 +99,7 @@ public:
         add(std::move(done));
     }
 
-private:
+  private:
     void refuseAnchor(const YAML::Mark& mark, YAML::anchor_t anchor) const {
         if (anchor != YAML::NullAnchor) {
             throw YamlError(toFile(mark), "anchors (&name) are not allowed in a lesson");
@@ -180,8 +180,8 @@ YamlNode parseYaml(const std::string& text, int firstLine, int columnOffset) {
 
 std::optional<double> yamlNumber(const YamlNode& node, std::string& whyNot) {
     if (!node.isScalar() || node.quoted) {
-        whyNot = "expected a number, found " + (node.quoted ? "the text \"" + node.scalar + "\""
-                                                           : node.describe());
+        whyNot = "expected a number, found " +
+                 (node.quoted ? "the text \"" + node.scalar + "\"" : node.describe());
         return std::nullopt;
     }
     const std::string& s = node.scalar;

@@ -20,8 +20,8 @@ struct YamlNode {
     enum class Kind { Null, Scalar, Sequence, Map };
     Kind kind = Kind::Null;
     FilePosition at;
-    std::string scalar; // Kind::Scalar
-    bool quoted = false; // a quoted scalar is always a string
+    std::string scalar;                                 // Kind::Scalar
+    bool quoted = false;                                // a quoted scalar is always a string
     std::vector<YamlNode> items;                        // Kind::Sequence
     std::vector<std::pair<YamlNode, YamlNode>> entries; // Kind::Map, in file order
 

@@ -43,7 +43,7 @@ class TestAuthoring : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void openAndSaveWithoutEditsIsByteIdentical() {
         const QString path = dir_.filePath("lesson.md");
         writeBytes(path, shippedLesson());
@@ -107,8 +107,12 @@ private Q_SLOTS:
         QVERIFY(ids.size() >= 3);
         std::mt19937 random(7);
         const std::vector<std::pair<std::string, std::string>> edits = {
-            {"heads", "2"},          {"mask", "causal"},    {"positional", "sinusoidal"},
-            {"tokens", "[blue, red, red]"}, {"scale", "false"}, {"focus", "2"}};
+            {"heads", "2"},
+            {"mask", "causal"},
+            {"positional", "sinusoidal"},
+            {"tokens", "[blue, red, red]"},
+            {"scale", "false"},
+            {"focus", "2"}};
         for (int step = 0; step < 40; ++step) {
             Document doc = parseLesson(current, "attention.md").document;
             const std::string& id = ids[random() % ids.size()];

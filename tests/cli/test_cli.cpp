@@ -64,7 +64,7 @@ class TestCli : public QObject {
         return f.fileName();
     }
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void versionAndHelp() {
         const Run version = attnbook({"--version"});
         QCOMPARE(version.exitCode, 0);
@@ -95,7 +95,8 @@ private Q_SLOTS:
 
     void setIsAWhatIfThatLeavesTheFile() {
         const QString path = write("whatif.md", kSmall);
-        const Run heads = attnbook({"compute", path, "--set", "colour.heads=2", "--cell", "colour"});
+        const Run heads =
+            attnbook({"compute", path, "--set", "colour.heads=2", "--cell", "colour"});
         QCOMPARE(heads.exitCode, 0);
         QVERIFY(std::abs(at(cellOf(heads.out, "colour"), "output", 0, 0) - 0.8022) < 5e-5);
         const Run causal = attnbook({"compute", path, "--set", "colour.mask=causal"});
@@ -119,7 +120,7 @@ private Q_SLOTS:
 
     void invalidDocumentsExitThreeWithFileLineColumn() {
         const QString path = write("bad.md", "# Bad\n\n```attention c\ntokens: [red, green]\n"
-                                              "vocab: {red: [1, 0]}\n```\n");
+                                             "vocab: {red: [1, 0]}\n```\n");
         const Run run = attnbook({"compute", path});
         QCOMPARE(run.exitCode, 3);
         QVERIFY(run.out.isEmpty());

@@ -64,7 +64,7 @@ struct Expected {
 
 class TestDocument : public QObject {
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void errorFixtures_data() {
         QTest::addColumn<QString>("fixture");
         QTest::addColumn<int>("severity");
@@ -72,45 +72,69 @@ private Q_SLOTS:
         QTest::addColumn<int>("column");
         QTest::addColumn<QString>("message");
         const Expected table[] = {
-        {"alias_cycle", Severity::Error, 8, 4, "anchors (&name) are not allowed in a lesson"},
-        {"anchor", Severity::Error, 4, 9, "anchors (&name) are not allowed in a lesson"},
-        {"binding_unknown_cell", Severity::Error, 10, 10, "binding {{nope.output[0][0]}}: no cell 'nope' to bind to"},
-        {"binding_unknown_path", Severity::Error, 10, 10, "binding {{c.head[3].weights[0][0]}}: c.head has 1 entries, so [3] is o"},
-        {"broken_yaml", Severity::Error, 5, 6, "end of sequence flow not found"},
-        {"chart_formula", Severity::Error, 7, 22, "in the formula n^^2: Unexpected operator \"^\" found at position 2"},
-        {"chart_not_finite", Severity::Error, 7, 19, "the formula 1/n is not finite at n = 0"},
-        {"decimal_comma", Severity::Error, 7, 7, "the vector of 'red' [0]: expected a number, found '1,5' (write decimal"},
-        {"deep_nesting", Severity::Error, 8, 67, "nesting too deep (more than 64 levels)"},
-        {"direct_with_projection", Severity::Error, 7, 1, "'W_Q' has no meaning in direct mode (queries, keys, values are given a"},
-        {"duplicate_id", Severity::Error, 10, 1, "duplicate cell id 'c' (also at line 3)"},
-        {"duplicate_key", Severity::Error, 9, 1, "duplicate key 'heads' (also at line 8)"},
-        {"empty_matrix", Severity::Error, 5, 4, "X must be a matrix: a non-empty list of rows, like [[1, 0], [0, 1]], n"},
-        {"empty_tokens", Severity::Error, 4, 9, "a cell needs at least one token: tokens is empty"},
-        {"focus_out_of_range", Severity::Error, 8, 8, "focus must be a row from 0 to 1, not 5"},
-        {"front_matter_unclosed", Severity::Error, 1, 1, "the front matter opened here is never closed with '---'"},
-        {"heads_do_not_divide", Severity::Error, 8, 8, "3 heads do not divide the model width 4"},
-        {"identity_not_square", Severity::Error, 8, 6, "W_Q: identity needs a square projection, but it maps 4 to 1"},
-        {"invalid_id", Severity::Error, 3, 14, "'9lives' is not a valid cell id: start with a letter or _, then letter"},
-        {"nan", Severity::Error, 7, 10, "the vector of 'blue' [0]: the number .nan is not finite"},
-        {"number_not_finite", Severity::Error, 6, 15, "the vector of 'red' [2]: the number .inf is not finite"},
-        {"number_overflow", Severity::Error, 6, 15, "the vector of 'red' [2]: the number 1e400 is not finite (too large for"},
-        {"padding_length", Severity::Error, 8, 10, "padding needs 2 flags, one per token, not 1"},
-        {"quiz_choice_range", Severity::Error, 6, 9, "answer must be the index of a choice, from 0 to 1"},
-        {"quiz_no_answer", Severity::Error, 4, 1, "a quiz needs an answer"},
-        {"ragged_rows", Severity::Error, 5, 19, "X row 1 has 3 numbers, but row 0 has 4 (a matrix needs rows of one len"},
-        {"scale_divisor", Severity::Error, 8, 8, "a scale divisor must be > 0, not -2"},
-        {"stale_number_warning", Severity::Warning, 10, 20, "0.5000 is typed by hand but equals c.scale: write {{c.scale:4}} so it "},
-        {"string_for_number", Severity::Error, 6, 12, "the vector of 'red' [1]: expected a number, found 'abc'"},
-        {"token_missing_from_vocab", Severity::Error, 4, 15, "the token 'green' is not in the vocab"},
-        {"unclosed_binding_warning", Severity::Warning, 10, 8, "'{{' is never closed with '}}', so it shows as typed (write {{{{ for l"},
-        {"unclosed_fence", Severity::Error, 3, 1, "this cell's fence is never closed"},
-        {"unknown_key_warning", Severity::Warning, 8, 1, "unknown key 'head' — did you mean 'heads'?"},
-        {"vector_wrong_length", Severity::Error, 7, 9, "the vector of 'blue' has 3 numbers, but 'red' has 4 (every vector need"},
-        {"vocab_and_x", Severity::Error, 8, 4, "give the token vectors either as vocab or as X, not both"},
+            {"alias_cycle", Severity::Error, 8, 4, "anchors (&name) are not allowed in a lesson"},
+            {"anchor", Severity::Error, 4, 9, "anchors (&name) are not allowed in a lesson"},
+            {"binding_unknown_cell", Severity::Error, 10, 10,
+             "binding {{nope.output[0][0]}}: no cell 'nope' to bind to"},
+            {"binding_unknown_path", Severity::Error, 10, 10,
+             "binding {{c.head[3].weights[0][0]}}: c.head has 1 entries, so [3] is o"},
+            {"broken_yaml", Severity::Error, 5, 6, "end of sequence flow not found"},
+            {"chart_formula", Severity::Error, 7, 22,
+             "in the formula n^^2: Unexpected operator \"^\" found at position 2"},
+            {"chart_not_finite", Severity::Error, 7, 19, "the formula 1/n is not finite at n = 0"},
+            {"decimal_comma", Severity::Error, 7, 7,
+             "the vector of 'red' [0]: expected a number, found '1,5' (write decimal"},
+            {"deep_nesting", Severity::Error, 8, 67, "nesting too deep (more than 64 levels)"},
+            {"direct_with_projection", Severity::Error, 7, 1,
+             "'W_Q' has no meaning in direct mode (queries, keys, values are given a"},
+            {"duplicate_id", Severity::Error, 10, 1, "duplicate cell id 'c' (also at line 3)"},
+            {"duplicate_key", Severity::Error, 9, 1, "duplicate key 'heads' (also at line 8)"},
+            {"empty_matrix", Severity::Error, 5, 4,
+             "X must be a matrix: a non-empty list of rows, like [[1, 0], [0, 1]], n"},
+            {"empty_tokens", Severity::Error, 4, 9,
+             "a cell needs at least one token: tokens is empty"},
+            {"focus_out_of_range", Severity::Error, 8, 8, "focus must be a row from 0 to 1, not 5"},
+            {"front_matter_unclosed", Severity::Error, 1, 1,
+             "the front matter opened here is never closed with '---'"},
+            {"heads_do_not_divide", Severity::Error, 8, 8,
+             "3 heads do not divide the model width 4"},
+            {"identity_not_square", Severity::Error, 8, 6,
+             "W_Q: identity needs a square projection, but it maps 4 to 1"},
+            {"invalid_id", Severity::Error, 3, 14,
+             "'9lives' is not a valid cell id: start with a letter or _, then letter"},
+            {"nan", Severity::Error, 7, 10,
+             "the vector of 'blue' [0]: the number .nan is not finite"},
+            {"number_not_finite", Severity::Error, 6, 15,
+             "the vector of 'red' [2]: the number .inf is not finite"},
+            {"number_overflow", Severity::Error, 6, 15,
+             "the vector of 'red' [2]: the number 1e400 is not finite (too large for"},
+            {"padding_length", Severity::Error, 8, 10,
+             "padding needs 2 flags, one per token, not 1"},
+            {"quiz_choice_range", Severity::Error, 6, 9,
+             "answer must be the index of a choice, from 0 to 1"},
+            {"quiz_no_answer", Severity::Error, 4, 1, "a quiz needs an answer"},
+            {"ragged_rows", Severity::Error, 5, 19,
+             "X row 1 has 3 numbers, but row 0 has 4 (a matrix needs rows of one len"},
+            {"scale_divisor", Severity::Error, 8, 8, "a scale divisor must be > 0, not -2"},
+            {"stale_number_warning", Severity::Warning, 10, 20,
+             "0.5000 is typed by hand but equals c.scale: write {{c.scale:4}} so it "},
+            {"string_for_number", Severity::Error, 6, 12,
+             "the vector of 'red' [1]: expected a number, found 'abc'"},
+            {"token_missing_from_vocab", Severity::Error, 4, 15,
+             "the token 'green' is not in the vocab"},
+            {"unclosed_binding_warning", Severity::Warning, 10, 8,
+             "'{{' is never closed with '}}', so it shows as typed (write {{{{ for l"},
+            {"unclosed_fence", Severity::Error, 3, 1, "this cell's fence is never closed"},
+            {"unknown_key_warning", Severity::Warning, 8, 1,
+             "unknown key 'head' — did you mean 'heads'?"},
+            {"vector_wrong_length", Severity::Error, 7, 9,
+             "the vector of 'blue' has 3 numbers, but 'red' has 4 (every vector need"},
+            {"vocab_and_x", Severity::Error, 8, 4,
+             "give the token vectors either as vocab or as X, not both"},
         };
         for (const Expected& e : table) {
-            QTest::newRow(e.fixture) << QString::fromLatin1(e.fixture) << int(e.severity)
-                                     << e.line << e.column << QString::fromUtf8(e.message);
+            QTest::newRow(e.fixture) << QString::fromLatin1(e.fixture) << int(e.severity) << e.line
+                                     << e.column << QString::fromUtf8(e.message);
         }
         // Every fixture file has an expectation.
         const QDir dir(QStringLiteral(ATTNBOOK_FIXTURES "/errors"));
@@ -132,8 +156,9 @@ private Q_SLOTS:
         });
         if (!found) {
             QFAIL(qPrintable(QStringLiteral("expected %1:%2 %3, got:\n%4")
-                                 .arg(line).arg(column).arg(message,
-                                      QString::fromStdString(describe(all)))));
+                                 .arg(line)
+                                 .arg(column)
+                                 .arg(message, QString::fromStdString(describe(all)))));
         }
         // An error fixture is an error, and nothing else in it is a surprise
         // crash: the warning fixtures have no error at all.

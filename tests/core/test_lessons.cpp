@@ -39,9 +39,10 @@ void expectRow(const arma::rowvec& actual, std::initializer_list<double> expecte
     QCOMPARE(actual.n_elem, arma::uword(expected.size()));
     arma::uword i = 0;
     for (double e : expected) {
-        QVERIFY2(std::abs(actual(i) - e) <= tolerance,
-                 qPrintable(QStringLiteral("[%1] = %2, expected %3").arg(i).arg(actual(i), 0, 'f', 6)
-                                .arg(e)));
+        QVERIFY2(
+            std::abs(actual(i) - e) <= tolerance,
+            qPrintable(
+                QStringLiteral("[%1] = %2, expected %3").arg(i).arg(actual(i), 0, 'f', 6).arg(e)));
         ++i;
     }
 }
@@ -50,7 +51,7 @@ void expectRow(const arma::rowvec& actual, std::initializer_list<double> expecte
 
 class TestLessons : public QObject {
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void bothLessonsCheckClean() {
         for (const char* name : {"attention.md", "transformers.md", "template.md"}) {
             const Computed c = computeShipped(name);
