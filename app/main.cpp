@@ -10,8 +10,9 @@
 #include <iostream>
 #include <new>
 
-// The window's QML module is linked statically.
+// The window's QML modules are linked statically.
 Q_IMPORT_QML_PLUGIN(AttnbookPlugin)
+Q_IMPORT_QML_PLUGIN(AttnbookModelsPlugin)
 
 int main(int argc, char* argv[]) {
     QStringList arguments;

@@ -1,14 +1,198 @@
 #include "shot_command.h"
 
 #include "command_line.h"
+#include "lesson_source.h"
+#include "window.h"
 
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QImage>
+#include <QImageWriter>
+#include <QQmlApplicationEngine>
+#include <QQuickWindow>
+#include <QSaveFile>
+#include <QThread>
+
+#include <cmath>
 #include <iostream>
+#include <optional>
 
 namespace attnbook {
+namespace {
 
-int runShotCommand(const QStringList&) {
-    std::cerr << "attnbook: shot is not built yet\n";
+struct ShotOptions {
+    QString file;
+    QString out;
+    int width = 1180;
+    QString cell;
+    QString theme = QStringLiteral("light");
+};
+
+int usage(const QString& message) {
+    std::cerr << "attnbook shot: " << message.toStdString()
+              << "\nusage: attnbook shot FILE --out PAGE.png [--width W] [--cell ID] "
+                 "[--theme light|dark]\n";
     return ExitUsage;
+}
+
+// Reads the arguments after "shot"; returns the exit code on a usage error.
+std::optional<int> parse(const QStringList& arguments, ShotOptions& options) {
+    for (int i = 1; i < arguments.size(); ++i) {
+        QString arg = arguments[i];
+        QString value;
+        const bool named = arg.startsWith(QLatin1String("--"));
+        if (named && arg.contains(QLatin1Char('='))) {
+            value = arg.section(QLatin1Char('='), 1);
+            arg = arg.section(QLatin1Char('='), 0, 0);
+        } else if (named) {
+            if (i + 1 >= arguments.size()) {
+                return usage(arg + QStringLiteral(" needs a value"));
+            }
+            value = arguments[++i];
+        }
+        if (!named) {
+            if (!options.file.isEmpty()) {
+                return usage(QStringLiteral("unexpected argument ") + arg);
+            }
+            options.file = arg;
+        } else if (arg == QLatin1String("--out")) {
+            options.out = value;
+        } else if (arg == QLatin1String("--width")) {
+            bool ok = false;
+            options.width = value.toInt(&ok);
+            if (!ok || options.width < 320 || options.width > 8000) {
+                return usage(QStringLiteral("--width must be a whole number of pixels from 320 to "
+                                            "8000, not '%1'")
+                                 .arg(value));
+            }
+        } else if (arg == QLatin1String("--cell")) {
+            options.cell = value;
+        } else if (arg == QLatin1String("--theme")) {
+            if (value != QLatin1String("light") && value != QLatin1String("dark")) {
+                return usage(QStringLiteral("--theme is light or dark, not '%1'").arg(value));
+            }
+            options.theme = value;
+        } else {
+            return usage(QStringLiteral("unknown option ") + arg);
+        }
+    }
+    if (options.file.isEmpty()) {
+        return usage(QStringLiteral("which FILE?"));
+    }
+    if (options.out.isEmpty()) {
+        return usage(QStringLiteral("--out PAGE.png is required"));
+    }
+    return std::nullopt;
+}
+
+// The same errors `check` reports: a shot of an invalid lesson is refused.
+std::optional<int> checkLessonFile(const ShotOptions& options) {
+    const std::string file = options.file.toStdString();
+    const Lesson lesson = openLessonSource(file);
+    AttentionEngine engine;
+    const LessonResults results = computeLesson(lesson, engine);
+    std::vector<Diagnostic> all = lesson.diagnostics;
+    all.insert(all.end(), results.diagnostics.begin(), results.diagnostics.end());
+    const std::vector<Diagnostic> lint = checkLesson(lesson, results);
+    all.insert(all.end(), lint.begin(), lint.end());
+    bool errors = false;
+    for (const Diagnostic& d : all) {
+        if (d.severity == Severity::Error) {
+            std::cerr << formatDiagnostic(file, d) << '\n';
+            errors = true;
+        }
+    }
+    if (errors) {
+        return ExitInvalidDocument;
+    }
+    if (!options.cell.isEmpty() && !lesson.cell(options.cell.toStdString())) {
+        std::cerr << file << ": error: there is no cell '" << options.cell.toStdString() << "'\n";
+        return ExitUsage;
+    }
+    return std::nullopt;
+}
+
+// Runs the event loop until `height()` has stayed the same for a while:
+// layouts, text and charts settle over a few frames.
+qreal settle(const std::function<qreal()>& height) {
+    QElapsedTimer total;
+    total.start();
+    qreal last = -1;
+    int stable = 0;
+    while (total.elapsed() < 20000 && stable < 6) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(15);
+        const qreal now = height();
+        stable = now == last ? stable + 1 : 0;
+        last = now;
+    }
+    return last;
+}
+
+} // namespace
+
+int runShotCommand(const QStringList& arguments) {
+    ShotOptions options;
+    if (const std::optional<int> code = parse(arguments, options)) {
+        return *code;
+    }
+    if (const std::optional<int> code = checkLessonFile(options)) {
+        return *code;
+    }
+    // The software renderer draws the same pixels with or without a GPU.
+    QQuickWindow::setGraphicsApi(QSGRendererInterface::Software);
+    chooseControlsStyle();
+    QQmlApplicationEngine engine;
+    addModuleImportPath(engine);
+    engine.setInitialProperties({{QStringLiteral("initialPath"), options.file},
+                                 {QStringLiteral("themeName"), options.theme},
+                                 {QStringLiteral("shotMode"), true},
+                                 {QStringLiteral("shotCell"), options.cell}});
+    engine.load(QUrl(QString::fromLatin1(kMainQml)));
+    auto* window = qobject_cast<QQuickWindow*>(engine.rootObjects().value(0));
+    if (!window) {
+        std::cerr << "attnbook shot: the window could not be created\n";
+        return ExitOutputFailed;
+    }
+    window->resize(options.width, 900);
+    const auto pageHeight = [window] { return window->property("pageHeight").toReal(); };
+    qreal height = settle(pageHeight);
+    // Past this height a PNG is unwieldy and some viewers refuse it.
+    constexpr int kMaximumHeight = 32000;
+    const int pixels = std::clamp(int(std::ceil(height)), 200, kMaximumHeight);
+    window->resize(options.width, pixels);
+    settle(pageHeight);
+    const QImage image = window->grabWindow();
+    if (image.isNull()) {
+        std::cerr << "attnbook shot: the window could not be drawn\n";
+        return ExitOutputFailed;
+    }
+    const QString out = options.out;
+    QSaveFile file(out);
+    if (QFileInfo(out).isDir() || !file.open(QIODevice::WriteOnly)) {
+        std::cerr << out.toStdString() << ": cannot write: "
+                  << (QFileInfo(out).isDir() ? std::string("it is a folder")
+                                             : file.errorString().toStdString())
+                  << '\n';
+        return ExitOutputFailed;
+    }
+    QImageWriter writer(&file, "png");
+    if (!writer.write(image) || !file.commit()) {
+        std::cerr << out.toStdString() << ": cannot write: "
+                  << (writer.error() != QImageWriter::UnknownError ? writer.errorString()
+                                                                   : file.errorString())
+                         .toStdString()
+                  << '\n';
+        file.cancelWriting();
+        return ExitOutputFailed;
+    }
+    if (height > kMaximumHeight) {
+        std::cerr << "attnbook shot: the page is " << int(height)
+                  << " pixels tall; the image shows the first " << kMaximumHeight << "\n";
+    }
+    return ExitDone;
 }
 
 } // namespace attnbook

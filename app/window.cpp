@@ -1,16 +1,31 @@
 #include "window.h"
 
-#include <QQmlApplicationEngine>
-#include <QQmlContext>
 #include <QGuiApplication>
+#include <QQmlApplicationEngine>
+#include <QQuickStyle>
+#include <QUrl>
 
 namespace attnbook {
 
+const char* const kMainQml = "qrc:/qt/qml/Attnbook/Main.qml";
+
+void addModuleImportPath(QQmlEngine& engine) {
+    engine.addImportPath(QStringLiteral("qrc:/qt/qml"));
+}
+
+void chooseControlsStyle() {
+    // Fusion draws from the palette the window sets, so the light and the
+    // dark theme reach every control.
+    QQuickStyle::setStyle(QStringLiteral("Fusion"));
+}
+
 int runWindow(const QStringList& arguments) {
+    chooseControlsStyle();
     QQmlApplicationEngine engine;
-    engine.rootContext()->setContextProperty(QStringLiteral("lessonArgument"),
-                                             arguments.value(0));
-    engine.load(QUrl(QStringLiteral("qrc:/qt/qml/Attnbook/Main.qml")));
+    addModuleImportPath(engine);
+    // Qt 6.4 has no loadFromModule: the module's Main.qml is in the resources.
+    engine.setInitialProperties({{QStringLiteral("initialPath"), arguments.value(0)}});
+    engine.load(QUrl(QString::fromLatin1(kMainQml)));
     if (engine.rootObjects().isEmpty()) {
         return 1;
     }

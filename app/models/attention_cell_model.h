@@ -1,0 +1,183 @@
+#pragma once
+// One attention cell as the window shows it: the live configuration behind
+// the controls, the result the views read, and the authored cell that
+// "compare", "Reset" and "Keep" measure against. Each edit goes through one
+// path (applyEdit), which is where an undo stack can hook in later.
+
+#include "attention_engine.h"
+#include "editable_attention.h"
+
+#include <QObject>
+#include <QStringList>
+#include <QVariantList>
+#include <QtQml/qqmlregistration.h>
+
+#include <functional>
+#include <memory>
+
+namespace attnbook {
+
+struct AttentionCellSpec;
+
+class AttentionCellModel : public QObject {
+    Q_OBJECT
+    QML_ELEMENT
+    QML_UNCREATABLE("attention cells come from a LessonSession")
+
+    Q_PROPERTY(QString cellId READ cellId CONSTANT)
+    Q_PROPERTY(QStringList views READ views CONSTANT)
+    Q_PROPERTY(QStringList controls READ controls CONSTANT)
+    Q_PROPERTY(bool direct READ direct CONSTANT)
+    Q_PROPERTY(bool usesVocab READ usesVocab CONSTANT)
+    Q_PROPERTY(QStringList vocabWords READ vocabWords CONSTANT)
+    // Every property below changes with a recompute.
+    Q_PROPERTY(int revision READ revision NOTIFY recomputed)
+    Q_PROPERTY(int n READ n NOTIFY recomputed)
+    Q_PROPERTY(int m READ m NOTIFY recomputed)
+    Q_PROPERTY(int d READ d NOTIFY recomputed)
+    Q_PROPERTY(int heads READ heads NOTIFY recomputed)
+    Q_PROPERTY(int dK READ dK NOTIFY recomputed)
+    Q_PROPERTY(int dV READ dV NOTIFY recomputed)
+    Q_PROPERTY(int dO READ dO NOTIFY recomputed)
+    Q_PROPERTY(QStringList tokens READ tokens NOTIFY recomputed)
+    Q_PROPERTY(QStringList keyLabels READ keyLabels NOTIFY recomputed)
+    Q_PROPERTY(QStringList queryLabels READ queryLabels NOTIFY recomputed)
+    Q_PROPERTY(QVariantList allowedHeads READ allowedHeads NOTIFY recomputed)
+    Q_PROPERTY(QString mask READ mask NOTIFY recomputed)
+    Q_PROPERTY(QVariantList padding READ padding NOTIFY recomputed)
+    Q_PROPERTY(QString positional READ positional NOTIFY recomputed)
+    Q_PROPERTY(bool hasLearnedPositional READ hasLearnedPositional CONSTANT)
+    Q_PROPERTY(QString scaleMode READ scaleMode NOTIFY recomputed)
+    Q_PROPERTY(double scaleDivisor READ scaleDivisor NOTIFY recomputed)
+    Q_PROPERTY(double scale READ scale NOTIFY recomputed)
+    Q_PROPERTY(int focus READ focus NOTIFY recomputed)
+    Q_PROPERTY(bool edited READ edited NOTIFY recomputed)
+    Q_PROPERTY(bool compareAvailable READ compareAvailable NOTIFY recomputed)
+    Q_PROPERTY(QString compareNote READ compareNote NOTIFY recomputed)
+    // The largest |change| of any weight against the authored cell.
+    Q_PROPERTY(double changeRange READ changeRange NOTIFY recomputed)
+    Q_PROPERTY(bool rowCheckPassed READ rowCheckPassed NOTIFY recomputed)
+    Q_PROPERTY(QString rowCheck READ rowCheck NOTIFY recomputed)
+    Q_PROPERTY(QStringList warnings READ warnings NOTIFY recomputed)
+    Q_PROPERTY(bool gradientChecked READ gradientChecked NOTIFY recomputed)
+    Q_PROPERTY(double maxRelError READ maxRelError NOTIFY recomputed)
+    Q_PROPERTY(QStringList gradientNames READ gradientNames CONSTANT)
+
+  public:
+    // Writes the changed keys into the document; returns why not, or nullopt.
+    using Keeper = std::function<std::optional<std::string>(
+        const std::string& cellId, const std::vector<std::pair<std::string, std::string>>&)>;
+
+    AttentionCellModel(const std::string& id, const AttentionCellSpec& spec,
+                       QObject* parent = nullptr);
+    ~AttentionCellModel() override;
+
+    QString cellId() const { return id_; }
+    QStringList views() const { return views_; }
+    QStringList controls() const { return controls_; }
+    bool direct() const { return state_.config.direct; }
+    bool usesVocab() const { return state_.usesVocab(); }
+    QStringList vocabWords() const;
+    int revision() const { return revision_; }
+    int n() const { return result_->n; }
+    int m() const { return result_->m; }
+    int d() const { return result_->d; }
+    int heads() const { return result_->h; }
+    int dK() const { return result_->dK; }
+    int dV() const { return result_->dV; }
+    int dO() const { return result_->dO; }
+    QStringList tokens() const;
+    QStringList keyLabels() const;
+    QStringList queryLabels() const;
+    QVariantList allowedHeads() const;
+    QString mask() const;
+    QVariantList padding() const;
+    QString positional() const;
+    bool hasLearnedPositional() const { return hasLearned_; }
+    QString scaleMode() const;
+    double scaleDivisor() const { return state_.config.scaleDivisor; }
+    double scale() const { return result_->scale; }
+    int focus() const { return state_.config.focus; }
+    bool edited() const;
+    bool compareAvailable() const;
+    QString compareNote() const;
+    double changeRange() const;
+    bool rowCheckPassed() const { return rowCheckPassed_; }
+    QString rowCheck() const { return rowCheck_; }
+    QStringList warnings() const;
+    bool gradientChecked() const { return gradientChecked_; }
+    double maxRelError() const { return result_->maxRelError; }
+    QStringList gradientNames() const;
+
+    // Edits. Each returns "" when applied, else the reason it was refused
+    // (and then nothing changed).
+    Q_INVOKABLE QString setHeads(int heads);
+    Q_INVOKABLE QString setMask(const QString& mask);
+    Q_INVOKABLE QString setPadding(int key, bool padded);
+    Q_INVOKABLE QString setPositional(const QString& kind);
+    Q_INVOKABLE QString setScale(const QString& mode, const QString& divisorText = {});
+    Q_INVOKABLE QString setFocus(int row);
+    Q_INVOKABLE QString addToken(const QString& label);
+    Q_INVOKABLE QString removeToken(int index);
+    Q_INVOKABLE QString renameToken(int index, const QString& label);
+    Q_INVOKABLE QString moveToken(int from, int to);
+    Q_INVOKABLE QString setMatrixEntry(const QString& matrix, int row, int column,
+                                       const QString& text);
+    Q_INVOKABLE QString setIdentity(const QString& matrix);
+    Q_INVOKABLE QString setZero(const QString& matrix);
+    Q_INVOKABLE bool isEditable(const QString& matrix) const;
+    Q_INVOKABLE bool allows(const QString& control) const { return controls_.contains(control); }
+    // Back to the cell as the lesson wrote it.
+    Q_INVOKABLE void reset();
+    // Makes the edits part of the document (an unsaved change).
+    Q_INVOKABLE QString keep();
+
+    // What the views read for the focus row, generated from the live numbers.
+    Q_INVOKABLE QVariantList arithmetic(int head, int digits) const;
+    Q_INVOKABLE QVariantList trace(int head, int digits) const;
+    Q_INVOKABLE QVariantList focusShares(int head) const;
+    Q_INVOKABLE double weight(int head, int row, int column) const;
+    Q_INVOKABLE double outputAt(int row, int column) const;
+
+    const AttentionResult& result() const { return *result_; }
+    const AttentionResult& authoredResult() const { return *authoredResult_; }
+    const EditableAttention& state() const { return state_; }
+    std::shared_ptr<const AttentionResult> sharedResult() const { return result_; }
+    // The input matrix named as the window names it (identity spelled out).
+    arma::mat inputMatrix(const std::string& name) const;
+
+    void setKeeper(Keeper keeper) { keeper_ = std::move(keeper); }
+    // Bound cells also compute the backward pass: prose may quote a gradient.
+    void setNeedsGradients(bool needed);
+    // Milliseconds the last recompute took (for the benchmark).
+    double lastComputeMilliseconds() const { return lastComputeMs_; }
+
+  Q_SIGNALS:
+    void recomputed();
+
+  private:
+    // The one way an edit lands: refused, or applied and recomputed.
+    QString applyEdit(const std::function<EditRefusal(EditableAttention&)>& edit);
+    void recompute();
+    void checkRows();
+
+    QString id_;
+    QStringList views_;
+    QStringList controls_;
+    bool hasLearned_ = false;
+    bool needsGradients_ = false;
+    EditableAttention authored_;
+    EditableAttention state_;
+    AttentionEngine engine_;
+    // Reused for every recompute: same-sized edits allocate nothing new.
+    std::shared_ptr<AttentionResult> result_;
+    std::unique_ptr<AttentionResult> authoredResult_;
+    Keeper keeper_;
+    int revision_ = 0;
+    bool rowCheckPassed_ = true;
+    QString rowCheck_;
+    bool gradientChecked_ = false;
+    double lastComputeMs_ = 0.0;
+};
+
+} // namespace attnbook

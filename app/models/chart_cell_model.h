@@ -1,0 +1,58 @@
+#pragma once
+// A chart cell's evaluated series and axes, for a Qt Charts line chart.
+
+#include <QObject>
+#include <QVariantList>
+#include <QtQml/qqmlregistration.h>
+
+#include <vector>
+
+namespace attnbook {
+
+struct ChartCellSpec;
+struct ChartSeries;
+
+class ChartCellModel : public QObject {
+    Q_OBJECT
+    QML_ELEMENT
+    QML_UNCREATABLE("chart cells come from a LessonSession")
+    Q_PROPERTY(QString cellId READ cellId CONSTANT)
+    Q_PROPERTY(QString title READ title CONSTANT)
+    Q_PROPERTY(QString xLabel READ xLabel CONSTANT)
+    Q_PROPERTY(QString yLabel READ yLabel CONSTANT)
+    Q_PROPERTY(bool xLog READ xLog CONSTANT)
+    Q_PROPERTY(bool yLog READ yLog CONSTANT)
+    Q_PROPERTY(double xMin READ xMin CONSTANT)
+    Q_PROPERTY(double xMax READ xMax CONSTANT)
+    Q_PROPERTY(double yMin READ yMin CONSTANT)
+    Q_PROPERTY(double yMax READ yMax CONSTANT)
+    // [{label, points: [{x, y}, …]}]; points a log axis cannot show (≤ 0) are left out.
+    Q_PROPERTY(QVariantList series READ series CONSTANT)
+
+  public:
+    ChartCellModel(const std::string& id, const ChartCellSpec& spec,
+                   const std::vector<ChartSeries>& series, QObject* parent = nullptr);
+
+    QString cellId() const { return id_; }
+    QString title() const { return title_; }
+    QString xLabel() const { return xLabel_; }
+    QString yLabel() const { return yLabel_; }
+    bool xLog() const { return xLog_; }
+    bool yLog() const { return yLog_; }
+    double xMin() const { return xMin_; }
+    double xMax() const { return xMax_; }
+    double yMin() const { return yMin_; }
+    double yMax() const { return yMax_; }
+    QVariantList series() const { return series_; }
+
+    // "n = 64: whole text 2,048" for hover text.
+    Q_INVOKABLE QString describe(const QString& label, double x, double y) const;
+
+  private:
+    QString id_, title_, xLabel_, yLabel_, variable_;
+    bool xLog_ = false, yLog_ = false;
+    double xMin_ = 0, xMax_ = 1, yMin_ = 0, yMax_ = 1;
+    QVariantList series_;
+};
+
+} // namespace attnbook

@@ -1,0 +1,150 @@
+#pragma once
+// The weights of one head as coloured squares: rows are the reading
+// (query) tokens, columns the tokens read (keys). The squares are first
+// written into an image with one pixel per entry and then drawn scaled, so
+// a 512 × 512 table still draws within a frame; when the squares are large
+// enough the value is written in each, and the focus row is outlined.
+// In change mode the squares show the signed difference from the weights
+// the lesson authored.
+
+#include "heat_palette.h"
+
+#include <QFont>
+#include <QImage>
+#include <QPointer>
+#include <QQuickPaintedItem>
+#include <QtQml/qqmlregistration.h>
+
+namespace attnbook {
+
+class AttentionCellModel;
+
+class HeatmapItem : public QQuickPaintedItem {
+    Q_OBJECT
+    QML_ELEMENT
+    Q_PROPERTY(attnbook::AttentionCellModel* cell READ cell WRITE setCell NOTIFY cellChanged)
+    Q_PROPERTY(int head READ head WRITE setHead NOTIFY headChanged)
+    Q_PROPERTY(bool change READ change WRITE setChange NOTIFY changeChanged)
+    Q_PROPERTY(bool dark READ dark WRITE setDark NOTIFY styleChanged)
+    Q_PROPERTY(QColor textColor READ textColor WRITE setTextColor NOTIFY styleChanged)
+    Q_PROPERTY(QColor accentColor READ accentColor WRITE setAccentColor NOTIFY styleChanged)
+    Q_PROPERTY(
+        QColor backgroundColor READ backgroundColor WRITE setBackgroundColor NOTIFY styleChanged)
+    Q_PROPERTY(QFont font READ font WRITE setFont NOTIFY styleChanged)
+    Q_PROPERTY(qreal maximumSquare READ maximumSquare WRITE setMaximumSquare NOTIFY styleChanged)
+    Q_PROPERTY(qreal square READ square NOTIFY layoutChanged)
+    Q_PROPERTY(bool valuesShown READ valuesShown NOTIFY layoutChanged)
+    Q_PROPERTY(double changeRange READ changeRange NOTIFY changeRangeChanged)
+
+  public:
+    explicit HeatmapItem(QQuickItem* parent = nullptr);
+
+    AttentionCellModel* cell() const { return cell_; }
+    void setCell(AttentionCellModel* cell);
+    int head() const { return head_; }
+    void setHead(int head);
+    bool change() const { return change_; }
+    void setChange(bool change);
+    bool dark() const { return palette_.dark; }
+    void setDark(bool dark);
+    QColor textColor() const { return textColor_; }
+    void setTextColor(const QColor& colour);
+    QColor accentColor() const { return accentColor_; }
+    void setAccentColor(const QColor& colour);
+    QColor backgroundColor() const { return backgroundColor_; }
+    void setBackgroundColor(const QColor& colour);
+    QFont font() const { return font_; }
+    void setFont(const QFont& font);
+    qreal maximumSquare() const { return maximumSquare_; }
+    void setMaximumSquare(qreal size);
+    qreal square() const { return square_; }
+    bool valuesShown() const;
+    // The largest |change| over every head: the ends of the change scale.
+    double changeRange() const { return changeRange_; }
+
+    // "red reads blue: 0.2327" for the square under (x, y), or "".
+    Q_INVOKABLE QString describeAt(qreal x, qreal y) const;
+
+    void paint(QPainter* painter) override;
+    double lastPaintMilliseconds() const { return lastPaintMs_; }
+
+  Q_SIGNALS:
+    void cellChanged();
+    void headChanged();
+    void changeChanged();
+    void styleChanged();
+    void layoutChanged();
+    void changeRangeChanged();
+
+  protected:
+    void geometryChange(const QRectF& newGeometry, const QRectF& oldGeometry) override;
+
+  private:
+    void dataChanged();
+    void relayout();
+    void buildImage();
+    int effectiveHead() const;
+    bool showsChange() const;
+
+    QPointer<AttentionCellModel> cell_;
+    int head_ = 0;
+    bool change_ = false;
+    HeatPalette palette_;
+    QColor textColor_ = Qt::black;
+    QColor accentColor_ = QColor(230, 120, 0);
+    QColor backgroundColor_ = Qt::white;
+    QFont font_;
+    qreal maximumSquare_ = 56.0;
+
+    // Layout, from the width and the table's size.
+    int rows_ = 0;
+    int columns_ = 0;
+    qreal square_ = 0.0;
+    qreal left_ = 0.0;
+    qreal top_ = 0.0;
+    bool rowLabels_ = true;
+    bool columnLabels_ = true;
+    bool rotatedColumnLabels_ = false;
+
+    QImage image_; // one pixel per entry (columns × rows)
+    bool imageStale_ = true;
+    double changeRange_ = 0.0;
+    double lastPaintMs_ = 0.0;
+};
+
+// The colour scale under a heatmap: shares 0 … 1, or the signed change.
+class ColourScaleItem : public QQuickPaintedItem {
+    Q_OBJECT
+    QML_ELEMENT
+    Q_PROPERTY(bool change READ change WRITE setChange NOTIFY changed)
+    Q_PROPERTY(double range READ range WRITE setRange NOTIFY changed)
+    Q_PROPERTY(bool dark READ dark WRITE setDark NOTIFY changed)
+    Q_PROPERTY(QColor textColor READ textColor WRITE setTextColor NOTIFY changed)
+    Q_PROPERTY(QFont font READ font WRITE setFont NOTIFY changed)
+
+  public:
+    explicit ColourScaleItem(QQuickItem* parent = nullptr);
+    bool change() const { return change_; }
+    void setChange(bool change);
+    double range() const { return range_; }
+    void setRange(double range);
+    bool dark() const { return palette_.dark; }
+    void setDark(bool dark);
+    QColor textColor() const { return textColor_; }
+    void setTextColor(const QColor& colour);
+    QFont font() const { return font_; }
+    void setFont(const QFont& font);
+    void paint(QPainter* painter) override;
+
+  Q_SIGNALS:
+    void changed();
+
+  private:
+    bool change_ = false;
+    double range_ = 1.0;
+    HeatPalette palette_;
+    QColor textColor_ = Qt::black;
+    QFont font_;
+};
+
+} // namespace attnbook

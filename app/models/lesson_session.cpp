@@ -1,0 +1,328 @@
+#include "lesson_session.h"
+
+#include "attention_cell_model.h"
+#include "cell_editor.h"
+#include "chart_cell_model.h"
+#include "lesson_source.h"
+#include "quiz_cell_model.h"
+#include "result_json.h"
+
+#include <QFileInfo>
+#include <QUrl>
+
+#include <algorithm>
+#include <new>
+
+namespace attnbook {
+namespace {
+
+QString localPath(const QString& pathOrUrl) {
+    if (pathOrUrl.startsWith(QLatin1String("file:"))) {
+        return QUrl(pathOrUrl).toLocalFile();
+    }
+    if (pathOrUrl.startsWith(QLatin1String("qrc:"))) {
+        return QLatin1Char(':') + QUrl(pathOrUrl).path();
+    }
+    return pathOrUrl;
+}
+
+int closingLine(const CellBlock& block) {
+    return block.bodyFirstLine + lineCount(block.body) - (block.closed ? 0 : 1);
+}
+
+} // namespace
+
+LessonSession::LessonSession(QObject* parent)
+    : QObject(parent), cells_(new CellListModel(this)), problems_(new ProblemListModel(this)),
+      outline_(new OutlineModel(this)) {}
+
+LessonSession::~LessonSession() = default;
+
+bool LessonSession::open(const QString& pathOrUrl) {
+    QString path = localPath(pathOrUrl);
+    if (path.isEmpty()) {
+        path = bundledLessonPath();
+    }
+    Lesson lesson;
+    try {
+        lesson = openLessonSource(path.toStdString());
+    } catch (const std::bad_alloc&) {
+        lesson = Lesson{};
+        lesson.document.path = path.toStdString();
+        lesson.diagnostics.push_back({Severity::Error, 0, 0, "not enough memory to open it", ""});
+    }
+    present(std::move(lesson), path);
+    return problems_->errorCount() == 0;
+}
+
+bool LessonSession::openText(const QString& name, const std::string& bytes) {
+    present(parseLesson(bytes, name.toStdString()), name);
+    return problems_->errorCount() == 0;
+}
+
+QObject* LessonSession::cell(const QString& id) const {
+    const auto found = cellModels_.find(id.toStdString());
+    return found == cellModels_.end() ? nullptr : found->second;
+}
+
+QString LessonSession::documentText() const {
+    return QString::fromStdString(working_.serialize());
+}
+
+void LessonSession::clearCells() {
+    // The views let go of the old cells before they are deleted.
+    cells_->setRows({});
+    outline_->setHeadings({});
+    for (auto& [id, model] : cellModels_) {
+        model->deleteLater();
+    }
+    cellModels_.clear();
+    quizzes_.clear();
+    prose_.clear();
+    proseRow_.clear();
+    quotedCells_.clear();
+}
+
+QString LessonSession::textWithBindings(const std::string& text) const {
+    const std::vector<ProsePiece> pieces = scanProse(text, 1);
+    return QString::fromStdString(substituteBindings(text, pieces, [this](const BindingPath& path) {
+        const std::optional<std::string> value = results_.boundText(path);
+        // A binding that does not resolve is listed as an error; in the
+        // prose it stays visible as what the author wrote.
+        return std::optional<std::string>(value ? escapeMarkdown(*value)
+                                                : "`{{" + path.text() + "}}`");
+    }));
+}
+
+QString LessonSession::proseMarkdown(const ProsePieceRow& row) const {
+    return QString::fromStdString(
+        substituteBindings(row.text, row.pieces, [this](const BindingPath& path) {
+            const std::optional<std::string> value = results_.boundText(path);
+            return std::optional<std::string>(value ? escapeMarkdown(*value)
+                                                    : "`{{" + path.text() + "}}`");
+        }));
+}
+
+void LessonSession::present(Lesson lesson, const QString& path) {
+    clearCells();
+    lesson_ = std::move(lesson);
+    working_ = lesson_.document;
+    try {
+        results_ = computeLesson(lesson_, engine_);
+    } catch (const std::bad_alloc&) {
+        results_ = LessonResults{};
+        results_.diagnostics.push_back(
+            {Severity::Error, 0, 0, "not enough memory to compute this lesson", ""});
+    }
+    std::vector<Diagnostic> diagnostics = lesson_.diagnostics;
+    diagnostics.insert(diagnostics.end(), results_.diagnostics.begin(), results_.diagnostics.end());
+    const std::vector<Diagnostic> lint = checkLesson(lesson_, results_);
+    diagnostics.insert(diagnostics.end(), lint.begin(), lint.end());
+    std::stable_sort(diagnostics.begin(), diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) {
+                         return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+                     });
+
+    // Which cells prose and quizzes quote: only those keep their JSON current.
+    const Document& doc = lesson_.document;
+    for (const Segment& segment : doc.segments) {
+        if (!segment.isCell()) {
+            for (ProsePieceRow& row : splitProse(segment.prose(), doc.codeBlocks)) {
+                quotedCells_.insert(row.boundCells.begin(), row.boundCells.end());
+                prose_.push_back(std::move(row));
+            }
+        }
+    }
+    for (const LessonCell& cell : lesson_.cells) {
+        if (const QuizCellSpec* quiz = cell.quiz()) {
+            std::vector<std::string> texts = quiz->choices;
+            texts.push_back(quiz->question);
+            texts.push_back(quiz->explain);
+            if (quiz->answerKind == QuizCellSpec::AnswerKind::Binding) {
+                texts.push_back("{{" + quiz->text + "}}");
+            }
+            for (const std::string& text : texts) {
+                for (const ProsePiece& p : scanProse(text, 1)) {
+                    if (p.kind == ProsePiece::Kind::Binding) {
+                        quotedCells_.insert(p.path.cellId);
+                    }
+                }
+            }
+        }
+    }
+
+    std::vector<CellListModel::Row> rows;
+    std::vector<OutlineModel::Heading> headings;
+    size_t nextProse = 0;
+    for (const Segment& segment : doc.segments) {
+        if (!segment.isCell()) {
+            const int last = segment.prose().firstLine + lineCount(segment.prose().text) - 1;
+            while (nextProse < prose_.size() && prose_[nextProse].firstLine <= last) {
+                const ProsePieceRow& piece = prose_[nextProse];
+                if (piece.headingLevel > 0) {
+                    headings.push_back({QString::fromStdString(piece.headingTitle),
+                                        piece.headingLevel, int(rows.size())});
+                }
+                proseRow_.push_back(int(rows.size()));
+                rows.push_back({QStringLiteral("prose"),
+                                QString(),
+                                piece.firstLine,
+                                piece.lastLine,
+                                proseMarkdown(piece),
+                                {},
+                                nullptr});
+                ++nextProse;
+            }
+            continue;
+        }
+        const CellBlock& block = segment.cell();
+        const std::string& id = block.id;
+        CellListModel::Row row{QString::fromLatin1(cellKindName(block.kind)),
+                               QString::fromStdString(id),
+                               block.openLine,
+                               closingLine(block),
+                               {},
+                               {},
+                               nullptr};
+        const LessonCell* cell = lesson_.cell(id);
+        const ComputedCell* computed = results_.cell(id);
+        const bool firstWithId = cellModels_.find(id) == cellModels_.end();
+        QObject* model = nullptr;
+        if (cell && firstWithId && cell->openLine == block.openLine) {
+            if (const AttentionCellSpec* spec = cell->attention();
+                spec && computed && computed->ok) {
+                auto* attention = new AttentionCellModel(id, *spec, this);
+                attention->setNeedsGradients(quotedCells_.count(id) > 0);
+                attention->setKeeper([this](const std::string& cellId, const auto& keys) {
+                    return keep(cellId, keys);
+                });
+                connect(attention, &AttentionCellModel::recomputed, this,
+                        [this, id] { attentionRecomputed(id); });
+                model = attention;
+            } else if (const QuizCellSpec* quiz = cell->quiz()) {
+                QuizCellModel::NumberSource answer;
+                if (quiz->answerKind == QuizCellSpec::AnswerKind::Binding) {
+                    answer = [this, binding = quiz->text]() -> std::optional<double> {
+                        std::string error;
+                        const std::optional<BindingPath> path = parseBindingPath(binding, error);
+                        const Json* value = path ? results_.bound(*path, error) : nullptr;
+                        return value && value->isNumber() ? std::optional(value->number())
+                                                          : std::nullopt;
+                    };
+                } else {
+                    answer = [number = quiz->number] { return std::optional(number); };
+                }
+                auto* quizModel = new QuizCellModel(
+                    id, *quiz, [this](const std::string& text) { return textWithBindings(text); },
+                    std::move(answer), this);
+                quizzes_.push_back(quizModel);
+                model = quizModel;
+            } else if (const ChartCellSpec* chart = cell->chart();
+                       chart && computed && computed->ok) {
+                model = new ChartCellModel(id, *chart, computed->series, this);
+            }
+        }
+        if (model) {
+            cellModels_[id] = model;
+            row.cell = model;
+        } else {
+            // A cell that cannot be shown live shows its source and why.
+            row.kind = QStringLiteral("broken");
+            row.markdown = QString::fromStdString(block.openFence + block.body + block.closeFence);
+            for (const Diagnostic& d : diagnostics) {
+                if (d.severity == Severity::Error &&
+                    (d.cellId == id || (d.line >= row.firstLine && d.line <= row.lastLine))) {
+                    row.problems << QStringLiteral("line %1: %2")
+                                        .arg(d.line)
+                                        .arg(QString::fromStdString(d.message));
+                }
+            }
+        }
+        rows.push_back(std::move(row));
+    }
+
+    filePath_ = path;
+    fileName_ =
+        path == bundledLessonPath() ? QStringLiteral("attention.md") : QFileInfo(path).fileName();
+    title_ = QString::fromStdString(lesson_.title());
+    subtitle_ = QString::fromStdString(doc.frontMatterValue("subtitle"));
+    author_ = QString::fromStdString(doc.frontMatterValue("author"));
+    cells_->setRows(std::move(rows));
+    outline_->setHeadings(std::move(headings));
+
+    std::vector<ProblemListModel::Problem> problems;
+    for (const Diagnostic& d : diagnostics) {
+        ProblemListModel::Problem p;
+        p.error = d.severity == Severity::Error;
+        p.line = d.line;
+        p.column = d.column;
+        p.message = QString::fromStdString(d.message);
+        p.cellId = QString::fromStdString(d.cellId);
+        p.location = d.line > 0
+                         ? QStringLiteral("%1:%2:%3").arg(fileName_).arg(d.line).arg(d.column)
+                         : fileName_;
+        p.targetRow = cells_->rowOfCell(p.cellId);
+        if (p.targetRow < 0 && d.line > 0) {
+            p.targetRow = cells_->rowOfLine(d.line);
+            // A blank line between rows: the row just before it.
+            for (int i = 0; p.targetRow < 0 && i < cells_->count(); ++i) {
+                if (cells_->row(i).firstLine > d.line) {
+                    p.targetRow = std::max(0, i - 1);
+                }
+            }
+            if (p.targetRow < 0) {
+                p.targetRow = cells_->count() - 1;
+            }
+        }
+        problems.push_back(std::move(p));
+    }
+    problems_->setProblems(std::move(problems));
+
+    loaded_ = true;
+    const bool wasUnsaved = unsavedChanges_;
+    unsavedChanges_ = false;
+    Q_EMIT opened();
+    if (wasUnsaved) {
+        Q_EMIT unsavedChangesChanged();
+    }
+}
+
+void LessonSession::attentionRecomputed(const std::string& id) {
+    if (quotedCells_.count(id) == 0) {
+        return; // nothing quotes this cell: its views redraw on their own
+    }
+    const auto* model = qobject_cast<const AttentionCellModel*>(cellModels_.at(id));
+    for (ComputedCell& computed : results_.cells) {
+        if (computed.id == id) {
+            computed.json = attentionJson(id, model->result());
+            computed.attention = model->sharedResult();
+        }
+    }
+    for (size_t i = 0; i < prose_.size(); ++i) {
+        if (prose_[i].boundCells.count(id)) {
+            cells_->setMarkdown(proseRow_[i], proseMarkdown(prose_[i]));
+        }
+    }
+    for (QuizCellModel* quiz : quizzes_) {
+        quiz->refresh();
+    }
+}
+
+std::optional<std::string>
+LessonSession::keep(const std::string& id,
+                    const std::vector<std::pair<std::string, std::string>>& keys) {
+    Document edited = working_;
+    for (const auto& [key, value] : keys) {
+        if (const auto error = setCellKey(edited, id, key, value)) {
+            return "cannot keep " + key + ": " + *error;
+        }
+    }
+    working_ = std::move(edited);
+    if (!unsavedChanges_) {
+        unsavedChanges_ = true;
+        Q_EMIT unsavedChangesChanged();
+    }
+    return std::nullopt;
+}
+
+} // namespace attnbook

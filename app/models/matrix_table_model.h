@@ -1,0 +1,115 @@
+#pragma once
+// One matrix of an attention cell as a table, with token labels on the rows
+// (and on the columns of the scores and weights) and numbers written to the
+// chosen digits. Inputs the cell's controls allow are editable: a typed
+// value goes through the cell, which refuses it in place with the reason.
+//
+// Names: X0 P X Q K V scores weights context concat output delta (weights
+// minus the authored weights), the inputs W_Q W_K W_V W_O b_Q b_K b_V b_O
+// queries keys values, and grad.NAME for the gradients (grad.X, grad.W_Q, …).
+
+#include <QAbstractTableModel>
+#include <QPointer>
+#include <QStringList>
+#include <QtQml/qqmlregistration.h>
+
+#include <armadillo>
+
+namespace attnbook {
+
+class AttentionCellModel;
+
+class MatrixTableModel : public QAbstractTableModel {
+    Q_OBJECT
+    QML_ELEMENT
+    Q_PROPERTY(attnbook::AttentionCellModel* cell READ cell WRITE setCell NOTIFY cellChanged)
+    Q_PROPERTY(QString matrix READ matrix WRITE setMatrix NOTIFY matrixChanged)
+    Q_PROPERTY(int head READ head WRITE setHead NOTIFY headChanged)
+    Q_PROPERTY(int digits READ digits WRITE setDigits NOTIFY digitsChanged)
+    Q_PROPERTY(bool editable READ editable NOTIFY shapeChanged)
+    Q_PROPERTY(bool perHead READ perHead NOTIFY shapeChanged)
+    Q_PROPERTY(int rows READ rows NOTIFY shapeChanged)
+    Q_PROPERTY(int columns READ columns NOTIFY shapeChanged)
+    Q_PROPERTY(QStringList rowLabels READ rowLabels NOTIFY labelsChanged)
+    Q_PROPERTY(QStringList columnLabels READ columnLabels NOTIFY labelsChanged)
+    // Characters in the longest entry as shown, for sizing the columns
+    // (estimated from the digits for tables too large to measure each time).
+    Q_PROPERTY(int widestEntry READ widestEntry NOTIFY labelsChanged)
+
+  public:
+    enum Role {
+        ValueRole = Qt::UserRole + 1, // the double; undefined for a blocked score
+        BlockedRole,                  // a masked entry (score −∞, weight exactly 0)
+        EditTextRole,                 // the exact number, for editing
+        FocusRole,                    // the row the worked arithmetic follows
+    };
+    Q_ENUM(Role)
+
+    explicit MatrixTableModel(QObject* parent = nullptr);
+
+    AttentionCellModel* cell() const { return cell_; }
+    void setCell(AttentionCellModel* cell);
+    QString matrix() const { return matrix_; }
+    void setMatrix(const QString& matrix);
+    int head() const { return head_; }
+    void setHead(int head);
+    int digits() const { return digits_; }
+    void setDigits(int digits);
+    bool editable() const { return editable_; }
+    bool perHead() const;
+    int rows() const { return rows_; }
+    int columns() const { return columns_; }
+    QStringList rowLabels() const { return rowLabels_; }
+    QStringList columnLabels() const { return columnLabels_; }
+    int widestEntry() const { return widestEntry_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+
+    // Sets one entry from typed text; "" when applied, else why not.
+    Q_INVOKABLE QString setValue(int row, int column, const QString& text);
+    Q_INVOKABLE double valueAt(int row, int column) const;
+    Q_INVOKABLE QString textAt(int row, int column) const;
+
+  Q_SIGNALS:
+    void cellChanged();
+    void matrixChanged();
+    void headChanged();
+    void digitsChanged();
+    void shapeChanged();
+    void labelsChanged();
+
+  private:
+    // Re-reads the cell: same shape → one dataChanged; new shape → a reset.
+    void refresh();
+    void locateSource();
+    double entry(int row, int column) const;
+    bool blocked(int row, int column) const;
+    int measureWidestEntry() const;
+
+    QPointer<AttentionCellModel> cell_;
+    QString matrix_ = QStringLiteral("weights");
+    int head_ = 0;
+    int digits_ = 4;
+    bool editable_ = false;
+    int rows_ = 0;
+    int columns_ = 0;
+    int focusRow_ = -1;
+    int widestEntry_ = 1;
+    // Where the numbers are: a matrix inside the cell's result, read
+    // transposed for the key-major head tables, or `owned_` when derived.
+    const arma::mat* source_ = nullptr;
+    bool transposed_ = false;
+    const arma::mat* blockedSource_ = nullptr; // key-major scores, for masked entries
+    arma::mat owned_;
+    QStringList rowLabels_;
+    QStringList columnLabels_;
+};
+
+} // namespace attnbook

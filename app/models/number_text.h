@@ -1,0 +1,23 @@
+#pragma once
+// Numbers typed into the window: read strictly, and when refused, say why in
+// words a learner can act on ("use a point: 1.5, not 1,5").
+
+#include <QString>
+
+#include <optional>
+
+namespace attnbook {
+
+// The number in `text`, or nullopt with `reason` set. Accepts the real minus
+// sign (−) the window writes; refuses empty text, decimal commas, trailing
+// junk and anything that is not finite.
+std::optional<double> parseTypedNumber(const QString& text, QString& reason);
+
+// How the window writes a number: readableNumber (whole numbers without
+// decimals, a real minus sign), as a QString.
+QString displayNumber(double value, int digits);
+
+// The shortest text that reads back to the same double, for editing.
+QString editableNumber(double value);
+
+} // namespace attnbook

@@ -1,0 +1,162 @@
+#include "prose_format.h"
+
+#include <QQuickTextDocument>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextFrame>
+#include <QTextList>
+#include <QTextTable>
+
+namespace attnbook {
+namespace {
+
+// Heading sizes relative to the body text, h1 … h6.
+constexpr double kHeadingScale[] = {1.7, 1.35, 1.15, 1.05, 1.0, 1.0};
+
+void styleCharacters(QTextDocument& doc, const ProseStyle& style) {
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            QTextCharFormat format = fragment.charFormat();
+            bool changed = false;
+            if (format.isAnchor()) {
+                format.setForeground(style.link);
+                format.setFontUnderline(true);
+                changed = true;
+            }
+            if (format.fontFixedPitch() &&
+                !block.blockFormat().hasProperty(QTextFormat::BlockCodeFence)) {
+                format.setBackground(style.codeBackground);
+                format.setFontFamilies({style.monoFamily});
+                changed = true;
+            }
+            if (changed) {
+                QTextCursor cursor(&doc);
+                cursor.setPosition(fragment.position());
+                cursor.setPosition(fragment.position() + fragment.length(),
+                                   QTextCursor::KeepAnchor);
+                cursor.setCharFormat(format);
+            }
+        }
+    }
+}
+
+// Tables read best with rules between the rows only, and a tinted header.
+void styleTables(QTextFrame* frame, const ProseStyle& style) {
+    for (QTextFrame* child : frame->childFrames()) {
+        if (auto* table = qobject_cast<QTextTable*>(child)) {
+            QTextTableFormat format = table->format();
+            format.setBorder(1);
+            format.setBorderBrush(style.rule);
+            format.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+            format.setBorderCollapse(true);
+            format.setCellSpacing(0);
+            format.setCellPadding(0);
+            format.setTopMargin(4);
+            format.setBottomMargin(14);
+            table->setFormat(format);
+            for (int r = 0; r < table->rows(); ++r) {
+                for (int c = 0; c < table->columns(); ++c) {
+                    QTextTableCell cell = table->cellAt(r, c);
+                    QTextTableCellFormat cellFormat = cell.format().toTableCellFormat();
+                    cellFormat.setLeftPadding(c == 0 ? 8 : 14);
+                    cellFormat.setRightPadding(8);
+                    cellFormat.setTopPadding(4);
+                    cellFormat.setBottomPadding(4);
+                    cellFormat.setBorder(1);
+                    cellFormat.setBorderBrush(style.rule);
+                    cellFormat.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+                    cellFormat.clearBackground();
+                    cell.setFormat(cellFormat);
+                }
+            }
+        }
+        styleTables(child, style);
+    }
+}
+
+} // namespace
+
+void formatProse(QTextDocument& doc, const QString& markdown, const ProseStyle& style) {
+    QFont font = doc.defaultFont();
+    font.setPixelSize(style.pixelSize);
+    doc.setDefaultFont(font);
+    doc.setMarkdown(markdown, QTextDocument::MarkdownDialectGitHub);
+
+    QTextCursor cursor(&doc);
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        QTextBlockFormat format = block.blockFormat();
+        cursor.setPosition(block.position());
+        const int level = format.headingLevel();
+        if (level > 0) {
+            format.setTopMargin(level <= 2 ? 26 : 18);
+            format.setBottomMargin(8);
+            format.setLineHeight(115, QTextBlockFormat::ProportionalHeight);
+            // The Markdown import sizes headings in points and by a relative
+            // adjustment; both would override the pixel size.
+            const int pixels = int(style.pixelSize * kHeadingScale[std::min(level, 6) - 1] + 0.5);
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                const QTextFragment fragment = it.fragment();
+                QTextCharFormat heading = fragment.charFormat();
+                heading.clearProperty(QTextFormat::FontPointSize);
+                heading.clearProperty(QTextFormat::FontSizeAdjustment);
+                heading.setProperty(QTextFormat::FontPixelSize, pixels);
+                heading.setFontWeight(QFont::Bold);
+                heading.setForeground(style.text);
+                QTextCursor part(&doc);
+                part.setPosition(fragment.position());
+                part.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+                part.setCharFormat(heading);
+            }
+        } else if (format.hasProperty(QTextFormat::BlockCodeFence) || format.nonBreakableLines()) {
+            // A code block: monospaced on a tinted band.
+            format.setBackground(style.codeBackground);
+            format.setLeftMargin(8);
+            format.setTopMargin(
+                block.previous().blockFormat().background() == QBrush(style.codeBackground) ? 0
+                                                                                            : 6);
+            format.setBottomMargin(block.next().isValid() && block.next().blockFormat().hasProperty(
+                                                                 QTextFormat::BlockCodeFence)
+                                       ? 0
+                                       : 12);
+            format.setLineHeight(125, QTextBlockFormat::ProportionalHeight);
+            QTextCharFormat code;
+            code.setFontFamilies({style.monoFamily});
+            code.setProperty(QTextFormat::FontPixelSize, int(style.pixelSize * 0.85 + 0.5));
+            cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+            cursor.mergeCharFormat(code);
+        } else if (block.textList()) {
+            format.setTopMargin(0);
+            format.setBottomMargin(5);
+            format.setLineHeight(140, QTextBlockFormat::ProportionalHeight);
+        } else {
+            format.setTopMargin(0);
+            format.setBottomMargin(12);
+            format.setLineHeight(145, QTextBlockFormat::ProportionalHeight);
+        }
+        cursor.setPosition(block.position());
+        cursor.setBlockFormat(format);
+    }
+    styleCharacters(doc, style);
+    styleTables(doc.rootFrame(), style);
+}
+
+void ProseFormatter::present(QQuickTextDocument* target, const QString& markdown, int pixelSize,
+                             const QColor& text, const QColor& link, const QColor& codeBackground,
+                             const QColor& rule, const QColor& muted) const {
+    if (!target || !target->textDocument()) {
+        return;
+    }
+    ProseStyle style;
+    style.pixelSize = pixelSize;
+    style.text = text;
+    style.link = link;
+    style.codeBackground = codeBackground;
+    style.rule = rule;
+    style.muted = muted;
+    style.tableHeader = codeBackground;
+    formatProse(*target->textDocument(), markdown, style);
+}
+
+} // namespace attnbook

@@ -1,0 +1,37 @@
+#pragma once
+// Prose as the window shows it: cut into pieces at headings (so the outline
+// can jump to each and an edit redraws only the pieces that quote the
+// edited cell), with bindings replaced by Markdown-safe values.
+
+#include "bindings.h"
+#include "document.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace attnbook {
+
+struct ProsePieceRow {
+    int firstLine = 0;
+    int lastLine = 0;
+    std::string text;         // the exact prose bytes of these lines
+    int headingLevel = 0;     // 1–6 when the piece starts with a heading
+    std::string headingTitle; // the heading as plain text
+    std::vector<ProsePiece> pieces;
+    std::set<std::string> boundCells; // cells its bindings read
+};
+
+// Cuts a prose block before every ATX heading outside code blocks; pieces
+// holding only blank lines are dropped.
+std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
+                                      const std::vector<LineRange>& codeLines);
+
+// A bound value as literal Markdown text: "[0.38, 0.23]" must not become a
+// link, and "*" or "_" must not start emphasis.
+std::string escapeMarkdown(const std::string& text);
+
+// The number of lines `text` spans (a final line without a line end counts).
+int lineCount(const std::string& text);
+
+} // namespace attnbook

@@ -1,0 +1,122 @@
+#include "quiz_cell_model.h"
+
+#include "cell_specs.h"
+#include "number_text.h"
+
+#include <cmath>
+
+namespace attnbook {
+
+QuizCellModel::QuizCellModel(const std::string& id, const QuizCellSpec& spec, TextFilter markdown,
+                             NumberSource answer, QObject* parent)
+    : QObject(parent), id_(QString::fromStdString(id)), tolerance_(spec.tolerance),
+      questionSource_(spec.question), choiceSources_(spec.choices), explainSource_(spec.explain),
+      markdown_(std::move(markdown)), answer_(std::move(answer)) {
+    using Kind = QuizCellSpec::AnswerKind;
+    switch (spec.answerKind) {
+    case Kind::Choice:
+        kind_ = QStringLiteral("choice");
+        rightChoice_ = spec.choice;
+        break;
+    case Kind::Number:
+    case Kind::Binding:
+        kind_ = QStringLiteral("number");
+        break;
+    case Kind::Text:
+        kind_ = QStringLiteral("text");
+        sampleAnswer_ = QString::fromStdString(spec.text);
+        break;
+    }
+    refresh();
+}
+
+void QuizCellModel::refresh() {
+    question_ = markdown_(questionSource_);
+    choices_.clear();
+    for (const std::string& choice : choiceSources_) {
+        choices_ << markdown_(choice);
+    }
+    explanation_ = markdown_(explainSource_);
+    Q_EMIT textChanged();
+    recheck();
+}
+
+QString QuizCellModel::answerText() const {
+    if (kind_ == QLatin1String("choice")) {
+        return rightChoice_ >= 0 && rightChoice_ < choices_.size() ? choices_[rightChoice_]
+                                                                   : QString();
+    }
+    if (kind_ == QLatin1String("text")) {
+        return sampleAnswer_;
+    }
+    const std::optional<double> answer = answer_();
+    return answer ? editableNumber(*answer) : QString();
+}
+
+void QuizCellModel::setVerdict(const QString& verdict, const QString& feedback) {
+    verdict_ = verdict;
+    feedback_ = feedback;
+    Q_EMIT verdictChanged();
+}
+
+void QuizCellModel::checkChoice(int index) {
+    if (kind_ != QLatin1String("choice") || index < 0 || index >= choices_.size()) {
+        return;
+    }
+    chosen_ = index;
+    if (index == rightChoice_) {
+        setVerdict(QStringLiteral("right"), QStringLiteral("Right."));
+    } else {
+        setVerdict(QStringLiteral("wrong"), QStringLiteral("Not this one."));
+    }
+}
+
+void QuizCellModel::checkNumber(const QString& text) {
+    if (kind_ != QLatin1String("number")) {
+        return;
+    }
+    QString reason;
+    const std::optional<double> typed = parseTypedNumber(text, reason);
+    if (!typed) {
+        lastNumber_.reset();
+        setVerdict(QStringLiteral("refused"), reason);
+        return;
+    }
+    lastNumber_ = typed;
+    recheck();
+}
+
+void QuizCellModel::recheck() {
+    if (!lastNumber_) {
+        return;
+    }
+    const std::optional<double> answer = answer_();
+    if (!answer) {
+        setVerdict(QStringLiteral("refused"),
+                   QStringLiteral("This question's answer cannot be computed right now."));
+        return;
+    }
+    // A little slack for rounding the tolerance itself (0.001 typed as such).
+    const double slack = 1e-9 * std::max(1.0, std::abs(*answer));
+    if (std::abs(*lastNumber_ - *answer) <= tolerance_ + slack) {
+        setVerdict(QStringLiteral("right"),
+                   QStringLiteral("Right: the answer is %1.").arg(displayNumber(*answer, 4)));
+    } else {
+        setVerdict(QStringLiteral("wrong"),
+                   QStringLiteral("Not quite: the answer is %1, and %2 is off by %3.")
+                       .arg(displayNumber(*answer, 4), displayNumber(*lastNumber_, 4),
+                            displayNumber(std::abs(*lastNumber_ - *answer), 4)));
+    }
+}
+
+void QuizCellModel::reveal() {
+    setVerdict(QStringLiteral("revealed"), QString());
+}
+
+void QuizCellModel::clear() {
+    chosen_ = -1;
+    lastNumber_.reset();
+    setVerdict(QStringLiteral("open"), QString());
+}
+
+} // namespace attnbook

@@ -1,0 +1,284 @@
+// Not `pragma ComponentBehavior: Bound`: Qt 6.4's Loader refuses to create
+// bound components ("outside its creation context"), and the rows below
+// pick their component with a Loader.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Attnbook
+import Attnbook.Models
+
+// An attention cell: the controls its `controls` key allows, then the views
+// its `views` key asks for, all following the live numbers. After an edit,
+// "Compare" shows the change in each weight against the lesson's cell,
+// "Reset" restores the lesson's cell and "Keep" writes the edit into the
+// document (an unsaved change).
+Card {
+    id: card
+    required property AttentionCellModel cell
+    property bool compare: false
+    property string keepMessage: ""
+    property string keepRefusal: ""
+    readonly property real innerWidth: width - 2 * Theme.gap
+    readonly property bool hasControls: cell.controls.length > 0
+
+    objectName: "attention_" + cell.cellId
+    kind: qsTr("Attention")
+    cellId: cell.cellId
+    edge: cell.edited ? Theme.accent : Theme.border
+    Accessible.role: Accessible.Grouping
+    Accessible.name: qsTr("Attention cell %1").arg(cell.cellId)
+
+    headerExtras: [
+        Text {
+            visible: card.cell.edited
+            text: qsTr("edited")
+            color: Theme.accent
+            font.pixelSize: Theme.smallSize
+            font.italic: true
+        },
+        Switch {
+            objectName: "compare"
+            visible: card.hasControls
+            text: qsTr("Compare")
+            enabled: card.cell.edited && card.cell.compareAvailable
+            checked: card.compare
+            onToggled: card.compare = checked
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: card.cell.compareNote.length > 0 ? card.cell.compareNote
+                          : qsTr("Show how much each weight changed against the lesson's own cell")
+            Accessible.name: qsTr("Compare with the lesson's cell")
+        },
+        Button {
+            objectName: "reset"
+            visible: card.hasControls
+            text: qsTr("Reset")
+            enabled: card.cell.edited
+            onClicked: {
+                card.cell.reset()
+                card.compare = false
+                card.keepMessage = ""
+            }
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Back to the cell as the lesson wrote it")
+            Accessible.name: qsTr("Reset the cell")
+        },
+        Button {
+            objectName: "keep"
+            visible: card.hasControls
+            text: qsTr("Keep")
+            enabled: card.cell.edited
+            onClicked: {
+                card.keepRefusal = card.cell.keep()
+                card.keepMessage = card.keepRefusal.length === 0
+                    ? qsTr("Kept: the lesson now holds these values (not saved yet).") : ""
+                card.compare = false
+            }
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Make these values part of the lesson (an unsaved change)")
+            Accessible.name: qsTr("Keep the edits")
+        }
+    ]
+
+    Text {
+        objectName: "summary"
+        Layout.fillWidth: true
+        text: {
+            const c = card.cell
+            const parts = []
+            parts.push(c.direct ? qsTr("%1 queries, %2 keys").arg(c.n).arg(c.m)
+                                : qsTr("%1 tokens").arg(c.n))
+            if (!c.direct)
+                parts.push(qsTr("width d = %1").arg(c.d))
+            parts.push(c.heads === 1 ? qsTr("1 head, d_k = %1").arg(c.dK)
+                                     : qsTr("%1 heads, d_k = %2 each").arg(c.heads).arg(c.dK))
+            parts.push(qsTr("scores × %1").arg(Number(c.scale.toFixed(4))))
+            parts.push(qsTr("mask: %1").arg(c.mask) + (c.padding.indexOf(true) >= 0 ? qsTr(" + padding") : ""))
+            if (!c.direct)
+                parts.push(qsTr("positional: %1").arg(c.positional))
+            return parts.join("  ·  ")
+        }
+        color: Theme.mutedText
+        font.pixelSize: Theme.smallSize
+        wrapMode: Text.WordWrap
+    }
+
+    // The controls the lesson lets a reader use.
+    ColumnLayout {
+        visible: card.hasControls
+        Layout.fillWidth: true
+        spacing: 10
+        TokenEditor {
+            visible: card.cell.allows("tokens") && !card.cell.direct
+            cell: card.cell
+            Layout.fillWidth: true
+        }
+        SettingsControls {
+            visible: ["heads", "mask", "positional", "scale"].some(c => card.cell.allows(c))
+            cell: card.cell
+            Layout.fillWidth: true
+        }
+        ColumnLayout {
+            visible: card.cell.allows("vectors")
+            spacing: 6
+            Layout.fillWidth: true
+            SectionTitle { text: card.cell.direct ? qsTr("Queries, keys and values") : qsTr("Token vectors") }
+            Flow {
+                Layout.preferredWidth: card.innerWidth
+                spacing: 24
+                Repeater {
+                    model: card.cell.direct ? ["queries", "keys", "values"] : ["X0"]
+                    delegate: MatrixTable {
+                        required property string modelData
+                        cell: card.cell
+                        matrix: modelData
+                        caption: modelData === "X0" ? "" : modelData
+                        maximumWidth: card.innerWidth
+                        note: modelData === "X0" && card.cell.usesVocab
+                              ? qsTr("Equal tokens share one vocab vector: editing one red row changes every red.")
+                              : ""
+                    }
+                }
+            }
+        }
+        ColumnLayout {
+            visible: card.cell.allows("projections") && !card.cell.direct
+            spacing: 6
+            Layout.fillWidth: true
+            SectionTitle { text: qsTr("Projections") }
+            ProjectionsEditor {
+                cell: card.cell
+                availableWidth: card.innerWidth
+                Layout.fillWidth: true
+            }
+        }
+    }
+
+    Repeater {
+        model: card.cell.warnings
+        delegate: Text {
+            required property string modelData
+            text: "⚠ " + modelData
+            color: Theme.warning
+            font.pixelSize: Theme.smallSize
+            wrapMode: Text.WordWrap
+            Layout.fillWidth: true
+        }
+    }
+    Refusal {
+        text: card.keepRefusal
+        Layout.fillWidth: true
+    }
+    Text {
+        visible: card.keepMessage.length > 0 && !card.cell.edited
+        text: card.keepMessage
+        color: Theme.good
+        font.pixelSize: Theme.smallSize
+    }
+
+    // With "Compare" on, the change heatmap shows even where the lesson
+    // asked for no heatmap.
+    ColumnLayout {
+        visible: card.compare && card.cell.compareAvailable && card.cell.views.indexOf("heatmap") < 0
+        Layout.fillWidth: true
+        SectionTitle { text: qsTr("Change against the lesson") }
+        HeatmapView {
+            cell: card.cell
+            change: true
+            availableWidth: card.innerWidth
+        }
+    }
+
+    // The token that the shares, the arithmetic and the trace follow.
+    FocusPicker {
+        cell: card.cell
+        visible: ["shares", "arithmetic", "trace"].some(v => card.cell.views.indexOf(v) >= 0)
+    }
+
+    Repeater {
+        model: card.cell.views
+        delegate: ColumnLayout {
+            id: viewBox
+            required property string modelData
+            objectName: "view_" + modelData
+            Layout.fillWidth: true
+            spacing: 6
+            SectionTitle {
+                text: ({
+                    matrices: qsTr("Matrices"),
+                    heatmap: card.compare && card.cell.compareAvailable
+                             ? qsTr("Heatmap: change against the lesson") : qsTr("Heatmap of the weights"),
+                    shares: qsTr("Shares"),
+                    arithmetic: qsTr("Arithmetic"),
+                    trace: qsTr("Trace"),
+                    gradients: qsTr("Gradients")
+                })[viewBox.modelData] || viewBox.modelData
+            }
+            Loader {
+                Layout.fillWidth: true
+                sourceComponent: ({
+                    matrices: matricesView,
+                    heatmap: heatmapView,
+                    shares: sharesView,
+                    arithmetic: arithmeticView,
+                    trace: traceView,
+                    gradients: gradientsView
+                })[viewBox.modelData] || null
+            }
+        }
+    }
+
+    Component {
+        id: matricesView
+        MatricesView {
+            cell: card.cell
+            availableWidth: card.innerWidth
+            change: card.compare
+        }
+    }
+    Component {
+        id: heatmapView
+        ColumnLayout {
+            spacing: 6
+            HeatmapView {
+                cell: card.cell
+                change: card.compare && card.cell.compareAvailable
+                availableWidth: card.innerWidth
+            }
+            RowCheck {
+                cell: card.cell
+                Layout.maximumWidth: card.innerWidth
+            }
+        }
+    }
+    Component {
+        id: sharesView
+        SharesView {
+            cell: card.cell
+            availableWidth: card.innerWidth
+        }
+    }
+    Component {
+        id: arithmeticView
+        ArithmeticView {
+            cell: card.cell
+            availableWidth: card.innerWidth
+        }
+    }
+    Component {
+        id: traceView
+        TraceView {
+            cell: card.cell
+            availableWidth: card.innerWidth
+        }
+    }
+    Component {
+        id: gradientsView
+        GradientsView {
+            cell: card.cell
+            availableWidth: card.innerWidth
+        }
+    }
+}

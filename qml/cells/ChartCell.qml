@@ -1,0 +1,116 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import QtCharts
+import Attnbook
+import Attnbook.Models
+
+// A chart cell: its formulas as lines, on linear or log axes, with a legend
+// and the values under the pointer.
+Card {
+    id: card
+    required property ChartCellModel chart
+    objectName: "chart_" + chart.cellId
+    kind: qsTr("Chart")
+    cellId: chart.cellId
+    Accessible.role: Accessible.Chart
+    Accessible.name: chart.title
+
+    ChartView {
+        id: view
+        Layout.fillWidth: true
+        Layout.preferredHeight: 340
+        antialiasing: true
+        title: card.chart.title
+        titleColor: Theme.text
+        titleFont.pixelSize: Theme.proseSize - 2
+        titleFont.bold: true
+        backgroundColor: Theme.surface
+        backgroundRoundness: 0
+        plotAreaColor: Theme.surface
+        legend.alignment: Qt.AlignBottom
+        legend.labelColor: Theme.text
+        margins { left: 4; right: 8; top: 4; bottom: 4 }
+
+        ValueAxis {
+            id: xLinear
+            titleText: card.chart.xLabel
+            min: card.chart.xMin
+            max: card.chart.xMax
+            labelFormat: "%g"
+            labelsColor: Theme.text
+            titleBrush: Theme.mutedText
+            gridLineColor: Theme.border
+            color: Theme.strongBorder
+        }
+        LogValueAxis {
+            id: xLog
+            titleText: card.chart.xLabel
+            min: card.chart.xMin
+            max: card.chart.xMax
+            base: 10
+            labelFormat: "%g"
+            labelsColor: Theme.text
+            titleBrush: Theme.mutedText
+            gridLineColor: Theme.border
+            minorGridLineColor: Theme.surfaceAlt
+            color: Theme.strongBorder
+        }
+        ValueAxis {
+            id: yLinear
+            titleText: card.chart.yLabel
+            min: card.chart.yMin
+            max: card.chart.yMax
+            labelFormat: "%g"
+            labelsColor: Theme.text
+            titleBrush: Theme.mutedText
+            gridLineColor: Theme.border
+            color: Theme.strongBorder
+        }
+        LogValueAxis {
+            id: yLog
+            titleText: card.chart.yLabel
+            min: card.chart.yMin
+            max: card.chart.yMax
+            base: 10
+            labelFormat: "%g"
+            labelsColor: Theme.text
+            titleBrush: Theme.mutedText
+            gridLineColor: Theme.border
+            color: Theme.strongBorder
+        }
+
+        readonly property var palette: Theme.dark
+            ? ["#5aa9e6", "#f2a65a", "#8fd694", "#d68fd6", "#e6d35a"]
+            : ["#2f6fb0", "#c05621", "#2e8540", "#8a3ea0", "#a08a00"]
+
+        Component.onCompleted: {
+            const xAxis = card.chart.xLog ? xLog : xLinear
+            const yAxis = card.chart.yLog ? yLog : yLinear
+            const all = card.chart.series
+            for (let i = 0; i < all.length; ++i) {
+                const line = view.createSeries(ChartView.SeriesTypeLine, all[i].label, xAxis, yAxis)
+                line.color = palette[i % palette.length]
+                line.width = 2.5
+                const points = all[i].points
+                for (let k = 0; k < points.length; ++k)
+                    line.append(points[k].x, points[k].y)
+                line.hovered.connect((point, state) => {
+                    tip.text = state ? card.chart.describe(line.name, point.x, point.y) : ""
+                })
+            }
+        }
+    }
+    Text {
+        id: tip
+        objectName: "chartValue"
+        Layout.fillWidth: true
+        text: ""
+        color: Theme.mutedText
+        font.pixelSize: Theme.smallSize
+        Layout.preferredHeight: Theme.smallSize + 6
+        Accessible.role: Accessible.StaticText
+        Accessible.name: text
+    }
+}

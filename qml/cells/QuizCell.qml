@@ -1,0 +1,132 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Attnbook
+import Attnbook.Models
+
+// A quiz: choices or a number field, Check, then right or wrong with the
+// explanation. A numeric answer bound to a cell follows that cell's edits.
+Card {
+    id: card
+    required property QuizCellModel quiz
+    property int picked: -1
+    objectName: "quiz_" + quiz.cellId
+    kind: qsTr("Check yourself")
+    cellId: quiz.cellId
+    edge: quiz.verdict === "right" ? Theme.good : quiz.verdict === "wrong" ? Theme.bad : Theme.border
+    Accessible.role: Accessible.Grouping
+    Accessible.name: qsTr("Quiz %1").arg(quiz.cellId)
+
+    Text {
+        Layout.fillWidth: true
+        textFormat: Text.MarkdownText
+        text: card.quiz.question
+        color: Theme.text
+        font.pixelSize: Theme.proseSize
+        wrapMode: Text.WordWrap
+    }
+
+    ButtonGroup { id: choiceGroup }
+    Repeater {
+        model: card.quiz.kind === "choice" ? card.quiz.choices : []
+        delegate: RadioButton {
+            id: option
+            required property string modelData
+            required property int index
+            objectName: "choice_" + index
+            ButtonGroup.group: choiceGroup
+            Layout.fillWidth: true
+            checked: card.picked === index
+            onToggled: if (checked) card.picked = index
+            Accessible.name: modelData
+            contentItem: Text {
+                leftPadding: option.indicator.width + option.spacing
+                text: option.modelData
+                textFormat: Text.MarkdownText
+                color: card.quiz.verdict !== "open" && card.quiz.chosen === option.index
+                       ? (card.quiz.verdict === "right" ? Theme.good : Theme.bad) : Theme.text
+                font.pixelSize: Theme.proseSize - 1
+                wrapMode: Text.WordWrap
+                verticalAlignment: Text.AlignVCenter
+            }
+        }
+    }
+
+    RowLayout {
+        spacing: 8
+        TextField {
+            id: answer
+            objectName: "answer"
+            visible: card.quiz.kind === "number"
+            placeholderText: qsTr("your answer")
+            selectByMouse: true
+            implicitWidth: 160
+            onAccepted: check.clicked()
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("A number; the answer counts within ±%1").arg(card.quiz.tolerance)
+            Accessible.name: qsTr("Your answer")
+        }
+        Button {
+            id: check
+            objectName: "check"
+            text: card.quiz.kind === "text" ? qsTr("Show a sample answer") : qsTr("Check")
+            enabled: card.quiz.kind !== "choice" || card.picked >= 0
+            onClicked: {
+                if (card.quiz.kind === "choice")
+                    card.quiz.checkChoice(card.picked)
+                else if (card.quiz.kind === "number")
+                    card.quiz.checkNumber(answer.text)
+                else
+                    card.quiz.reveal()
+            }
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Check your answer")
+            Accessible.name: text
+        }
+        Text {
+            objectName: "verdict"
+            visible: card.quiz.verdict !== "open" && card.quiz.feedback.length > 0
+            text: (card.quiz.verdict === "right" ? "✓ " : card.quiz.verdict === "wrong" ? "✗ " : "⚠ ")
+                  + card.quiz.feedback
+            color: card.quiz.verdict === "right" ? Theme.good : Theme.bad
+            font.pixelSize: Theme.proseSize - 1
+            font.bold: true
+            wrapMode: Text.WordWrap
+            Layout.maximumWidth: card.width - 360
+            Accessible.role: Accessible.AlertMessage
+            Accessible.name: text
+        }
+    }
+
+    Text {
+        visible: card.quiz.verdict === "revealed" && card.quiz.sampleAnswer.length > 0
+        Layout.fillWidth: true
+        textFormat: Text.MarkdownText
+        text: card.quiz.sampleAnswer
+        color: Theme.text
+        font.pixelSize: Theme.proseSize - 1
+        wrapMode: Text.WordWrap
+    }
+    Rectangle {
+        objectName: "explanation"
+        visible: (card.quiz.verdict === "right" || card.quiz.verdict === "wrong"
+                  || card.quiz.verdict === "revealed") && card.quiz.explanation.length > 0
+        Layout.fillWidth: true
+        implicitHeight: explainText.implicitHeight + 16
+        color: Theme.surfaceAlt
+        radius: 4
+        Text {
+            id: explainText
+            anchors.fill: parent
+            anchors.margins: 8
+            textFormat: Text.MarkdownText
+            text: card.quiz.explanation
+            color: Theme.text
+            font.pixelSize: Theme.proseSize - 1
+            wrapMode: Text.WordWrap
+        }
+    }
+}

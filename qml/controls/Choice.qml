@@ -1,0 +1,38 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import Attnbook
+
+// A row of exclusive buttons, one per option: [{value, label, tip}].
+// Each button is named NAME_VALUE, for tests and for accessibility.
+Row {
+    id: choice
+    required property string name
+    required property var options
+    required property var current
+    property string accessibleName: name
+    signal chosen(var value)
+    spacing: 0
+
+    Repeater {
+        model: choice.options
+        delegate: Button {
+            id: option
+            required property var modelData
+            required property int index
+            objectName: choice.name + "_" + modelData.value
+            text: modelData.label
+            checkable: true
+            checked: choice.current === modelData.value
+            focusPolicy: Qt.StrongFocus
+            ToolTip.visible: hovered && modelData.tip !== undefined
+            ToolTip.text: modelData.tip !== undefined ? modelData.tip : ""
+            ToolTip.delay: 500
+            Accessible.name: choice.accessibleName + ": " + modelData.label
+            onToggled: {
+                choice.chosen(modelData.value)
+                checked = Qt.binding(() => choice.current === option.modelData.value)
+            }
+        }
+    }
+}

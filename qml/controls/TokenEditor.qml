@@ -1,0 +1,188 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Attnbook
+import Attnbook.Models
+
+// The sentence as chips: rename (from the vocab, or any name when the cell
+// has an X matrix), remove, move with the arrows or by dragging, and add.
+ColumnLayout {
+    id: editor
+    required property AttentionCellModel cell
+    property string refusal: ""
+    spacing: 6
+
+    function report(reason: string) { editor.refusal = reason }
+
+    Flow {
+        id: chips
+        Layout.fillWidth: true
+        spacing: 6
+
+        Repeater {
+            model: editor.cell.tokens
+            delegate: Rectangle {
+                id: chip
+                required property string modelData
+                required property int index
+                objectName: "token_" + index
+                width: chipRow.implicitWidth + 8
+                height: 32
+                radius: 16
+                color: drop.containsDrag ? Theme.selection : Theme.surfaceAlt
+                border.color: chip.activeFocus || nameButton.activeFocus ? Theme.accent : Theme.border
+                Drag.active: dragArea.drag.active
+                Drag.keys: ["token-" + editor.cell.cellId]
+                Drag.source: chip
+                Drag.hotSpot.x: width / 2
+                Drag.hotSpot.y: height / 2
+
+                DropArea {
+                    id: drop
+                    anchors.fill: parent
+                    keys: ["token-" + editor.cell.cellId]
+                    onDropped: drag => {
+                        const from = drag.source.index
+                        if (from !== chip.index)
+                            editor.report(editor.cell.moveToken(from, chip.index))
+                    }
+                }
+                MouseArea {
+                    id: dragArea
+                    anchors.fill: parent
+                    drag.target: chip
+                    drag.threshold: 6
+                    cursorShape: drag.active ? Qt.ClosedHandCursor : Qt.OpenHandCursor
+                    onReleased: {
+                        if (chip.Drag.target)
+                            chip.Drag.drop()
+                        chips.forceLayout()
+                    }
+                }
+                RowLayout {
+                    id: chipRow
+                    anchors.centerIn: parent
+                    spacing: 0
+                    ToolButton {
+                        objectName: "tokenLeft_" + chip.index
+                        text: "‹"
+                        enabled: chip.index > 0
+                        implicitWidth: 22
+                        onClicked: editor.report(editor.cell.moveToken(chip.index, chip.index - 1))
+                        ToolTip.visible: hovered
+                        ToolTip.delay: 500
+                        ToolTip.text: qsTr("Move “%1” one place left").arg(chip.modelData)
+                        Accessible.name: qsTr("Move %1 left").arg(chip.modelData)
+                    }
+                    ToolButton {
+                        id: nameButton
+                        objectName: "tokenName_" + chip.index
+                        text: chip.modelData
+                        font.bold: chip.index === editor.cell.focus
+                        onClicked: editor.cell.usesVocab ? renameMenu.popup() : renameField.open()
+                        ToolTip.visible: hovered
+                        ToolTip.delay: 500
+                        ToolTip.text: editor.cell.usesVocab
+                            ? qsTr("Replace token %1 with another word from the vocab").arg(chip.index + 1)
+                            : qsTr("Rename token %1").arg(chip.index + 1)
+                        Accessible.name: qsTr("Token %1: %2").arg(chip.index + 1).arg(chip.modelData)
+                        Menu {
+                            id: renameMenu
+                            Repeater {
+                                model: editor.cell.vocabWords
+                                delegate: MenuItem {
+                                    required property string modelData
+                                    text: modelData
+                                    onTriggered: editor.report(editor.cell.renameToken(chip.index, modelData))
+                                }
+                            }
+                        }
+                        Popup {
+                            id: renameField
+                            y: parent.height
+                            focus: true
+                            contentItem: TextField {
+                                text: chip.modelData
+                                selectByMouse: true
+                                Accessible.name: qsTr("New name for token %1").arg(chip.index + 1)
+                                onAccepted: {
+                                    editor.report(editor.cell.renameToken(chip.index, text))
+                                    renameField.close()
+                                }
+                                Component.onCompleted: forceActiveFocus()
+                            }
+                        }
+                    }
+                    ToolButton {
+                        objectName: "tokenRight_" + chip.index
+                        text: "›"
+                        enabled: chip.index < editor.cell.tokens.length - 1
+                        implicitWidth: 22
+                        onClicked: editor.report(editor.cell.moveToken(chip.index, chip.index + 1))
+                        ToolTip.visible: hovered
+                        ToolTip.delay: 500
+                        ToolTip.text: qsTr("Move “%1” one place right").arg(chip.modelData)
+                        Accessible.name: qsTr("Move %1 right").arg(chip.modelData)
+                    }
+                    ToolButton {
+                        objectName: "tokenRemove_" + chip.index
+                        text: "×"
+                        implicitWidth: 24
+                        onClicked: editor.report(editor.cell.removeToken(chip.index))
+                        ToolTip.visible: hovered
+                        ToolTip.delay: 500
+                        ToolTip.text: qsTr("Remove “%1” from the sentence").arg(chip.modelData)
+                        Accessible.name: qsTr("Remove %1").arg(chip.modelData)
+                    }
+                }
+            }
+        }
+
+        // Adding: a word from the vocab, or any name (a zero vector) without one.
+        Row {
+            spacing: 4
+            height: 32
+            ComboBox {
+                id: newWord
+                objectName: "newToken"
+                visible: editor.cell.usesVocab
+                model: editor.cell.vocabWords
+                implicitContentWidthPolicy: ComboBox.WidestText
+                anchors.verticalCenter: parent.verticalCenter
+                ToolTip.visible: hovered
+                ToolTip.delay: 500
+                ToolTip.text: qsTr("A word from the vocab to add")
+                Accessible.name: qsTr("Word to add")
+            }
+            TextField {
+                id: newName
+                objectName: "newTokenName"
+                visible: !editor.cell.usesVocab
+                placeholderText: qsTr("new token")
+                anchors.verticalCenter: parent.verticalCenter
+                onAccepted: addButton.clicked()
+                Accessible.name: qsTr("Name of the token to add")
+            }
+            Button {
+                id: addButton
+                objectName: "addToken"
+                text: qsTr("+ Add")
+                anchors.verticalCenter: parent.verticalCenter
+                onClicked: {
+                    editor.report(editor.cell.addToken(editor.cell.usesVocab ? newWord.currentText : newName.text))
+                    if (editor.refusal.length === 0)
+                        newName.clear()
+                }
+                ToolTip.visible: hovered
+                ToolTip.delay: 500
+                ToolTip.text: qsTr("Add the token at the end of the sentence")
+                Accessible.name: qsTr("Add token")
+            }
+        }
+    }
+    Refusal {
+        text: editor.refusal
+        Layout.fillWidth: true
+    }
+}

@@ -1,0 +1,88 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Attnbook
+import Attnbook.Models
+
+// The weights of every head as heatmaps side by side, with the colour
+// scale, the focus row outlined and the row check underneath. In change
+// mode: the signed change from the lesson's own weights.
+ColumnLayout {
+    id: view
+    required property AttentionCellModel cell
+    property bool change: false
+    property real availableWidth: 800
+    spacing: 8
+
+    readonly property int heads: cell.heads
+    readonly property real gap: 24
+    readonly property real eachWidth: Math.max(160, Math.min(
+        (availableWidth - (heads - 1) * gap) / heads,
+        110 + cell.m * 64))
+
+    Text {
+        text: view.change
+              ? qsTr("Change in each share against the lesson's own cell (red: more, blue: less)")
+              : qsTr("Rows: the token that reads · columns: the token read · outlined: the focus row")
+        color: Theme.mutedText
+        font.pixelSize: Theme.smallSize
+        wrapMode: Text.WordWrap
+        Layout.maximumWidth: view.availableWidth
+    }
+
+    Flow {
+        Layout.preferredWidth: view.availableWidth
+        spacing: view.gap
+        Repeater {
+            model: view.heads
+            delegate: Column {
+                id: headColumn
+                required property int index
+                spacing: 4
+                Text {
+                    visible: view.heads > 1
+                    text: qsTr("Head %1").arg(headColumn.index + 1)
+                    color: Theme.text
+                    font.pixelSize: Theme.smallSize
+                    font.bold: true
+                }
+                HeatmapItem {
+                    id: heatmap
+                    objectName: "heatmap_h" + headColumn.index
+                    cell: view.cell
+                    head: headColumn.index
+                    change: view.change
+                    dark: Theme.dark
+                    textColor: Theme.text
+                    accentColor: Theme.accent
+                    backgroundColor: Theme.surface
+                    font.pixelSize: Theme.smallSize
+                    width: view.eachWidth
+                    height: implicitHeight
+                    Accessible.role: Accessible.Graphic
+                    Accessible.name: (view.change ? qsTr("Change in weights") : qsTr("Weights"))
+                                     + (view.heads > 1 ? qsTr(", head %1").arg(headColumn.index + 1) : "")
+                    HoverHandler { id: hover }
+                    ToolTip.visible: hover.hovered && tip.length > 0
+                    ToolTip.text: tip
+                    property string tip: hover.hovered
+                        ? heatmap.describeAt(hover.point.position.x, hover.point.position.y) : ""
+                }
+            }
+        }
+    }
+
+    ColourScaleItem {
+        change: view.change
+        range: view.change ? Math.max(view.cell.changeRange, 1e-9) : 1
+        dark: Theme.dark
+        textColor: Theme.mutedText
+        font.pixelSize: 11
+        Layout.preferredWidth: 240
+        Layout.preferredHeight: 34
+        Accessible.role: Accessible.Graphic
+        Accessible.name: view.change ? qsTr("Colour scale: change from −%1 to +%1").arg(range)
+                                     : qsTr("Colour scale: share from 0 to 1")
+    }
+}

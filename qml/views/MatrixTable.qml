@@ -1,0 +1,300 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Attnbook
+import Attnbook.Models
+
+// One matrix of a cell with its token labels. Large matrices scroll inside
+// the table; editable ones take typed numbers, with arrows, Tab and Enter
+// moving between entries, and a refused value is explained underneath.
+ColumnLayout {
+    id: root
+    required property AttentionCellModel cell
+    required property string matrix
+    property int head: 0
+    property int digits: 4
+    property string caption: matrix
+    property string note: ""
+    property int maximumRows: 12
+    property real maximumWidth: 900
+    property string refusal: ""
+    readonly property alias model: tableModel
+    readonly property alias table: table
+    readonly property int rowHeight: 26
+    objectName: "matrix_" + matrix + (tableModel.perHead ? "_h" + head : "")
+    spacing: 4
+
+    MatrixTableModel {
+        id: tableModel
+        cell: root.cell
+        matrix: root.matrix
+        head: root.head
+        digits: root.digits
+    }
+
+    FontMetrics {
+        id: digitMetrics
+        font.family: Theme.monoFamily
+        font.pixelSize: Theme.monoSize
+    }
+    FontMetrics {
+        id: labelMetrics
+        font.pixelSize: Theme.smallSize
+        font.bold: true
+    }
+
+    // Wide enough for the widest entry and for the column's label.
+    function columnWidth(column: int): real {
+        return Math.ceil(Math.max(digitMetrics.advanceWidth("0") * tableModel.widestEntry + 16,
+                                  labelMetrics.advanceWidth(tableModel.columnLabels[column] || "") + 14,
+                                  34))
+    }
+    readonly property real rowLabelWidth: {
+        labelMetrics.font // measure again once the font is set
+        let widest = 0
+        const labels = tableModel.rowLabels
+        for (let i = 0; i < Math.min(labels.length, 200); ++i)
+            widest = Math.max(widest, labelMetrics.advanceWidth(labels[i]))
+        return Math.min(Math.ceil(widest) + 14, 130)
+    }
+    Connections {
+        target: tableModel
+        function onLabelsChanged() { table.forceLayout() }
+    }
+
+    // Moves the keyboard to another entry of an editable matrix.
+    function focusEntry(row: int, column: int) {
+        if (row < 0 || column < 0 || row >= tableModel.rows || column >= tableModel.columns)
+            return
+        table.positionViewAtCell(Qt.point(column, row), TableView.Contain)
+        const item = table.itemAtCell(column, row)
+        if (item)
+            item.takeFocus()
+    }
+
+    function commit(row: int, column: int, text: string): bool {
+        const reason = tableModel.setValue(row, column, text)
+        root.refusal = reason.length > 0
+            ? root.caption + ", " + tableModel.headerData(row, Qt.Vertical) + " × "
+              + tableModel.headerData(column, Qt.Horizontal) + ": " + reason
+            : ""
+        return reason.length === 0
+    }
+
+    RowLayout {
+        spacing: 8
+        visible: root.caption.length > 0
+        Text {
+            text: root.caption
+            color: Theme.text
+            font.pixelSize: Theme.smallSize
+            font.bold: true
+        }
+        Text {
+            text: tableModel.rows + " × " + tableModel.columns
+            color: Theme.mutedText
+            font.pixelSize: Theme.smallSize
+        }
+    }
+
+    GridLayout {
+        columns: 2
+        rowSpacing: 0
+        columnSpacing: 0
+
+        Item {
+            implicitWidth: root.rowLabelWidth
+            implicitHeight: 22
+        }
+        // Column labels, scrolled with the table.
+        ListView {
+            orientation: ListView.Horizontal
+            interactive: false
+            clip: true
+            contentX: table.contentX
+            model: tableModel.columnLabels
+            implicitHeight: 22
+            Layout.fillWidth: true
+            delegate: Text {
+                required property string modelData
+                required property int index
+                width: root.columnWidth(index)
+                height: 22
+                text: modelData
+                color: Theme.mutedText
+                font.pixelSize: Theme.smallSize
+                horizontalAlignment: Text.AlignRight
+                verticalAlignment: Text.AlignVCenter
+                rightPadding: 8
+                elide: Text.ElideRight
+            }
+        }
+        // Row labels (the tokens) of the rows the table shows.
+        Item {
+            clip: true
+            implicitWidth: root.rowLabelWidth
+            Layout.preferredWidth: root.rowLabelWidth
+            Layout.preferredHeight: table.shownHeight
+            Repeater {
+                model: table.rows > 0 ? Math.max(0, table.bottomRow - table.topRow + 1) : 0
+                delegate: Text {
+                    required property int index
+                    readonly property int row: table.topRow + index
+                    y: row * root.rowHeight - table.contentY
+                    width: root.rowLabelWidth
+                    height: root.rowHeight
+                    text: tableModel.rowLabels[row] || ""
+                    color: Theme.text
+                    font.pixelSize: Theme.smallSize
+                    font.bold: true
+                    horizontalAlignment: Text.AlignRight
+                    verticalAlignment: Text.AlignVCenter
+                    rightPadding: 8
+                    elide: Text.ElideRight
+                }
+            }
+        }
+        TableView {
+            id: table
+            model: tableModel
+            clip: true
+            boundsBehavior: Flickable.StopAtBounds
+            readonly property bool tall: contentHeight > root.maximumRows * root.rowHeight + 1
+            readonly property bool wide: contentWidth > root.maximumWidth - root.rowLabelWidth + 1
+            interactive: tall || wide
+            Layout.preferredWidth: Math.min(contentWidth, root.maximumWidth - root.rowLabelWidth)
+            // Written out rather than read from the table's height, which the
+            // layout sets only after it has sized this row.
+            readonly property real shownHeight: Math.min(contentHeight, root.maximumRows * root.rowHeight)
+                                                + (wide ? 10 : 0)
+            Layout.preferredHeight: shownHeight
+            columnWidthProvider: column => root.columnWidth(column)
+            rowHeightProvider: () => root.rowHeight
+            ScrollBar.vertical: ScrollBar { policy: table.tall ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff }
+            ScrollBar.horizontal: ScrollBar { policy: table.wide ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff }
+            delegate: tableModel.editable ? editableEntry : shownEntry
+        }
+    }
+
+    Component {
+        id: shownEntry
+        Rectangle {
+            required property string display
+            required property bool blocked
+            required property bool isFocus
+            required property string toolTip
+            required property int row
+            function takeFocus() {}
+            color: isFocus ? Theme.focusRow : (row % 2 === 1 ? Theme.surfaceAlt : Theme.surface)
+            border.color: Theme.border
+            border.width: 0
+            Text {
+                anchors.fill: parent
+                anchors.rightMargin: 7
+                horizontalAlignment: Text.AlignRight
+                verticalAlignment: Text.AlignVCenter
+                text: parent.display
+                color: parent.blocked ? Theme.mutedText : Theme.text
+                font.family: Theme.monoFamily
+                font.pixelSize: Theme.monoSize
+                font.italic: parent.blocked
+            }
+        }
+    }
+
+    Component {
+        id: editableEntry
+        Rectangle {
+            id: entry
+            required property string display
+            required property string editText
+            required property int row
+            required property int column
+            property bool refused: false
+            function takeFocus() { input.forceActiveFocus() }
+            color: input.activeFocus ? Theme.surface : Theme.sunken
+            border.color: refused ? Theme.bad : (input.activeFocus ? Theme.accent : Theme.border)
+            border.width: input.activeFocus || refused ? 2 : 1
+
+            TextInput {
+                id: input
+                objectName: "entry_" + root.matrix + "_" + entry.row + "_" + entry.column
+                anchors.fill: parent
+                anchors.leftMargin: 4
+                anchors.rightMargin: 7
+                horizontalAlignment: Text.AlignRight
+                verticalAlignment: Text.AlignVCenter
+                clip: true
+                selectByMouse: true
+                activeFocusOnTab: true
+                color: Theme.text
+                selectionColor: Theme.selection
+                selectedTextColor: Theme.text
+                font.family: Theme.monoFamily
+                font.pixelSize: Theme.monoSize
+                text: entry.display
+                Accessible.name: root.caption + ", " + tableModel.headerData(entry.row, Qt.Vertical)
+                                 + ", column " + tableModel.headerData(entry.column, Qt.Horizontal)
+                Accessible.role: Accessible.EditableText
+
+                // While editing show the exact number; otherwise the rounded one.
+                onActiveFocusChanged: {
+                    if (activeFocus) {
+                        text = entry.editText
+                        selectAll()
+                    } else {
+                        text = Qt.binding(() => entry.display)
+                    }
+                }
+                function apply(): bool {
+                    if (text === entry.editText || text === entry.display) {
+                        entry.refused = false
+                        return true
+                    }
+                    entry.refused = !root.commit(entry.row, entry.column, text)
+                    if (!entry.refused)
+                        text = entry.editText
+                    return !entry.refused
+                }
+                onEditingFinished: apply()
+                Keys.onReturnPressed: { if (apply()) root.focusEntry(entry.row + 1, entry.column) }
+                Keys.onEnterPressed: { if (apply()) root.focusEntry(entry.row + 1, entry.column) }
+                Keys.onUpPressed: { apply(); root.focusEntry(entry.row - 1, entry.column) }
+                Keys.onDownPressed: { apply(); root.focusEntry(entry.row + 1, entry.column) }
+                Keys.onLeftPressed: event => {
+                    if (cursorPosition === 0 && selectedText.length === 0) {
+                        apply(); root.focusEntry(entry.row, entry.column - 1)
+                    } else {
+                        event.accepted = false
+                    }
+                }
+                Keys.onRightPressed: event => {
+                    if (cursorPosition === text.length && selectedText.length === 0) {
+                        apply(); root.focusEntry(entry.row, entry.column + 1)
+                    } else {
+                        event.accepted = false
+                    }
+                }
+                Keys.onEscapePressed: { text = entry.editText; entry.refused = false; root.refusal = "" }
+            }
+            ToolTip.visible: hoverArea.hovered
+            ToolTip.delay: 600
+            ToolTip.text: qsTr("Type a number; Enter or an arrow key applies it")
+            HoverHandler { id: hoverArea }
+        }
+    }
+
+    Text {
+        visible: root.note.length > 0
+        text: root.note
+        color: Theme.mutedText
+        font.pixelSize: Theme.smallSize
+        wrapMode: Text.WordWrap
+        Layout.maximumWidth: root.maximumWidth
+    }
+    Refusal {
+        text: root.refusal
+        Layout.maximumWidth: root.maximumWidth
+    }
+}
