@@ -26,7 +26,7 @@ ApplicationWindow {
     minimumWidth: 560
     minimumHeight: 400
     visible: true
-    title: (session.unsavedChanges ? "• " : "") + session.title + " — " + session.fileName + " — attnbook"
+    title: (lessonSession.unsavedChanges ? "• " : "") + lessonSession.title + " — " + lessonSession.fileName + " — attnbook"
     color: Theme.page
 
     SystemPalette { id: systemPalette }
@@ -57,13 +57,13 @@ ApplicationWindow {
     palette.dark: Theme.dark ? "#15171a" : "#9aa0a8"
     palette.shadow: Theme.dark ? "#000000" : "#6b7078"
 
-    LessonSession { id: session }
+    LessonSession { id: lessonSession }
     RecentFiles { id: recent }
 
     function openLesson(path: string) {
-        session.open(path)
-        if (session.filePath.length > 0 && !session.bundled)
-            recent.add(session.filePath)
+        lessonSession.open(path)
+        if (lessonSession.filePath.length > 0 && !lessonSession.bundled)
+            recent.add(lessonSession.filePath)
         lessonView.contentY = 0
     }
 
@@ -161,7 +161,7 @@ ApplicationWindow {
             spacing: 10
             Text {
                 objectName: "headerTitle"
-                text: session.title
+                text: lessonSession.title
                 color: Theme.text
                 font.pixelSize: 17
                 font.bold: true
@@ -169,24 +169,24 @@ ApplicationWindow {
                 Layout.maximumWidth: parent.width * 0.5
             }
             Text {
-                text: session.bundled ? qsTr("%1 (bundled lesson)").arg(session.fileName) : session.filePath
+                text: lessonSession.bundled ? qsTr("%1 (bundled lesson)").arg(lessonSession.fileName) : lessonSession.filePath
                 color: Theme.mutedText
                 font.pixelSize: Theme.smallSize
                 elide: Text.ElideMiddle
                 Layout.fillWidth: true
             }
             Text {
-                visible: session.unsavedChanges
+                visible: lessonSession.unsavedChanges
                 text: qsTr("unsaved changes")
                 color: Theme.accent
                 font.pixelSize: Theme.smallSize
                 font.italic: true
             }
             Button {
-                text: session.problems.errorCount > 0
-                      ? qsTr("%1 error(s)").arg(session.problems.errorCount)
-                      : qsTr("%1 warning(s)").arg(session.problems.warningCount)
-                visible: session.problems.count > 0
+                text: lessonSession.problems.errorCount > 0
+                      ? qsTr("%1 error(s)").arg(lessonSession.problems.errorCount)
+                      : qsTr("%1 warning(s)").arg(lessonSession.problems.warningCount)
+                visible: lessonSession.problems.count > 0
                 onClicked: lessonView.contentY = 0
                 ToolTip.visible: hovered
                 ToolTip.delay: 500
@@ -210,9 +210,9 @@ ApplicationWindow {
 
         OutlinePane {
             id: outlinePane
-            outline: session.outline
-            visible: window.shotCell.length === 0 && session.outline.count > 0
-            currentHeading: session.outline.headingOfRow(lessonView.currentRow)
+            outline: lessonSession.outline
+            visible: window.shotCell.length === 0 && lessonSession.outline.count > 0
+            currentHeading: lessonSession.outline.headingOfRow(lessonView.currentRow)
             SplitView.preferredWidth: 270
             SplitView.minimumWidth: 160
             onShow: row => lessonView.showRow(row)
@@ -220,7 +220,7 @@ ApplicationWindow {
         LessonView {
             id: lessonView
             objectName: "lessonView"
-            session: session
+            session: lessonSession
             onlyCell: window.shotCell
             SplitView.fillWidth: true
             focus: true

@@ -339,6 +339,10 @@ void HeatmapItem::paint(QPainter* painter) {
     lastPaintMs_ = double(timer.nsecsElapsed()) / 1e6;
 }
 
+QRectF HeatmapItem::squareRect(int row, int column) const {
+    return QRectF(left_ + column * square_, top_ + row * square_, square_, square_);
+}
+
 QString HeatmapItem::describeAt(qreal x, qreal y) const {
     const int head = effectiveHead();
     if (head < 0 || square_ <= 0 || x < left_ || y < top_) {

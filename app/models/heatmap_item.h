@@ -64,6 +64,8 @@ class HeatmapItem : public QQuickPaintedItem {
 
     // "red reads blue: 0.2327" for the square under (x, y), or "".
     Q_INVOKABLE QString describeAt(qreal x, qreal y) const;
+    // Where the square of (row, column) is drawn.
+    Q_INVOKABLE QRectF squareRect(int row, int column) const;
 
     void paint(QPainter* painter) override;
     double lastPaintMilliseconds() const { return lastPaintMs_; }

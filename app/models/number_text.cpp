@@ -36,6 +36,10 @@ std::optional<double> parseTypedNumber(const QString& text, QString& reason) {
         reason = QStringLiteral("'%1' is not a number").arg(cleaned);
         return std::nullopt;
     }
+    if (std::isnan(value)) {
+        reason = QStringLiteral("'%1' is not a number").arg(cleaned);
+        return std::nullopt;
+    }
     if (!std::isfinite(value)) {
         reason = QStringLiteral("the number must be finite");
         return std::nullopt;

@@ -135,6 +135,7 @@ Card {
                         cell: card.cell
                         matrix: modelData
                         caption: modelData === "X0" ? "" : modelData
+                        describedAs: modelData === "X0" ? qsTr("Token vectors") : modelData
                         maximumWidth: card.innerWidth
                         note: modelData === "X0" && card.cell.usesVocab
                               ? qsTr("Equal tokens share one vocab vector: editing one red row changes every red.")

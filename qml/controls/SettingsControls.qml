@@ -128,6 +128,7 @@ ColumnLayout {
         }
     }
     Refusal {
+        objectName: "settingsRefusal"
         text: settings.refusal
         Layout.fillWidth: true
     }

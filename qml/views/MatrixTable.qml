@@ -15,6 +15,8 @@ ColumnLayout {
     property int head: 0
     property int digits: 4
     property string caption: matrix
+    // How refusals name this matrix when the caption is hidden.
+    property string describedAs: caption.length > 0 ? caption : matrix
     property string note: ""
     property int maximumRows: 12
     property real maximumWidth: 900
@@ -76,7 +78,7 @@ ColumnLayout {
     function commit(row: int, column: int, text: string): bool {
         const reason = tableModel.setValue(row, column, text)
         root.refusal = reason.length > 0
-            ? root.caption + ", " + tableModel.headerData(row, Qt.Vertical) + " × "
+            ? root.describedAs + ", " + tableModel.headerData(row, Qt.Vertical) + " × "
               + tableModel.headerData(column, Qt.Horizontal) + ": " + reason
             : ""
         return reason.length === 0
@@ -234,7 +236,7 @@ ColumnLayout {
                 font.family: Theme.monoFamily
                 font.pixelSize: Theme.monoSize
                 text: entry.display
-                Accessible.name: root.caption + ", " + tableModel.headerData(entry.row, Qt.Vertical)
+                Accessible.name: root.describedAs + ", " + tableModel.headerData(entry.row, Qt.Vertical)
                                  + ", column " + tableModel.headerData(entry.column, Qt.Horizontal)
                 Accessible.role: Accessible.EditableText
 

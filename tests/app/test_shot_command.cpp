@@ -1,0 +1,136 @@
+// `attnbook shot` as a user runs it: a readable PNG without a display, and
+// the exit codes of cli.md (2 usage, 3 invalid document, 1 cannot write).
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString errors;
+};
+
+Run shot(const QStringList& arguments) {
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    // No display: the command must find its own way offscreen.
+    environment.remove(QStringLiteral("DISPLAY"));
+    environment.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    environment.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(ATTNBOOK_EXECUTABLE),
+                  QStringList{QStringLiteral("shot")} + arguments);
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        return {};
+    }
+    return {process.exitCode(), QString::fromUtf8(process.readAllStandardError())};
+}
+
+const QString kLesson = QStringLiteral(ATTNBOOK_SOURCE_DIR "/tests/app/fixtures/window.md");
+const QString kBroken = QStringLiteral(ATTNBOOK_SOURCE_DIR "/tests/app/fixtures/broken.md");
+
+// The share of pixels darker than mid-grey: a page with text has some, a
+// blank one none.
+double inkShare(const QImage& image) {
+    qint64 dark = 0;
+    for (int y = 0; y < image.height(); y += 3) {
+        for (int x = 0; x < image.width(); x += 3) {
+            dark += qGray(image.pixel(x, y)) < 128;
+        }
+    }
+    return double(dark) / (double(image.width() / 3) * (image.height() / 3));
+}
+
+} // namespace
+
+class ShotCommandTest : public QObject {
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void wholeLesson() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("page.png"));
+        const Run run = shot({kLesson, QStringLiteral("--out"), out, QStringLiteral("--width"),
+                              QStringLiteral("900")});
+        QCOMPARE(run.exitCode, 0);
+        const QImage page(out);
+        QCOMPARE(page.width(), 900);
+        QVERIFY2(page.height() > 1500, "the whole lesson, not one window's height");
+        QVERIFY(inkShare(page) > 0.01);
+    }
+
+    void oneCellDarkTheme() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("cell.png"));
+        const Run run = shot({kLesson, QStringLiteral("--out"), out, QStringLiteral("--cell"),
+                              QStringLiteral("colour"), QStringLiteral("--theme=dark")});
+        QCOMPARE(run.exitCode, 0);
+        const QImage cell(out);
+        QVERIFY(!cell.isNull());
+        // A dark page: most of it is dark.
+        QVERIFY(inkShare(cell) > 0.5);
+    }
+
+    void usageErrors() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("x.png"));
+        QCOMPARE(shot({kLesson}).exitCode, 2);
+        QCOMPARE(shot({QStringLiteral("--out"), out}).exitCode, 2);
+        QCOMPARE(shot({kLesson, QStringLiteral("--out"), out, QStringLiteral("--theme"),
+                       QStringLiteral("pink")})
+                     .exitCode,
+                 2);
+        QCOMPARE(shot({kLesson, QStringLiteral("--out"), out, QStringLiteral("--width"),
+                       QStringLiteral("wide")})
+                     .exitCode,
+                 2);
+        const Run noCell = shot({kLesson, QStringLiteral("--out"), out, QStringLiteral("--cell"),
+                                 QStringLiteral("nope")});
+        QCOMPARE(noCell.exitCode, 2);
+        QVERIFY(noCell.errors.contains(QStringLiteral("there is no cell 'nope'")));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void invalidDocument() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("x.png"));
+        const Run run = shot({kBroken, QStringLiteral("--out"), out});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.errors.contains(QStringLiteral("broken.md:10:15: error: the token 'purple' is "
+                                                    "not in the vocab")),
+                 qPrintable(run.errors));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void unwritableOutput() {
+        QTemporaryDir dir;
+        // A folder where the file should go, and a folder that does not exist.
+        const Run folder = shot({kLesson, QStringLiteral("--out"), dir.path(),
+                                 QStringLiteral("--cell"), QStringLiteral("cost")});
+        QCOMPARE(folder.exitCode, 1);
+        QVERIFY(folder.errors.contains(QStringLiteral("cannot write")));
+        const QString missing = dir.filePath(QStringLiteral("no/such/folder/x.png"));
+        const Run run = shot({kLesson, QStringLiteral("--out"), missing, QStringLiteral("--cell"),
+                              QStringLiteral("cost")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(!QFile::exists(missing));
+        // An existing file is replaced whole or not at all.
+        const QString existing = dir.filePath(QStringLiteral("keep.png"));
+        QFile file(existing);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("old");
+        file.close();
+        QCOMPARE(shot({kBroken, QStringLiteral("--out"), existing}).exitCode, 3);
+        QFile again(existing);
+        QVERIFY(again.open(QIODevice::ReadOnly));
+        QCOMPARE(again.readAll(), QByteArray("old"));
+    }
+};
+
+QTEST_GUILESS_MAIN(ShotCommandTest)
+#include "test_shot_command.moc"

@@ -1,0 +1,359 @@
+// The window's C++ models: each list and table model under
+// QAbstractItemModelTester while the lesson is edited, the edits and their
+// refusals, what "Keep" writes, and the pieces the prose is cut into.
+#include "attention_cell_model.h"
+#include "cell_list_model.h"
+#include "editable_attention.h"
+#include "heatmap_item.h"
+#include "lesson.h"
+#include "lesson_session.h"
+#include "matrix_table_model.h"
+#include "number_text.h"
+#include "outline_model.h"
+#include "problem_list_model.h"
+#include "prose_rows.h"
+#include "quiz_cell_model.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace attnbook;
+
+namespace {
+
+const QString kWindowLesson = QStringLiteral(WINDOW_FIXTURES "/window.md");
+const QString kBrokenLesson = QStringLiteral(WINDOW_FIXTURES "/broken.md");
+
+AttentionCellModel* attention(const LessonSession& session, const char* id) {
+    return qobject_cast<AttentionCellModel*>(session.cell(QString::fromLatin1(id)));
+}
+
+} // namespace
+
+class WindowModelsTest : public QObject {
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void cellListUnderTester() {
+        LessonSession session;
+        QAbstractItemModelTester tester(session.cells(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(session.open(kWindowLesson));
+        const CellListModel* cells = session.cells();
+        QCOMPARE(cells->row(0).kind, QStringLiteral("prose"));
+        const int colour = cells->rowOfCell(QStringLiteral("colour"));
+        QCOMPARE(cells->row(colour).kind, QStringLiteral("attention"));
+        QCOMPARE(cells->data(cells->index(colour), CellListModel::CellObjectRole).value<QObject*>(),
+                 session.cell(QStringLiteral("colour")));
+        // An edit rewrites only the prose that quotes the cell, and only its Markdown.
+        QSignalSpy changed(cells, &QAbstractItemModel::dataChanged);
+        QCOMPARE(attention(session, "colour")->setHeads(2), QString());
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 0);
+        QCOMPARE(changed.at(0).at(2).value<QList<int>>(), QList<int>{CellListModel::MarkdownRole});
+        QVERIFY(cells->row(0).markdown.contains(QStringLiteral("gives 0.1978 of its")));
+        // Opening another lesson resets the list.
+        QVERIFY(!session.open(kBrokenLesson));
+    }
+
+    void problemsAndOutlineUnderTester() {
+        LessonSession session;
+        QAbstractItemModelTester problemsTester(
+            session.problems(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester outlineTester(
+            session.outline(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(!session.open(kBrokenLesson));
+        const ProblemListModel* problems = session.problems();
+        QCOMPARE(problems->errorCount(), 2);
+        QCOMPARE(problems->problem(0).location, QStringLiteral("broken.md:10:15"));
+        QCOMPARE(problems->problem(0).targetRow, session.cells()->rowOfCell(QStringLiteral("bad")));
+        QVERIFY(problems->problem(1).message.contains(QStringLiteral("do not divide")));
+        QCOMPARE(problems->data(problems->index(0), Qt::DisplayRole).toString(),
+                 QStringLiteral("broken.md:10:15: error: the token 'purple' is not in the vocab"));
+        // The cell with errors shows its source and why; the others are live.
+        const CellListModel* cells = session.cells();
+        const CellListModel::Row& bad = cells->row(cells->rowOfCell(QStringLiteral("bad")));
+        QCOMPARE(bad.kind, QStringLiteral("broken"));
+        QVERIFY(bad.markdown.startsWith(QStringLiteral("```attention bad")));
+        QCOMPARE(bad.problems.size(), 1);
+        QVERIFY(attention(session, "good"));
+        QCOMPARE(session.outline()->count(), 2);
+        QVERIFY(session.open(kWindowLesson));
+        QCOMPARE(session.problems()->count(), 0);
+        QCOMPARE(session.outline()->count(), 3);
+    }
+
+    void unreadableFileStillOpens() {
+        LessonSession session;
+        QVERIFY(!session.open(QStringLiteral(WINDOW_FIXTURES "/no-such-lesson.md")));
+        QCOMPARE(session.problems()->count(), 1);
+        QCOMPARE(session.problems()->problem(0).location, QStringLiteral("no-such-lesson.md"));
+        QCOMPARE(session.cells()->count(), 0);
+    }
+
+    void bundledLessonOpensWithoutErrors() {
+        LessonSession session;
+        QVERIFY(session.open(QString()));
+        QVERIFY(session.bundled());
+        QCOMPARE(session.title(), QStringLiteral("Attention"));
+        QVERIFY(attention(session, "playground"));
+    }
+
+    void matrixModelUnderTester() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        AttentionCellModel* cell = attention(session, "colour");
+        MatrixTableModel weights;
+        QAbstractItemModelTester tester(&weights,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        weights.setCell(cell);
+        weights.setMatrix(QStringLiteral("weights"));
+        QCOMPARE(weights.rowCount(), 3);
+        QCOMPARE(weights.headerData(1, Qt::Horizontal).toString(), QStringLiteral("blue"));
+        QCOMPARE(weights.data(weights.index(0, 1)).toString(), QStringLiteral("0.2327"));
+        weights.setDigits(2);
+        QCOMPARE(weights.data(weights.index(0, 1)).toString(), QStringLiteral("0.23"));
+        QCOMPARE(weights.data(weights.index(0, 0), MatrixTableModel::FocusRole).toBool(), true);
+        // Same shape: one dataChanged; a new token: a reset.
+        QSignalSpy reset(&weights, &QAbstractItemModel::modelReset);
+        QCOMPARE(cell->setMask(QStringLiteral("causal")), QString());
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(weights.data(weights.index(0, 1), MatrixTableModel::BlockedRole).toBool(), true);
+        QCOMPARE(cell->addToken(QStringLiteral("green")), QString());
+        QCOMPARE(reset.count(), 1);
+        QCOMPARE(weights.columnCount(), 4);
+        QCOMPARE(weights.headerData(3, Qt::Vertical).toString(), QStringLiteral("green"));
+        // Scores of blocked entries read −∞, never NaN.
+        weights.setMatrix(QStringLiteral("scores"));
+        QCOMPARE(weights.data(weights.index(0, 3)).toString(), QStringLiteral("−∞"));
+        QVERIFY(!weights.data(weights.index(0, 3), MatrixTableModel::ValueRole).isValid());
+        QCOMPARE(cell->removeToken(3), QString());
+        QCOMPARE(weights.columnCount(), 3);
+    }
+
+    void editableMatrixRefusesInPlace() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        AttentionCellModel* cell = attention(session, "colour");
+        MatrixTableModel projection;
+        QAbstractItemModelTester tester(&projection,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        projection.setCell(cell);
+        projection.setMatrix(QStringLiteral("W_Q"));
+        QVERIFY(projection.editable());
+        QVERIFY(projection.flags(projection.index(0, 0)) & Qt::ItemIsEditable);
+        // The identity is written out as the matrix it stands for.
+        QCOMPARE(projection.valueAt(0, 0), 1.0);
+        QCOMPARE(projection.valueAt(0, 1), 0.0);
+        QCOMPARE(projection.setValue(0, 1, QStringLiteral("1,5")),
+                 QStringLiteral("use a point for decimals: 1.5, not 1,5"));
+        QVERIFY(!projection.setData(projection.index(0, 1), QStringLiteral("x")));
+        QVERIFY(!cell->edited());
+        QVERIFY(projection.setData(projection.index(0, 1), QStringLiteral("−0.5")));
+        QCOMPARE(projection.valueAt(0, 1), -0.5);
+        QVERIFY(cell->edited());
+        QCOMPARE(cell->setIdentity(QStringLiteral("W_Q")), QString());
+        QCOMPARE(projection.valueAt(0, 1), 0.0);
+        // A fixed cell takes no edits.
+        MatrixTableModel fixed;
+        fixed.setCell(attention(session, "colour"));
+        fixed.setMatrix(QStringLiteral("output"));
+        QVERIFY(!fixed.editable());
+        QVERIFY(!fixed.setValue(0, 0, QStringLiteral("1")).isEmpty());
+    }
+
+    void specNumbersThroughEdits() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        AttentionCellModel* cell = attention(session, "colour");
+        QVERIFY(std::abs(cell->weight(0, 0, 1) - 0.2327) < 5e-5);
+        QCOMPARE(cell->setHeads(2), QString());
+        QVERIFY(std::abs(cell->outputAt(0, 0) - 0.8022) < 5e-5);
+        QVERIFY(std::abs(cell->outputAt(0, 1) - 0.1978) < 5e-5);
+        cell->reset();
+        QCOMPARE(cell->setMask(QStringLiteral("causal")), QString());
+        QVERIFY(std::abs(cell->weight(0, 1, 0) - 0.3775) < 5e-5);
+        QVERIFY(std::abs(cell->weight(0, 1, 1) - 0.6225) < 5e-5);
+        QCOMPARE(cell->weight(0, 1, 2), 0.0);
+        cell->reset();
+        QCOMPARE(cell->setPositional(QStringLiteral("sinusoidal")), QString());
+        QVERIFY(std::abs(cell->weight(0, 0, 1) - 0.4053) < 5e-5);
+        QVERIFY(std::abs(cell->weight(0, 2, 2) - 0.6440) < 5e-5);
+    }
+
+    void refusalsLeaveTheCellAsItWas() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        AttentionCellModel* cell = attention(session, "colour");
+        const int revision = cell->revision();
+        QCOMPARE(cell->allowedHeads(), (QVariantList{1, 2, 4}));
+        QVERIFY(cell->setHeads(3).contains(QStringLiteral("divide")));
+        QCOMPARE(cell->setScale(QStringLiteral("divisor"), QStringLiteral("0")),
+                 QStringLiteral("the divisor must be a finite number above 0"));
+        QCOMPARE(cell->setScale(QStringLiteral("divisor"), QStringLiteral("nan")),
+                 QStringLiteral("'nan' is not a number"));
+        QVERIFY(cell->addToken(QStringLiteral("purple"))
+                    .startsWith(QStringLiteral("'purple' is not in the vocab")));
+        QCOMPARE(cell->setFocus(7), QStringLiteral("there is no row 8 to follow"));
+        QCOMPARE(cell->setIdentity(QStringLiteral("b_Q")),
+                 QStringLiteral("b_Q has no identity setting"));
+        QCOMPARE(cell->revision(), revision);
+        QVERIFY(!cell->edited());
+        QCOMPARE(cell->removeToken(0), QString());
+        QCOMPARE(cell->removeToken(0), QString());
+        QCOMPARE(cell->removeToken(0), QStringLiteral("a cell needs at least one token"));
+    }
+
+    void fixedCellsRefuseEdits() {
+        LessonSession session;
+        QVERIFY(session.open(QString()));
+        AttentionCellModel* fixed = attention(session, "colour");
+        QVERIFY(fixed->controls().isEmpty());
+        QVERIFY(!fixed->isEditable(QStringLiteral("X0")));
+        QVERIFY(!fixed->setMatrixEntry(QStringLiteral("X0"), 0, 0, QStringLiteral("2")).isEmpty());
+        QVERIFY(!fixed->setIdentity(QStringLiteral("W_Q")).isEmpty());
+    }
+
+    void blockedRowsAreNamed() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        AttentionCellModel* cell = attention(session, "colour");
+        QCOMPARE(cell->setMask(QStringLiteral("causal")), QString());
+        QCOMPARE(cell->setPadding(0, true), QString());
+        // Row 1 reads only token 1, which is padding: it is fully blocked.
+        QVERIFY(cell->rowCheckPassed());
+        QVERIFY(
+            cell->rowCheck().contains(QStringLiteral("fully blocked, all shares 0: row 1 “red”")));
+        QCOMPARE(cell->weight(0, 0, 0), 0.0);
+        QCOMPARE(cell->outputAt(0, 0), 0.0);
+        QCOMPARE(cell->warnings().size(), 1);
+    }
+
+    void keepWritesTheDocument() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        AttentionCellModel* cell = attention(session, "colour");
+        QCOMPARE(cell->setHeads(2), QString());
+        QCOMPARE(cell->setMask(QStringLiteral("causal")), QString());
+        QCOMPARE(cell->addToken(QStringLiteral("yellow")), QString());
+        QCOMPARE(cell->setMatrixEntry(QStringLiteral("X0"), 1, 1, QStringLiteral("2")), QString());
+        QCOMPARE(cell->setScale(QStringLiteral("divisor"), QStringLiteral("3")), QString());
+        QSignalSpy unsaved(&session, &LessonSession::unsavedChangesChanged);
+        QCOMPARE(cell->keep(), QString());
+        QCOMPARE(unsaved.count(), 1);
+        QVERIFY(!cell->edited());
+        // The document now says what the cell shows: reading it back gives the same numbers.
+        const std::string text = session.documentText().toStdString();
+        QVERIFY(text.find("tokens: [red, blue, red, yellow]\n") != std::string::npos);
+        QVERIFY(text.find("  blue: [0, 2, 0, 0]\n") != std::string::npos);
+        const Lesson reread = parseLesson(text, "window.md");
+        QVERIFY(!hasErrors(reread.diagnostics));
+        AttentionEngine engine;
+        const LessonResults results = computeLesson(reread, engine);
+        const AttentionResult& kept = *results.cell("colour")->attention;
+        QCOMPARE(kept.h, 2);
+        QCOMPARE(kept.n, 4);
+        QCOMPARE(kept.scale, 1.0 / 3.0);
+        for (int r = 0; r < kept.n; ++r) {
+            for (int c = 0; c < kept.m; ++c) {
+                QCOMPARE(kept.head[1].weight(r, c), cell->weight(1, r, c));
+            }
+        }
+        // Nothing but the cell changed: the prose is byte for byte the same.
+        QFile original(kWindowLesson);
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        const std::string before = original.readAll().toStdString();
+        QCOMPARE(text.substr(0, text.find("```attention colour")),
+                 before.substr(0, before.find("```attention colour")));
+        QCOMPARE(text.substr(text.find("## Prose that quotes nothing")),
+                 before.substr(before.find("## Prose that quotes nothing")));
+    }
+
+    void typedNumbers() {
+        QString reason;
+        QCOMPARE(parseTypedNumber(QStringLiteral(" −1.25 "), reason), std::optional<double>(-1.25));
+        QCOMPARE(parseTypedNumber(QStringLiteral("1e-3"), reason), std::optional<double>(1e-3));
+        QCOMPARE(parseTypedNumber(QStringLiteral("+2"), reason), std::optional<double>(2));
+        for (const char* bad : {"", "1,5", "1.5x", "inf", "nan", "1e400", "--1"}) {
+            reason.clear();
+            QVERIFY2(!parseTypedNumber(QString::fromLatin1(bad), reason), bad);
+            QVERIFY2(!reason.isEmpty(), bad);
+        }
+    }
+
+    void proseIsCutAtHeadingsOutsideCode() {
+        ProseBlock block;
+        block.firstLine = 5;
+        block.text =
+            "# One\n\ntext {{c.x}}\n\n```python\n# not a heading\n```\n## Two *em*\nmore\n\n";
+        const std::vector<ProsePieceRow> rows = splitProse(block, {{9, 11}});
+        QCOMPARE(rows.size(), size_t(2));
+        QCOMPARE(rows[0].firstLine, 5);
+        QCOMPARE(rows[0].lastLine, 11);
+        QCOMPARE(rows[0].headingTitle, std::string("One"));
+        QCOMPARE(rows[0].boundCells, (std::set<std::string>{"c"}));
+        QCOMPARE(rows[1].firstLine, 12);
+        QCOMPARE(rows[1].headingLevel, 2);
+        QCOMPARE(rows[1].headingTitle, std::string("Two em"));
+        QCOMPARE(escapeMarkdown("[0.5, 1]*"), std::string("\\[0.5, 1\\]\\*"));
+    }
+
+    void quizVerdicts() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        auto* number = qobject_cast<QuizCellModel*>(session.cell(QStringLiteral("blue_share")));
+        auto* choice = qobject_cast<QuizCellModel*>(session.cell(QStringLiteral("zero_score")));
+        QVERIFY(number && choice);
+        QCOMPARE(number->kind(), QStringLiteral("number"));
+        number->checkNumber(QStringLiteral("0.2330")); // within the tolerance 0.001
+        QCOMPARE(number->verdict(), QStringLiteral("right"));
+        number->checkNumber(QStringLiteral("0.25"));
+        QCOMPARE(number->verdict(), QStringLiteral("wrong"));
+        QCOMPARE(attention(session, "colour")->setHeads(2), QString());
+        QVERIFY(std::abs(number->answerText().toDouble() - 0.1978) < 5e-5);
+        choice->checkChoice(1);
+        QCOMPARE(choice->verdict(), QStringLiteral("right"));
+        choice->checkChoice(0);
+        QCOMPARE(choice->verdict(), QStringLiteral("wrong"));
+    }
+
+    void heatmapPaintsEveryEntry() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        AttentionCellModel* cell = attention(session, "colour");
+        HeatmapItem heatmap;
+        heatmap.setCell(cell);
+        heatmap.setWidth(400);
+        QVERIFY(heatmap.implicitHeight() > 100);
+        QImage image(400, int(heatmap.implicitHeight()), QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        heatmap.paint(&painter);
+        painter.end();
+        QVERIFY(heatmap.valuesShown());
+        const QRectF blueReadsBlue = heatmap.squareRect(1, 1);
+        const QRectF blueReadsRed = heatmap.squareRect(1, 0);
+        QCOMPARE(heatmap.describeAt(blueReadsBlue.center().x(), blueReadsBlue.center().y()),
+                 QStringLiteral("blue reads blue: share 0.4519"));
+        // A larger share is a darker square (sampled off the number in it).
+        const auto shade = [&](const QRectF& r) {
+            return qGray(image.pixel((r.topLeft() + QPointF(3, 3)).toPoint()));
+        };
+        QVERIFY(shade(blueReadsBlue) < shade(blueReadsRed));
+        QCOMPARE(cell->setMask(QStringLiteral("causal")), QString());
+        const QRectF blocked = heatmap.squareRect(0, 2);
+        QCOMPARE(heatmap.describeAt(blocked.center().x(), blocked.center().y()),
+                 QStringLiteral("red reads red: blocked by the mask, share 0"));
+        HeatmapItem change;
+        change.setCell(cell);
+        change.setChange(true);
+        QVERIFY(change.changeRange() > 0.6);
+    }
+};
+
+QTEST_MAIN(WindowModelsTest)
+#include "test_window_models.moc"

@@ -1,0 +1,246 @@
+import QtQuick
+import QtTest
+import Attnbook
+import Attnbook.Models
+
+// Drives an attention cell through its own controls and reads back the
+// numbers its views show, against the worked numbers of attention.md.
+Item {
+    id: root
+    width: 1100
+    height: 900
+
+    LessonSession { id: session }
+    Component {
+        id: cellComponent
+        AttentionCell {}
+    }
+
+    TestCase {
+        id: test
+        name: "AttentionCell"
+        when: windowShown
+
+        property var card: null
+
+        function init() {
+            verify(session.open(sourceDir + "/tests/app/fixtures/window.md"), "the fixture opens clean")
+            card = createTemporaryObject(cellComponent, root, { cell: session.cell("colour"), width: 1060 })
+            verify(card)
+            waitForRendering(card)
+        }
+
+        function control(name) {
+            const item = findChild(card, name)
+            verify(item, "control " + name)
+            return item
+        }
+        function table(name) {
+            const item = findChild(card, name)
+            verify(item, "matrix " + name)
+            return item.model
+        }
+        function compareRow(model, row, expected, tolerance) {
+            for (let c = 0; c < expected.length; ++c)
+                fuzzyCompare(model.valueAt(row, c), expected[c], tolerance,
+                             "row " + row + ", column " + c)
+        }
+        function click(name) {
+            const item = control(name)
+            verify(item.visible && item.enabled, name + " can be clicked")
+            mouseClick(item)
+            waitForRendering(card)
+        }
+
+        function test_authoredWeights() {
+            const weights = table("matrix_weights_h0")
+            compareRow(weights, 0, [0.3837, 0.2327, 0.3837], 5e-5)
+            compareRow(weights, 1, [0.2741, 0.4519, 0.2741], 5e-5)
+            // Written as the lesson writes them, to four decimals.
+            compare(weights.textAt(0, 1), "0.2327")
+            compareRow(table("matrix_output"), 0, [0.7673, 0.2327, 0, 0], 5e-5)
+            verify(control("rowCheck").text.indexOf("✓") === 0)
+        }
+
+        function test_headsOfferOnlyDivisors() {
+            verify(findChild(card, "heads_1"))
+            verify(findChild(card, "heads_2"))
+            verify(findChild(card, "heads_4"))
+            verify(!findChild(card, "heads_3"), "3 does not divide 4")
+        }
+
+        function test_twoHeads() {
+            click("heads_2")
+            compare(card.cell.heads, 2)
+            compareRow(table("matrix_output"), 0, [0.8022, 0.1978, 0, 0], 5e-5)
+            verify(card.cell.edited)
+            verify(control("heads_2").checked)
+        }
+
+        function test_causalMask() {
+            click("mask_causal")
+            const weights = table("matrix_weights_h0")
+            compareRow(weights, 0, [1, 0, 0], 1e-12)
+            compareRow(weights, 1, [0.3775, 0.6225, 0], 5e-5)
+            compareRow(weights, 2, [0.3837, 0.2327, 0.3837], 5e-5)
+            // Blocked entries are exactly zero, and the check says so.
+            compare(weights.valueAt(1, 2), 0)
+            const check = control("rowCheck").text
+            verify(check.indexOf("✓") === 0, check)
+            verify(check.indexOf("3 blocked entries are exactly 0") >= 0, check)
+        }
+
+        function test_sinusoidalPositions() {
+            click("positional_sinusoidal")
+            const weights = table("matrix_weights_h0")
+            compareRow(weights, 0, [0.3349, 0.4053, 0.2599], 5e-5)
+            compareRow(weights, 2, [0.2013, 0.1547, 0.6440], 5e-5)
+            // X = X₀ + P appears once the encoding is on.
+            compareRow(table("matrix_X"), 2, [1.9093, -0.4161, 0.0200, 0.9998], 5e-5)
+        }
+
+        function test_editVector() {
+            // Blue's own coordinate from 1 to 2, typed into the token grid.
+            const entry = control("entry_X0_1_1")
+            mouseClick(entry)
+            verify(entry.activeFocus)
+            keySequence(StandardKey.SelectAll)
+            keyClick(Qt.Key_2)
+            keyClick(Qt.Key_Return)
+            waitForRendering(card)
+            const weights = table("matrix_weights_h0")
+            // blue · blue = 4, scaled by 1/2: shares e^2 / (2 + e^2) and 1 / (2 + e^2).
+            const big = Math.exp(2) / (2 + Math.exp(2)), small = 1 / (2 + Math.exp(2))
+            compareRow(weights, 1, [small, big, small], 1e-12)
+            compareRow(weights, 0, [0.3837, 0.2327, 0.3837], 5e-5)
+            compareRow(table("matrix_output"), 0, [0.7673, 2 * 0.23269, 0, 0], 5e-4)
+        }
+
+        function test_editOneRedChangesEveryRed() {
+            const entry = control("entry_X0_0_2")
+            mouseClick(entry)
+            keySequence(StandardKey.SelectAll)
+            keyClick(Qt.Key_3)
+            keyClick(Qt.Key_Return)
+            waitForRendering(card)
+            const x0 = table("matrix_X0")
+            compare(x0.valueAt(0, 2), 3)
+            compare(x0.valueAt(2, 2), 3)
+            compare(x0.valueAt(1, 2), 0)
+        }
+
+        function test_invalidValueRefusedInPlace() {
+            const before = table("matrix_weights_h0").valueAt(1, 1)
+            const entry = control("entry_X0_1_1")
+            mouseClick(entry)
+            keySequence(StandardKey.SelectAll)
+            keyClick(Qt.Key_1)
+            keyClick(Qt.Key_Comma)
+            keyClick(Qt.Key_5)
+            keyClick(Qt.Key_Return)
+            waitForRendering(card)
+            compare(table("matrix_weights_h0").valueAt(1, 1), before, "nothing changed")
+            verify(!card.cell.edited)
+            const tables = findChild(card, "matrix_X0")
+            verify(tables.refusal.indexOf("use a point for decimals") >= 0, tables.refusal)
+            verify(tables.refusal.indexOf("Token vectors, blue × 2") === 0, tables.refusal)
+            // Not a number either: refused with the reason, never NaN.
+            keySequence(StandardKey.SelectAll)
+            keyClick(Qt.Key_N)
+            keyClick(Qt.Key_A)
+            keyClick(Qt.Key_N)
+            keyClick(Qt.Key_Return)
+            verify(tables.refusal.indexOf("not a number") >= 0, tables.refusal)
+            compare(card.cell.setMatrixEntry("X0", 0, 0, "inf"), "the number must be finite")
+            compare(card.cell.setMatrixEntry("X0", 0, 0, "1e400"),
+                    "1e400 is too large: it must be a finite number")
+        }
+
+        function test_scaleDivisorRefusal() {
+            click("scale_divisor")
+            compare(card.cell.scaleMode, "divisor")
+            fuzzyCompare(card.cell.scale, 1, 1e-15, "divide by the divisor shown, 1")
+            const field = control("scaleDivisor")
+            field.text = "0"
+            field.accepted()
+            fuzzyCompare(card.cell.scale, 1, 1e-15, "a divisor of 0 is refused")
+            verify(findChild(card, "settingsRefusal").text.indexOf("above 0") >= 0)
+            field.text = "4"
+            field.accepted()
+            compare(card.cell.scaleMode, "divisor")
+            fuzzyCompare(card.cell.scale, 0.25, 1e-15)
+        }
+
+        function test_tokens() {
+            click("addToken") // adds the first vocab word, red
+            compare(card.cell.tokens, ["red", "blue", "red", "red"])
+            compare(table("matrix_weights_h0").columns, 4)
+            click("tokenRight_1") // blue one place right
+            compare(card.cell.tokens, ["red", "red", "blue", "red"])
+            click("tokenRemove_0")
+            compare(card.cell.tokens, ["red", "blue", "red"])
+            compareRow(table("matrix_weights_h0"), 0, [0.3837, 0.2327, 0.3837], 5e-5)
+            compare(card.cell.renameToken(0, "purple").indexOf("'purple' is not in the vocab"), 0)
+            compare(card.cell.renameToken(1, "green"), "")
+            compare(card.cell.tokens, ["red", "green", "red"])
+        }
+
+        function test_padding() {
+            click("padding_1")
+            const weights = table("matrix_weights_h0")
+            compare(weights.valueAt(0, 1), 0)
+            fuzzyCompare(weights.valueAt(0, 0), 0.5, 1e-12)
+            verify(control("rowCheck").text.indexOf("3 blocked entries") >= 0)
+        }
+
+        function test_compareResetKeep() {
+            verify(!control("compare").enabled, "nothing to compare yet")
+            click("mask_causal")
+            const compareSwitch = control("compare")
+            verify(compareSwitch.enabled)
+            mouseClick(compareSwitch)
+            verify(card.compare)
+            const heatmap = findChild(card, "heatmap_h0")
+            verify(heatmap.change)
+            fuzzyCompare(card.cell.changeRange, 1 - 0.3837, 5e-4)
+            verify(findChild(card, "matrix_delta_h0").model.valueAt(0, 0) > 0.6)
+
+            click("reset")
+            verify(!card.cell.edited)
+            verify(!card.compare)
+            compareRow(table("matrix_weights_h0"), 0, [0.3837, 0.2327, 0.3837], 5e-5)
+
+            click("heads_2")
+            verify(!session.unsavedChanges)
+            click("keep")
+            verify(session.unsavedChanges)
+            verify(!card.cell.edited, "the kept cell is the new authored one")
+            verify(session.documentText().indexOf("heads: 2\n") >= 0)
+            verify(session.documentText().indexOf("heads: 1\n") < 0)
+        }
+
+        function test_traceStepper() {
+            const step = control("traceStep")
+            compare(step.title, "1. The query")
+            click("traceNext")
+            verify(step.title.indexOf("2.") === 0, step.title)
+            click("traceBack")
+            compare(step.title, "1. The query")
+            verify(!control("traceBack").enabled)
+        }
+
+        function test_focusFollows() {
+            const picker = control("focusPicker")
+            picker.currentIndex = 1
+            picker.activated(1)
+            compare(card.cell.focus, 1)
+            compare(card.cell.focusShares(0).map(v => v.toFixed(4)), ["0.2741", "0.4519", "0.2741"])
+        }
+
+        function test_gradients() {
+            const check = control("gradientCheck")
+            verify(check.text.indexOf("✓") > 0, check.text)
+            verify(card.cell.maxRelError < 1e-6)
+        }
+    }
+}

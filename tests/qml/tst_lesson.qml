@@ -1,0 +1,142 @@
+import QtQuick
+import QtTest
+import Attnbook
+import Attnbook.Models
+
+// The whole column: prose with live bindings, quizzes, charts, the outline
+// and the problem list of a document with errors.
+Item {
+    id: root
+    width: 1100
+    height: 800
+
+    LessonSession { id: lessonSession }
+    Component {
+        id: viewComponent
+        LessonView {
+            anchors.fill: parent
+            session: lessonSession
+        }
+    }
+
+    TestCase {
+        name: "Lesson"
+        when: windowShown
+
+        property var view: null
+
+        function openLesson(file) {
+            lessonSession.open(sourceDir + "/tests/app/fixtures/" + file)
+            view = createTemporaryObject(viewComponent, root)
+            verify(view)
+            waitForRendering(view)
+        }
+        function rowOf(id) {
+            return lessonSession.cells.rowOfCell(id)
+        }
+
+        function test_proseBindingsFollowTheCell() {
+            openLesson("window.md")
+            compare(lessonSession.cells.data(lessonSession.cells.index(0, 0), CellListModel.KindRole), "prose")
+            const before = lessonSession.cells.data(lessonSession.cells.index(0, 0), CellListModel.MarkdownRole)
+            verify(before.indexOf("gives 0.2327 of its attention") >= 0, before)
+            const changed = signalSpy.createObject(root, { target: lessonSession.cells, signalName: "dataChanged" })
+            lessonSession.cell("colour").setHeads(2)
+            const after = lessonSession.cells.data(lessonSession.cells.index(0, 0), CellListModel.MarkdownRole)
+            verify(after.indexOf("gives 0.1978 of its attention") >= 0, after)
+            // Only the prose that quotes the cell was rewritten.
+            compare(changed.count, 1)
+            // Bindings inside code blocks stay as typed.
+            const code = lessonSession.cells.data(lessonSession.cells.index(rowOf("colour") + 1, 0), CellListModel.MarkdownRole)
+            verify(code.indexOf("{{colour.output[0]}}") >= 0, code)
+        }
+
+        function test_choiceQuiz() {
+            openLesson("window.md")
+            const quiz = findChild(view, "quiz_zero_score")
+            verify(quiz)
+            view.showRow(rowOf("zero_score"))
+            waitForRendering(view)
+            const check = findChild(quiz, "check")
+            verify(!check.enabled, "nothing chosen yet")
+            mouseClick(findChild(quiz, "choice_0"))
+            mouseClick(check)
+            compare(quiz.quiz.verdict, "wrong")
+            verify(findChild(quiz, "explanation").visible)
+            mouseClick(findChild(quiz, "choice_1"))
+            mouseClick(check)
+            compare(quiz.quiz.verdict, "right")
+            verify(findChild(quiz, "verdict").text.indexOf("✓") === 0)
+        }
+
+        function test_numberQuizFollowsItsCell() {
+            openLesson("window.md")
+            const quiz = findChild(view, "quiz_blue_share")
+            view.showRow(rowOf("blue_share"))
+            waitForRendering(view)
+            const field = findChild(quiz, "answer")
+            mouseClick(field)
+            keyClick(Qt.Key_0)
+            keyClick(Qt.Key_Period)
+            keyClick(Qt.Key_2)
+            keyClick(Qt.Key_3)
+            keyClick(Qt.Key_3)
+            keyClick(Qt.Key_Return)
+            compare(quiz.quiz.verdict, "right", quiz.quiz.feedback)
+            // The bound cell changes: the answer moves, and the verdict with it.
+            lessonSession.cell("colour").setHeads(2)
+            compare(quiz.quiz.verdict, "wrong")
+            verify(quiz.quiz.feedback.indexOf("0.1978") >= 0, quiz.quiz.feedback)
+            lessonSession.cell("colour").reset()
+            compare(quiz.quiz.verdict, "right")
+            // A decimal comma is refused with the reason.
+            quiz.quiz.checkNumber("0,2327")
+            compare(quiz.quiz.verdict, "refused")
+            verify(quiz.quiz.feedback.indexOf("use a point") >= 0)
+        }
+
+        function test_chart() {
+            openLesson("window.md")
+            const chart = findChild(view, "chart_cost")
+            verify(chart)
+            compare(chart.chart.series.length, 2)
+            verify(chart.chart.xLog && chart.chart.yLog)
+            compare(chart.chart.describe("whole text", 64, 2048), "n = 64: whole text 2,048")
+        }
+
+        function test_outlineJumps() {
+            openLesson("window.md")
+            compare(lessonSession.outline.count, 3)
+            compare(lessonSession.outline.data(lessonSession.outline.index(2, 0), OutlineModel.TitleRole), "Quizzes")
+            const target = lessonSession.outline.data(lessonSession.outline.index(2, 0), OutlineModel.TargetRowRole)
+            view.showRow(target)
+            verify(view.contentY > 0)
+            compare(view.currentRow, target)
+        }
+
+        function test_brokenLessonStillOpens() {
+            openLesson("broken.md")
+            compare(lessonSession.problems.errorCount, 2)
+            const panel = findChild(view, "problemPanel")
+            verify(panel.visible)
+            const first = lessonSession.problems.data(lessonSession.problems.index(0, 0), ProblemListModel.LocationRole)
+            compare(first, "broken.md:10:15")
+            // The cells with errors show their source; the valid one is live.
+            compare(lessonSession.cells.data(lessonSession.cells.index(rowOf("bad"), 0), CellListModel.KindRole), "broken")
+            compare(lessonSession.cells.data(lessonSession.cells.index(rowOf("good"), 0), CellListModel.KindRole), "attention")
+            verify(findChild(view, "attention_good"))
+            // Clicking the second problem scrolls to its cell.
+            const problem = findChild(panel, "problem_1")
+            verify(problem)
+            compare(problem.targetRow, rowOf("wide"))
+            view.height = 300
+            mouseClick(problem)
+            verify(view.contentY > 0)
+        }
+    }
+
+    Component {
+        id: signalSpy
+        SignalSpy {}
+    }
+}
