@@ -250,16 +250,16 @@ void AttentionEngine::backwardPass(const AttentionConfig& config, const Attentio
         gradConcat_ = g.upstream * config.wO.weights;
     }
 
-    gradWeightsT_.set_size(arma::uword(s.m), arma::uword(s.n));
-    gradScoresT_.set_size(arma::uword(s.m), arma::uword(s.n));
+    const int blockRows = blockRowsFor(mask, s.n);
+    // One block's G_A, overwritten by its G_S: (m × block rows), reused by every block.
+    gradScoresT_.set_size(arma::uword(s.m), arma::uword(std::min(blockRows, s.n)));
     gradQ_.set_size(arma::uword(s.n), arma::uword(s.h * s.dK));
     gradK_.zeros(arma::uword(s.m), arma::uword(s.h * s.dK)); // accumulated over row blocks
     gradV_.zeros(arma::uword(s.m), arma::uword(s.h * s.dV)); // accumulated over row blocks
     const BlasView q = BlasView::of(r.Q), k = BlasView::of(r.K), v = BlasView::of(r.V);
     const BlasView gc = BlasView::of(gradConcat_);
     const BlasView gq = BlasView::of(gradQ_), gk = BlasView::of(gradK_), gv = BlasView::of(gradV_);
-    const BlasView gaT = BlasView::of(gradWeightsT_), gsT = BlasView::of(gradScoresT_);
-    const int blockRows = blockRowsFor(mask, s.n);
+    const BlasView gsT = BlasView::of(gradScoresT_);
 
     for (int i = 0; i < s.h; ++i) {
         const HeadResult& head = r.head[size_t(i)];
@@ -283,23 +283,21 @@ void AttentionEngine::backwardPass(const AttentionConfig& config, const Attentio
                 continue;
             }
             const BlasView aBlock = aT.block(0, first, keys, rows);
-            const BlasView gaBlock = gaT.block(0, first, keys, rows);
-            const BlasView gsBlock = gsT.block(0, first, keys, rows);
+            const BlasView gsBlock = gsT.block(0, 0, keys, rows);
             const BlasView gHi = vCols(gc).rowRange(first, rows);
             // G_A, key-major (keys × rows) = V_i[0:keys] (keys × d_v) · G_H_iᵀ (d_v × rows)
-            gemm(Op::None, Op::Transpose, 1.0, vCols(v).rowRange(0, keys), gHi, 0.0, gaBlock);
-            // G_S = A ⊙ (G_A − rowsum(G_A ⊙ A)), one query (column) at a time; blocked
-            // entries have A = 0 and so get 0.
+            gemm(Op::None, Op::Transpose, 1.0, vCols(v).rowRange(0, keys), gHi, 0.0, gsBlock);
+            // G_S = A ⊙ (G_A − rowsum(G_A ⊙ A)) in place of G_A, one query (column) at a
+            // time; blocked entries have A = 0 and so get 0.
             for (arma::uword col = 0; col < rows; ++col) {
                 const double* a = &aBlock.at(0, col);
-                const double* ga = &gaBlock.at(0, col);
-                double* gs = &gsBlock.at(0, col);
+                double* gs = &gsBlock.at(0, col); // holds G_A until overwritten
                 double dot = 0.0;
                 for (arma::uword c = 0; c < keys; ++c) {
-                    dot += ga[c] * a[c];
+                    dot += gs[c] * a[c];
                 }
                 for (arma::uword c = 0; c < keys; ++c) {
-                    gs[c] = a[c] * (ga[c] - dot);
+                    gs[c] = a[c] * (gs[c] - dot);
                 }
             }
             // G_V_i[0:keys] (keys × d_v) += Aᵀ block (keys × rows) · G_H_i (rows × d_v)
@@ -314,9 +312,10 @@ void AttentionEngine::backwardPass(const AttentionConfig& config, const Attentio
     }
 
     if (config.direct) {
-        g.queries = gradQ_;
-        g.keys = gradK_;
-        g.values = gradV_;
+        // Hand the gradients over; their old buffers become the next call's scratch.
+        g.queries.swap(gradQ_);
+        g.keys.swap(gradK_);
+        g.values.swap(gradV_);
         g.X.reset();
         g.W_Q.reset(), g.W_K.reset(), g.W_V.reset(), g.W_O.reset();
         g.b_Q.reset(), g.b_K.reset(), g.b_V.reset(), g.b_O.reset();

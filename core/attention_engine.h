@@ -37,8 +37,8 @@ private:
                       const KeyMask& mask, AttentionResult& result);
 
     AttentionLimits limits_;
-    // Backward scratch, key-major like the heads' tables: (m × n).
-    arma::mat gradWeightsT_;
+    // Backward scratch, key-major like the heads' tables: one row block's G_A and
+    // then, in place, its G_S (m × block rows).
     arma::mat gradScoresT_;
     // (n × h·d_v), (n × h·d_k), (m × h·d_k), (m × h·d_v)
     arma::mat gradConcat_, gradQ_, gradK_, gradV_;

@@ -18,6 +18,9 @@ std::string shapeText(arma::uword rows, arma::uword cols) {
 }
 
 void requireFinite(const std::string& key, const arma::mat& m) {
+    if (m.is_finite()) { // the common case, in memory order; search only on failure
+        return;
+    }
     for (arma::uword r = 0; r < m.n_rows; ++r) {
         for (arma::uword c = 0; c < m.n_cols; ++c) {
             if (!std::isfinite(m(r, c))) {
@@ -28,6 +31,9 @@ void requireFinite(const std::string& key, const arma::mat& m) {
 }
 
 void requireFinite(const std::string& key, const arma::rowvec& v) {
+    if (v.is_finite()) {
+        return;
+    }
     for (arma::uword c = 0; c < v.n_elem; ++c) {
         if (!std::isfinite(v(c))) {
             fail(key, key + " holds a number that is not finite", 0, int(c));
