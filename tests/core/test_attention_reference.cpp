@@ -703,7 +703,8 @@ bool sameAsFresh(const AttentionConfig& config, const AttentionResult& reused) {
 // Its floor of 1e-6 is absolute, while the rounding in a central difference
 // scales with the loss: each L = Σ G_Y ⊙ Y is rounded to about
 // ε · Σ|G_Y ⊙ Y|, so a gradient that is truly 0 reads as about
-// ε · Σ|G_Y ⊙ Y| / 2e-6 — over the 1e-6 floor once Σ|G_Y ⊙ Y| passes ~1e-2.
+// ε · Σ|G_Y ⊙ Y| / 2e-6, a relative error of ~1e-4 · Σ|G_Y ⊙ Y| against the
+// floor: over 1e-5 once Σ|G_Y ⊙ Y| passes ~0.1.
 // One gradient is always truly 0 with projections: ∂L/∂b_K, because adding
 // a constant to every key shifts a query's scores equally and softmax ignores
 // that. So with an ordinary upstream the check reports this rounding (~1e-4,

@@ -329,6 +329,8 @@ std::vector<RefusalCase> refusalCases() {
              });
          },
          "positional", -1, -1, "3 × 4"},
+        {"d_v below 1", [] { return with(projected(3, 4), [](auto& c) { c.dV = -2; }); }, "d_v", -1,
+         -1, "at least 1"},
         {"d_k below 1", [] { return with(projected(3, 4), [](auto& c) { c.dK = 0; }); }, "d_k", -1,
          -1, ""},
         // Non-finite inputs name their element.
@@ -438,6 +440,13 @@ std::vector<RefusalCase> refusalCases() {
         {"direct: given d_v disagrees",
          [] { return with(direct(1, 3, 4, 2), [](auto& c) { c.dV = 1; }); }, "d_v", -1, -1,
          "must be 2"},
+        {"direct: heads below 1",
+         [] { return with(direct(1, 2, 2, 2), [](auto& c) { c.heads = 0; }); }, "heads", -1, -1,
+         "at least 1"},
+        {"direct: queries without columns", [] { return direct(1, 2, 0, 2); }, "queries", -1, -1,
+         "at least one column"},
+        {"direct: values without columns", [] { return direct(1, 2, 2, 0); }, "values", -1, -1,
+         "at least one column"},
         {"direct: no queries", [] { return direct(0, 3, 2, 2); }, "queries", -1, -1, ""},
         {"direct: no keys", [] { return direct(1, 0, 2, 2); }, "keys", -1, -1, ""},
         {"direct: tokens label keys",
