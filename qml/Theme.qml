@@ -15,6 +15,7 @@ QtObject {
     readonly property color text: dark ? "#e4e6ea" : "#1d2126"
     readonly property color mutedText: dark ? "#9aa1ab" : "#5b6370"
     readonly property color accent: dark ? "#f2a65a" : "#c05621"
+    readonly property color onAccent: dark ? "#1b1d21" : "#ffffff"
     readonly property color focusRow: dark ? "#3a3125" : "#fdf1e4"
     readonly property color link: dark ? "#7cb8ff" : "#0a5fc2"
     readonly property color good: dark ? "#73c37a" : "#1a7f37"

@@ -105,11 +105,21 @@ Card {
         wrapMode: Text.WordWrap
     }
 
-    // The controls the lesson lets a reader use.
-    ColumnLayout {
+    // The controls the lesson lets a reader use, on a panel of their own.
+    Rectangle {
         visible: card.hasControls
         Layout.fillWidth: true
+        implicitHeight: controlsColumn.implicitHeight + 20
+        color: Theme.sunken
+        border.color: Theme.border
+        radius: 4
+    ColumnLayout {
+        id: controlsColumn
+        x: 10
+        y: 10
+        width: parent.width - 20
         spacing: 10
+        SectionTitle { text: qsTr("Try it: the lesson lets you change these") }
         TokenEditor {
             visible: card.cell.allows("tokens") && !card.cell.direct
             cell: card.cell
@@ -126,7 +136,7 @@ Card {
             Layout.fillWidth: true
             SectionTitle { text: card.cell.direct ? qsTr("Queries, keys and values") : qsTr("Token vectors") }
             Flow {
-                Layout.preferredWidth: card.innerWidth
+                Layout.preferredWidth: card.innerWidth - 20
                 spacing: 24
                 Repeater {
                     model: card.cell.direct ? ["queries", "keys", "values"] : ["X0"]
@@ -136,7 +146,7 @@ Card {
                         matrix: modelData
                         caption: modelData === "X0" ? "" : modelData
                         describedAs: modelData === "X0" ? qsTr("Token vectors") : modelData
-                        maximumWidth: card.innerWidth
+                        maximumWidth: card.innerWidth - 20
                         note: modelData === "X0" && card.cell.usesVocab
                               ? qsTr("Equal tokens share one vocab vector: editing one red row changes every red.")
                               : ""
@@ -151,10 +161,11 @@ Card {
             SectionTitle { text: qsTr("Projections") }
             ProjectionsEditor {
                 cell: card.cell
-                availableWidth: card.innerWidth
+                availableWidth: card.innerWidth - 20
                 Layout.fillWidth: true
             }
         }
+    }
     }
 
     Repeater {

@@ -35,6 +35,7 @@ Card {
             required property string modelData
             required property int index
             objectName: "choice_" + index
+            text: modelData
             ButtonGroup.group: choiceGroup
             Layout.fillWidth: true
             checked: card.picked === index

@@ -16,21 +16,18 @@ ColumnLayout {
 
     readonly property var names: ["W_Q", "W_K", "W_V", "W_O"]
 
-    TabBar {
-        id: tabs
-        Repeater {
-            model: editor.names.concat([qsTr("biases")])
-            delegate: TabButton {
-                required property string modelData
-                objectName: "projectionTab_" + modelData
-                text: modelData
-                width: implicitWidth
-                Accessible.name: qsTr("Edit %1").arg(modelData)
-            }
-        }
+    property int shown: 0
+    Choice {
+        name: "projection"
+        accessibleName: qsTr("Matrix to edit")
+        current: editor.shown
+        options: editor.names.concat([qsTr("biases")]).map((label, i) => ({
+            value: i, label: label, tip: i < 4 ? qsTr("Edit %1").arg(label) : qsTr("Edit the biases")
+        }))
+        onChosen: value => editor.shown = value
     }
     StackLayout {
-        currentIndex: tabs.currentIndex
+        currentIndex: editor.shown
         Layout.fillWidth: true
         Repeater {
             model: editor.names
