@@ -2,8 +2,10 @@
 
 #include "command_line.h"
 #include "export_output.h"
+#include "lesson_bundle.h"
 #include "lesson_source.h"
 #include "pdf_lesson.h"
+#include "worksheet_pdf.h"
 
 #include <QFileInfo>
 
@@ -15,11 +17,11 @@ namespace attnbook {
 
 namespace {
 
-const char* const kExportUsage =
-    "usage: attnbook export FILE [--pdf OUT.pdf] [--paper a4|letter]\n"
-    "                            [--worksheet OUT.pdf [--answers KEY.pdf] [--variants N] [--seed S]\n"
-    "                             [--roster NAMES.txt]]\n"
-    "                            [--bundle OUT.zip]";
+const char* const kExportUsage = "usage: attnbook export FILE [--pdf OUT.pdf] [--paper a4|letter]\n"
+                                 "                            [--worksheet OUT.pdf [--answers "
+                                 "KEY.pdf] [--variants N] [--seed S]\n"
+                                 "                             [--roster NAMES.txt]]\n"
+                                 "                            [--bundle OUT.zip]";
 
 struct ExportOptions {
     std::string file;
@@ -34,9 +36,9 @@ struct ExportOptions {
 };
 
 ExportOptions parseExportOptions(const QStringList& arguments) {
-    static const std::vector<std::string> known = {"--pdf",      "--paper", "--worksheet",
-                                                   "--answers",  "--variants", "--seed",
-                                                   "--roster",   "--bundle"};
+    static const std::vector<std::string> known = {"--pdf",     "--paper",    "--worksheet",
+                                                   "--answers", "--variants", "--seed",
+                                                   "--roster",  "--bundle"};
     ExportOptions options;
     for (int i = 1; i < arguments.size(); ++i) {
         const std::string arg = arguments[i].toStdString();
@@ -101,7 +103,8 @@ std::optional<std::string> clashingOutputs(const ExportOptions& options) {
         if (!options.has(name)) {
             continue;
         }
-        const QString path = QFileInfo(QString::fromStdString(options.value(name))).absoluteFilePath();
+        const QString path =
+            QFileInfo(QString::fromStdString(options.value(name))).absoluteFilePath();
         if (const auto it = seen.find(path); it != seen.end()) {
             return std::string(name) + " and " + it->second + " name the same file";
         }
@@ -145,18 +148,46 @@ int runExportCommand(const QStringList& arguments) {
         }
         paper = p == QLatin1String("letter") ? Paper::Letter : Paper::A4;
     }
-    if (options.has("--worksheet") || options.has("--bundle")) {
-        return usage("--worksheet and --bundle are not built yet");
+    WorksheetOptions sheets;
+    sheets.paper = paper;
+    if (options.has("--variants")) {
+        bool ok = false;
+        sheets.variants = QString::fromStdString(options.value("--variants")).toInt(&ok);
+        if (!ok || sheets.variants < 1 || sheets.variants > kMaxVariants) {
+            return usage("--variants is a whole number from 1 to " + std::to_string(kMaxVariants));
+        }
+    }
+    if (options.has("--seed")) {
+        bool ok = false;
+        sheets.seed = QString::fromStdString(options.value("--seed")).toULongLong(&ok);
+        if (!ok) {
+            return usage("--seed is a whole number from 0 to 18446744073709551615");
+        }
+    }
+    if (options.has("--roster")) {
+        QString error;
+        const std::optional<QStringList> names =
+            readRoster(QString::fromStdString(options.value("--roster")), &error);
+        if (!names) {
+            return usage(error.toStdString());
+        }
+        sheets.roster = *names;
     }
 
     // Fail before the work when an output cannot be written at all.
+    std::vector<QString> outputs;
     for (const char* name : {"--pdf", "--worksheet", "--answers", "--bundle"}) {
         if (options.has(name)) {
-            if (const QString problem = outputProblem(QString::fromStdString(options.value(name)));
-                !problem.isEmpty()) {
-                std::cerr << problem.toStdString() << '\n';
-                return ExitOutputFailed;
-            }
+            outputs.push_back(QString::fromStdString(options.value(name)));
+        }
+    }
+    if (!sheets.roster.isEmpty()) {
+        outputs.push_back(rosterCsvPath(QString::fromStdString(options.value("--worksheet"))));
+    }
+    for (const QString& path : outputs) {
+        if (const QString problem = outputProblem(path); !problem.isEmpty()) {
+            std::cerr << problem.toStdString() << '\n';
+            return ExitOutputFailed;
         }
     }
 
@@ -180,10 +211,42 @@ int runExportCommand(const QStringList& arguments) {
 
     if (options.has("--pdf")) {
         const QString out = QString::fromStdString(options.value("--pdf"));
-        if (const int code = exitCodeOf(exportLessonPdf(out, lesson, results, paper), options.file)) {
+        if (const int code =
+                exitCodeOf(exportLessonPdf(out, lesson, results, paper), options.file)) {
             return code;
         }
         std::cout << options.value("--pdf") << ": the lesson as PDF\n";
+    }
+    if (options.has("--worksheet")) {
+        if (!lessonHasWorksheet(lesson)) {
+            return usage(options.file +
+                         " has no worksheet options and no quizzes: nothing to put on a worksheet");
+        }
+        const QString worksheet = QString::fromStdString(options.value("--worksheet"));
+        const QString answers = QString::fromStdString(options.value("--answers"));
+        if (const int code =
+                exitCodeOf(exportWorksheets(lesson, sheets, worksheet, answers), options.file)) {
+            return code;
+        }
+        std::cout << options.value("--worksheet") << ": the worksheet"
+                  << (sheets.variants > 0 ? " in " + std::to_string(sheets.variants) + " variants"
+                                          : std::string())
+                  << '\n';
+        if (!answers.isEmpty()) {
+            std::cout << options.value("--answers") << ": its answer key\n";
+        }
+        if (!sheets.roster.isEmpty()) {
+            std::cout << rosterCsvPath(worksheet).toStdString() << ": the roster, "
+                      << sheets.roster.size() << " names\n";
+        }
+    }
+    if (options.has("--bundle")) {
+        const QString out = QString::fromStdString(options.value("--bundle"));
+        if (const int code =
+                exitCodeOf(exportLessonBundle(out, lesson, results, {paper}), options.file)) {
+            return code;
+        }
+        std::cout << options.value("--bundle") << ": the lesson as a bundle\n";
     }
     return ExitDone;
 }

@@ -1,5 +1,7 @@
 #include "lesson_source.h"
 
+#include "bundle_reader.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QSaveFile>
@@ -13,7 +15,34 @@ bool isBundlePath(const std::string& path) {
 }
 
 Lesson openLessonSource(const std::string& path) {
-    return loadLesson(path);
+    if (!isBundlePath(path)) {
+        return loadLesson(path);
+    }
+    // readBundle verifies every entry against the manifest's sha256 before anything is used.
+    const QString zip = QString::fromStdString(path);
+    QString error;
+    const std::optional<Bundle> bundle = readBundle(zip, &error);
+    std::string why;
+    if (!bundle) {
+        // One line per problem, each "ZIPPATH: problem": keep the problems.
+        QStringList problems;
+        for (const QString& line : error.split(u'\n')) {
+            problems << (line.startsWith(zip + QStringLiteral(": ")) ? line.mid(zip.size() + 2)
+                                                                     : line);
+        }
+        why = problems.join(QStringLiteral("; ")).toStdString();
+    } else if (!bundle->entries.count(kBundleLessonName)) {
+        why = "it holds no lesson.md";
+    }
+    if (!why.empty()) {
+        Lesson lesson;
+        lesson.document.path = path;
+        lesson.diagnostics.push_back(
+            {Severity::Error, 0, 0,
+             "cannot open the bundle " + QFileInfo(zip).fileName().toStdString() + ": " + why, ""});
+        return lesson;
+    }
+    return parseLesson(bundle->lesson().toStdString(), path);
 }
 
 bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string& error) {

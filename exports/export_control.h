@@ -35,7 +35,9 @@ struct ExportResult {
 
     bool ok() const { return status == ExportStatus::Done; }
     static ExportResult done() { return {}; }
-    static ExportResult cancelled() { return {ExportStatus::Cancelled, QStringLiteral("cancelled")}; }
+    static ExportResult cancelled() {
+        return {ExportStatus::Cancelled, QStringLiteral("cancelled")};
+    }
     static ExportResult failed(QString why) { return {ExportStatus::Failed, std::move(why)}; }
 };
 

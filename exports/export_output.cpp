@@ -33,13 +33,20 @@ QString outputProblem(const QString& path) {
     }
     const QFileInfo folder(info.absolutePath());
     if (!folder.exists()) {
-        return cannotWrite(path, QStringLiteral("the folder %1 does not exist").arg(folder.filePath()));
+        return cannotWrite(path,
+                           QStringLiteral("the folder %1 does not exist").arg(folder.filePath()));
     }
     if (!folder.isDir()) {
         return cannotWrite(path, QStringLiteral("%1 is not a folder").arg(folder.filePath()));
     }
     if (!folder.isWritable()) {
-        return cannotWrite(path, QStringLiteral("the folder %1 is not writable").arg(folder.filePath()));
+        return cannotWrite(path,
+                           QStringLiteral("the folder %1 is not writable").arg(folder.filePath()));
+    }
+    if (info.exists() && !info.isFile()) {
+        // QSaveFile would rename its temporary file over a device node or a pipe.
+        return cannotWrite(path,
+                           QStringLiteral("it is not a regular file (a device, pipe or socket)"));
     }
     if (info.exists() && !info.isWritable()) {
         return cannotWrite(path, QStringLiteral("the file is read-only"));

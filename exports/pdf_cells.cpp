@@ -78,7 +78,8 @@ std::shared_ptr<FigureRowsBox> viewBox(const QString& title, const CellPrintArea
     return box;
 }
 
-MatrixTable table(QString caption, QString note, QStringList rows, QStringList cols, arma::mat values) {
+MatrixTable table(QString caption, QString note, QStringList rows, QStringList cols,
+                  arma::mat values) {
     MatrixTable t;
     t.caption = std::move(caption);
     t.note = std::move(note);
@@ -110,9 +111,10 @@ QString numberedLines(const std::vector<std::string>& lines, int& counter) {
                     .arg(htmlEscaped(qs(lines[i])));
     }
     if (shown < lines.size()) {
-        html += QStringLiteral("<tr><td></td><td style=\"color:%1\">&nbsp;… %2 more lines</td></tr>")
-                    .arg(pdf::kMuted.name())
-                    .arg(lines.size() - shown);
+        html +=
+            QStringLiteral("<tr><td></td><td style=\"color:%1\">&nbsp;… %2 more lines</td></tr>")
+                .arg(pdf::kMuted.name())
+                .arg(lines.size() - shown);
     }
     return html + QStringLiteral("</table>");
 }
@@ -124,16 +126,18 @@ QString headLabel(const AttentionResult& r, int head) {
 PdfBoxPtr arithmeticView(const AttentionResult& r, int focus, const CellPrintArea& area) {
     auto box = viewBox(QStringLiteral("Worked arithmetic"), area);
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
-        QString html = QStringLiteral("<p style=\"color:%1\">%2query %3 (row %4)</p>")
-                           .arg(pdf::kMuted.name(), headLabel(r, head),
-                                htmlEscaped(qs(queryLabel(r, focus))))
-                           .arg(focus + 1);
+        QString html =
+            QStringLiteral("<p style=\"color:%1\">%2query %3 (row %4)</p>")
+                .arg(pdf::kMuted.name(), headLabel(r, head), htmlEscaped(qs(queryLabel(r, focus))))
+                .arg(focus + 1);
         int counter = 0;
         for (const WorkedSection& section : workedArithmetic(r, head, focus)) {
-            html += QStringLiteral("<p style=\"margin-top:4px\"><b>%1</b></p>").arg(htmlEscaped(qs(section.title)));
+            html += QStringLiteral("<p style=\"margin-top:4px\"><b>%1</b></p>")
+                        .arg(htmlEscaped(qs(section.title)));
             html += numberedLines(section.lines, counter);
         }
-        box->addRow({{textFigure(htmlDocument(html, pdf::font(pdf::kSans, 8), area.width))}, 14, 6});
+        box->addRow(
+            {{textFigure(htmlDocument(html, pdf::font(pdf::kSans, 8), area.width))}, 14, 6});
     }
     return box;
 }
@@ -143,7 +147,9 @@ PdfBoxPtr traceView(const AttentionResult& r, int focus, const CellPrintArea& ar
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
         QString html;
         if (r.h > 1) {
-            html += QStringLiteral("<p style=\"color:%1\">Head %2</p>").arg(pdf::kMuted.name()).arg(head + 1);
+            html += QStringLiteral("<p style=\"color:%1\">Head %2</p>")
+                        .arg(pdf::kMuted.name())
+                        .arg(head + 1);
         }
         html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1.5\" width=\"100%\">");
         for (const TraceStep& step : traceSteps(r, head, focus)) {
@@ -155,12 +161,14 @@ PdfBoxPtr traceView(const AttentionResult& r, int focus, const CellPrintArea& ar
             if (shown < step.lines.size()) {
                 lines << QStringLiteral("… %1 more").arg(step.lines.size() - shown);
             }
-            html += QStringLiteral("<tr><td width=\"150\" style=\"padding-bottom:3px\"><b>%1</b></td>"
-                                   "<td style=\"padding-bottom:3px\">%2</td></tr>")
-                        .arg(htmlEscaped(qs(step.title)), lines.join(QStringLiteral("<br>")));
+            html +=
+                QStringLiteral("<tr><td width=\"150\" style=\"padding-bottom:3px\"><b>%1</b></td>"
+                               "<td style=\"padding-bottom:3px\">%2</td></tr>")
+                    .arg(htmlEscaped(qs(step.title)), lines.join(QStringLiteral("<br>")));
         }
         html += QStringLiteral("</table>");
-        box->addRow({{textFigure(htmlDocument(html, pdf::font(pdf::kSans, 8), area.width))}, 14, 6});
+        box->addRow(
+            {{textFigure(htmlDocument(html, pdf::font(pdf::kSans, 8), area.width))}, 14, 6});
     }
     return box;
 }
@@ -182,10 +190,14 @@ PdfBoxPtr matricesView(const AttentionCellSpec& spec, const AttentionResult& r,
     if (!r.direct && plainProjection(spec.config.wQ, spec.config.bQ) &&
         plainProjection(spec.config.wK, spec.config.bK) &&
         plainProjection(spec.config.wV, spec.config.bV)) {
-        note = QStringLiteral("Q = K = V = X here: the projections are the identity and the biases zero.");
+        note = QStringLiteral(
+            "Q = K = V = X here: the projections are the identity and the biases zero.");
     }
     if (!note.isEmpty()) {
-        box->addRow({{labelFigure(note, pdf::font(pdf::kSans, 7.5, false, true), pdf::kMuted, area.width)}, 0, 4});
+        box->addRow(
+            {{labelFigure(note, pdf::font(pdf::kSans, 7.5, false, true), pdf::kMuted, area.width)},
+             0,
+             4});
     }
     return box;
 }
@@ -217,12 +229,14 @@ PdfBoxPtr gradientsView(const AttentionResult& r, const CellPrintArea& area) {
     std::vector<Figure> figures;
     const auto add = [&](const QString& caption, const QStringList& rowLabels, const arma::mat& m) {
         if (!m.is_empty()) {
-            figures.push_back(matrixFigure(table(caption, {}, rowLabels, coordinateLabels(int(m.n_cols)), m)));
+            figures.push_back(
+                matrixFigure(table(caption, {}, rowLabels, coordinateLabels(int(m.n_cols)), m)));
         }
     };
     const auto vec = [&](const QString& caption, const arma::rowvec& v) {
         if (!v.is_empty()) {
-            figures.push_back(matrixFigure(table(caption, {}, {QString()}, coordinateLabels(int(v.n_elem)), arma::mat(v))));
+            figures.push_back(matrixFigure(
+                table(caption, {}, {QString()}, coordinateLabels(int(v.n_elem)), arma::mat(v))));
         }
     };
     add(QStringLiteral("G_Y = ∂L/∂Y"), rows, g.upstream);
@@ -245,11 +259,13 @@ PdfBoxPtr gradientsView(const AttentionResult& r, const CellPrintArea& area) {
     box->addFlow(figures, 18, 8);
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.3g", r.maxRelError);
-    box->addRow({{labelFigure(QStringLiteral("Gradient check: the largest relative difference between "
-                                             "these gradients and central differences is %1.")
-                                  .arg(QString::fromLatin1(buffer)),
-                              pdf::font(pdf::kSans, 8), pdf::kInk, area.width)},
-                 0, 6});
+    box->addRow(
+        {{labelFigure(QStringLiteral("Gradient check: the largest relative difference between "
+                                     "these gradients and central differences is %1.")
+                          .arg(QString::fromLatin1(buffer)),
+                      pdf::font(pdf::kSans, 8), pdf::kInk, area.width)},
+         0,
+         6});
     return box;
 }
 
@@ -292,11 +308,11 @@ std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec, const 
     const QStringList rows = queryLabels(r);
     const QStringList keys = keyLabels(r);
     const auto push = [&](QString name, int head, MatrixTable t) {
-        const int group = head >= 0                                   ? 10 + head
+        const int group = head >= 0                                    ? 10 + head
                           : name == "X0" || name == "P" || name == "X" ? 0
-                          : name.startsWith(u'W')                     ? (name == "W_O" ? 100 : 1)
-                          : name == "Q" || name == "K" || name == "V" ? 2
-                                                                      : 100;
+                          : name.startsWith(u'W')                      ? (name == "W_O" ? 100 : 1)
+                          : name == "Q" || name == "K" || name == "V"  ? 2
+                                                                       : 100;
         out.push_back({std::move(name), head, std::move(t), group});
     };
     const AttentionConfig& c = spec.config;
@@ -305,47 +321,64 @@ std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec, const 
     const bool plainV = r.direct || plainProjection(c.wV, c.bV);
     const bool plainO = r.direct || plainProjection(c.wO, c.bO);
     if (r.direct) {
-        push("Q", -1, table(QStringLiteral("Q"), QStringLiteral("queries"), rows, coordinateLabels(int(r.Q.n_cols)), r.Q));
-        push("K", -1, table(QStringLiteral("K"), QStringLiteral("keys"), keys, coordinateLabels(int(r.K.n_cols)), r.K));
-        push("V", -1, table(QStringLiteral("V"), QStringLiteral("values"), keys, coordinateLabels(int(r.V.n_cols)), r.V));
+        push("Q", -1,
+             table(QStringLiteral("Q"), QStringLiteral("queries"), rows,
+                   coordinateLabels(int(r.Q.n_cols)), r.Q));
+        push("K", -1,
+             table(QStringLiteral("K"), QStringLiteral("keys"), keys,
+                   coordinateLabels(int(r.K.n_cols)), r.K));
+        push("V", -1,
+             table(QStringLiteral("V"), QStringLiteral("values"), keys,
+                   coordinateLabels(int(r.V.n_cols)), r.V));
     } else {
         const QStringList coords = coordinateLabels(r.d);
         if (c.positional != PositionalKind::None) {
-            push("X0", -1, table(QStringLiteral("X₀"), QStringLiteral("token vectors"), rows, coords, r.X0));
-            push("P", -1, table(QStringLiteral("P"), QStringLiteral("positions"), rows, coords, r.P));
+            push("X0", -1,
+                 table(QStringLiteral("X₀"), QStringLiteral("token vectors"), rows, coords, r.X0));
+            push("P", -1,
+                 table(QStringLiteral("P"), QStringLiteral("positions"), rows, coords, r.P));
             push("X", -1, table(QStringLiteral("X = X₀ + P"), {}, rows, coords, r.X));
         } else {
-            push("X", -1, table(QStringLiteral("X"), QStringLiteral("token vectors"), rows, coords, r.X));
+            push("X", -1,
+                 table(QStringLiteral("X"), QStringLiteral("token vectors"), rows, coords, r.X));
         }
         const auto weights = [&](const char* name, const Projection& w) {
             if (!w.identity) {
-                push(name, -1, table(qs(name), QStringLiteral("one output unit per row"),
-                                     coordinateLabels(int(w.weights.n_rows)),
-                                     coordinateLabels(int(w.weights.n_cols)), w.weights));
+                push(name, -1,
+                     table(qs(name), QStringLiteral("one output unit per row"),
+                           coordinateLabels(int(w.weights.n_rows)),
+                           coordinateLabels(int(w.weights.n_cols)), w.weights));
             }
         };
         weights("W_Q", c.wQ);
         weights("W_K", c.wK);
         weights("W_V", c.wV);
         if (!(compact && plainQ)) {
-            push("Q", -1, table(QStringLiteral("Q = X W_Qᵀ + b_Q"), {}, rows, coordinateLabels(int(r.Q.n_cols)), r.Q));
+            push("Q", -1,
+                 table(QStringLiteral("Q = X W_Qᵀ + b_Q"), {}, rows,
+                       coordinateLabels(int(r.Q.n_cols)), r.Q));
         }
         if (!(compact && plainK)) {
-            push("K", -1, table(QStringLiteral("K = X W_Kᵀ + b_K"), {}, keys, coordinateLabels(int(r.K.n_cols)), r.K));
+            push("K", -1,
+                 table(QStringLiteral("K = X W_Kᵀ + b_K"), {}, keys,
+                       coordinateLabels(int(r.K.n_cols)), r.K));
         }
         if (!(compact && plainV)) {
-            push("V", -1, table(QStringLiteral("V = X W_Vᵀ + b_V"), {}, keys, coordinateLabels(int(r.V.n_cols)), r.V));
+            push("V", -1,
+                 table(QStringLiteral("V = X W_Vᵀ + b_V"), {}, keys,
+                       coordinateLabels(int(r.V.n_cols)), r.V));
         }
     }
-    const QString scaleNote = r.scale == 1.0 ? QStringLiteral("not scaled")
-                                             : QStringLiteral("s = %1").arg(num(r.scale));
+    const QString scaleNote =
+        r.scale == 1.0 ? QStringLiteral("not scaled") : QStringLiteral("s = %1").arg(num(r.scale));
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
         const HeadResult& h = r.head[size_t(head)];
         const QString note = r.h > 1 ? QStringLiteral("head %1").arg(head + 1) : QString();
         const arma::umat blocked = blockedOf(h);
-        MatrixTable s = table(QStringLiteral("S = Q Kᵀ · s"),
-                              (note.isEmpty() ? QString() : note + QStringLiteral(", ")) + scaleNote,
-                              rows, keys, h.scores());
+        MatrixTable s =
+            table(QStringLiteral("S = Q Kᵀ · s"),
+                  (note.isEmpty() ? QString() : note + QStringLiteral(", ")) + scaleNote, rows,
+                  keys, h.scores());
         s.blocked = blocked;
         push("scores", head, s);
         MatrixTable a = table(QStringLiteral("A = softmax(S)"), note, rows, keys, h.weights());
@@ -354,25 +387,29 @@ std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec, const 
         const bool contextIsOutput = r.h == 1 && plainO;
         if (!(compact && contextIsOutput)) {
             push("context", head,
-                 table(QStringLiteral("H = A V"), note, rows, coordinateLabels(r.dV, head * r.dV + 1), h.context));
+                 table(QStringLiteral("H = A V"), note, rows,
+                       coordinateLabels(r.dV, head * r.dV + 1), h.context));
         }
     }
     if (r.h > 1 && !(compact && plainO)) {
-        push("concat", -1, table(QStringLiteral("C = [H₁ … H%1]").arg(r.h), QStringLiteral("heads side by side"),
-                                 rows, coordinateLabels(int(r.concat.n_cols)), r.concat));
+        push("concat", -1,
+             table(QStringLiteral("C = [H₁ … H%1]").arg(r.h), QStringLiteral("heads side by side"),
+                   rows, coordinateLabels(int(r.concat.n_cols)), r.concat));
     }
     if (!c.wO.identity && !r.direct) {
-        push("W_O", -1, table(QStringLiteral("W_O"), QStringLiteral("one output unit per row"),
-                              coordinateLabels(int(c.wO.weights.n_rows)),
-                              coordinateLabels(int(c.wO.weights.n_cols)), c.wO.weights));
+        push("W_O", -1,
+             table(QStringLiteral("W_O"), QStringLiteral("one output unit per row"),
+                   coordinateLabels(int(c.wO.weights.n_rows)),
+                   coordinateLabels(int(c.wO.weights.n_cols)), c.wO.weights));
     }
-    QString outputCaption = r.direct ? QStringLiteral("Output = A V")
-                                     : QStringLiteral("Y = C W_Oᵀ + b_O");
+    QString outputCaption =
+        r.direct ? QStringLiteral("Output = A V") : QStringLiteral("Y = C W_Oᵀ + b_O");
     if (plainO && !r.direct) {
         outputCaption = r.h == 1 ? QStringLiteral("Y = A V") : QStringLiteral("Y = C");
     }
     push("output", -1,
-         table(outputCaption, plainO && !r.direct ? QStringLiteral("W_O is the identity") : QString(), rows,
+         table(outputCaption,
+               plainO && !r.direct ? QStringLiteral("W_O is the identity") : QString(), rows,
                coordinateLabels(int(r.output.n_cols)), r.output));
     return out;
 }
@@ -425,7 +462,8 @@ std::vector<PdfBoxPtr> chartCellBoxes(const std::string& id, const ChartCellSpec
                                   .arg(qs(chart.variable), num(chart.from), num(chart.to)),
                               area));
     auto box = std::make_shared<FigureRowsBox>(area.width, area.maxHeight);
-    box->addRow({{chartFigure(chart, series, QSizeF(area.width, std::min<qreal>(250, area.width * 0.55)))}});
+    box->addRow({{chartFigure(chart, series,
+                              QSizeF(area.width, std::min<qreal>(250, area.width * 0.55)))}});
     box->keepTogether = true;
     box->spaceBefore = 6;
     boxes.push_back(box);
@@ -434,18 +472,19 @@ std::vector<PdfBoxPtr> chartCellBoxes(const std::string& id, const ChartCellSpec
 
 QString boundText(const std::string& text, const LessonResults& results) {
     const std::vector<ProsePiece> pieces = scanProse(text, 1);
-    return qs(substituteBindings(text, pieces, [&](const BindingPath& path) {
-        return results.boundText(path);
-    }));
+    return qs(substituteBindings(text, pieces,
+                                 [&](const BindingPath& path) { return results.boundText(path); }));
 }
 
-std::vector<PdfBoxPtr> quizCellBoxes(const QuizCellSpec& quiz, int number, const LessonResults& results,
-                                     const CellPrintArea& area) {
-    QString markdown = QStringLiteral("**Question %1.** ").arg(number) + boundText(quiz.question, results) + QStringLiteral("\n");
+std::vector<PdfBoxPtr> quizCellBoxes(const QuizCellSpec& quiz, int number,
+                                     const LessonResults& results, const CellPrintArea& area) {
+    QString markdown = QStringLiteral("**Question %1.** ").arg(number) +
+                       boundText(quiz.question, results) + QStringLiteral("\n");
     if (!quiz.choices.empty()) {
         markdown += QStringLiteral("\n\n");
         for (size_t i = 0; i < quiz.choices.size(); ++i) {
-            markdown += QStringLiteral("%1. %2\n").arg(i + 1).arg(boundText(quiz.choices[i], results));
+            markdown +=
+                QStringLiteral("%1. %2\n").arg(i + 1).arg(boundText(quiz.choices[i], results));
         }
     }
     const qreal pad = 8;

@@ -38,13 +38,13 @@ QString attentionSummary(const AttentionCellSpec& spec, const AttentionResult& r
 // The matrices of the `matrices` view, in reading order: inputs, projections, each head's
 // scores, shares and context, the output. Names are those of worksheet.blank.
 struct NamedMatrix {
-    QString name;   // "X", "Q", "scores", "weights", "context", "concat", "output", ...
-    int head = -1;  // for scores, weights and context
+    QString name;  // "X", "Q", "scores", "weights", "context", "concat", "output", ...
+    int head = -1; // for scores, weights and context
     MatrixTable table;
-    int group = 0;  // inputs, weights, projections, each head, output: printed together
+    int group = 0; // inputs, weights, projections, each head, output: printed together
 };
-std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec, const AttentionResult& result,
-                                           bool compact);
+std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec,
+                                           const AttentionResult& result, bool compact);
 
 // Is this projection the identity with a zero bias?
 bool plainProjection(const Projection& weights, const arma::rowvec& bias);

@@ -92,14 +92,17 @@ Figure matrixFigure(const MatrixTable& t) {
         QString text;
         qreal whole = 0, fraction = 0;
     };
-    std::vector<std::vector<Entry>> entries(size_t(shownRows), std::vector<Entry>(static_cast<size_t>(shownCols)));
+    std::vector<std::vector<Entry>> entries(size_t(shownRows),
+                                            std::vector<Entry>(static_cast<size_t>(shownCols)));
     std::vector<qreal> maxWhole(size_t(shownCols), 0), maxFraction(size_t(shownCols), 0);
-    const QFont& valueFont = t.mode == MatrixMode::Answer ? answerFont : numberFont;
+    // Boxes are measured the same way blank or filled in, so a worksheet and its key match.
+    const QFont& valueFont = boxed ? answerFont : numberFont;
     for (int r = 0; r < shownRows; ++r) {
         for (int c = 0; c < shownCols; ++c) {
             Entry& e = entries[size_t(r)][size_t(c)];
             const double v = t.values(arma::uword(r), arma::uword(c));
-            e.text = isBlocked(r, c) && std::isfinite(v) ? QStringLiteral("0") : number(v, t.digits);
+            e.text =
+                isBlocked(r, c) && std::isfinite(v) ? QStringLiteral("0") : number(v, t.digits);
             const qsizetype dot = e.text.indexOf(u'.');
             e.whole = textWidth(valueFont, dot < 0 ? e.text : e.text.left(dot));
             e.fraction = dot < 0 ? 0 : textWidth(valueFont, e.text.mid(dot));
@@ -107,7 +110,7 @@ Figure matrixFigure(const MatrixTable& t) {
             maxFraction[size_t(c)] = std::max(maxFraction[size_t(c)], e.fraction);
         }
     }
-    qreal colW = boxed ? 46 : 24;
+    qreal colW = boxed ? 52 : 24;
     for (int c = 0; c < shownCols; ++c) {
         colW = std::max(colW, maxWhole[size_t(c)] + maxFraction[size_t(c)] + 10);
         if (c < t.columnLabels.size()) {
@@ -126,10 +129,10 @@ Figure matrixFigure(const MatrixTable& t) {
     const qreal gridTop = captionH + headerH;
     const qreal moreW = moreCols ? 14 : 0;
     const qreal moreH = moreRows ? 11 : 0;
-    const qreal captionW = t.caption.isEmpty() ? 0
-                                               : textWidth(pdf::font(pdf::kSans, 8, true), t.caption) +
-                                                     (t.note.isEmpty() ? 0
-                                                                       : textWidth(labelFont, t.note) + 6);
+    const qreal captionW = t.caption.isEmpty()
+                               ? 0
+                               : textWidth(pdf::font(pdf::kSans, 8, true), t.caption) +
+                                     (t.note.isEmpty() ? 0 : textWidth(labelFont, t.note) + 6);
     const qreal width = std::max(labelW + colW * shownCols + moreW, captionW) + 1;
     const qreal height = gridTop + rowH * shownRows + moreH + 2;
 
@@ -239,8 +242,8 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
         std::max(gridLeft + gridW + legendGap + legendW + legendLabelW,
                  textWidth(pdf::font(pdf::kSans, 8, true), QStringLiteral("Shares, head 10")) + 80);
     const qreal height = gridTop + gridH + footH;
-    const QString caption = r.h > 1 ? QStringLiteral("Shares, head %1").arg(head + 1)
-                                    : QStringLiteral("Shares");
+    const QString caption =
+        r.h > 1 ? QStringLiteral("Shares, head %1").arg(head + 1) : QStringLiteral("Shares");
     auto paint = [=](QPainter& p) {
         drawCaption(p, caption, QStringLiteral("row reads column"), 0, captionH);
         p.setFont(labelFont);
@@ -254,7 +257,8 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
                 p.drawText(QPointF(0, 0), cols[j]);
                 p.restore();
             } else {
-                p.drawText(QRectF(cx - cell / 2, captionH, cell, headerH), Qt::AlignCenter, cols[j]);
+                p.drawText(QRectF(cx - cell / 2, captionH, cell, headerH), Qt::AlignCenter,
+                           cols[j]);
             }
         }
         for (int i = 0; i < n; ++i) {
@@ -279,10 +283,12 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
         }
         p.setPen(QPen(Qt::white, 0.8));
         for (int j = 1; j < m; ++j) {
-            p.drawLine(QPointF(gridLeft + j * cell, gridTop), QPointF(gridLeft + j * cell, gridTop + gridH));
+            p.drawLine(QPointF(gridLeft + j * cell, gridTop),
+                       QPointF(gridLeft + j * cell, gridTop + gridH));
         }
         for (int i = 1; i < n; ++i) {
-            p.drawLine(QPointF(gridLeft, gridTop + i * cellH), QPointF(gridLeft + gridW, gridTop + i * cellH));
+            p.drawLine(QPointF(gridLeft, gridTop + i * cellH),
+                       QPointF(gridLeft + gridW, gridTop + i * cellH));
         }
         p.setPen(QPen(pdf::kRule, 0.5));
         p.setBrush(Qt::NoBrush);
@@ -300,12 +306,13 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
         p.setPen(pdf::kMuted);
         for (double v : {0.0, 0.5, 1.0}) {
             const qreal y = gridTop + gridH * (1.0 - v);
-            p.drawText(QRectF(lx + legendW + 2, y - 5, legendLabelW, 10), Qt::AlignLeft | Qt::AlignVCenter,
-                       number(v, 1));
+            p.drawText(QRectF(lx + legendW + 2, y - 5, legendLabelW, 10),
+                       Qt::AlignLeft | Qt::AlignVCenter, number(v, 1));
         }
         if (n < r.n || m < r.m) {
-            p.drawText(QRectF(0, gridTop + gridH, width, footH), Qt::AlignLeft | Qt::AlignVCenter,
-                       QStringLiteral("the first %1 × %2 of %3 × %4").arg(n).arg(m).arg(r.n).arg(r.m));
+            p.drawText(
+                QRectF(0, gridTop + gridH, width, footH), Qt::AlignLeft | Qt::AlignVCenter,
+                QStringLiteral("the first %1 × %2 of %3 × %4").arg(n).arg(m).arg(r.n).arg(r.m));
         }
     };
     return Figure{QSizeF(width, height), paint};
@@ -329,7 +336,8 @@ Figure sharesFigure(const AttentionResult& r, int head, int row, qreal width) {
                                 .arg(QString::fromStdString(queryLabel(r, row)))
                                 .arg(row + 1);
     const QString note = r.h > 1 ? QStringLiteral("head %1").arg(head + 1) : QString();
-    const qreal w = std::max(labelW + trackW + valueW, textWidth(pdf::font(pdf::kSans, 8, true), caption) + 50);
+    const qreal w =
+        std::max(labelW + trackW + valueW, textWidth(pdf::font(pdf::kSans, 8, true), caption) + 50);
     auto paint = [=](QPainter& p) {
         drawCaption(p, caption, note, 0, captionH);
         for (int j = 0; j < m; ++j) {
@@ -341,18 +349,18 @@ Figure sharesFigure(const AttentionResult& r, int head, int row, qreal width) {
             p.fillRect(track, pdf::kFaint);
             if (h.blocked(arma::uword(row), arma::uword(j))) {
                 p.setFont(valueFont);
-                p.drawText(QRectF(labelW + trackW + 6, y, valueW, barH), Qt::AlignLeft | Qt::AlignVCenter,
-                           QStringLiteral("blocked"));
+                p.drawText(QRectF(labelW + trackW + 6, y, valueW, barH),
+                           Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("blocked"));
                 continue;
             }
             const double share = h.weight(arma::uword(row), arma::uword(j));
-            p.fillRect(QRectF(track.left(), track.top(), track.width() * std::clamp(share, 0.0, 1.0),
-                              track.height()),
+            p.fillRect(QRectF(track.left(), track.top(),
+                              track.width() * std::clamp(share, 0.0, 1.0), track.height()),
                        pdf::heat(0.35 + 0.65 * share));
             p.setFont(valueFont);
             p.setPen(pdf::kInk);
-            p.drawText(QRectF(labelW + trackW + 6, y, valueW, barH), Qt::AlignLeft | Qt::AlignVCenter,
-                       number(share, 4));
+            p.drawText(QRectF(labelW + trackW + 6, y, valueW, barH),
+                       Qt::AlignLeft | Qt::AlignVCenter, number(share, 4));
         }
     };
     return Figure{QSizeF(w, captionH + 4 + m * barH), paint};
@@ -404,19 +412,20 @@ std::vector<double> ticks(Axis& axis) {
     return out;
 }
 
-QString tickLabel(double v) {
+QString powerOfTen(int k) {
     static const char* const superscripts[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
-    const double a = std::abs(v);
-    if (a >= 1e5 || (a > 0 && a < 1e-3)) {
-        const int k = int(std::lround(std::log10(a)));
-        if (std::abs(a - std::pow(10.0, k)) < 1e-9 * a) {
-            QString exponent = k < 0 ? QStringLiteral("⁻") : QString();
-            for (QChar c : QString::number(std::abs(k))) {
-                exponent += QString::fromUtf8(superscripts[c.digitValue()]);
-            }
-            return (v < 0 ? QStringLiteral("−") : QString()) + QStringLiteral("10") + exponent;
-        }
-        return QString::number(v, 'g', 3);
+    QString exponent = k < 0 ? QStringLiteral("⁻") : QString();
+    for (QChar c : QString::number(std::abs(k))) {
+        exponent += QString::fromUtf8(superscripts[c.digitValue()]);
+    }
+    return QStringLiteral("10") + exponent;
+}
+
+// Log axes read 0.1, 1, 10, 10², 10³ ...; linear axes plain numbers, grouped by thousands.
+QString tickLabel(double v, bool log) {
+    if (log && v > 0) {
+        const int k = int(std::lround(std::log10(v)));
+        return k >= -1 && k <= 1 ? QLocale(QLocale::English).toString(v, 'g', 3) : powerOfTen(k);
     }
     QString text = QLocale(QLocale::English).toString(v, 'g', 6);
     return text.replace(u'-', QChar(0x2212));
@@ -424,7 +433,8 @@ QString tickLabel(double v) {
 
 } // namespace
 
-Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& series, QSizeF size) {
+Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& series,
+                   QSizeF size) {
     Axis x{chart.xLog, chart.from, chart.to};
     Axis y{chart.yLog, 0, 1};
     bool anyY = false;
@@ -454,7 +464,7 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
     const QFont titleFont = pdf::font(pdf::kSans, 8.5, true);
     qreal yTickW = 0;
     for (double v : yTicks) {
-        yTickW = std::max(yTickW, textWidth(tickFont, tickLabel(v)));
+        yTickW = std::max(yTickW, textWidth(tickFont, tickLabel(v, y.log)));
     }
     const QString title = QString::fromStdString(chart.title);
     const qreal titleH = title.isEmpty() ? 4 : 18;
@@ -474,7 +484,7 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
             p.setPen(QPen(pdf::kMuted, 0.6));
             p.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + 3));
             p.drawText(QRectF(px - 30, plot.bottom() + 4, 60, 10), Qt::AlignHCenter | Qt::AlignTop,
-                       tickLabel(v));
+                       tickLabel(v, x.log));
         }
         for (double v : yTicks) {
             const qreal py = y.map(v, plot.bottom(), plot.top());
@@ -483,20 +493,24 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
             p.setPen(QPen(pdf::kMuted, 0.6));
             p.drawLine(QPointF(plot.left() - 3, py), QPointF(plot.left(), py));
             p.drawText(QRectF(plot.left() - 5 - yTickW - 2, py - 5, yTickW + 2, 10),
-                       Qt::AlignRight | Qt::AlignVCenter, tickLabel(v));
+                       Qt::AlignRight | Qt::AlignVCenter, tickLabel(v, y.log));
         }
         p.setPen(QPen(pdf::kMuted, 0.7));
         p.drawLine(plot.bottomLeft(), plot.bottomRight());
         p.drawLine(plot.bottomLeft(), plot.topLeft());
         p.setFont(labelFont);
         p.setPen(pdf::kInk);
-        p.drawText(QRectF(plot.left(), plot.bottom() + 16, plot.width(), 12), Qt::AlignHCenter | Qt::AlignTop,
-                   QString::fromStdString(chart.xLabel) + (x.log ? QStringLiteral(" (log scale)") : QString()));
+        p.drawText(QRectF(plot.left(), plot.bottom() + 16, plot.width(), 12),
+                   Qt::AlignHCenter | Qt::AlignTop,
+                   QString::fromStdString(chart.xLabel) +
+                       (x.log ? QStringLiteral(" (log scale)") : QString()));
         p.save();
         p.translate(2, plot.center().y());
         p.rotate(-90);
-        p.drawText(QRectF(-plot.height() / 2, 0, plot.height(), 12), Qt::AlignHCenter | Qt::AlignTop,
-                   QString::fromStdString(chart.yLabel) + (y.log ? QStringLiteral(" (log scale)") : QString()));
+        p.drawText(QRectF(-plot.height() / 2, 0, plot.height(), 12),
+                   Qt::AlignHCenter | Qt::AlignTop,
+                   QString::fromStdString(chart.yLabel) +
+                       (y.log ? QStringLiteral(" (log scale)") : QString()));
         p.restore();
         p.save();
         p.setClipRect(plot.adjusted(-1, -1, 1, 1));
@@ -509,7 +523,8 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
                     started = false;
                     continue;
                 }
-                const QPointF pt(x.map(vx, plot.left(), plot.right()), y.map(vy, plot.bottom(), plot.top()));
+                const QPointF pt(x.map(vx, plot.left(), plot.right()),
+                                 y.map(vy, plot.bottom(), plot.top()));
                 started ? path.lineTo(pt) : path.moveTo(pt);
                 started = true;
             }
@@ -527,7 +542,8 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
         for (const ChartSeries& s : series) {
             legendW = std::max(legendW, textWidth(labelFont, QString::fromStdString(s.label)));
         }
-        const QRectF legend(plot.left() + 8, plot.top() + 6, legendW + 36, 6 + 12 * qreal(series.size()));
+        const QRectF legend(plot.left() + 8, plot.top() + 6, legendW + 36,
+                            6 + 12 * qreal(series.size()));
         p.setPen(QPen(pdf::kRule, 0.5));
         p.setBrush(Qt::white);
         p.drawRect(legend);
@@ -539,8 +555,8 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
             p.drawLine(QPointF(legend.left() + 5, ly), QPointF(legend.left() + 25, ly));
             p.setFont(labelFont);
             p.setPen(pdf::kInk);
-            p.drawText(QRectF(legend.left() + 30, ly - 6, legendW + 4, 12), Qt::AlignLeft | Qt::AlignVCenter,
-                       QString::fromStdString(series[i].label));
+            p.drawText(QRectF(legend.left() + 30, ly - 6, legendW + 4, 12),
+                       Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(series[i].label));
         }
     };
     return Figure{size, paint};

@@ -18,15 +18,15 @@ namespace attnbook {
 enum class MatrixMode { Filled, Blank, Answer };
 
 struct MatrixTable {
-    QString caption;      // "A = softmax(S)"
-    QString note;         // small print beside the caption ("head 1")
+    QString caption; // "A = softmax(S)"
+    QString note;    // small print beside the caption ("head 1")
     QStringList rowLabels;
     QStringList columnLabels;
     arma::mat values;
-    arma::umat blocked;   // empty, or 1 where the mask blocks the entry (hatched)
+    arma::umat blocked; // empty, or 1 where the mask blocks the entry (hatched)
     MatrixMode mode = MatrixMode::Filled;
     int digits = 4;
-    int maxRows = 16;     // larger matrices print their first rows and columns
+    int maxRows = 16; // larger matrices print their first rows and columns
     int maxColumns = 10;
 };
 
@@ -45,8 +45,7 @@ Figure heatmapFigure(const AttentionResult& result, int head);
 Figure sharesFigure(const AttentionResult& result, int head, int row, qreal width);
 
 // A line chart of the series, with axes, ticks, grid and legend.
-Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& series,
-                   QSizeF size);
+Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& series, QSizeF size);
 
 // Figures side by side on white, rendered at `scale` pixels per point (PNG for bundles).
 QImage renderFigures(const std::vector<Figure>& figures, qreal scale, qreal gap = 18,

@@ -177,8 +177,7 @@ void paginate(PdfSection& section, qreal H) {
             continue;
         }
         const std::vector<qreal> breaks = box.breaks();
-        const bool splitHere =
-            !breaks.empty() && !box.keepWithNext && (!box.keepTogether || h > H);
+        const bool splitHere = !breaks.empty() && !box.keepWithNext && (!box.keepTogether || h > H);
         if (!splitHere) {
             if (!pages.back().items.empty()) {
                 newPage();

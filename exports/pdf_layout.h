@@ -21,7 +21,7 @@ class QPainter;
 namespace attnbook {
 
 class PdfBox {
-public:
+  public:
     virtual ~PdfBox() = default;
     virtual qreal height() const = 0;
     // Paints the part [from, to) of the box. The painter's origin is the box's own (0, 0), moved
@@ -31,9 +31,9 @@ public:
     // Where the box may be cut, ascending, strictly between 0 and height().
     virtual std::vector<qreal> breaks() const { return {}; }
 
-    qreal spaceBefore = 0;      // dropped at the top of a page
-    bool keepWithNext = false;  // a heading or caption: never last on a page
-    bool keepTogether = false;  // moves whole to the next page unless taller than a page
+    qreal spaceBefore = 0;     // dropped at the top of a page
+    bool keepWithNext = false; // a heading or caption: never last on a page
+    bool keepTogether = false; // moves whole to the next page unless taller than a page
     bool pageBreakBefore = false;
 };
 
@@ -48,11 +48,11 @@ struct Figure {
 // Rows of figures side by side, each row left-aligned (or centred) within `width`. May be cut
 // between rows only; a row taller than `maxRowHeight` is scaled down to fit a page.
 class FigureRowsBox : public PdfBox {
-public:
+  public:
     struct Row {
         std::vector<Figure> figures;
-        qreal gap = 14;         // between figures
-        qreal spaceBefore = 0;  // above the row (not at the top of the box)
+        qreal gap = 14;        // between figures
+        qreal spaceBefore = 0; // above the row (not at the top of the box)
         bool centred = false;
     };
     FigureRowsBox(qreal width, qreal maxRowHeight) : width_(width), maxRowHeight_(maxRowHeight) {}
@@ -69,7 +69,7 @@ public:
     void paint(QPainter& painter, qreal from, qreal to) const override;
     std::vector<qreal> breaks() const override;
 
-private:
+  private:
     struct Placed {
         Row row;
         qreal top = 0;
@@ -85,12 +85,12 @@ private:
 
 // A box that is only empty space (for example the room left for a name).
 class SpaceBox : public PdfBox {
-public:
+  public:
     explicit SpaceBox(qreal h) : h_(h) {}
     qreal height() const override { return h_; }
     void paint(QPainter&, qreal, qreal) const override {}
 
-private:
+  private:
     qreal h_;
 };
 
@@ -98,7 +98,7 @@ struct PdfPlacement {
     const PdfBox* box = nullptr;
     qreal from = 0; // the part of the box on this page
     qreal to = 0;
-    qreal y = 0;    // where it starts, from the top of the content area
+    qreal y = 0; // where it starts, from the top of the content area
 };
 
 struct PdfPage {

@@ -29,8 +29,10 @@ PdfBoxPtr titleBlock(const Document& document, const CellPrintArea& area) {
         return nullptr;
     }
     auto box = std::make_shared<FigureRowsBox>(area.width, area.maxHeight);
-    const auto block = [&](const QString& text, const QFont& font, const QColor& colour, qreal space) {
-        const QString html = QStringLiteral("<p style=\"color:%1\">%2</p>").arg(colour.name(), htmlEscaped(text));
+    const auto block = [&](const QString& text, const QFont& font, const QColor& colour,
+                           qreal space) {
+        const QString html =
+            QStringLiteral("<p style=\"color:%1\">%2</p>").arg(colour.name(), htmlEscaped(text));
         box->addRow({{textFigure(htmlDocument(html, font, area.width))}, 0, space});
     };
     if (!title.isEmpty()) {
@@ -43,11 +45,13 @@ PdfBoxPtr titleBlock(const Document& document, const CellPrintArea& area) {
         block(byline.join(QStringLiteral(" · ")), pdf::font(pdf::kSans, 9), pdf::kMuted, 8);
     }
     const qreal w = area.width;
-    box->addRow({{Figure{QSizeF(w, 4), [w](QPainter& p) {
-                      p.setPen(QPen(pdf::kRule, 0.8));
-                      p.drawLine(QPointF(0, 2), QPointF(w, 2));
-                  }}},
-                 0, 12});
+    box->addRow({{Figure{QSizeF(w, 4),
+                         [w](QPainter& p) {
+                             p.setPen(QPen(pdf::kRule, 0.8));
+                             p.drawLine(QPointF(0, 2), QPointF(w, 2));
+                         }}},
+                 0,
+                 12});
     return box;
 }
 
@@ -67,12 +71,14 @@ PdfSection lessonSection(const Lesson& lesson, const LessonResults& results,
     for (const Segment& segment : doc.segments) {
         if (!segment.isCell()) {
             const ProseBlock& prose = segment.prose();
-            const std::vector<ProsePiece> pieces = scanProse(prose.text, prose.firstLine, 1, doc.codeBlocks);
+            const std::vector<ProsePiece> pieces =
+                scanProse(prose.text, prose.firstLine, 1, doc.codeBlocks);
             const QString markdown = qs(substituteBindings(prose.text, pieces, lookup));
             if (markdown.trimmed().isEmpty()) {
                 continue;
             }
-            for (PdfBoxPtr& box : proseBoxes(markdownDocument(markdown, area.width), afterCell ? 10 : 0)) {
+            for (PdfBoxPtr& box :
+                 proseBoxes(markdownDocument(markdown, area.width), afterCell ? 10 : 0)) {
                 section.boxes.push_back(std::move(box));
             }
             afterCell = false;
@@ -85,7 +91,8 @@ PdfSection lessonSection(const Lesson& lesson, const LessonResults& results,
             continue;
         }
         std::vector<PdfBoxPtr> boxes;
-        if (const AttentionCellSpec* spec = cell->attention(); spec && computed && computed->attention) {
+        if (const AttentionCellSpec* spec = cell->attention();
+            spec && computed && computed->attention) {
             boxes = attentionCellBoxes(cell->id, *spec, *computed->attention, area);
         } else if (const ChartCellSpec* chart = cell->chart(); chart && computed && computed->ok) {
             boxes = chartCellBoxes(cell->id, *chart, computed->series, area);
@@ -115,8 +122,9 @@ ExportResult renderLessonPdf(const Lesson& lesson, const LessonResults& results,
     return renderPdf(buffer, geometry, metadata, {&section}, control);
 }
 
-ExportResult exportLessonPdf(const QString& path, const Lesson& lesson, const LessonResults& results,
-                             Paper paper, const ExportControl& control) {
+ExportResult exportLessonPdf(const QString& path, const Lesson& lesson,
+                             const LessonResults& results, Paper paper,
+                             const ExportControl& control) {
     if (const QString problem = outputProblem(path); !problem.isEmpty()) {
         return ExportResult::failed(problem);
     }

@@ -11,6 +11,7 @@
 #include <QtGui/QTextTable>
 
 #include <algorithm>
+#include <limits>
 
 namespace attnbook {
 
@@ -170,6 +171,8 @@ void styleBlocks(QTextDocument& doc, const ProseStyle& style) {
     }
 }
 
+// Tables as in print: a rule above and below the header, one at the end, faint rules between
+// rows, no vertical lines (the rules are drawn by ProseSliceBox).
 void styleTables(QTextDocument& doc) {
     for (QTextFrame* frame : doc.rootFrame()->childFrames()) {
         auto* table = qobject_cast<QTextTable*>(frame);
@@ -177,22 +180,31 @@ void styleTables(QTextDocument& doc) {
             continue;
         }
         QTextTableFormat tf = table->format();
-        tf.setBorder(0.5);
-        tf.setBorderBrush(pdf::kRule);
-        tf.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+        tf.setBorder(0);
         tf.setBorderCollapse(true);
         tf.setCellSpacing(0);
-        tf.setCellPadding(3.5);
+        tf.setCellPadding(2.5);
         tf.setTopMargin(2);
         tf.setBottomMargin(8);
         tf.setHeaderRowCount(1);
         tf.setAlignment(Qt::AlignLeft);
         table->setFormat(tf);
-        for (int c = 0; c < table->columns(); ++c) {
-            QTextTableCell cell = table->cellAt(0, c);
-            QTextTableCellFormat cf = cell.format().toTableCellFormat();
-            cf.setBackground(pdf::kFaint);
-            cell.setFormat(cf);
+        for (int r = 0; r < table->rows(); ++r) {
+            for (int c = 0; c < table->columns(); ++c) {
+                QTextTableCell cell = table->cellAt(r, c);
+                QTextTableCellFormat cf = cell.format().toTableCellFormat();
+                cf.setLeftBorder(0);
+                cf.setRightBorder(0);
+                cf.setLeftPadding(c == 0 ? 2 : 7);
+                cf.setRightPadding(7);
+                // No cell borders: Qt draws an edge two cells share twice, a hair apart. The
+                // rules are drawn by the box that prints the table (tableRules).
+                cf.setTopBorderStyle(QTextFrameFormat::BorderStyle_None);
+                cf.setBottomBorderStyle(QTextFrameFormat::BorderStyle_None);
+                cf.setLeftBorderStyle(QTextFrameFormat::BorderStyle_None);
+                cf.setRightBorderStyle(QTextFrameFormat::BorderStyle_None);
+                cell.setFormat(cf);
+            }
         }
     }
 }
@@ -280,13 +292,56 @@ void finishFragments(QTextDocument& doc) {
     }
 }
 
+struct Rule {
+    qreal y, left, right, width;
+    QColor colour;
+};
+
+// The rules of a table, in document coordinates: above and below the header, between rows,
+// below the last row. They sit halfway between the rows' text, measured from the laid-out
+// lines (what blockBoundingRect reports for a cell is where its text is drawn).
+std::vector<Rule> tableRules(QTextDocument& doc, QTextTable& table) {
+    QAbstractTextDocumentLayout* layout = doc.documentLayout();
+    const QRectF frame = layout->frameBoundingRect(&table);
+    const qreal pad = table.format().cellPadding();
+    std::vector<qreal> tops, bottoms;
+    qreal left = frame.right(), right = frame.left();
+    for (int r = 0; r < table.rows(); ++r) {
+        qreal top = std::numeric_limits<qreal>::max(), bottom = 0;
+        for (int c = 0; c < table.columns(); ++c) {
+            const QTextTableCell cell = table.cellAt(r, c);
+            const QRectF first = layout->blockBoundingRect(cell.firstCursorPosition().block());
+            const QRectF last = layout->blockBoundingRect(cell.lastCursorPosition().block());
+            top = std::min(top, first.top());
+            bottom = std::max(bottom, last.bottom());
+            left = std::min(left, first.left() - pad);
+            right = std::max(right, first.right() + pad);
+        }
+        tops.push_back(top);
+        bottoms.push_back(bottom);
+    }
+    right = frame.left() + std::max(right - frame.left(), qreal(0));
+    std::vector<Rule> rules;
+    if (tops.empty()) {
+        return rules;
+    }
+    rules.push_back({tops.front() - pad, left, right, 0.8, pdf::kInk});
+    for (size_t r = 1; r < tops.size(); ++r) {
+        const qreal y = (bottoms[r - 1] + tops[r]) / 2;
+        rules.push_back(r == 1 ? Rule{y, left, right, 0.5, pdf::kInk}
+                               : Rule{y, left, right, 0.3, pdf::kRule});
+    }
+    rules.push_back({bottoms.back() + pad, left, right, 0.8, pdf::kInk});
+    return rules;
+}
+
 // A slice of a laid-out document: one top-level block or frame (with the empty blocks after it).
 class ProseSliceBox : public PdfBox {
-public:
+  public:
     ProseSliceBox(std::shared_ptr<QTextDocument> doc, qreal top, qreal bottom,
-                  std::vector<qreal> breaks, bool clipped)
+                  std::vector<qreal> breaks, bool clipped, std::vector<Rule> rules)
         : doc_(std::move(doc)), top_(top), bottom_(bottom), breaks_(std::move(breaks)),
-          clipped_(clipped) {}
+          clipped_(clipped), rules_(std::move(rules)) {}
 
     qreal height() const override { return bottom_ - top_; }
     std::vector<qreal> breaks() const override { return breaks_; }
@@ -303,14 +358,21 @@ public:
             painter.setClipRect(QRectF(-50, top_ + from, doc_->textWidth() + 100, to - from));
         }
         doc_->documentLayout()->draw(&painter, context);
+        for (const Rule& rule : rules_) {
+            if (rule.y >= top_ + from - 0.5 && rule.y <= top_ + to + 0.5) {
+                painter.setPen(QPen(rule.colour, rule.width));
+                painter.drawLine(QPointF(rule.left, rule.y), QPointF(rule.right, rule.y));
+            }
+        }
         painter.restore();
     }
 
-private:
+  private:
     std::shared_ptr<QTextDocument> doc_;
     qreal top_, bottom_;
     std::vector<qreal> breaks_;
     bool clipped_;
+    std::vector<Rule> rules_;
 };
 
 // Cuts between lines, keeping at least two lines on each side (no widows or orphans).
@@ -362,6 +424,7 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
         bool keepTogether = false;
         bool clipped = false;
         bool empty = false;
+        std::vector<Rule> rules;
     };
     QAbstractTextDocumentLayout* layout = doc->documentLayout();
     std::vector<Chunk> chunks;
@@ -372,11 +435,15 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
             chunk.keepTogether = true;
             chunk.clipped = true;
             if (auto* table = qobject_cast<QTextTable*>(frame)) {
+                chunk.rules = tableRules(*doc, *table);
+                if (!chunk.rules.empty()) { // the top rule sits above the frame's reported top
+                    chunk.top = std::min(chunk.top, chunk.rules.front().y - 1);
+                }
                 for (int r = 3; r + 1 < table->rows(); ++r) {
                     chunk.breaks.push_back(
                         layout->blockBoundingRect(table->cellAt(r, 0).firstCursorPosition().block())
                             .top() -
-                        3.5);
+                        2.5);
                 }
             } else { // code
                 std::vector<qreal> lines;
@@ -416,7 +483,8 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
                 breaks.push_back(b - c.top);
             }
         }
-        auto box = std::make_shared<ProseSliceBox>(doc, c.top, bottom, std::move(breaks), c.clipped);
+        auto box = std::make_shared<ProseSliceBox>(doc, c.top, bottom, std::move(breaks), c.clipped,
+                                                   c.rules);
         box->keepWithNext = c.heading || c.introduces;
         box->keepTogether = c.keepTogether;
         box->spaceBefore = boxes.empty() ? spaceBefore : 0;

@@ -48,9 +48,9 @@ QFont font(const QString& family, qreal points, bool bold, bool italic) {
 }
 
 QColor heat(double share) {
-    static const std::array<QColor, 6> stops = {
-        QColor(0xf7, 0xfb, 0xff), QColor(0xc6, 0xdb, 0xef), QColor(0x6b, 0xae, 0xd6),
-        QColor(0x31, 0x82, 0xbd), QColor(0x08, 0x51, 0x9c), QColor(0x08, 0x30, 0x6b)};
+    static const std::array<QColor, 6> stops = {QColor(0xf7, 0xfb, 0xff), QColor(0xc6, 0xdb, 0xef),
+                                                QColor(0x6b, 0xae, 0xd6), QColor(0x31, 0x82, 0xbd),
+                                                QColor(0x08, 0x51, 0x9c), QColor(0x08, 0x30, 0x6b)};
     const double t = std::clamp(std::isfinite(share) ? share : 0.0, 0.0, 1.0) * (stops.size() - 1);
     const size_t i = std::min(size_t(t), stops.size() - 2);
     const double f = t - double(i);
@@ -66,9 +66,9 @@ QColor inkOnHeat(double share) {
 }
 
 QColor seriesColour(int index) {
-    static const std::array<QColor, 5> colours = {QColor(0x1f, 0x4e, 0x8c), QColor(0xd9, 0x5f, 0x02),
-                                                  QColor(0x1b, 0x9e, 0x77), QColor(0x75, 0x70, 0xb3),
-                                                  QColor(0x66, 0x66, 0x66)};
+    static const std::array<QColor, 5> colours = {
+        QColor(0x1f, 0x4e, 0x8c), QColor(0xd9, 0x5f, 0x02), QColor(0x1b, 0x9e, 0x77),
+        QColor(0x75, 0x70, 0xb3), QColor(0x66, 0x66, 0x66)};
     return colours[size_t(index) % colours.size()];
 }
 

@@ -41,8 +41,8 @@ QFont font(const QString& family, qreal points, bool bold = false, bool italic =
 
 // Sizes, points.
 constexpr qreal kBody = 10.0;
-constexpr qreal kSmall = 8.5;  // tables, figure text
-constexpr qreal kTiny = 7.0;   // heatmap cells, page furniture
+constexpr qreal kSmall = 8.5; // tables, figure text
+constexpr qreal kTiny = 7.0;  // heatmap cells, page furniture
 constexpr qreal kCaption = 8.5;
 
 // Colours.

@@ -41,13 +41,13 @@ QString squeezed(QString text) {
 }
 
 class Box : public PdfBox {
-public:
+  public:
     Box(qreal h, std::vector<qreal> b = {}) : h_(h), b_(std::move(b)) {}
     qreal height() const override { return h_; }
     std::vector<qreal> breaks() const override { return b_; }
     void paint(QPainter&, qreal, qreal) const override {}
 
-private:
+  private:
     qreal h_;
     std::vector<qreal> b_;
 };
@@ -81,7 +81,7 @@ std::vector<int> startPages(const PdfSection& section) {
 class TestPdfLesson : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase() {
         lesson_ = loadLesson(ATTNBOOK_SOURCE_DIR "/documents/attention.md");
         QVERIFY(!hasErrors(lesson_.diagnostics));
@@ -125,14 +125,15 @@ private Q_SLOTS:
     void titleBlockAndPageNumbers() {
         QVERIFY(pages_.front().contains(QStringLiteral("How each token gathers what it needs")));
         for (int i = 0; i < pages_.size(); ++i) {
-            QVERIFY2(pages_[i].contains(QStringLiteral("Page %1 of %2").arg(i + 1).arg(pages_.size())),
-                     qPrintable(QString::number(i)));
+            QVERIFY2(
+                pages_[i].contains(QStringLiteral("Page %1 of %2").arg(i + 1).arg(pages_.size())),
+                qPrintable(QString::number(i)));
         }
     }
 
     void figuresAreVectors() {
         QVERIFY(!pdf_.contains("/Subtype /Image")); // heatmaps and charts are drawn, not pasted
-        QVERIFY(pdf_.contains("/FontFile2"));        // fonts embedded
+        QVERIFY(pdf_.contains("/FontFile2"));       // fonts embedded
         QVERIFY(pdf_.contains("DejaVu"));
     }
 
@@ -189,7 +190,8 @@ private Q_SLOTS:
     }
 
     void proseBoxesKeepHeadingsWithTheirText() {
-        auto doc = markdownDocument(QStringLiteral("# A heading\n\nSome text.\n\n- one\n- two\n"), 400);
+        auto doc =
+            markdownDocument(QStringLiteral("# A heading\n\nSome text.\n\n- one\n- two\n"), 400);
         const std::vector<PdfBoxPtr> boxes = proseBoxes(doc);
         QCOMPARE(boxes.size(), size_t(4));
         QVERIFY(boxes[0]->keepWithNext);
@@ -201,7 +203,7 @@ private Q_SLOTS:
         QCOMPARE(total, doc->size().height());
     }
 
-private:
+  private:
     Lesson lesson_;
     LessonResults results_;
     QByteArray pdf_;

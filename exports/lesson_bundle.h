@@ -1,0 +1,51 @@
+#pragma once
+// `attnbook export FILE --bundle OUT.zip` (cli.md "Bundles"): everything needed to read, print
+// and reproduce a lesson, in one zip. writeBundle adds manifest.json with every entry's sha256.
+//
+//   lesson.md                 the document's bytes, exactly
+//   lesson.pdf                the printable lesson
+//   worksheet.pdf, answers.pdf  when the lesson has worksheet options or quizzes (its own numbers)
+//   data/ID.json              each cell's compute output (the cell object of `attnbook compute`)
+//   data/ID/NAME.csv          each matrix of each attention cell, one file per matrix:
+//                               X0, P, X (not in direct mode), Q, K, V,
+//                               head0_scores, head0_weights, head0_context, head1_..., (heads
+//                               count from 0, as in binding paths: head[0])
+//                               concat, output,
+//                               grad_upstream, grad_X or grad_queries/grad_keys/grad_values,
+//                               grad_W_Q, grad_W_K, grad_W_V, grad_W_O, grad_b_Q ... grad_b_O
+//                             The first row labels the columns (key tokens, or coordinates
+//                             from 1), the first column labels the rows (tokens, or output
+//                             units from 1); numbers in their shortest round-trip form, a
+//                             blocked score as -inf.
+//   figures/ID-heatmap.png    each attention cell's heatmap of the shares (every head, up to 4)
+//   figures/ID-chart.png      each chart cell's line chart
+
+#include "bundle_writer.h"
+#include "export_control.h"
+#include "pdf_style.h"
+
+#include "lesson.h"
+
+#include <vector>
+
+namespace attnbook {
+
+struct BundleOptions {
+    Paper paper = Paper::A4;
+};
+
+// The entries of the lesson's bundle. The lesson must have computed without errors.
+ExportResult lessonBundleEntries(const Lesson& lesson, const LessonResults& results,
+                                 const BundleOptions& options, std::vector<BundleEntry>* entries,
+                                 const ExportControl& control = {});
+
+// Builds the entries and writes ZIPPATH atomically (writeBundle).
+ExportResult exportLessonBundle(const QString& zipPath, const Lesson& lesson,
+                                const LessonResults& results, const BundleOptions& options,
+                                const ExportControl& control = {});
+
+// A matrix as labelled CSV (the format above).
+QByteArray matrixCsv(const arma::mat& values, const QStringList& rowLabels,
+                     const QStringList& columnLabels);
+
+} // namespace attnbook

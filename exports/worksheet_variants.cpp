@@ -1,0 +1,289 @@
+#include "worksheet_variants.h"
+
+#include "json.h"
+
+#include <QtCore/QCryptographicHash>
+
+#include <cmath>
+#include <set>
+
+namespace attnbook {
+
+namespace {
+
+constexpr int kMaxDraws = 2000;
+// Shares closer than this count as a tie: a student rounding to 3 decimals could not tell.
+constexpr double kTieTolerance = 1e-3;
+
+} // namespace
+
+std::uint64_t splitMix64(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+VariantRandom::VariantRandom(std::uint64_t seed, int variant)
+    : engine_(splitMix64(splitMix64(seed) ^ std::uint64_t(std::uint32_t(variant)))) {}
+
+int VariantRandom::uniform(int lo, int hi) {
+    if (hi <= lo) {
+        return lo;
+    }
+    const std::uint64_t range = std::uint64_t(std::int64_t(hi) - std::int64_t(lo)) + 1;
+    // Reject the top of the 64-bit range that does not divide evenly, so every value is
+    // equally likely.
+    const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() -
+                                std::numeric_limits<std::uint64_t>::max() % range;
+    std::uint64_t x = engine_();
+    while (x >= limit) {
+        x = engine_();
+    }
+    return int(std::int64_t(lo) + std::int64_t(x % range));
+}
+
+QString WorksheetVariant::label() const {
+    if (number == 0) {
+        return QStringLiteral("The lesson's numbers · #%1").arg(hash);
+    }
+    return QStringLiteral("Variant %1 of %2 · seed %3 · #%4")
+        .arg(number)
+        .arg(count)
+        .arg(seed)
+        .arg(hash);
+}
+
+std::vector<const LessonCell*> worksheetCells(const Lesson& lesson) {
+    std::vector<const LessonCell*> out;
+    for (const LessonCell& cell : lesson.cells) {
+        if (const AttentionCellSpec* spec = cell.attention(); spec && spec->worksheet) {
+            out.push_back(&cell);
+        }
+    }
+    return out;
+}
+
+bool lessonHasWorksheet(const Lesson& lesson) {
+    if (!worksheetCells(lesson).empty()) {
+        return true;
+    }
+    return std::any_of(lesson.cells.begin(), lesson.cells.end(),
+                       [](const LessonCell& c) { return c.quiz() != nullptr; });
+}
+
+std::string unworkableReason(const AttentionResult& r) {
+    const auto zeroRow = [](const arma::mat& m, arma::uword row, arma::uword first,
+                            arma::uword count) {
+        return count > 0 && !arma::any(m.row(row).cols(first, first + count - 1) != 0.0);
+    };
+    if (!r.direct) {
+        for (int i = 0; i < r.n; ++i) {
+            if (zeroRow(r.X0, arma::uword(i), 0, arma::uword(r.d))) {
+                return "an all-zero token vector";
+            }
+        }
+    }
+    for (int head = 0; head < r.h; ++head) {
+        const arma::uword first = arma::uword(head * r.dK);
+        for (int i = 0; i < r.n; ++i) {
+            if (zeroRow(r.Q, arma::uword(i), first, arma::uword(r.dK))) {
+                return "an all-zero query";
+            }
+        }
+        for (int j = 0; j < r.m; ++j) {
+            if (zeroRow(r.K, arma::uword(j), first, arma::uword(r.dK))) {
+                return "an all-zero key";
+            }
+        }
+        const HeadResult& h = r.head[size_t(head)];
+        for (int i = 0; i < r.n; ++i) {
+            double best = -1;
+            for (int j = 0; j < r.m; ++j) {
+                if (!h.blocked(arma::uword(i), arma::uword(j))) {
+                    best = std::max(best, h.weight(arma::uword(i), arma::uword(j)));
+                }
+            }
+            // The keys that share the largest share: a tie unless they are the same token with
+            // the same key (two copies of "red" always get the same share).
+            int leader = -1;
+            for (int j = 0; j < r.m; ++j) {
+                if (h.blocked(arma::uword(i), arma::uword(j)) ||
+                    h.weight(arma::uword(i), arma::uword(j)) < best - kTieTolerance) {
+                    continue;
+                }
+                if (leader < 0) {
+                    leader = j;
+                    continue;
+                }
+                const bool sameLabel = size_t(j) < r.tokens.size() &&
+                                       size_t(leader) < r.tokens.size() &&
+                                       r.tokens[size_t(j)] == r.tokens[size_t(leader)];
+                const bool sameKey =
+                    arma::all(r.K.row(arma::uword(j)).cols(first, first + r.dK - 1) ==
+                              r.K.row(arma::uword(leader)).cols(first, first + r.dK - 1));
+                if (!sameLabel || !sameKey) {
+                    return "a tie for the largest share";
+                }
+            }
+        }
+    }
+    return {};
+}
+
+namespace {
+
+// Where a variant problem points: the cell's `worksheet:` key.
+FilePosition worksheetPosition(const LessonCell& cell) {
+    const auto it = cell.read.positions.keys.find("worksheet");
+    return it != cell.read.positions.keys.end() ? it->second : FilePosition{cell.openLine, 1};
+}
+
+arma::mat drawMatrix(VariantRandom& random, arma::uword rows, arma::uword cols,
+                     const WorksheetSpec::Range& range) {
+    arma::mat m(rows, cols);
+    // Row by row, left to right: the order is part of what a seed reproduces.
+    for (arma::uword r = 0; r < rows; ++r) {
+        for (arma::uword c = 0; c < cols; ++c) {
+            m(r, c) = random.uniform(range.min, range.max);
+        }
+    }
+    return m;
+}
+
+// Draws every key of `vary` into a copy of `spec`, in key order.
+// Throws InvalidConfig when the cell's shapes do not resolve (it computed before, so they do).
+std::string drawInto(AttentionCellSpec& spec, VariantRandom& random) {
+    AttentionConfig& c = spec.config;
+    for (const auto& [key, range] : spec.worksheet->vary) {
+        if (key == "vocab") {
+            if (spec.vocab.empty()) {
+                return "worksheet.vary: 'vocab', but the cell gives its vectors as X";
+            }
+            const arma::uword d = spec.vocab.begin()->second.n_elem;
+            for (const std::string& label : spec.vocabOrder) {
+                spec.vocab[label] = arma::rowvec(drawMatrix(random, 1, d, range));
+            }
+            for (size_t i = 0; i < c.tokens.size(); ++i) {
+                c.X0.row(arma::uword(i)) = spec.vocab.at(c.tokens[i]);
+            }
+        } else if (key == "X") {
+            c.X0 = drawMatrix(random, c.X0.n_rows, c.X0.n_cols, range);
+        } else if (key == "queries" || key == "keys" || key == "values") {
+            arma::mat& m = key == "queries" ? c.queries : key == "keys" ? c.keys : c.values;
+            m = drawMatrix(random, m.n_rows, m.n_cols, range);
+        } else if (key == "W_Q" || key == "W_K" || key == "W_V" || key == "W_O") {
+            Projection& p = key == "W_Q" ? c.wQ : key == "W_K" ? c.wK : key == "W_V" ? c.wV : c.wO;
+            // The shape the weights have now, identity or not (attention.md "Shapes").
+            const AttentionShapes s = resolveShapes(c, AttentionLimits{});
+            const arma::uword d = arma::uword(s.d);
+            const arma::uword rows = key == "W_Q" || key == "W_K" ? arma::uword(s.h * s.dK)
+                                     : key == "W_V"               ? arma::uword(s.h * s.dV)
+                                                                  : arma::uword(s.dO);
+            const arma::uword cols = key == "W_O" ? arma::uword(s.h * s.dV) : d;
+            p.identity = false;
+            p.weights = drawMatrix(random, rows, cols, range);
+        }
+    }
+    return {};
+}
+
+// The numbers of the worksheet cells, for the variant's hash.
+QByteArray numbersText(const Lesson& lesson) {
+    std::string text;
+    const auto matrix = [&](const char* name, const arma::mat& m) {
+        text += std::string(name) + "=" + jsonMatrix(m).dump() + ";";
+    };
+    for (const LessonCell* cell : worksheetCells(lesson)) {
+        const AttentionConfig& c = cell->attention()->config;
+        text += cell->id + ":";
+        if (c.direct) {
+            matrix("queries", c.queries);
+            matrix("keys", c.keys);
+            matrix("values", c.values);
+        } else {
+            matrix("X0", c.X0);
+        }
+        for (const auto& [name, p] : {std::pair<const char*, const Projection*>{"W_Q", &c.wQ},
+                                      {"W_K", &c.wK},
+                                      {"W_V", &c.wV},
+                                      {"W_O", &c.wO}}) {
+            if (!p->identity) {
+                matrix(name, p->weights);
+            }
+        }
+        text += "\n";
+    }
+    return QByteArray::fromStdString(text);
+}
+
+} // namespace
+
+ExportResult drawVariant(const Lesson& lesson, std::uint64_t seed, int number, int count,
+                         WorksheetVariant* out) {
+    out->number = number;
+    out->count = count;
+    out->seed = seed;
+    out->lesson = lesson;
+    AttentionEngine engine;
+    if (number > 0) {
+        VariantRandom random(seed, number);
+        for (LessonCell& cell : out->lesson.cells) {
+            AttentionCellSpec* spec = std::get_if<AttentionCellSpec>(&cell.read.spec);
+            if (!spec || !spec->worksheet || spec->worksheet->vary.empty()) {
+                continue;
+            }
+            const AttentionCellSpec original = *spec;
+            std::string why;
+            int draws = 0;
+            for (; draws < kMaxDraws; ++draws) {
+                *spec = original;
+                try {
+                    if (std::string problem = drawInto(*spec, random); !problem.empty()) {
+                        const FilePosition at = worksheetPosition(cell);
+                        return {ExportStatus::InvalidDocument,
+                                QString::fromStdString(cell.id + ": " + problem), at.line,
+                                at.column};
+                    }
+                    AttentionResult result;
+                    engine.compute(spec->config, result, GradientCheck::Skip);
+                    why = unworkableReason(result);
+                } catch (const InvalidConfig& e) {
+                    why = e.what();
+                }
+                if (why.empty()) {
+                    break;
+                }
+            }
+            if (draws == kMaxDraws) {
+                const FilePosition at = worksheetPosition(cell);
+                return {ExportStatus::InvalidDocument,
+                        QStringLiteral("%1: worksheet.vary finds no workable variant in %2 draws "
+                                       "(the last had %3): widen the ranges")
+                            .arg(QString::fromStdString(cell.id))
+                            .arg(kMaxDraws)
+                            .arg(QString::fromStdString(why)),
+                        at.line, at.column};
+            }
+        }
+    }
+    out->results = computeLesson(out->lesson, engine);
+    if (hasErrors(out->results.diagnostics)) {
+        for (const Diagnostic& d : out->results.diagnostics) {
+            if (d.severity == Severity::Error) {
+                return {ExportStatus::InvalidDocument,
+                        QStringLiteral("variant %1: %2")
+                            .arg(number)
+                            .arg(QString::fromStdString(d.message)),
+                        d.line, d.column};
+            }
+        }
+    }
+    out->hash = QString::fromLatin1(
+        QCryptographicHash::hash(numbersText(out->lesson), QCryptographicHash::Sha256)
+            .toHex()
+            .left(8));
+    return ExportResult::done();
+}
+
+} // namespace attnbook

@@ -1,0 +1,61 @@
+#pragma once
+// Worksheet variants: every variant draws fresh numbers for the cells whose worksheet.vary says
+// so (document-format.md), small integers a student can work with by hand, redrawn until the
+// variant is workable: no token vector or query/key slice that is all zeros, and in every row of
+// every head one clear largest share (no tie between different tokens).
+//
+// Variants are reproducible: variant k of seed s draws from std::mt19937_64 seeded with a
+// SplitMix64 mix of (s, k). Both are fully specified by the C++ standard; the range reduction
+// is done here, by rejection, because std::uniform_int_distribution's output is left to each
+// standard library. std::random_device is never used.
+
+#include "export_control.h"
+
+#include "lesson.h"
+
+#include <QtCore/QString>
+
+#include <cstdint>
+#include <random>
+
+namespace attnbook {
+
+class VariantRandom {
+  public:
+    VariantRandom(std::uint64_t seed, int variant);
+    // A uniform integer in [lo, hi], the same on every platform.
+    int uniform(int lo, int hi);
+
+  private:
+    std::mt19937_64 engine_;
+};
+
+// SplitMix64's finaliser: a good 64-bit mix (Steele, Lea and Flood, 2014).
+std::uint64_t splitMix64(std::uint64_t x);
+
+struct WorksheetVariant {
+    int number = 0; // 1..count; 0: the lesson's own numbers
+    int count = 0;
+    std::uint64_t seed = 0;
+    QString hash;  // 8 hex digits: a digest of the worksheet cells' numbers
+    Lesson lesson; // the lesson with this variant's numbers in its cells' specs
+    LessonResults results;
+
+    // "Variant 3 of 30 · seed 42 · #1a2b3c4d", or "The lesson's numbers · #1a2b3c4d".
+    QString label() const;
+};
+
+// The attention cells that carry worksheet options, in document order.
+std::vector<const LessonCell*> worksheetCells(const Lesson& lesson);
+// True when a worksheet has something to show: worksheet options or quizzes.
+bool lessonHasWorksheet(const Lesson& lesson);
+
+// Is this computed cell workable by hand? Empty when it is, else why not.
+std::string unworkableReason(const AttentionResult& result);
+
+// Variant `number` of `count` (0: the lesson's own numbers), computed. Fails with
+// InvalidDocument, at the cell's worksheet key, when a cell finds no workable draw.
+ExportResult drawVariant(const Lesson& lesson, std::uint64_t seed, int number, int count,
+                         WorksheetVariant* out);
+
+} // namespace attnbook

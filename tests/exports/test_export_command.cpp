@@ -1,0 +1,230 @@
+// `attnbook export`: bundles round-trip and verify, and the exit codes of cli.md — 0 done,
+// 1 an output that cannot be written (and nothing partial left, earlier files intact), 2 usage,
+// 3 an invalid document — in process, and once through the real executable with no display.
+#include "bundle_reader.h"
+#include "command_line.h"
+#include "export_command.h"
+#include "lesson_bundle.h"
+#include "lesson_source.h"
+
+#include <QtCore/QDirIterator>
+#include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
+#include <QtGui/QImage>
+#include <QtTest>
+
+#include <sys/stat.h>
+
+using namespace attnbook;
+
+namespace {
+
+const QString kLesson = QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/attention.md");
+
+int exportWith(const QStringList& arguments) {
+    return runExportCommand(QStringList{QStringLiteral("export")} + arguments);
+}
+
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeBytes(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QCOMPARE(f.write(bytes), bytes.size());
+}
+
+QStringList filesIn(const QString& folder) {
+    return QDir(folder).entryList(QDir::Files | QDir::Hidden | QDir::System, QDir::Name);
+}
+
+std::string computeJson(const std::string& path) {
+    const Lesson lesson = openLessonSource(path);
+    AttentionEngine engine;
+    return lessonJson(lesson, computeLesson(lesson, engine)).dump();
+}
+
+} // namespace
+
+class TestExportCommand : public QObject {
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void aBundleRoundTrips() {
+        QTemporaryDir dir;
+        const QString zip = dir.filePath(QStringLiteral("lesson.zip"));
+        QCOMPARE(exportWith({kLesson, QStringLiteral("--bundle"), zip}), int(ExitDone));
+
+        QString error;
+        const std::optional<Bundle> bundle = readBundle(zip, &error); // checks every sha256
+        QVERIFY2(bundle, qPrintable(error));
+        QCOMPARE(bundle->lesson(), fileBytes(kLesson));
+        const QJsonObject hashes = bundle->manifest.value(QStringLiteral("entries")).toObject();
+        QCOMPARE(hashes.size(), int(bundle->entries.size()));
+        for (const char* name :
+             {"lesson.pdf", "worksheet.pdf", "answers.pdf", "data/colour.json",
+              "data/colour/head0_weights.csv", "data/two_heads/head1_context.csv",
+              "data/colour/grad_W_Q.csv", "data/shared_weights.json", "figures/colour-heatmap.png",
+              "figures/two_heads-heatmap.png"}) {
+            QVERIFY2(bundle->entries.count(QString::fromLatin1(name)), name);
+            QVERIFY(hashes.contains(QString::fromLatin1(name)));
+        }
+        QVERIFY(bundle->entries.at(QStringLiteral("lesson.pdf")).startsWith("%PDF-"));
+        QImage heatmap;
+        QVERIFY(heatmap.loadFromData(
+            bundle->entries.at(QStringLiteral("figures/colour-heatmap.png")), "PNG"));
+        QVERIFY(heatmap.width() > 200);
+        QCOMPARE(
+            QString::fromUtf8(bundle->entries.at(QStringLiteral("data/colour/head0_weights.csv")))
+                .split(QStringLiteral("\r\n"))[1],
+            QStringLiteral("red,0.38365173119055074,0.23269653761889864,0.38365173119055074"));
+
+        // Opening the bundle reads its lesson: computing gives the same JSON as the .md.
+        const std::string fromMd = computeJson(kLesson.toStdString());
+        QCOMPARE(computeJson(zip.toStdString()), fromMd);
+        // data/ID.json is that cell's part of it.
+        const Lesson lesson = openLessonSource(kLesson.toStdString());
+        AttentionEngine engine;
+        const LessonResults results = computeLesson(lesson, engine);
+        QCOMPARE(bundle->entries.at(QStringLiteral("data/colour.json")).toStdString(),
+                 results.cell("colour")->json.dump() + "\n");
+    }
+
+    void aDamagedBundleIsOneErrorNamingIt() {
+        QTemporaryDir dir;
+        const QString zip = dir.filePath(QStringLiteral("lesson.zip"));
+        QCOMPARE(exportWith({kLesson, QStringLiteral("--bundle"), zip}), int(ExitDone));
+        QByteArray bytes = fileBytes(zip);
+        const qsizetype at = bytes.indexOf("lesson.md") + 200; // inside lesson.md's data
+        bytes[at] = char(bytes[at] ^ 0x5a);
+        writeBytes(zip, bytes);
+        const Lesson lesson = openLessonSource(zip.toStdString());
+        QCOMPARE(lesson.diagnostics.size(), size_t(1));
+        QCOMPARE(lesson.diagnostics[0].line, 0);
+        QVERIFY(lesson.diagnostics[0].message.find("cannot open the bundle lesson.zip: ") == 0);
+        QVERIFY(lesson.cells.empty());
+        // As a command: exit 3, nothing written.
+        QCOMPARE(exportWith({zip, QStringLiteral("--pdf"), dir.filePath(QStringLiteral("x.pdf"))}),
+                 int(ExitInvalidDocument));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.pdf"))));
+    }
+
+    void everyOutputAtOnce() {
+        QTemporaryDir dir;
+        const QString roster = dir.filePath(QStringLiteral("names.txt"));
+        writeBytes(roster, "# class 4b\nAda\n\nGrace\n");
+        QCOMPARE(
+            exportWith({kLesson, QStringLiteral("--pdf"), dir.filePath(QStringLiteral("l.pdf")),
+                        QStringLiteral("--paper"), QStringLiteral("letter"),
+                        QStringLiteral("--worksheet"), dir.filePath(QStringLiteral("w.pdf")),
+                        QStringLiteral("--answers"), dir.filePath(QStringLiteral("k.pdf")),
+                        QStringLiteral("--variants=3"), QStringLiteral("--seed"),
+                        QStringLiteral("11"), QStringLiteral("--roster"), roster,
+                        QStringLiteral("--bundle"), dir.filePath(QStringLiteral("b.zip"))}),
+            int(ExitDone));
+        QCOMPARE(filesIn(dir.path()),
+                 (QStringList{"b.zip", "k.pdf", "l.pdf", "names.txt", "w-roster.csv", "w.pdf"}));
+        QVERIFY(fileBytes(dir.filePath(QStringLiteral("w-roster.csv")))
+                    .startsWith("name,variant,seed,hash\r\nAda,1,11,"));
+    }
+
+    void anUnwritableOutputExitsOneAndLeavesNothing() {
+        QTemporaryDir dir;
+        const QString earlier = dir.filePath(QStringLiteral("earlier.pdf"));
+        writeBytes(earlier, "an earlier export");
+        // A folder that does not exist, a target that is a folder, a pipe (QSaveFile would
+        // rename its file over it, as over a device).
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder.pdf")));
+        const QString pipe = dir.filePath(QStringLiteral("pipe.pdf"));
+        QVERIFY(::mkfifo(QFile::encodeName(pipe).constData(), 0600) == 0);
+        for (const QString& bad : {dir.filePath(QStringLiteral("missing/out.pdf")),
+                                   dir.filePath(QStringLiteral("folder.pdf")), pipe}) {
+            QCOMPARE(exportWith({kLesson, QStringLiteral("--pdf"), bad}), int(ExitOutputFailed));
+            // The good outputs of the same call are not written either, and earlier files stay.
+            QCOMPARE(exportWith({kLesson, QStringLiteral("--worksheet"), earlier,
+                                 QStringLiteral("--answers"), bad}),
+                     int(ExitOutputFailed));
+            QCOMPARE(exportWith({kLesson, QStringLiteral("--pdf"), earlier,
+                                 QStringLiteral("--bundle"), bad}),
+                     int(ExitOutputFailed));
+        }
+        QCOMPARE(fileBytes(earlier), QByteArray("an earlier export"));
+        QCOMPARE(filesIn(dir.path()),
+                 (QStringList{"earlier.pdf", "pipe.pdf"})); // no temporary file
+        QVERIFY(!QFileInfo(pipe).isFile());
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("missing"))));
+    }
+
+    void usageErrorsExitTwo() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("o.pdf"));
+        const QList<QStringList> calls = {
+            {},
+            {kLesson},
+            {kLesson, QStringLiteral("--pdf")},
+            {kLesson, QStringLiteral("--pdf"), out, QStringLiteral("--pdf"), out},
+            {kLesson, QStringLiteral("--pdf"), out, QStringLiteral("--answers"), out + "k"},
+            {kLesson, QStringLiteral("--pdf"), out, QStringLiteral("--paper"),
+             QStringLiteral("a5")},
+            {kLesson, QStringLiteral("--worksheet"), out, QStringLiteral("--variants"),
+             QStringLiteral("0")},
+            {kLesson, QStringLiteral("--worksheet"), out, QStringLiteral("--seed"),
+             QStringLiteral("-1")},
+            {kLesson, QStringLiteral("--worksheet"), out, QStringLiteral("--answers"), out},
+            {kLesson, QStringLiteral("--pdf"), kLesson},
+            {kLesson, QStringLiteral("--worksheet"), out, QStringLiteral("--roster"),
+             dir.filePath(QStringLiteral("none.txt"))},
+            {kLesson, QStringLiteral("--pdf"), out, QStringLiteral("--colour")},
+            {kLesson, kLesson, QStringLiteral("--pdf"), out},
+        };
+        for (const QStringList& call : calls) {
+            QVERIFY2(exportWith(call) == ExitUsage, qPrintable(call.join(u' ')));
+        }
+        QVERIFY(filesIn(dir.path()).isEmpty());
+    }
+
+    void anInvalidDocumentExitsThree() {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.md"));
+        writeBytes(bad,
+                   "# Bad\n\n```attention c\ntokens: [a]\nvocab:\n  a: [1, 0]\nheads: 3\n```\n");
+        QCOMPARE(exportWith({bad, QStringLiteral("--pdf"), dir.filePath(QStringLiteral("o.pdf"))}),
+                 int(ExitInvalidDocument));
+        QCOMPARE(filesIn(dir.path()), QStringList{"bad.md"});
+        // A lesson with nothing for a worksheet: a usage error, not an empty PDF.
+        const QString plain = dir.filePath(QStringLiteral("plain.md"));
+        writeBytes(plain, "# Plain\n\nJust prose.\n");
+        QCOMPARE(exportWith(
+                     {plain, QStringLiteral("--worksheet"), dir.filePath(QStringLiteral("w.pdf"))}),
+                 int(ExitUsage));
+    }
+
+    void theExecutableRunsWithoutADisplay() {
+        QTemporaryDir dir;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        const auto run = [&](const QStringList& arguments) {
+            QProcess process;
+            process.setProcessEnvironment(env);
+            process.start(QStringLiteral(ATTNBOOK_BINARY), arguments);
+            if (!process.waitForFinished(120000)) {
+                return -1;
+            }
+            return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+        };
+        const QString pdf = dir.filePath(QStringLiteral("lesson.pdf"));
+        QCOMPARE(run({QStringLiteral("export"), kLesson, QStringLiteral("--pdf"), pdf}), 0);
+        QVERIFY(fileBytes(pdf).startsWith("%PDF-"));
+        QCOMPARE(run({QStringLiteral("export"), kLesson, QStringLiteral("--pdf"),
+                      dir.filePath(QStringLiteral("no/x.pdf"))}),
+                 1);
+        QCOMPARE(run({QStringLiteral("export"), kLesson}), 2);
+    }
+};
+
+QTEST_MAIN(TestExportCommand)
+#include "test_export_command.moc"

@@ -1,0 +1,257 @@
+// Worksheets and answer keys: the blanks are empty on the sheet and filled in the key, page for
+// page; variants are reproducible from their seed, workable by hand, and differ from each
+// other; a roster gives every name a sheet and a CSV line.
+#include "worksheet_pdf.h"
+#include "worksheet_variants.h"
+
+#include <QtCore/QTemporaryDir>
+#include <QtPdf/QPdfDocument>
+#include <QtTest>
+
+using namespace attnbook;
+
+namespace {
+
+QStringList pageTexts(const QByteArray& pdf) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("out.pdf"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(pdf) != pdf.size()) {
+        return {};
+    }
+    file.close();
+    QPdfDocument document;
+    if (document.load(path) != QPdfDocument::Error::None) {
+        return {};
+    }
+    QStringList pages;
+    for (int i = 0; i < document.pageCount(); ++i) {
+        pages << document.getAllText(i).text().replace(QRegularExpression(QStringLiteral("\\s+")),
+                                                       QStringLiteral(" "));
+    }
+    return pages;
+}
+
+// What identifies a page's place in a sheet: the exercises and questions that start on it (a
+// question by the first words of its text).
+QStringList landmarks(const Lesson& lesson, const QString& page) {
+    QStringList out;
+    static const QRegularExpression exercise(QStringLiteral("Exercise \\d+"));
+    for (auto it = exercise.globalMatch(page); it.hasNext();) {
+        out << it.next().captured();
+    }
+    for (const LessonCell& cell : lesson.cells) {
+        if (const QuizCellSpec* quiz = cell.quiz()) {
+            const QString start = QString::fromStdString(quiz->question).section(u' ', 0, 4);
+            if (page.contains(start)) {
+                out << start;
+            }
+        }
+    }
+    return out;
+}
+
+// The shares and outputs of the blanked cells of documents/attention.md, at 4 digits.
+const char* const kBlankedValues[] = {"0.3837", "0.2327", "0.2741", "0.4519", "0.7673", "0.5481",
+                                      "0.4011", "0.1978", "0.8022", "0.3775", "0.6225"};
+
+Lesson lessonFrom(const QString& markdown) {
+    return parseLesson(markdown.toStdString(), "sheet.md");
+}
+
+} // namespace
+
+class TestWorksheet : public QObject {
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void initTestCase() {
+        lesson_ = loadLesson(ATTNBOOK_SOURCE_DIR "/documents/attention.md");
+        QVERIFY(!hasErrors(lesson_.diagnostics));
+    }
+
+    void blanksAreEmptyOnTheSheetAndFilledInTheKey() {
+        WorksheetFiles files;
+        QVERIFY(renderWorksheets(lesson_, {}, &files).ok());
+        const QStringList sheet = pageTexts(files.worksheet);
+        const QStringList key = pageTexts(files.answers);
+        QVERIFY(!sheet.isEmpty());
+        const QString sheetText = sheet.join(u' ');
+        const QString keyText = key.join(u' ');
+        for (const char* value : kBlankedValues) {
+            QVERIFY2(!sheetText.contains(QLatin1String(value)), value);
+            QVERIFY2(keyText.contains(QLatin1String(value)), value);
+        }
+        // The givens are printed, with their labels; the name line is there.
+        QVERIFY(sheetText.contains(QStringLiteral("Exercise 1 · The colour example")));
+        QVERIFY(sheetText.contains(QStringLiteral("Name")));
+        QVERIFY(sheetText.contains(QStringLiteral("S = Q Kᵀ · s")));
+        // Every quiz, its choices on the sheet, its answer and explanation in the key.
+        QVERIFY(sheetText.contains(QStringLiteral("☐ B. A positive share, because e⁰ = 1.")));
+        QVERIFY(keyText.contains(QStringLiteral("Answer: B.")));
+        QVERIFY(keyText.contains(QStringLiteral("Answer: 0.3775 (within ± 0.001)")));
+        QVERIFY(keyText.contains(QStringLiteral("Softmax exponentiates before dividing")));
+        QVERIFY(!sheetText.contains(QStringLiteral("Softmax exponentiates before dividing")));
+    }
+
+    void theKeyHasTheSheetsPages() {
+        WorksheetFiles files;
+        WorksheetOptions options;
+        options.variants = 3;
+        QVERIFY(renderWorksheets(lesson_, options, &files).ok());
+        QCOMPARE(files.worksheetPages, files.answerPages);
+        const QStringList sheet = pageTexts(files.worksheet);
+        const QStringList key = pageTexts(files.answers);
+        QCOMPARE(sheet.size(), key.size());
+        for (int i = 0; i < sheet.size(); ++i) {
+            QCOMPARE(landmarks(lesson_, key[i]), landmarks(lesson_, sheet[i]));
+            QVERIFY(!landmarks(lesson_, sheet[i]).isEmpty());
+        }
+    }
+
+    void variantsAreReproducibleAndDiffer() {
+        WorksheetOptions options;
+        options.variants = 4;
+        options.seed = 7;
+        WorksheetFiles first, second;
+        QVERIFY(renderWorksheets(lesson_, options, &first).ok());
+        QVERIFY(renderWorksheets(lesson_, options, &second).ok());
+        const QStringList a = pageTexts(first.worksheet);
+        QCOMPARE(a, pageTexts(second.worksheet));
+        QCOMPARE(pageTexts(first.answers), pageTexts(second.answers));
+        QCOMPARE(first.variantHashes, second.variantHashes);
+        QCOMPARE(first.variantLabels.size(), 4);
+        QCOMPARE(first.variantLabels[2],
+                 QStringLiteral("Variant 3 of 4 · seed 7 · #") + first.variantHashes[2]);
+        // Every page carries its variant, seed and hash.
+        const int perVariant = a.size() / 4;
+        QCOMPARE(a.size(), perVariant * 4);
+        for (int i = 0; i < a.size(); ++i) {
+            QVERIFY2(a[i].contains(first.variantLabels[i / perVariant]),
+                     qPrintable(QString::number(i)));
+        }
+        // Variant k and k + 1 differ, in numbers and in hash.
+        for (int k = 0; k + 1 < 4; ++k) {
+            QVERIFY(first.variantHashes[k] != first.variantHashes[k + 1]);
+            const QString one =
+                a.mid(k * perVariant, perVariant).join(u' ').remove(first.variantLabels[k]);
+            const QString two = a.mid((k + 1) * perVariant, perVariant)
+                                    .join(u' ')
+                                    .remove(first.variantLabels[k + 1]);
+            QVERIFY(one != two);
+        }
+        // Another seed, other numbers.
+        options.seed = 8;
+        WorksheetFiles other;
+        QVERIFY(renderWorksheets(lesson_, options, &other).ok());
+        QVERIFY(other.variantHashes != first.variantHashes);
+    }
+
+    void aVariantIsTheSameAloneAsAmongOthers() {
+        WorksheetVariant alone, among;
+        QVERIFY(drawVariant(lesson_, 42, 3, 3, &alone).ok());
+        QVERIFY(drawVariant(lesson_, 42, 3, 30, &among).ok());
+        QCOMPARE(alone.hash, among.hash);
+        QCOMPARE(lessonJson(alone.lesson, alone.results).dump(),
+                 lessonJson(among.lesson, among.results).dump());
+    }
+
+    void variantsAreWorkableByHand() {
+        for (int k = 1; k <= 30; ++k) {
+            WorksheetVariant v;
+            QVERIFY(drawVariant(lesson_, 2024, k, 30, &v).ok());
+            for (const LessonCell* cell : worksheetCells(v.lesson)) {
+                const AttentionCellSpec& spec = *cell->attention();
+                const ComputedCell* computed = v.results.cell(cell->id);
+                QVERIFY(computed && computed->attention);
+                QCOMPARE(unworkableReason(*computed->attention), std::string());
+                for (const auto& [label, vector] : spec.vocab) {
+                    for (double x : vector) {
+                        QVERIFY(x == std::round(x) && x >= -2 && x <= 2);
+                    }
+                }
+            }
+        }
+    }
+
+    void theRandomDrawsArePinned() {
+        // mt19937_64 and SplitMix64 are fully specified, and the range reduction is ours: these
+        // numbers are the same with every compiler and library.
+        VariantRandom random(42, 1);
+        std::vector<int> draws;
+        for (int i = 0; i < 12; ++i) {
+            draws.push_back(random.uniform(-2, 2));
+        }
+        VariantRandom again(42, 1);
+        for (int i = 0; i < 12; ++i) {
+            QCOMPARE(again.uniform(-2, 2), draws[size_t(i)]);
+        }
+        QCOMPARE(draws, (std::vector<int>{-1, 1, -2, 1, 2, -2, 0, 1, 2, 0, -1, 2}));
+        VariantRandom wide(1, 1);
+        for (int i = 0; i < 1000; ++i) {
+            const int x = wide.uniform(-3, 5);
+            QVERIFY(x >= -3 && x <= 5);
+        }
+        QCOMPARE(splitMix64(0), 0xe220a8397b1dcdafULL); // SplitMix64's published first output
+    }
+
+    void aRosterGivesEveryNameASheet() {
+        WorksheetOptions options;
+        options.variants = 2;
+        options.seed = 5;
+        options.roster = {QStringLiteral("Ada Lovelace"), QStringLiteral("Alan \"A\" Turing, Jr."),
+                          QStringLiteral("Grace Hopper")};
+        WorksheetFiles files;
+        QVERIFY(renderWorksheets(lesson_, options, &files).ok());
+        const QStringList sheet = pageTexts(files.worksheet);
+        const QStringList key = pageTexts(files.answers);
+        QCOMPARE(sheet.size(), key.size() / 2 * 3); // three sheets, a key per variant
+        QVERIFY(sheet.front().contains(QStringLiteral("Ada Lovelace")));
+        QVERIFY(sheet.back().contains(QStringLiteral("Grace Hopper · ") + files.variantLabels[0]));
+        const QStringList lines =
+            QString::fromUtf8(files.roster).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines[0], QStringLiteral("name,variant,seed,hash"));
+        QCOMPARE(lines[1], QStringLiteral("Ada Lovelace,1,5,") + files.variantHashes[0]);
+        QCOMPARE(lines[2],
+                 QStringLiteral("\"Alan \"\"A\"\" Turing, Jr.\",2,5,") + files.variantHashes[1]);
+        QCOMPARE(lines[3], QStringLiteral("Grace Hopper,1,5,") + files.variantHashes[0]);
+        QCOMPARE(rosterCsvPath(QStringLiteral("/tmp/class/sheets.pdf")),
+                 QStringLiteral("/tmp/class/sheets-roster.csv"));
+    }
+
+    void aRangeWithNoWorkableDrawIsAnError() {
+        const Lesson lesson = lessonFrom(QStringLiteral(
+            "# T\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
+            "worksheet:\n  blank: [weights]\n  vary:\n    vocab: {min: 1, max: 1}\n```\n"));
+        QVERIFY(!hasErrors(lesson.diagnostics));
+        WorksheetFiles files;
+        WorksheetOptions options;
+        options.variants = 1;
+        const ExportResult r = renderWorksheets(lesson, options, &files);
+        QCOMPARE(r.status, ExportStatus::InvalidDocument);
+        QCOMPARE(r.line, 8); // worksheet:
+        QVERIFY(r.error.contains(QStringLiteral("no workable variant")));
+    }
+
+    void cancelStopsAndWritesNothing() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("w.pdf"));
+        std::atomic<bool> cancel{true};
+        ExportControl control;
+        control.cancel = &cancel;
+        WorksheetOptions options;
+        options.variants = 5;
+        QCOMPARE(
+            exportWorksheets(lesson_, options, out, dir.filePath(QStringLiteral("k.pdf")), control)
+                .status,
+            ExportStatus::Cancelled);
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+    }
+
+  private:
+    Lesson lesson_;
+};
+
+QTEST_MAIN(TestWorksheet)
+#include "test_worksheet.moc"
