@@ -175,16 +175,16 @@ int runExportCommand(const QStringList& arguments) {
     }
 
     // Fail before the work when an output cannot be written at all.
-    std::vector<QString> outputs;
+    std::vector<QString> paths;
     for (const char* name : {"--pdf", "--worksheet", "--answers", "--bundle"}) {
         if (options.has(name)) {
-            outputs.push_back(QString::fromStdString(options.value(name)));
+            paths.push_back(QString::fromStdString(options.value(name)));
         }
     }
     if (!sheets.roster.isEmpty()) {
-        outputs.push_back(rosterCsvPath(QString::fromStdString(options.value("--worksheet"))));
+        paths.push_back(rosterCsvPath(QString::fromStdString(options.value("--worksheet"))));
     }
-    for (const QString& path : outputs) {
+    for (const QString& path : paths) {
         if (const QString problem = outputProblem(path); !problem.isEmpty()) {
             std::cerr << problem.toStdString() << '\n';
             return ExitOutputFailed;
@@ -209,44 +209,69 @@ int runExportCommand(const QStringList& arguments) {
         return ExitInvalidDocument;
     }
 
+    // Everything is rendered first and written last, together: an export that fails half way
+    // (a worksheet with no workable variant, say) writes none of its outputs.
+    if (options.has("--worksheet") && !lessonHasWorksheet(lesson)) {
+        return usage(options.file +
+                     " has no worksheet options and no quizzes: nothing to put on a worksheet");
+    }
+    std::vector<ExportOutput> outputs;
+    std::vector<std::string> done;
     if (options.has("--pdf")) {
-        const QString out = QString::fromStdString(options.value("--pdf"));
+        ExportOutput pdf{QString::fromStdString(options.value("--pdf")), {}};
         if (const int code =
-                exitCodeOf(exportLessonPdf(out, lesson, results, paper), options.file)) {
+                exitCodeOf(renderLessonPdf(lesson, results, paper, &pdf.bytes), options.file)) {
             return code;
         }
-        std::cout << options.value("--pdf") << ": the lesson as PDF\n";
+        outputs.push_back(std::move(pdf));
+        done.push_back(options.value("--pdf") + ": the lesson as PDF");
     }
     if (options.has("--worksheet")) {
-        if (!lessonHasWorksheet(lesson)) {
-            return usage(options.file +
-                         " has no worksheet options and no quizzes: nothing to put on a worksheet");
-        }
         const QString worksheet = QString::fromStdString(options.value("--worksheet"));
-        const QString answers = QString::fromStdString(options.value("--answers"));
-        if (const int code =
-                exitCodeOf(exportWorksheets(lesson, sheets, worksheet, answers), options.file)) {
+        sheets.answers = options.has("--answers");
+        WorksheetFiles files;
+        if (const int code = exitCodeOf(renderWorksheets(lesson, sheets, &files), options.file)) {
             return code;
         }
-        std::cout << options.value("--worksheet") << ": the worksheet"
-                  << (sheets.variants > 0 ? " in " + std::to_string(sheets.variants) + " variants"
-                                          : std::string())
-                  << '\n';
-        if (!answers.isEmpty()) {
-            std::cout << options.value("--answers") << ": its answer key\n";
+        outputs.push_back({worksheet, files.worksheet});
+        done.push_back(options.value("--worksheet") + ": the worksheet" +
+                       (sheets.variants > 0 ? " in " + std::to_string(sheets.variants) + " variants"
+                                            : std::string()));
+        if (sheets.answers) {
+            outputs.push_back({QString::fromStdString(options.value("--answers")), files.answers});
+            done.push_back(options.value("--answers") + ": its answer key");
         }
         if (!sheets.roster.isEmpty()) {
-            std::cout << rosterCsvPath(worksheet).toStdString() << ": the roster, "
-                      << sheets.roster.size() << " names\n";
+            outputs.push_back({rosterCsvPath(worksheet), files.roster});
+            done.push_back(rosterCsvPath(worksheet).toStdString() + ": the roster, " +
+                           std::to_string(sheets.roster.size()) + " names");
+        }
+    }
+    std::vector<BundleEntry> entries;
+    if (options.has("--bundle")) {
+        if (const int code =
+                exitCodeOf(lessonBundleEntries(lesson, results, {paper}, &entries), options.file)) {
+            return code;
+        }
+    }
+    OutputBatch batch;
+    for (const ExportOutput& output : outputs) {
+        if (const int code = exitCodeOf(batch.stage(output), options.file)) {
+            return code; // the staged files are removed, no target has changed
         }
     }
     if (options.has("--bundle")) {
-        const QString out = QString::fromStdString(options.value("--bundle"));
-        if (const int code =
-                exitCodeOf(exportLessonBundle(out, lesson, results, {paper}), options.file)) {
+        const QString zip = QString::fromStdString(options.value("--bundle"));
+        if (const int code = exitCodeOf(writeLessonBundle(zip, lesson, entries), options.file)) {
             return code;
         }
-        std::cout << options.value("--bundle") << ": the lesson as a bundle\n";
+        done.push_back(options.value("--bundle") + ": the lesson as a bundle");
+    }
+    if (const int code = exitCodeOf(batch.commit(), options.file)) {
+        return code;
+    }
+    for (const std::string& line : done) {
+        std::cout << line << '\n';
     }
     return ExitDone;
 }

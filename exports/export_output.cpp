@@ -54,36 +54,50 @@ QString outputProblem(const QString& path) {
     return {};
 }
 
+OutputBatch::OutputBatch() = default;
+OutputBatch::~OutputBatch() = default; // an uncommitted QSaveFile removes its temporary file
+
+ExportResult OutputBatch::stage(const ExportOutput& output) {
+    if (const QString problem = outputProblem(output.path); !problem.isEmpty()) {
+        return ExportResult::failed(problem);
+    }
+    auto file = std::make_unique<QSaveFile>(output.path);
+    if (!file->open(QIODevice::WriteOnly) || file->write(output.bytes) != output.bytes.size()) {
+        return ExportResult::failed(cannotWrite(output.path, systemReason(*file)));
+    }
+    files_.push_back(std::move(file));
+    return ExportResult::done();
+}
+
+ExportResult OutputBatch::commit() {
+    for (std::unique_ptr<QSaveFile>& file : files_) {
+        if (!file->commit()) {
+            return ExportResult::failed(cannotWrite(file->fileName(), systemReason(*file)));
+        }
+    }
+    files_.clear();
+    return ExportResult::done();
+}
+
 ExportResult writeOutputs(const std::vector<ExportOutput>& outputs, const ExportControl& control) {
     for (const ExportOutput& output : outputs) {
         if (const QString problem = outputProblem(output.path); !problem.isEmpty()) {
             return ExportResult::failed(problem);
         }
     }
-    // Destroying an uncommitted QSaveFile removes its temporary file.
-    std::vector<std::unique_ptr<QSaveFile>> files;
+    OutputBatch batch;
     for (const ExportOutput& output : outputs) {
         if (control.cancelled()) {
             return ExportResult::cancelled();
         }
-        auto file = std::make_unique<QSaveFile>(output.path);
-        if (!file->open(QIODevice::WriteOnly)) {
-            return ExportResult::failed(cannotWrite(output.path, systemReason(*file)));
+        if (ExportResult r = batch.stage(output); !r.ok()) {
+            return r;
         }
-        if (file->write(output.bytes) != output.bytes.size()) {
-            return ExportResult::failed(cannotWrite(output.path, systemReason(*file)));
-        }
-        files.push_back(std::move(file));
     }
     if (control.cancelled()) {
         return ExportResult::cancelled();
     }
-    for (size_t i = 0; i < files.size(); ++i) {
-        if (!files[i]->commit()) {
-            return ExportResult::failed(cannotWrite(outputs[i].path, systemReason(*files[i])));
-        }
-    }
-    return ExportResult::done();
+    return batch.commit();
 }
 
 } // namespace attnbook

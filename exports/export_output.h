@@ -7,7 +7,10 @@
 #include <QtCore/QByteArray>
 #include <QtCore/QString>
 
+#include <memory>
 #include <vector>
+
+class QSaveFile;
 
 namespace attnbook {
 
@@ -20,9 +23,26 @@ struct ExportOutput {
 // string when it looks writable. Cheap: run it before a long render to fail early.
 QString outputProblem(const QString& path);
 
-// Writes every output: first each into its temporary file beside the target, then, only when
-// all of them are complete, renames them into place. Returns Failed with the path and the
-// system's reason when any cannot be written; targets not yet renamed are left as they were.
+// Outputs written together: stage() writes each into its temporary file beside the target;
+// commit() renames them all into place. Destroyed uncommitted, it removes the temporary files
+// and no target changes.
+class OutputBatch {
+  public:
+    OutputBatch();
+    ~OutputBatch();
+    OutputBatch(const OutputBatch&) = delete;
+    OutputBatch& operator=(const OutputBatch&) = delete;
+
+    ExportResult stage(const ExportOutput& output);
+    ExportResult commit();
+
+  private:
+    std::vector<std::unique_ptr<QSaveFile>> files_;
+};
+
+// Stages every output, then commits them (OutputBatch). Returns Failed with the path and the
+// system's reason when any cannot be written; then no target has changed, unless a rename
+// itself fails half way.
 ExportResult writeOutputs(const std::vector<ExportOutput>& outputs, const ExportControl& control);
 
 } // namespace attnbook

@@ -180,6 +180,11 @@ ExportResult exportLessonBundle(const QString& zipPath, const Lesson& lesson,
         !r.ok()) {
         return r;
     }
+    return writeLessonBundle(zipPath, lesson, entries);
+}
+
+ExportResult writeLessonBundle(const QString& zipPath, const Lesson& lesson,
+                               const std::vector<BundleEntry>& entries) {
     BundleMetadata metadata;
     metadata.title = QString::fromStdString(lesson.title());
     metadata.appVersion = QStringLiteral(ATTNBOOK_VERSION);

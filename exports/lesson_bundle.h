@@ -39,7 +39,11 @@ ExportResult lessonBundleEntries(const Lesson& lesson, const LessonResults& resu
                                  const BundleOptions& options, std::vector<BundleEntry>* entries,
                                  const ExportControl& control = {});
 
-// Builds the entries and writes ZIPPATH atomically (writeBundle).
+// Writes the entries to ZIPPATH atomically (writeBundle), with the lesson's title.
+ExportResult writeLessonBundle(const QString& zipPath, const Lesson& lesson,
+                               const std::vector<BundleEntry>& entries);
+
+// Builds the entries and writes ZIPPATH atomically.
 ExportResult exportLessonBundle(const QString& zipPath, const Lesson& lesson,
                                 const LessonResults& results, const BundleOptions& options,
                                 const ExportControl& control = {});

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace attnbook {
 
@@ -237,11 +238,12 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
     const qreal gridW = cell * m;
     const qreal gridH = cellH * n;
     const qreal legendGap = 10, legendW = 7, legendLabelW = 18;
+    const qreal legendH = std::max<qreal>(gridH, 60); // readable even for one row
     const qreal footH = 12;
     const qreal width =
         std::max(gridLeft + gridW + legendGap + legendW + legendLabelW,
                  textWidth(pdf::font(pdf::kSans, 8, true), QStringLiteral("Shares, head 10")) + 80);
-    const qreal height = gridTop + gridH + footH;
+    const qreal height = gridTop + std::max(gridH, legendH) + footH;
     const QString caption =
         r.h > 1 ? QStringLiteral("Shares, head %1").arg(head + 1) : QStringLiteral("Shares");
     auto paint = [=](QPainter& p) {
@@ -297,21 +299,23 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
         const qreal lx = gridLeft + gridW + legendGap;
         const int steps = 20;
         for (int s = 0; s < steps; ++s) {
-            const qreal y0 = gridTop + gridH * (1.0 - qreal(s + 1) / steps);
-            p.fillRect(QRectF(lx, y0, legendW, gridH / steps + 0.3), pdf::heat((s + 0.5) / steps));
+            const qreal y0 = gridTop + legendH * (1.0 - qreal(s + 1) / steps);
+            p.fillRect(QRectF(lx, y0, legendW, legendH / steps + 0.3),
+                       pdf::heat((s + 0.5) / steps));
         }
         p.setPen(QPen(pdf::kRule, 0.5));
-        p.drawRect(QRectF(lx, gridTop, legendW, gridH));
+        p.drawRect(QRectF(lx, gridTop, legendW, legendH));
         p.setFont(pdf::font(pdf::kSans, 6.5));
         p.setPen(pdf::kMuted);
         for (double v : {0.0, 0.5, 1.0}) {
-            const qreal y = gridTop + gridH * (1.0 - v);
+            const qreal y = gridTop + legendH * (1.0 - v);
             p.drawText(QRectF(lx + legendW + 2, y - 5, legendLabelW, 10),
                        Qt::AlignLeft | Qt::AlignVCenter, number(v, 1));
         }
         if (n < r.n || m < r.m) {
             p.drawText(
-                QRectF(0, gridTop + gridH, width, footH), Qt::AlignLeft | Qt::AlignVCenter,
+                QRectF(0, gridTop + std::max(gridH, legendH), width, footH),
+                Qt::AlignLeft | Qt::AlignVCenter,
                 QStringLiteral("the first %1 × %2 of %3 × %4").arg(n).arg(m).arg(r.n).arg(r.m));
         }
     };
@@ -537,13 +541,37 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
             p.drawPath(path);
         }
         p.restore();
-        // Legend, top left inside the plot.
+        // The legend goes in the corner of the plot that covers the fewest points.
         qreal legendW = 0;
         for (const ChartSeries& s : series) {
             legendW = std::max(legendW, textWidth(labelFont, QString::fromStdString(s.label)));
         }
-        const QRectF legend(plot.left() + 8, plot.top() + 6, legendW + 36,
-                            6 + 12 * qreal(series.size()));
+        const QSizeF legendSize(legendW + 36, 6 + 12 * qreal(series.size()));
+        QRectF legend;
+        int covered = std::numeric_limits<int>::max();
+        for (const QPointF& corner :
+             {QPointF(plot.left() + 8, plot.top() + 6),
+              QPointF(plot.right() - 8 - legendSize.width(), plot.top() + 6),
+              QPointF(plot.left() + 8, plot.bottom() - 6 - legendSize.height()),
+              QPointF(plot.right() - 8 - legendSize.width(),
+                      plot.bottom() - 6 - legendSize.height())}) {
+            const QRectF candidate(corner, legendSize);
+            int count = 0;
+            for (const ChartSeries& s : series) {
+                for (size_t k = 0; k < s.x.size() && k < s.y.size(); ++k) {
+                    if (std::isfinite(s.y[k]) && (!y.log || s.y[k] > 0) && (!x.log || s.x[k] > 0) &&
+                        candidate.adjusted(-4, -4, 4, 4)
+                            .contains(QPointF(x.map(s.x[k], plot.left(), plot.right()),
+                                              y.map(s.y[k], plot.bottom(), plot.top())))) {
+                        ++count;
+                    }
+                }
+            }
+            if (count < covered) {
+                covered = count;
+                legend = candidate;
+            }
+        }
         p.setPen(QPen(pdf::kRule, 0.5));
         p.setBrush(Qt::white);
         p.drawRect(legend);

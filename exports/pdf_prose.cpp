@@ -421,6 +421,8 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
         std::vector<qreal> breaks; // absolute until the chunk's top is known
         bool heading = false;
         bool introduces = false; // a paragraph ending in ':'
+        bool shortLine = false;  // one line, like a run-in title ("**Sample answer**")
+        bool frame = false;      // a code block or a table
         bool keepTogether = false;
         bool clipped = false;
         bool empty = false;
@@ -432,6 +434,7 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
         Chunk chunk;
         if (QTextFrame* frame = it.currentFrame()) {
             chunk.top = layout->frameBoundingRect(frame).top();
+            chunk.frame = true;
             chunk.keepTogether = true;
             chunk.clipped = true;
             if (auto* table = qobject_cast<QTextTable*>(frame)) {
@@ -462,6 +465,8 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
             chunk.empty = block.length() <= 1 && !block.textList();
             chunk.heading = block.blockFormat().headingLevel() > 0;
             chunk.introduces = block.text().trimmed().endsWith(u':');
+            chunk.shortLine =
+                !block.textList() && block.layout() && block.layout()->lineCount() == 1;
             addLineBreaks(block, 0, chunk.breaks);
         }
         if (chunk.empty && !chunks.empty()) {
@@ -485,7 +490,10 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
         }
         auto box = std::make_shared<ProseSliceBox>(doc, c.top, bottom, std::move(breaks), c.clipped,
                                                    c.rules);
-        box->keepWithNext = c.heading || c.introduces;
+        // A heading, a paragraph ending in ':' and a one-line paragraph before a code block or a
+        // table introduce what follows: never last on a page.
+        const bool beforeFrame = i + 1 < chunks.size() && chunks[i + 1].frame;
+        box->keepWithNext = c.heading || c.introduces || (c.shortLine && beforeFrame);
         box->keepTogether = c.keepTogether;
         box->spaceBefore = boxes.empty() ? spaceBefore : 0;
         boxes.push_back(std::move(box));

@@ -193,6 +193,17 @@ class TestExportCommand : public QObject {
         QCOMPARE(exportWith({bad, QStringLiteral("--pdf"), dir.filePath(QStringLiteral("o.pdf"))}),
                  int(ExitInvalidDocument));
         QCOMPARE(filesIn(dir.path()), QStringList{"bad.md"});
+        // A worksheet with no workable variant fails the whole export: the lesson PDF asked for
+        // in the same call is not written either.
+        const QString tied = dir.filePath(QStringLiteral("tied.md"));
+        writeBytes(tied,
+                   "# Tied\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
+                   "worksheet:\n  blank: [weights]\n  vary:\n    vocab: {min: 1, max: 1}\n```\n");
+        QCOMPARE(exportWith({tied, QStringLiteral("--pdf"), dir.filePath(QStringLiteral("t.pdf")),
+                             QStringLiteral("--worksheet"), dir.filePath(QStringLiteral("w.pdf")),
+                             QStringLiteral("--variants"), QStringLiteral("2")}),
+                 int(ExitInvalidDocument));
+        QCOMPARE(filesIn(dir.path()), (QStringList{"bad.md", "tied.md"}));
         // A lesson with nothing for a worksheet: a usage error, not an empty PDF.
         const QString plain = dir.filePath(QStringLiteral("plain.md"));
         writeBytes(plain, "# Plain\n\nJust prose.\n");
