@@ -1,6 +1,7 @@
 #include "export_output.h"
 
 #include <QtCore/QFileInfo>
+#include <QtCore/QRegularExpression>
 #include <QtCore/QSaveFile>
 
 #include <memory>
@@ -22,6 +23,14 @@ QString systemReason(const QFileDevice& file) {
 }
 
 } // namespace
+
+QString csvField(const QString& text) {
+    static const QRegularExpression special(QStringLiteral("[\",\\r\\n]|^ | $"));
+    if (!text.contains(special)) {
+        return text;
+    }
+    return u'"' + QString(text).replace(u'"', QStringLiteral("\"\"")) + u'"';
+}
 
 QString outputProblem(const QString& path) {
     if (path.isEmpty()) {

@@ -23,6 +23,10 @@ struct ExportOutput {
 // string when it looks writable. Cheap: run it before a long render to fail early.
 QString outputProblem(const QString& path);
 
+// TEXT as one CSV field (RFC 4180): quoted when it holds a comma, a quote, a line break or
+// leading or trailing spaces, with quotes doubled.
+QString csvField(const QString& text);
+
 // Outputs written together: stage() writes each into its temporary file beside the target;
 // commit() renames them all into place. Destroyed uncommitted, it removes the temporary files
 // and no target changes.

@@ -14,13 +14,6 @@ namespace attnbook {
 
 namespace {
 
-QString csvField(const QString& text) {
-    if (text.contains(QRegularExpression(QStringLiteral("[\",\\r\\n]")))) {
-        return u'"' + QString(text).replace(u'"', QStringLiteral("\"\"")) + u'"';
-    }
-    return text;
-}
-
 QString csvNumber(double v) {
     if (std::isinf(v)) {
         return v < 0 ? QStringLiteral("-inf") : QStringLiteral("inf");

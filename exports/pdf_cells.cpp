@@ -42,7 +42,6 @@ QString scaleWords(const AttentionResult& r) {
 // A box for a cell's header: its kind and id, and what it is set up to do.
 PdfBoxPtr headerBox(const QString& kind, const std::string& id, const QString& summary,
                     const CellPrintArea& area) {
-    const QFont idFont = pdf::font(pdf::kSans, 8.5, true);
     const QFont summaryFont = pdf::font(pdf::kSans, 8);
     auto doc = htmlDocument(QStringLiteral("<span style=\"color:%1; font-weight:bold\">%2 %3</span>"
                                            "<span style=\"color:%4\">&nbsp;&nbsp;%5</span>")
@@ -57,7 +56,6 @@ PdfBoxPtr headerBox(const QString& kind, const std::string& id, const QString& s
                       p.translate(0, 5);
                       text.paint(p);
                   }};
-    (void)idFont;
     auto box = std::make_shared<FigureRowsBox>(area.width, area.maxHeight);
     box->addRow({{header}});
     box->keepWithNext = true;

@@ -262,14 +262,14 @@ void paintPageFurniture(QPainter& p, const PageGeometry& g, const PdfSection& se
 
 } // namespace
 
-ExportResult renderPdf(QIODevice& out, const PageGeometry& g, const PdfMetadata& metadata,
+ExportResult renderPdf(QIODevice& out, const PageGeometry& g, const QString& title,
                        const std::vector<const PdfSection*>& sections, const ExportControl& control,
                        int firstStep, int totalSteps) {
     QPdfWriter writer(&out);
     writer.setResolution(72);
     writer.setPageLayout(QPageLayout(g.pageSize(), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0),
                                      QPageLayout::Point));
-    writer.setTitle(metadata.title);
+    writer.setTitle(title);
     writer.setCreator(QStringLiteral("attnbook %1").arg(QStringLiteral(ATTNBOOK_VERSION)));
     QPainter painter;
     if (!painter.begin(&writer)) {

@@ -116,15 +116,9 @@ struct PdfSection {
 // Places the section's boxes on pages of `contentHeight` points.
 void paginate(PdfSection& section, qreal contentHeight);
 
-struct PdfMetadata {
-    QString title;
-    QString author;
-    QString subject;
-};
-
 // Paints the sections, already paginated, into `out` as one PDF. Reports one progress step per
 // page (from `firstStep` of `totalSteps`); stops at once when cancelled.
-ExportResult renderPdf(QIODevice& out, const PageGeometry& geometry, const PdfMetadata& metadata,
+ExportResult renderPdf(QIODevice& out, const PageGeometry& geometry, const QString& title,
                        const std::vector<const PdfSection*>& sections, const ExportControl& control,
                        int firstStep = 0, int totalSteps = 0);
 

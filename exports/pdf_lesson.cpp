@@ -117,9 +117,7 @@ ExportResult renderLessonPdf(const Lesson& lesson, const LessonResults& results,
     }
     QBuffer buffer(pdf);
     buffer.open(QIODevice::WriteOnly);
-    const PdfMetadata metadata{qs(lesson.title()), qs(lesson.document.frontMatterValue("author")),
-                               qs(lesson.document.frontMatterValue("subtitle"))};
-    return renderPdf(buffer, geometry, metadata, {&section}, control);
+    return renderPdf(buffer, geometry, qs(lesson.title()), {&section}, control);
 }
 
 ExportResult exportLessonPdf(const QString& path, const Lesson& lesson,

@@ -91,15 +91,16 @@ void styleFragment(QTextCharFormat& fmt, Role role, int headingLevel, const Pros
     fmt.setFontStyleStrategy(QFont::PreferNoShaping); // no ligatures: see pdf::font
 }
 
-void styleBlockText(QTextDocument& doc, const QTextBlock& block, Role role, int level,
-                    const ProseStyle& style) {
+// Rewrites the format of every run of text in `block` with `change` (collected first: setting a
+// format may merge runs and would upset the iteration).
+template <typename Change>
+void restyleRuns(QTextDocument& doc, const QTextBlock& block, Change change) {
     std::vector<std::pair<int, int>> ranges;
     std::vector<QTextCharFormat> formats;
     for (QTextBlock::iterator it = block.begin(); !it.atEnd(); ++it) {
-        const QTextFragment f = it.fragment();
-        QTextCharFormat fmt = f.charFormat();
-        styleFragment(fmt, role, level, style);
-        ranges.emplace_back(f.position(), f.length());
+        QTextCharFormat fmt = it.fragment().charFormat();
+        change(fmt);
+        ranges.emplace_back(it.fragment().position(), it.fragment().length());
         formats.push_back(fmt);
     }
     QTextCursor cursor(&doc);
@@ -108,11 +109,15 @@ void styleBlockText(QTextDocument& doc, const QTextBlock& block, Role role, int 
         cursor.setPosition(ranges[i].first + ranges[i].second, QTextCursor::KeepAnchor);
         cursor.setCharFormat(formats[i]);
     }
+}
+
+void styleBlockText(QTextDocument& doc, const QTextBlock& block, Role role, int level,
+                    const ProseStyle& style) {
+    restyleRuns(doc, block, [&](QTextCharFormat& fmt) { styleFragment(fmt, role, level, style); });
     // The block's own char format sizes an empty block and the list marker.
     QTextCharFormat blockChar = block.charFormat();
     styleFragment(blockChar, role, level, style);
-    cursor.setPosition(block.position());
-    cursor.setBlockCharFormat(blockChar);
+    QTextCursor(block).setBlockCharFormat(blockChar);
 }
 
 void styleBlocks(QTextDocument& doc, const ProseStyle& style) {
@@ -271,24 +276,13 @@ void prepare(QTextDocument& doc, const QFont& font, qreal width) {
 // Applies the print font settings to runs that have none (HTML documents).
 void finishFragments(QTextDocument& doc) {
     for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
-        std::vector<std::pair<int, int>> ranges;
-        std::vector<QTextCharFormat> formats;
-        for (QTextBlock::iterator it = block.begin(); !it.atEnd(); ++it) {
-            QTextCharFormat fmt = it.fragment().charFormat();
+        restyleRuns(doc, block, [](QTextCharFormat& fmt) {
             fmt.setFontHintingPreference(QFont::PreferNoHinting);
             fmt.setFontStyleStrategy(QFont::PreferNoShaping);
             if (fmt.fontFixedPitch()) {
                 fmt.setFontFamilies(QStringList{pdf::kMono});
             }
-            ranges.emplace_back(it.fragment().position(), it.fragment().length());
-            formats.push_back(fmt);
-        }
-        QTextCursor cursor(&doc);
-        for (size_t i = 0; i < ranges.size(); ++i) {
-            cursor.setPosition(ranges[i].first);
-            cursor.setPosition(ranges[i].first + ranges[i].second, QTextCursor::KeepAnchor);
-            cursor.setCharFormat(formats[i]);
-        }
+        });
     }
 }
 

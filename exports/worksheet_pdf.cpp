@@ -496,14 +496,6 @@ PdfSection sheetSection(const WorksheetVariant& v, Sheet sheet, const QString& s
     return section;
 }
 
-QString csvField(const QString& text) {
-    if (text.contains(QRegularExpression(QStringLiteral("[\",\\r\\n]"))) || text.startsWith(u' ') ||
-        text.endsWith(u' ')) {
-        return u'"' + QString(text).replace(u'"', QStringLiteral("\"\"")) + u'"';
-    }
-    return text;
-}
-
 struct VariantWork {
     ExportResult status;
     WorksheetVariant variant;
@@ -645,7 +637,7 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
     {
         QBuffer buffer(&files->worksheet);
         buffer.open(QIODevice::WriteOnly);
-        ExportResult r = renderPdf(buffer, g, {title + QStringLiteral(" — Worksheet"), {}, {}},
+        ExportResult r = renderPdf(buffer, g, title + QStringLiteral(" — Worksheet"),
                                    worksheetSections, control, 0, totalPages);
         if (!r.ok()) {
             return r;
@@ -655,8 +647,8 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
     if (options.answers) {
         QBuffer buffer(&files->answers);
         buffer.open(QIODevice::WriteOnly);
-        ExportResult r = renderPdf(buffer, g, {title + QStringLiteral(" — Answer key"), {}, {}},
-                                   keySections, control, files->worksheetPages, totalPages);
+        ExportResult r = renderPdf(buffer, g, title + QStringLiteral(" — Answer key"), keySections,
+                                   control, files->worksheetPages, totalPages);
         if (!r.ok()) {
             return r;
         }

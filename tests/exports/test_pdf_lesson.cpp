@@ -5,6 +5,7 @@
 #include "pdf_layout.h"
 #include "pdf_lesson.h"
 #include "pdf_prose.h"
+#include "pdf_text.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QTextDocument>
@@ -16,29 +17,6 @@ using namespace attnbook;
 namespace {
 
 // The text of every page of a PDF, as a reader's search would see it.
-QStringList pageTexts(const QByteArray& pdf) {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("out.pdf"));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(pdf) != pdf.size()) {
-        return {};
-    }
-    file.close();
-    QPdfDocument document;
-    if (document.load(path) != QPdfDocument::Error::None) {
-        return {};
-    }
-    QStringList pages;
-    for (int i = 0; i < document.pageCount(); ++i) {
-        pages << document.getAllText(i).text();
-    }
-    return pages;
-}
-
-// Words separated by any white space (lines break anywhere).
-QString squeezed(QString text) {
-    return text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
-}
 
 class Box : public PdfBox {
   public:
@@ -89,9 +67,9 @@ class TestPdfLesson : public QObject {
         results_ = computeLesson(lesson_, engine);
         QVERIFY(!hasErrors(results_.diagnostics));
         QVERIFY(renderLessonPdf(lesson_, results_, Paper::A4, &pdf_).ok());
-        pages_ = pageTexts(pdf_);
+        pages_ = pdfPageTexts(pdf_);
         QVERIFY(pages_.size() > 5);
-        all_ = squeezed(pages_.join(u' '));
+        all_ = pages_.join(u' ');
     }
 
     void numbersAtTheirDigits() {

@@ -1,6 +1,7 @@
 // Worksheets and answer keys: the blanks are empty on the sheet and filled in the key, page for
 // page; variants are reproducible from their seed, workable by hand, and differ from each
 // other; a roster gives every name a sheet and a CSV line.
+#include "pdf_text.h"
 #include "worksheet_pdf.h"
 #include "worksheet_variants.h"
 
@@ -11,26 +12,6 @@
 using namespace attnbook;
 
 namespace {
-
-QStringList pageTexts(const QByteArray& pdf) {
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("out.pdf"));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(pdf) != pdf.size()) {
-        return {};
-    }
-    file.close();
-    QPdfDocument document;
-    if (document.load(path) != QPdfDocument::Error::None) {
-        return {};
-    }
-    QStringList pages;
-    for (int i = 0; i < document.pageCount(); ++i) {
-        pages << document.getAllText(i).text().replace(QRegularExpression(QStringLiteral("\\s+")),
-                                                       QStringLiteral(" "));
-    }
-    return pages;
-}
 
 // What identifies a page's place in a sheet: the exercises and questions that start on it (a
 // question by the first words of its text).
@@ -73,8 +54,8 @@ class TestWorksheet : public QObject {
     void blanksAreEmptyOnTheSheetAndFilledInTheKey() {
         WorksheetFiles files;
         QVERIFY(renderWorksheets(lesson_, {}, &files).ok());
-        const QStringList sheet = pageTexts(files.worksheet);
-        const QStringList key = pageTexts(files.answers);
+        const QStringList sheet = pdfPageTexts(files.worksheet);
+        const QStringList key = pdfPageTexts(files.answers);
         QVERIFY(!sheet.isEmpty());
         const QString sheetText = sheet.join(u' ');
         const QString keyText = key.join(u' ');
@@ -100,8 +81,8 @@ class TestWorksheet : public QObject {
         options.variants = 3;
         QVERIFY(renderWorksheets(lesson_, options, &files).ok());
         QCOMPARE(files.worksheetPages, files.answerPages);
-        const QStringList sheet = pageTexts(files.worksheet);
-        const QStringList key = pageTexts(files.answers);
+        const QStringList sheet = pdfPageTexts(files.worksheet);
+        const QStringList key = pdfPageTexts(files.answers);
         QCOMPARE(sheet.size(), key.size());
         for (int i = 0; i < sheet.size(); ++i) {
             QCOMPARE(landmarks(lesson_, key[i]), landmarks(lesson_, sheet[i]));
@@ -116,9 +97,9 @@ class TestWorksheet : public QObject {
         WorksheetFiles first, second;
         QVERIFY(renderWorksheets(lesson_, options, &first).ok());
         QVERIFY(renderWorksheets(lesson_, options, &second).ok());
-        const QStringList a = pageTexts(first.worksheet);
-        QCOMPARE(a, pageTexts(second.worksheet));
-        QCOMPARE(pageTexts(first.answers), pageTexts(second.answers));
+        const QStringList a = pdfPageTexts(first.worksheet);
+        QCOMPARE(a, pdfPageTexts(second.worksheet));
+        QCOMPARE(pdfPageTexts(first.answers), pdfPageTexts(second.answers));
         QCOMPARE(first.variantHashes, second.variantHashes);
         QCOMPARE(first.variantLabels.size(), 4);
         QCOMPARE(first.variantLabels[2],
@@ -203,8 +184,8 @@ class TestWorksheet : public QObject {
                           QStringLiteral("Grace Hopper")};
         WorksheetFiles files;
         QVERIFY(renderWorksheets(lesson_, options, &files).ok());
-        const QStringList sheet = pageTexts(files.worksheet);
-        const QStringList key = pageTexts(files.answers);
+        const QStringList sheet = pdfPageTexts(files.worksheet);
+        const QStringList key = pdfPageTexts(files.answers);
         QCOMPARE(sheet.size(), key.size() / 2 * 3); // three sheets, a key per variant
         QVERIFY(sheet.front().contains(QStringLiteral("Ada Lovelace")));
         QVERIFY(sheet.back().contains(QStringLiteral("Grace Hopper · ") + files.variantLabels[0]));
