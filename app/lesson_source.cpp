@@ -55,6 +55,10 @@ bool writeFileAtomically(const std::string& path, const std::string& bytes, std:
     if (info.isDir()) {
         return fail(QStringLiteral("it is a folder"));
     }
+    if (info.exists() && !info.isFile()) {
+        // A rename over a device or a pipe would replace it, not write into it.
+        return fail(QStringLiteral("it is not a regular file (a device, pipe or socket)"));
+    }
     const QFileInfo folder(info.absolutePath());
     if (!folder.exists()) {
         return fail(QStringLiteral("the folder %1 does not exist").arg(folder.filePath()));

@@ -172,6 +172,11 @@ class TestCli : public QObject {
         const Run folder = attnbook({"edit", path, "--out", dir_.path()});
         QCOMPARE(folder.exitCode, 1);
         QVERIFY(folder.err.contains("it is a folder"));
+        // A device is never replaced by the rename that finishes a save.
+        const Run device = attnbook({"edit", path, "--out", "/dev/null"});
+        QCOMPARE(device.exitCode, 1);
+        QVERIFY(device.err.contains("not a regular file"));
+        QVERIFY(QFileInfo("/dev/null").isSymLink() || !QFileInfo("/dev/null").isFile());
     }
 
     void newMakesALessonThatChecks() {
