@@ -89,6 +89,19 @@ ApplicationWindow {
         onTriggered: Qt.quit()
     }
 
+    // File → Export: the lesson PDF, a worksheet with its key, or a bundle.
+    ExportDialog {
+        id: exportDialog
+        session: lessonSession
+    }
+    Action {
+        id: exportAction
+        text: qsTr("&Export…")
+        shortcut: "Ctrl+E"
+        enabled: lessonSession.loaded && !exportDialog.visible
+        onTriggered: exportDialog.open()
+    }
+
     menuBar: MenuBar {
         visible: !window.shotMode
         Menu {
@@ -117,6 +130,11 @@ ApplicationWindow {
             MenuItem {
                 text: qsTr("Open the &bundled lesson")
                 onTriggered: window.openLesson("")
+            }
+            MenuSeparator {}
+            MenuItem {
+                objectName: "exportMenuItem"
+                action: exportAction
             }
             MenuSeparator {}
             MenuItem { action: quitAction }

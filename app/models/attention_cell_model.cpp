@@ -28,7 +28,7 @@ QString refusalText(const EditRefusal& refusal) {
 // The gradient check costs two forward passes per checked entry. Within
 // this many multiply-adds per edit it stays well inside one frame; past it
 // the check samples fewer entries, and below a handful it is skipped.
-constexpr double kGradientCheckBudget = 2e7;
+constexpr double kGradientCheckBudget = 2e6;
 constexpr size_t kMinCheckedEntries = 8;
 constexpr size_t kMaxCheckedEntries = 4000;
 
@@ -49,10 +49,19 @@ AttentionCellModel::AttentionCellModel(const std::string& id, const AttentionCel
       hasLearned_(spec.config.positional == PositionalKind::Learned),
       authored_(EditableAttention::fromSpec(spec)), state_(authored_),
       result_(std::make_shared<AttentionResult>()),
-      authoredResult_(std::make_unique<AttentionResult>()) {
-    needsGradients_ = views_.contains(QStringLiteral("gradients"));
-    recompute();
-    *authoredResult_ = *result_;
+      authoredResult_(std::make_unique<AttentionResult>()) {}
+
+AttentionCellModel* AttentionCellModel::create(const std::string& id, const AttentionCellSpec& spec,
+                                               bool needsGradients, ConfigError& error,
+                                               QObject* parent) {
+    std::unique_ptr<AttentionCellModel> model(new AttentionCellModel(id, spec, parent));
+    model->needsGradients_ = needsGradients || model->views_.contains(QStringLiteral("gradients"));
+    if (const std::optional<ConfigError> failure = model->recompute()) {
+        error = *failure;
+        return nullptr;
+    }
+    *model->authoredResult_ = *model->result_;
+    return model.release();
 }
 
 AttentionCellModel::~AttentionCellModel() = default;
@@ -183,14 +192,23 @@ QStringList AttentionCellModel::gradientNames() const {
 }
 
 QString AttentionCellModel::applyEdit(const std::function<EditRefusal(EditableAttention&)>& edit) {
-    if (EditRefusal refusal = edit(state_)) {
+    EditableAttention candidate = state_;
+    if (EditRefusal refusal = edit(candidate)) {
         return refusalText(refusal);
     }
-    recompute();
+    // The shapes were checked; the numbers can still be refused by the
+    // core (a product that overflows). Then the previous state, which
+    // computed before, is computed again and the edit is refused.
+    std::swap(state_, candidate);
+    if (const std::optional<ConfigError> failure = recompute()) {
+        std::swap(state_, candidate);
+        recompute();
+        return QString::fromStdString(failure->message);
+    }
     return {};
 }
 
-void AttentionCellModel::recompute() {
+std::optional<ConfigError> AttentionCellModel::recompute() {
     QElapsedTimer timer;
     timer.start();
     try {
@@ -205,24 +223,23 @@ void AttentionCellModel::recompute() {
             engine_.forward(state_.config, *result_);
             gradientChecked_ = false;
         }
-    } catch (const InvalidConfig&) {
-        // Every edit was checked before it landed, and the authored cell
-        // computed when the lesson opened; fall back to the authored cell
-        // rather than show a half-written result.
-        state_ = authored_;
-        engine_.forward(state_.config, *result_);
+    } catch (const InvalidConfig& e) {
+        return e.error();
+    } catch (const std::bad_alloc&) {
+        return ConfigError{"", "not enough memory to compute this cell"};
     }
     checkRows();
     lastComputeMs_ = double(timer.nsecsElapsed()) / 1e6;
     ++revision_;
     Q_EMIT recomputed();
+    return std::nullopt;
 }
 
 void AttentionCellModel::setNeedsGradients(bool needed) {
     needed = needed || views_.contains(QStringLiteral("gradients"));
     if (needed != needsGradients_) {
         needsGradients_ = needed;
-        recompute();
+        recompute(); // the same state computed before: it computes again
     }
 }
 

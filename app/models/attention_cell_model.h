@@ -68,8 +68,12 @@ class AttentionCellModel : public QObject {
     using Keeper = std::function<std::optional<std::string>(
         const std::string& cellId, const std::vector<std::pair<std::string, std::string>>&)>;
 
-    AttentionCellModel(const std::string& id, const AttentionCellSpec& spec,
-                       QObject* parent = nullptr);
+    // The model of a cell as the lesson wrote it, or nullptr with `error`
+    // set when the authored cell cannot be computed. Cells that show their
+    // gradients, or whose gradients prose quotes, also run the backward pass.
+    static AttentionCellModel* create(const std::string& id, const AttentionCellSpec& spec,
+                                      bool needsGradients, ConfigError& error,
+                                      QObject* parent = nullptr);
     ~AttentionCellModel() override;
 
     QString cellId() const { return id_; }
@@ -147,7 +151,7 @@ class AttentionCellModel : public QObject {
     arma::mat inputMatrix(const std::string& name) const;
 
     void setKeeper(Keeper keeper) { keeper_ = std::move(keeper); }
-    // Bound cells also compute the backward pass: prose may quote a gradient.
+    // Cells whose gradients prose quotes also run the backward pass.
     void setNeedsGradients(bool needed);
     // Milliseconds the last recompute took (for the benchmark).
     double lastComputeMilliseconds() const { return lastComputeMs_; }
@@ -156,9 +160,12 @@ class AttentionCellModel : public QObject {
     void recomputed();
 
   private:
+    AttentionCellModel(const std::string& id, const AttentionCellSpec& spec, QObject* parent);
     // The one way an edit lands: refused, or applied and recomputed.
     QString applyEdit(const std::function<EditRefusal(EditableAttention&)>& edit);
-    void recompute();
+    // Computes the current state; on failure returns why, and the result
+    // must not be shown until a state that computes is computed again.
+    std::optional<ConfigError> recompute();
     void checkRows();
 
     QString id_;

@@ -72,6 +72,7 @@ void HeatmapItem::setDark(bool dark) {
     if (palette_.dark != dark) {
         palette_.dark = dark;
         imageStale_ = true;
+        valuesStale_ = true;
         update();
         Q_EMIT styleChanged();
     }
@@ -104,6 +105,8 @@ void HeatmapItem::setBackgroundColor(const QColor& colour) {
 void HeatmapItem::setFont(const QFont& font) {
     if (font_ != font) {
         font_ = font;
+        valuesStale_ = true;
+        textCache_.clear();
         relayout();
         Q_EMIT styleChanged();
     }
@@ -142,6 +145,7 @@ void HeatmapItem::geometryChange(const QRectF& newGeometry, const QRectF& oldGeo
 
 void HeatmapItem::dataChanged() {
     imageStale_ = true;
+    valuesStale_ = true;
     double range = 0.0;
     if (showsChange()) {
         const AttentionResult& now = cell_->result();
@@ -229,6 +233,40 @@ void HeatmapItem::buildImage() {
     }
 }
 
+void HeatmapItem::buildValues() {
+    valuesStale_ = false;
+    if (textCache_.size() > 4096) {
+        textCache_.clear(); // signed changes can have many forms; keep it small
+    }
+    values_.clear();
+    valueColours_.clear();
+    const int head = effectiveHead();
+    if (head < 0 || image_.isNull()) {
+        return;
+    }
+    const HeadResult& h = cell_->result().head[size_t(head)];
+    const bool change = showsChange();
+    const HeadResult* was = change ? &cell_->authoredResult().head[size_t(head)] : nullptr;
+    values_.reserve(size_t(rows_) * size_t(columns_));
+    for (int row = 0; row < rows_; ++row) {
+        const QRgb* line = reinterpret_cast<const QRgb*>(image_.constScanLine(row));
+        for (int c = 0; c < columns_; ++c) {
+            const auto rr = arma::uword(row), cc = arma::uword(c);
+            const double value = was ? h.weight(rr, cc) - was->weight(rr, cc) : h.weight(rr, cc);
+            const QString text = squareText(value, change);
+            auto found = textCache_.find(text);
+            if (found == textCache_.end()) {
+                QStaticText laidOut(text);
+                laidOut.setPerformanceHint(QStaticText::AggressiveCaching);
+                laidOut.prepare(QTransform(), font_);
+                found = textCache_.insert(text, laidOut);
+            }
+            values_.push_back(&found.value());
+            valueColours_.push_back(HeatPalette::textOn(line[c]));
+        }
+    }
+}
+
 void HeatmapItem::paint(QPainter* painter) {
     QElapsedTimer timer;
     timer.start();
@@ -245,8 +283,20 @@ void HeatmapItem::paint(QPainter* painter) {
     const QRectF grid(left_, top_, square_ * columns_, square_ * rows_);
     // Shrinking many entries into few pixels averages them; growing a few
     // must keep sharp edges.
-    painter->setRenderHint(QPainter::SmoothPixmapTransform, square_ < 1.0);
-    painter->drawImage(grid, image_);
+    if (square_ >= kGridSquare) {
+        // Few large squares: solid fills, cheaper than scaling the image up.
+        for (int row = 0; row < rows_; ++row) {
+            const QRgb* line = reinterpret_cast<const QRgb*>(image_.constScanLine(row));
+            for (int c = 0; c < columns_; ++c) {
+                painter->fillRect(
+                    QRectF(left_ + c * square_, top_ + row * square_, square_, square_),
+                    QColor::fromRgb(line[c]));
+            }
+        }
+    } else {
+        painter->setRenderHint(QPainter::SmoothPixmapTransform, square_ < 1.0);
+        painter->drawImage(grid, image_);
+    }
 
     const bool change = showsChange();
     if (square_ >= kHatchSquare && !change) {
@@ -275,17 +325,18 @@ void HeatmapItem::paint(QPainter* painter) {
     }
     painter->setFont(font_);
     if (valuesShown()) {
-        const HeadResult* was = change ? &cell_->authoredResult().head[size_t(head)] : nullptr;
+        if (valuesStale_ || values_.size() != size_t(rows_) * size_t(columns_)) {
+            buildValues();
+        }
         for (int row = 0; row < rows_; ++row) {
-            const QRgb* line = reinterpret_cast<const QRgb*>(image_.constScanLine(row));
             for (int c = 0; c < columns_; ++c) {
-                const auto rr = arma::uword(row), cc = arma::uword(c);
-                const double value =
-                    was ? h.weight(rr, cc) - was->weight(rr, cc) : h.weight(rr, cc);
-                painter->setPen(HeatPalette::textOn(line[c]));
-                painter->drawText(
-                    QRectF(left_ + c * square_, top_ + row * square_, square_, square_),
-                    Qt::AlignCenter, squareText(value, change));
+                const size_t i = size_t(row) * size_t(columns_) + size_t(c);
+                const QSizeF size = values_[i]->size();
+                painter->setPen(valueColours_[i]);
+                painter->drawStaticText(
+                    QPointF(left_ + c * square_ + (square_ - size.width()) / 2,
+                            top_ + row * square_ + (square_ - size.height()) / 2),
+                    *values_[i]);
             }
         }
     }

@@ -10,9 +10,11 @@
 #include "heat_palette.h"
 
 #include <QFont>
+#include <QHash>
 #include <QImage>
 #include <QPointer>
 #include <QQuickPaintedItem>
+#include <QStaticText>
 #include <QtQml/qqmlregistration.h>
 
 namespace attnbook {
@@ -85,6 +87,7 @@ class HeatmapItem : public QQuickPaintedItem {
     void dataChanged();
     void relayout();
     void buildImage();
+    void buildValues();
     int effectiveHead() const;
     bool showsChange() const;
 
@@ -110,6 +113,14 @@ class HeatmapItem : public QQuickPaintedItem {
 
     QImage image_; // one pixel per entry (columns × rows)
     bool imageStale_ = true;
+    // The numbers written in the squares, laid out once per change rather
+    // than on every paint (laying out text is most of a small map's paint).
+    std::vector<const QStaticText*> values_;
+    std::vector<QColor> valueColours_;
+    // Shares written to two decimals repeat ("0.38"): each text is laid
+    // out once for the item's life (a few hundred at most).
+    QHash<QString, QStaticText> textCache_;
+    bool valuesStale_ = true;
     double changeRange_ = 0.0;
     double lastPaintMs_ = 0.0;
 };

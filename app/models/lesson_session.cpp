@@ -3,6 +3,7 @@
 #include "attention_cell_model.h"
 #include "cell_editor.h"
 #include "chart_cell_model.h"
+#include "chart_series.h"
 #include "lesson_source.h"
 #include "quiz_cell_model.h"
 #include "result_json.h"
@@ -76,11 +77,16 @@ void LessonSession::clearCells() {
     for (auto& [id, model] : cellModels_) {
         model->deleteLater();
     }
+    for (auto& [id, model] : attention_) {
+        model->deleteLater(); // also those of cells that never got a row
+    }
     cellModels_.clear();
+    attention_.clear();
     quizzes_.clear();
     prose_.clear();
     proseRow_.clear();
     quotedCells_.clear();
+    gradientCells_.clear();
 }
 
 QString LessonSession::textWithBindings(const std::string& text) const {
@@ -107,28 +113,26 @@ void LessonSession::present(Lesson lesson, const QString& path) {
     clearCells();
     lesson_ = std::move(lesson);
     working_ = lesson_.document;
-    try {
-        results_ = computeLesson(lesson_, engine_);
-    } catch (const std::bad_alloc&) {
-        results_ = LessonResults{};
-        results_.diagnostics.push_back(
-            {Severity::Error, 0, 0, "not enough memory to compute this lesson", ""});
-    }
-    std::vector<Diagnostic> diagnostics = lesson_.diagnostics;
-    diagnostics.insert(diagnostics.end(), results_.diagnostics.begin(), results_.diagnostics.end());
-    const std::vector<Diagnostic> lint = checkLesson(lesson_, results_);
-    diagnostics.insert(diagnostics.end(), lint.begin(), lint.end());
-    std::stable_sort(diagnostics.begin(), diagnostics.end(),
-                     [](const Diagnostic& a, const Diagnostic& b) {
-                         return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-                     });
+    results_ = LessonResults{};
 
-    // Which cells prose and quizzes quote: only those keep their JSON current.
+    // Which cells prose and quizzes quote: only those keep their JSON
+    // current, and only those quoted for a gradient run the backward pass.
+    const auto quote = [this](const ProsePiece& p) {
+        if (p.kind != ProsePiece::Kind::Binding) {
+            return;
+        }
+        quotedCells_.insert(p.path.cellId);
+        const auto* first =
+            p.path.steps.empty() ? nullptr : std::get_if<std::string>(&p.path.steps[0]);
+        if (first && (*first == "grad" || *first == "gradcheck")) {
+            gradientCells_.insert(p.path.cellId);
+        }
+    };
     const Document& doc = lesson_.document;
     for (const Segment& segment : doc.segments) {
         if (!segment.isCell()) {
             for (ProsePieceRow& row : splitProse(segment.prose(), doc.codeBlocks)) {
-                quotedCells_.insert(row.boundCells.begin(), row.boundCells.end());
+                std::for_each(row.pieces.begin(), row.pieces.end(), quote);
                 prose_.push_back(std::move(row));
             }
         }
@@ -143,13 +147,21 @@ void LessonSession::present(Lesson lesson, const QString& path) {
             }
             for (const std::string& text : texts) {
                 for (const ProsePiece& p : scanProse(text, 1)) {
-                    if (p.kind == ProsePiece::Kind::Binding) {
-                        quotedCells_.insert(p.path.cellId);
-                    }
+                    quote(p);
                 }
             }
         }
     }
+
+    computeCells();
+    std::vector<Diagnostic> diagnostics = lesson_.diagnostics;
+    diagnostics.insert(diagnostics.end(), results_.diagnostics.begin(), results_.diagnostics.end());
+    const std::vector<Diagnostic> lint = checkLesson(lesson_, results_);
+    diagnostics.insert(diagnostics.end(), lint.begin(), lint.end());
+    std::stable_sort(diagnostics.begin(), diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) {
+                         return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+                     });
 
     std::vector<CellListModel::Row> rows;
     std::vector<OutlineModel::Heading> headings;
@@ -189,16 +201,8 @@ void LessonSession::present(Lesson lesson, const QString& path) {
         const bool firstWithId = cellModels_.find(id) == cellModels_.end();
         QObject* model = nullptr;
         if (cell && firstWithId && cell->openLine == block.openLine) {
-            if (const AttentionCellSpec* spec = cell->attention();
-                spec && computed && computed->ok) {
-                auto* attention = new AttentionCellModel(id, *spec, this);
-                attention->setNeedsGradients(quotedCells_.count(id) > 0);
-                attention->setKeeper([this](const std::string& cellId, const auto& keys) {
-                    return keep(cellId, keys);
-                });
-                connect(attention, &AttentionCellModel::recomputed, this,
-                        [this, id] { attentionRecomputed(id); });
-                model = attention;
+            if (cell->attention()) {
+                model = attention_.count(id) ? attention_.at(id) : nullptr;
             } else if (const QuizCellSpec* quiz = cell->quiz()) {
                 QuizCellModel::NumberSource answer;
                 if (quiz->answerKind == QuizCellSpec::AnswerKind::Binding) {
@@ -287,11 +291,104 @@ void LessonSession::present(Lesson lesson, const QString& path) {
     }
 }
 
+namespace {
+
+// Tables this small cost nothing to write out as JSON; larger ones only
+// when prose quotes them.
+constexpr double kAlwaysJsonEntries = 65536;
+
+Json quizAnswerJson(const LessonCell& cell, const QuizCellSpec& quiz, LessonResults& results) {
+    switch (quiz.answerKind) {
+    case QuizCellSpec::AnswerKind::Choice:
+        return Json(quiz.choice);
+    case QuizCellSpec::AnswerKind::Number:
+        return Json(quiz.number);
+    case QuizCellSpec::AnswerKind::Text:
+        return Json(quiz.text);
+    case QuizCellSpec::AnswerKind::Binding:
+        break;
+    }
+    std::string error;
+    const FilePosition at = cell.read.positions.of("answer");
+    const std::optional<BindingPath> path = parseBindingPath(quiz.text, error);
+    const Json* value = path ? results.bound(*path, error) : nullptr;
+    if (!value || !value->isNumber()) {
+        results.diagnostics.push_back(
+            {Severity::Error, at.line, at.column,
+             "the answer {{" + quiz.text + "}} " +
+                 (value ? "is not a number" : "does not resolve: " + error),
+             cell.id});
+        return Json();
+    }
+    return *value;
+}
+
+} // namespace
+
+// The window computes each attention cell with the cell's own model, and so
+// with the gradient check only where it is shown and affordable, instead of
+// through computeLesson (which checks every gradient of every cell: minutes
+// for n = 512). The diagnostics are those computeLesson gives.
+void LessonSession::computeCells() {
+    attention_.clear();
+    for (const LessonCell& cell : lesson_.cells) {
+        ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}};
+        if (lesson_.cell(cell.id) != &cell) {
+            continue; // a duplicate id: an error already, and bindings see the first
+        }
+        if (const AttentionCellSpec* spec = cell.attention()) {
+            ConfigError error;
+            const bool quoted = quotedCells_.count(cell.id) > 0;
+            AttentionCellModel* model = AttentionCellModel::create(
+                cell.id, *spec, gradientCells_.count(cell.id) > 0, error, this);
+            if (!model) {
+                FilePosition at = cell.read.positions.of(error.key, error.row, error.col);
+                if (at.line == 0) {
+                    at = {cell.openLine, 1};
+                }
+                results_.diagnostics.push_back(
+                    {Severity::Error, at.line, at.column, error.message, cell.id});
+            } else {
+                const AttentionResult& r = model->result();
+                if (quoted || double(r.n) * r.m * r.h <= kAlwaysJsonEntries) {
+                    out.json = attentionJson(cell.id, r);
+                }
+                out.attention = model->sharedResult();
+                out.ok = true;
+                for (const AttentionWarning& w : r.warnings) {
+                    results_.diagnostics.push_back(
+                        {Severity::Warning, cell.openLine, 1, cell.id + ": " + w.message, cell.id});
+                }
+                model->setKeeper([this](const std::string& cellId, const auto& keys) {
+                    return keep(cellId, keys);
+                });
+                const std::string id = cell.id;
+                connect(model, &AttentionCellModel::recomputed, this,
+                        [this, id] { attentionRecomputed(id); });
+                attention_[cell.id] = model;
+            }
+            results_.cells.push_back(std::move(out));
+        } else if (const ChartCellSpec* chart = cell.chart()) {
+            out.ok = computeChartSeries(*chart, cell.id, out.series, results_.diagnostics);
+            out.json = chartJson(cell.id, out.series);
+            results_.cells.push_back(std::move(out));
+        }
+    }
+    // Quiz answers may bind to the cells above.
+    for (const LessonCell& cell : lesson_.cells) {
+        if (const QuizCellSpec* quiz = cell.quiz(); quiz && lesson_.cell(cell.id) == &cell) {
+            ComputedCell out{cell.id, cell.kind, true, {}, nullptr, {}};
+            out.json = quizJson(cell.id, quizAnswerJson(cell, *quiz, results_));
+            results_.cells.push_back(std::move(out));
+        }
+    }
+}
+
 void LessonSession::attentionRecomputed(const std::string& id) {
     if (quotedCells_.count(id) == 0) {
         return; // nothing quotes this cell: its views redraw on their own
     }
-    const auto* model = qobject_cast<const AttentionCellModel*>(cellModels_.at(id));
+    const AttentionCellModel* model = attention_.at(id);
     for (ComputedCell& computed : results_.cells) {
         if (computed.id == id) {
             computed.json = attentionJson(id, model->result());

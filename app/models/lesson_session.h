@@ -78,6 +78,7 @@ class LessonSession : public QObject {
   private:
     void present(Lesson lesson, const QString& path);
     void clearCells();
+    void computeCells();
     void attentionRecomputed(const std::string& id);
     QString proseMarkdown(const ProsePieceRow& row) const;
     QString textWithBindings(const std::string& text) const;
@@ -90,13 +91,14 @@ class LessonSession : public QObject {
 
     Lesson lesson_;
     Document working_; // the document with kept edits
-    AttentionEngine engine_;
     LessonResults results_;
     std::vector<ProsePieceRow> prose_;
     std::vector<int> proseRow_; // cell-list row of each prose piece
     std::map<std::string, QObject*> cellModels_;
+    std::map<std::string, AttentionCellModel*> attention_;
     std::vector<QuizCellModel*> quizzes_;
-    std::set<std::string> quotedCells_; // cells that prose or quizzes bind to
+    std::set<std::string> quotedCells_;   // cells that prose or quizzes bind to
+    std::set<std::string> gradientCells_; // … and bind to a gradient or its check
 
     bool loaded_ = false;
     bool unsavedChanges_ = false;

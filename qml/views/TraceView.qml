@@ -72,16 +72,20 @@ ColumnLayout {
         }
     }
     // A fixed floor, so that Back and Next stay put while steps differ in length.
-    Item {
-        implicitWidth: stepLines.implicitWidth
-        implicitHeight: Math.max(stepLines.implicitHeight, 110)
+    Rectangle {
+        implicitWidth: Math.min(Math.max(stepLines.implicitWidth + 24, 420), view.availableWidth)
+        implicitHeight: Math.max(stepLines.implicitHeight + 20, 110)
+        color: Theme.surfaceAlt
+        radius: 4
         WorkedLines {
             id: stepLines
+            x: 12
+            y: 10
             objectName: "traceStep"
             visible: view.steps.length > 0
             title: view.steps.length > 0 ? view.steps[view.shownStep].title : ""
             lines: view.steps.length > 0 ? view.steps[view.shownStep].lines : []
-            availableWidth: view.availableWidth
+            availableWidth: view.availableWidth - 24
         }
     }
 }

@@ -1,0 +1,737 @@
+#include "export_controller.h"
+
+#include "export_output.h"
+#include "lesson.h"
+#include "lesson_bundle.h"
+#include "lesson_session.h"
+#include "pdf_lesson.h"
+#include "worksheet_pdf.h"
+#include "worksheet_variants.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLocale>
+#include <QStandardPaths>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <new>
+#include <set>
+
+namespace attnbook {
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("ExportController", text);
+}
+
+// "1 page", "3 pages".
+QString count(int n, const char* one, const char* many) {
+    return QStringLiteral("%1 %2").arg(n).arg(tr(n == 1 ? one : many));
+}
+
+QString localPath(const QString& pathOrUrl) {
+    if (pathOrUrl.startsWith(QLatin1String("file:"))) {
+        return QUrl(pathOrUrl).toLocalFile();
+    }
+    return pathOrUrl;
+}
+
+QString sizeText(qint64 bytes) {
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+}
+
+// What the worker needs, copied: it never touches the session.
+struct Job {
+    int run = 0;
+    ExportController::Kind kind = ExportController::LessonPdf;
+    Paper paper = Paper::A4;
+    WorksheetOptions sheets;
+    std::string bytes; // the working copy of the document
+    std::string path;  // where it came from
+    QString folder;    // the temporary folder
+    std::shared_ptr<std::atomic<bool>> cancel;
+};
+
+// The exports report `done` of `total` per phase; this turns them into one fraction that only
+// grows, and a line saying what is being done.
+class ProgressMap {
+  public:
+    explicit ProgressMap(ExportController::Kind kind) : kind_(kind) {}
+
+    std::pair<double, QString> map(int done, int total, const QString& step) {
+        const double f = total > 0 ? std::clamp(double(done) / total, 0.0, 1.0) : 0.0;
+        const bool page = step.startsWith(QLatin1String("page "));
+        const bool sheet =
+            step.startsWith(QLatin1String("variant ")) || step.startsWith(QLatin1String("sheet "));
+        double value = last_;
+        QString text;
+        const QString inner = page    ? tr("painted page %1 of %2").arg(done).arg(total)
+                              : sheet ? tr("laid out %1").arg(step)
+                                      : QString();
+        switch (kind_) {
+        case ExportController::LessonPdf:
+            value = page ? 0.12 + 0.83 * f : 0.08;
+            text = page ? inner : tr("laying out the lesson");
+            break;
+        case ExportController::Worksheet:
+            value = page ? 0.6 + 0.38 * f : sheet ? 0.05 + 0.55 * f : value;
+            text = inner.isEmpty() ? step : inner;
+            break;
+        case ExportController::Bundle: {
+            static const QStringList stages = {
+                QStringLiteral("the lesson PDF"), QStringLiteral("the worksheet"),
+                QStringLiteral("the data"), QStringLiteral("the figures"), QStringLiteral("done")};
+            static const QStringList said = {
+                tr("rendering the lesson PDF"), tr("rendering the worksheet and its key"),
+                tr("writing the data"), tr("drawing the figures"), tr("packing the bundle")};
+            const double width = 0.85 / 4;
+            if (const int s = int(stages.indexOf(step)); s >= 0) {
+                stage_ = s;
+                value = 0.05 + width * s;
+                text = said[s];
+            } else {
+                value = 0.05 + width * (stage_ + (page ? 0.5 + 0.5 * f : 0.5 * f));
+                text = said[stage_] + QStringLiteral(": ") + (inner.isEmpty() ? step : inner);
+            }
+            break;
+        }
+        }
+        last_ = std::max(last_, std::min(value, 0.99));
+        if (!text.isEmpty()) {
+            text[0] = text[0].toUpper();
+        }
+        return {last_, text};
+    }
+
+  private:
+    ExportController::Kind kind_;
+    double last_ = 0;
+    int stage_ = 0;
+};
+
+const Diagnostic* firstError(const std::vector<Diagnostic>& diagnostics) {
+    for (const Diagnostic& d : diagnostics) {
+        if (d.severity == Severity::Error) {
+            return &d;
+        }
+    }
+    return nullptr;
+}
+
+ExportResult invalid(const Diagnostic& d) {
+    ExportResult r;
+    r.status = ExportStatus::InvalidDocument;
+    r.line = d.line;
+    r.column = d.column;
+    const QString message = QString::fromStdString(d.message);
+    r.error = d.line > 0 ? tr("line %1:%2: %3").arg(d.line).arg(d.column).arg(message) : message;
+    return r;
+}
+
+using Post = std::function<void(double, const QString&)>;
+
+ExportController::Outcome renderJob(const Job& job, const Post& post) {
+    ExportController::Outcome out;
+    out.run = job.run;
+    ProgressMap progress(job.kind);
+    ExportControl control;
+    control.cancel = job.cancel.get();
+    control.progress = [&](int done, int total, const QString& step) {
+        const auto [value, text] = progress.map(done, total, step);
+        post(value, text);
+    };
+    const auto removeWritten = [&] {
+        for (const ExportController::RenderedFile& f : out.files) {
+            QFile::remove(f.path);
+        }
+        out.files.clear();
+    };
+    // A file of the preview, written plainly: the folder is ours, and nothing outside it changes.
+    const auto keep = [&](const QString& role, const QString& name, const QByteArray& bytes) {
+        const QString path =
+            QDir(job.folder).filePath(QStringLiteral("render-%1-%2").arg(job.run).arg(name));
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() ||
+            !file.flush()) {
+            out.result = ExportResult::failed(
+                tr("%1: cannot write the preview: %2").arg(path, file.errorString()));
+            file.close();
+            QFile::remove(path);
+            return false;
+        }
+        out.files.push_back({role, path});
+        return true;
+    };
+
+    try {
+        post(0.0, tr("Reading and computing the lesson"));
+        const Lesson lesson = parseLesson(job.bytes, job.path);
+        if (const Diagnostic* d = firstError(lesson.diagnostics)) {
+            out.result = invalid(*d);
+            return out;
+        }
+        AttentionEngine engine;
+        const LessonResults results = computeLesson(lesson, engine);
+        if (const Diagnostic* d = firstError(results.diagnostics)) {
+            out.result = invalid(*d);
+            return out;
+        }
+        if (control.cancelled()) {
+            out.result = ExportResult::cancelled();
+            return out;
+        }
+        const QString paper = job.paper == Paper::Letter ? tr("Letter") : tr("A4");
+        switch (job.kind) {
+        case ExportController::LessonPdf: {
+            QByteArray pdf;
+            out.result = renderLessonPdf(lesson, results, job.paper, &pdf, control);
+            if (out.result.ok() &&
+                keep(QStringLiteral("lesson"), QStringLiteral("lesson.pdf"), pdf)) {
+                out.summary = tr("Lesson PDF · %1 · %2").arg(paper, sizeText(pdf.size()));
+            }
+            break;
+        }
+        case ExportController::Worksheet: {
+            if (!lessonHasWorksheet(lesson)) {
+                out.result = ExportResult::failed(
+                    tr("this lesson has no worksheet options and no quizzes: nothing to put on a "
+                       "worksheet"));
+                break;
+            }
+            WorksheetFiles files;
+            out.result = renderWorksheets(lesson, job.sheets, &files, control);
+            if (!out.result.ok()) {
+                break;
+            }
+            if (!keep(QStringLiteral("worksheet"), QStringLiteral("worksheet.pdf"),
+                      files.worksheet) ||
+                (job.sheets.answers &&
+                 !keep(QStringLiteral("answers"), QStringLiteral("answers.pdf"), files.answers)) ||
+                (!job.sheets.roster.isEmpty() &&
+                 !keep(QStringLiteral("roster"), QStringLiteral("roster.csv"), files.roster))) {
+                break;
+            }
+            QStringList parts{
+                tr("Worksheet: %1").arg(count(files.worksheetPages, "page", "pages"))};
+            if (job.sheets.answers) {
+                parts << tr("answer key: %1").arg(count(files.answerPages, "page", "pages"));
+            }
+            parts << (job.sheets.variants > 0
+                          ? tr("%1, seed %2")
+                                .arg(count(job.sheets.variants, "variant", "variants"))
+                                .arg(job.sheets.seed)
+                          : tr("the lesson's own numbers"));
+            if (!job.sheets.roster.isEmpty()) {
+                parts << tr("%1 on the roster")
+                             .arg(count(int(job.sheets.roster.size()), "name", "names"));
+            }
+            parts << paper;
+            out.summary = parts.join(QStringLiteral(" · "));
+            break;
+        }
+        case ExportController::Bundle: {
+            std::vector<BundleEntry> entries;
+            out.result =
+                lessonBundleEntries(lesson, results, BundleOptions{job.paper}, &entries, control);
+            if (!out.result.ok()) {
+                break;
+            }
+            if (control.cancelled()) {
+                out.result = ExportResult::cancelled();
+                break;
+            }
+            const QString zip =
+                QDir(job.folder).filePath(QStringLiteral("render-%1-bundle.zip").arg(job.run));
+            out.result = writeLessonBundle(zip, lesson, entries);
+            if (!out.result.ok()) {
+                QFile::remove(zip);
+                break;
+            }
+            out.files.push_back({QStringLiteral("bundle"), zip});
+            const auto pdf = std::find_if(entries.begin(), entries.end(), [](const BundleEntry& e) {
+                return e.name == QLatin1String("lesson.pdf");
+            });
+            if (pdf != entries.end() &&
+                keep(QStringLiteral("preview"), QStringLiteral("bundle-lesson.pdf"), pdf->bytes)) {
+                out.summary = tr("Bundle: %1 · %2 · %3 · the preview shows its lesson.pdf")
+                                  .arg(count(int(entries.size()) + 1, "file", "files"),
+                                       sizeText(QFileInfo(zip).size()), paper);
+            }
+            break;
+        }
+        }
+    } catch (const std::bad_alloc&) {
+        out.result = ExportResult::failed(tr("not enough memory for this export"));
+    }
+    // Cancel pressed as the render finished: the user asked for nothing.
+    if (out.result.ok() && control.cancelled()) {
+        out.result = ExportResult::cancelled();
+    }
+    if (!out.result.ok()) {
+        removeWritten();
+    }
+    return out;
+}
+
+} // namespace
+
+ExportController::ExportController(QObject* parent) : QObject(parent) {
+    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &ExportController::finishRender);
+}
+
+ExportController::~ExportController() {
+    if (cancel_) {
+        *cancel_ = true;
+    }
+    watcher_.waitForFinished();
+}
+
+void ExportController::setSession(LessonSession* session) {
+    if (session_ == session) {
+        return;
+    }
+    if (session_) {
+        disconnect(session_, nullptr, this, nullptr);
+    }
+    session_ = session;
+    if (session_) {
+        connect(session_, &LessonSession::opened, this, &ExportController::lessonOpened);
+    }
+    Q_EMIT sessionChanged();
+    lessonOpened();
+}
+
+void ExportController::lessonOpened() {
+    // Another lesson: a render under way is for the old one.
+    if (busy_ && cancel_) {
+        *cancel_ = true;
+    }
+    ++run_;
+    clearPreview();
+    setStatus({}, {});
+    // Reading the cells is quick; computing them is what the render does.
+    worksheetAvailable_ =
+        exportable() && lessonHasWorksheet(parseLesson(documentBytes(), filePath()));
+    Q_EMIT lessonChanged();
+}
+
+void ExportController::setKind(Kind kind) {
+    if (kind != kind_) {
+        kind_ = kind;
+        optionsEdited();
+    }
+}
+
+void ExportController::setPaper(const QString& paper) {
+    const Paper p = paper.compare(QLatin1String("letter"), Qt::CaseInsensitive) == 0 ? Paper::Letter
+                                                                                     : Paper::A4;
+    if (p != paper_) {
+        paper_ = p;
+        optionsEdited();
+    }
+}
+
+void ExportController::setAnswers(bool answers) {
+    if (answers != answers_) {
+        answers_ = answers;
+        optionsEdited();
+    }
+}
+
+void ExportController::setVariants(int variants) {
+    variants = std::clamp(variants, 0, kMaxVariants);
+    if (variants != variants_) {
+        variants_ = variants;
+        optionsEdited();
+    }
+}
+
+void ExportController::setSeed(const QString& seed) {
+    if (seed != seed_) {
+        seed_ = seed;
+        optionsEdited();
+    }
+}
+
+void ExportController::setRosterPath(const QString& pathOrUrl) {
+    rosterPath_ = pathOrUrl;
+    roster_.clear();
+    rosterProblem_.clear();
+    const QString path = localPath(pathOrUrl);
+    if (!path.isEmpty()) {
+        const std::optional<QStringList> names = readRoster(path, &rosterProblem_);
+        if (names) {
+            roster_ = *names;
+        }
+    }
+    optionsEdited();
+}
+
+QString ExportController::optionsProblem() const {
+    if (kind_ != Worksheet) {
+        return {};
+    }
+    bool ok = false;
+    seed_.trimmed().toULongLong(&ok);
+    if (variants_ > 0 && !ok) {
+        return tr("The seed is a whole number from 0 to %1")
+            .arg(std::numeric_limits<std::uint64_t>::max());
+    }
+    return rosterProblem_;
+}
+
+bool ExportController::exportable() const {
+    return session_ && session_->loaded();
+}
+
+bool ExportController::worksheetAvailable() const {
+    return exportable() && worksheetAvailable_;
+}
+
+void ExportController::optionsEdited() {
+    ++optionsVersion_;
+    const bool wasCurrent = previewCurrent();
+    previewCurrent_ = false;
+    if (!busy_) {
+        setStatus({}, {}); // what was said was about the old options
+    }
+    Q_EMIT optionsChanged();
+    if (wasCurrent) {
+        Q_EMIT previewChanged();
+    }
+}
+
+QString ExportController::previewFile(const QString& role) const {
+    for (const RenderedFile& f : files_) {
+        if (f.role == role) {
+            return f.path;
+        }
+    }
+    return {};
+}
+
+QUrl ExportController::previewUrl() const {
+    const QString role = renderedKind_ == LessonPdf   ? QStringLiteral("lesson")
+                         : renderedKind_ == Worksheet ? QStringLiteral("worksheet")
+                                                      : QStringLiteral("preview");
+    const QString path = previewFile(role);
+    return path.isEmpty() ? QUrl() : QUrl::fromLocalFile(path);
+}
+
+QUrl ExportController::answersPreviewUrl() const {
+    const QString path = previewFile(QStringLiteral("answers"));
+    return path.isEmpty() ? QUrl() : QUrl::fromLocalFile(path);
+}
+
+void ExportController::clearPreview() {
+    const bool had = previewReady();
+    for (const RenderedFile& f : files_) {
+        QFile::remove(f.path);
+    }
+    files_.clear();
+    previewCurrent_ = false;
+    previewSummary_.clear();
+    if (had) {
+        Q_EMIT previewChanged();
+    }
+}
+
+void ExportController::setStatus(const QString& error, const QString& message) {
+    if (error != error_ || message != message_) {
+        error_ = error;
+        message_ = message;
+        Q_EMIT statusChanged();
+    }
+}
+
+bool ExportController::renderPreview() {
+    if (busy_) {
+        setStatus(tr("An export is already being rendered: wait for it or cancel it"), {});
+        return false;
+    }
+    if (!exportable()) {
+        setStatus(tr("No lesson is open"), {});
+        return false;
+    }
+    if (kind_ == Worksheet && !worksheetAvailable()) {
+        setStatus(tr("This lesson has no worksheet options and no quizzes: nothing to put on a "
+                     "worksheet"),
+                  {});
+        return false;
+    }
+    Job job;
+    job.kind = kind_;
+    job.paper = paper_;
+    if (kind_ == Worksheet) {
+        if (const QString path = localPath(rosterPath_); !path.isEmpty()) {
+            setRosterPath(rosterPath_); // read it again: it may have changed since it was chosen
+        }
+        if (const QString problem = optionsProblem(); !problem.isEmpty()) {
+            setStatus(problem, {});
+            return false;
+        }
+        job.sheets.paper = paper_;
+        job.sheets.variants = variants_;
+        job.sheets.seed = variants_ > 0 ? seed_.trimmed().toULongLong() : 1;
+        job.sheets.roster = roster_;
+        job.sheets.answers = answers_;
+    }
+    if (!folder_) {
+        auto folder = std::make_unique<QTemporaryDir>(QDir::tempPath() +
+                                                      QStringLiteral("/attnbook-export-XXXXXX"));
+        if (!folder->isValid()) {
+            setStatus(
+                tr("cannot make a temporary folder for the preview: %1").arg(folder->errorString()),
+                {});
+            return false;
+        }
+        folder_ = std::move(folder);
+    }
+    job.folder = folder_->path();
+    job.bytes = documentBytes();
+    job.path = filePath();
+    job.run = ++run_;
+    job.cancel = cancel_ = std::make_shared<std::atomic<bool>>(false);
+    renderingKind_ = kind_;
+
+    busy_ = true;
+    progress_ = 0;
+    stage_ = tr("Starting");
+    setStatus({}, {});
+    // Options may change while it runs; what it renders are the options of now.
+    optionsAtRender_ = optionsVersion_;
+    const Post post = [this, run = job.run](double value, const QString& text) {
+        QMetaObject::invokeMethod(
+            this, [this, run, value, text] { applyProgress(run, value, text); },
+            Qt::QueuedConnection);
+    };
+    watcher_.setFuture(QtConcurrent::run([job, post] { return renderJob(job, post); }));
+    Q_EMIT busyChanged();
+    Q_EMIT progressChanged();
+    return true;
+}
+
+void ExportController::cancel() {
+    if (busy_ && cancel_ && !cancel_->exchange(true)) {
+        stage_ = tr("Cancelling…");
+        Q_EMIT progressChanged();
+    }
+}
+
+void ExportController::applyProgress(int run, double fraction, const QString& stage) {
+    if (run != run_ || !busy_ || (cancel_ && cancel_->load())) {
+        return;
+    }
+    progress_ = std::max(progress_, fraction);
+    stage_ = stage;
+    Q_EMIT progressChanged();
+}
+
+void ExportController::finishRender() {
+    Outcome out = watcher_.result();
+    busy_ = false;
+    const bool current = out.run == run_;
+    if (!current) {
+        // For a lesson no longer open: nothing of it is kept.
+        for (const RenderedFile& f : out.files) {
+            QFile::remove(f.path);
+        }
+        out.result = ExportResult::cancelled();
+    }
+    const bool ok = out.result.ok();
+    if (ok) {
+        for (const RenderedFile& f : files_) {
+            QFile::remove(f.path);
+        }
+        files_ = std::move(out.files);
+        renderedKind_ = renderingKind_;
+        previewCurrent_ = optionsAtRender_ == optionsVersion_;
+        previewSummary_ = out.summary;
+        progress_ = 1;
+        stage_ = tr("Done");
+        setStatus({}, tr("Rendered. Check the preview, then save it."));
+        Q_EMIT previewChanged();
+    } else if (out.result.status == ExportStatus::Cancelled) {
+        progress_ = 0;
+        stage_ = tr("Cancelled");
+        if (current) {
+            setStatus({}, tr("Cancelled: nothing was written."));
+        }
+    } else {
+        progress_ = 0;
+        stage_ = tr("Failed");
+        setStatus(out.result.error, {});
+    }
+    Q_EMIT busyChanged();
+    Q_EMIT progressChanged();
+    Q_EMIT renderFinished(ok);
+}
+
+std::string ExportController::documentBytes() const {
+    // The session's working copy, kept edits included: valid UTF-8 for any lesson that reads.
+    return session_ ? session_->documentText().toStdString() : std::string();
+}
+
+std::string ExportController::filePath() const {
+    return session_ ? session_->filePath().toStdString() : std::string();
+}
+
+QString ExportController::answersPathFor(const QString& worksheetPath) {
+    const QFileInfo info(worksheetPath);
+    return info.dir().filePath(info.completeBaseName() + QStringLiteral("-answers.pdf"));
+}
+
+namespace {
+
+QString withSuffix(const QString& path, ExportController::Kind kind) {
+    if (path.isEmpty() || !QFileInfo(path).suffix().isEmpty()) {
+        return path;
+    }
+    return path +
+           (kind == ExportController::Bundle ? QStringLiteral(".zip") : QStringLiteral(".pdf"));
+}
+
+} // namespace
+
+QStringList ExportController::targetsFor(const QString& pathOrUrl) const {
+    const QString path = withSuffix(localPath(pathOrUrl), kind_);
+    if (path.isEmpty()) {
+        return {};
+    }
+    QStringList targets{path};
+    if (kind_ == Worksheet) {
+        if (answers_) {
+            targets << answersPathFor(path);
+        }
+        if (!roster_.isEmpty()) {
+            targets << rosterCsvPath(path);
+        }
+    }
+    return targets;
+}
+
+bool ExportController::save(const QString& pathOrUrl) {
+    if (busy_) {
+        setStatus(tr("Wait for the render to finish, or cancel it, before saving"), {});
+        return false;
+    }
+    if (!previewReady()) {
+        setStatus(tr("Nothing is rendered yet: render the preview first"), {});
+        return false;
+    }
+    if (!previewCurrent()) {
+        setStatus(tr("The options changed since the preview: render it again before saving"), {});
+        return false;
+    }
+    const QString path = withSuffix(localPath(pathOrUrl), renderedKind_);
+    if (path.isEmpty()) {
+        setStatus(tr("Choose a file to save to"), {});
+        return false;
+    }
+    // What each rendered file becomes.
+    std::vector<ExportOutput> outputs;
+    std::vector<QString> sources;
+    for (const RenderedFile& f : files_) {
+        QString target;
+        if (f.role == QLatin1String("lesson") || f.role == QLatin1String("worksheet") ||
+            f.role == QLatin1String("bundle")) {
+            target = path;
+        } else if (f.role == QLatin1String("answers")) {
+            target = answersPathFor(path);
+        } else if (f.role == QLatin1String("roster")) {
+            target = rosterCsvPath(path);
+        } else {
+            continue; // the bundle's lesson.pdf, shown only
+        }
+        outputs.push_back({target, {}});
+        sources.push_back(f.path);
+    }
+    // Never over the open lesson, and never one file twice.
+    std::set<QString> seen;
+    if (session_ && !session_->bundled() && !session_->filePath().isEmpty()) {
+        seen.insert(QFileInfo(session_->filePath()).absoluteFilePath());
+    }
+    for (const ExportOutput& o : outputs) {
+        const QString absolute = QFileInfo(o.path).absoluteFilePath();
+        if (!seen.insert(absolute).second) {
+            setStatus(tr("%1: cannot write: it is the open lesson or another file of this export")
+                          .arg(o.path),
+                      {});
+            return false;
+        }
+        if (const QString problem = outputProblem(o.path); !problem.isEmpty()) {
+            setStatus(problem, {});
+            return false;
+        }
+    }
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        QFile rendered(sources[i]);
+        if (!rendered.open(QIODevice::ReadOnly)) {
+            setStatus(
+                tr("%1: cannot read the rendered file: %2").arg(sources[i], rendered.errorString()),
+                {});
+            return false;
+        }
+        outputs[i].bytes = rendered.readAll();
+    }
+    // Staged beside their targets, then renamed into place together: on any failure the
+    // staged files are removed and no target has changed.
+    OutputBatch batch;
+    for (const ExportOutput& o : outputs) {
+        if (const ExportResult r = batch.stage(o); !r.ok()) {
+            setStatus(r.error, {});
+            return false;
+        }
+    }
+    if (const ExportResult r = batch.commit(); !r.ok()) {
+        setStatus(r.error, {});
+        return false;
+    }
+    QStringList paths, names;
+    for (const ExportOutput& o : outputs) {
+        paths << o.path;
+        names << QFileInfo(o.path).fileName();
+    }
+    setStatus({}, tr("Saved %1 in %2")
+                      .arg(QLocale().createSeparatedList(names),
+                           QDir::toNativeSeparators(QFileInfo(path).absolutePath())));
+    Q_EMIT saved(paths);
+    return true;
+}
+
+QUrl ExportController::suggestedFolder() const {
+    if (session_ && !session_->bundled() && !session_->filePath().isEmpty() &&
+        !session_->filePath().startsWith(QLatin1Char(':'))) {
+        return QUrl::fromLocalFile(QFileInfo(session_->filePath()).absolutePath());
+    }
+    QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (documents.isEmpty() || !QFileInfo(documents).isDir()) {
+        documents = QDir::homePath();
+    }
+    return QUrl::fromLocalFile(documents);
+}
+
+QString ExportController::suggestedFileName() const {
+    const QString file = session_ ? session_->fileName() : QString();
+    QString base = QFileInfo(file).completeBaseName();
+    if (base.isEmpty()) {
+        base = QStringLiteral("lesson");
+    }
+    switch (kind_) {
+    case LessonPdf:
+        return base + QStringLiteral(".pdf");
+    case Worksheet:
+        return base + QStringLiteral("-worksheet.pdf");
+    case Bundle:
+        break;
+    }
+    const QString zip = base + QStringLiteral(".zip");
+    return zip.compare(file, Qt::CaseInsensitive) == 0 ? base + QStringLiteral("-bundle.zip") : zip;
+}
+
+} // namespace attnbook

@@ -1,0 +1,499 @@
+// File → Export in the window: the ExportController renders the open lesson into a preview on a
+// worker thread and saves it atomically; a cancelled or refused export writes nothing. Then
+// the dialog itself, in the real window, drawn offscreen to /tmp/attnbook-shots.
+#include "../exports/pdf_text.h"
+
+#include "attention_cell_model.h"
+#include "export_controller.h"
+#include "lesson_session.h"
+#include "window.h"
+
+#include <quazip/quazip.h>
+#include <quazip/quazipfile.h>
+#include <quazip/quazipnewinfo.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QQmlApplicationEngine>
+#include <QQuickWindow>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QtQml/qqmlextensionplugin.h>
+
+#include <map>
+
+Q_IMPORT_QML_PLUGIN(AttnbookPlugin)
+Q_IMPORT_QML_PLUGIN(AttnbookModelsPlugin)
+
+using namespace attnbook;
+
+namespace {
+
+constexpr int kRenderTimeout = 300000;
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeAll(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+// Every file under DIR with its bytes: what "nothing changed" compares.
+std::map<QString, QByteArray> snapshot(const QString& dir) {
+    std::map<QString, QByteArray> files;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        files[path] = readAll(path);
+    }
+    return files;
+}
+
+// Renders the preview and waits for it; true when it rendered.
+bool render(ExportController& controller) {
+    QSignalSpy finished(&controller, &ExportController::renderFinished);
+    if (!controller.renderPreview()) {
+        qWarning() << "refused:" << controller.error();
+        return false;
+    }
+    if (!finished.wait(kRenderTimeout)) {
+        qWarning() << "no result in time";
+        return false;
+    }
+    if (!finished.at(0).at(0).toBool()) {
+        qWarning() << "failed:" << controller.error();
+    }
+    return finished.at(0).at(0).toBool();
+}
+
+QString joined(const QStringList& pages) {
+    return pages.join(QLatin1Char(' '));
+}
+
+// A copy of ZIP with lesson.md changed and the manifest left as it was.
+bool tamperedCopy(const QString& zipPath, const QString& outPath) {
+    QuaZip in(zipPath);
+    if (!in.open(QuaZip::mdUnzip)) {
+        return false;
+    }
+    std::vector<std::pair<QString, QByteArray>> entries;
+    for (bool more = in.goToFirstFile(); more; more = in.goToNextFile()) {
+        QuaZipFile file(&in);
+        if (!file.open(QIODevice::ReadOnly)) {
+            return false;
+        }
+        entries.emplace_back(in.getCurrentFileName(), file.readAll());
+    }
+    QuaZip out(outPath);
+    if (!out.open(QuaZip::mdCreate)) {
+        return false;
+    }
+    for (auto& [name, bytes] : entries) {
+        if (name == QLatin1String("lesson.md")) {
+            bytes.replace("Attention", "Distraction");
+        }
+        QuaZipFile file(&out);
+        if (!file.open(QIODevice::WriteOnly, QuaZipNewInfo(name)) ||
+            file.write(bytes) != bytes.size()) {
+            return false;
+        }
+        file.close();
+    }
+    out.close();
+    return true;
+}
+
+// Runs the event loop for `ms`, so that layouts, images and the PDF view settle.
+void settle(int ms) {
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < ms) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QTest::qWait(10);
+    }
+}
+
+} // namespace
+
+class ExportControllerTest : public QObject {
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void initTestCase() {
+        QApplication::setOrganizationName(QStringLiteral("attnbook-tests"));
+        QApplication::setApplicationName(QStringLiteral("attnbook-export-tests"));
+    }
+
+    void lessonPdfPreviewThenSave() {
+        LessonSession session;
+        QVERIFY(session.open(QString()));
+        ExportController controller;
+        controller.setSession(&session);
+        QVERIFY(controller.exportable());
+        QVERIFY(controller.worksheetAvailable());
+        QCOMPARE(controller.kind(), ExportController::LessonPdf);
+        QCOMPARE(controller.suggestedFileName(), QStringLiteral("attention.pdf"));
+
+        QSignalSpy progress(&controller, &ExportController::progressChanged);
+        QVERIFY(render(controller));
+        QVERIFY(progress.count() >= 3); // started, pages, done
+        QCOMPARE(controller.progress(), 1.0);
+        QVERIFY(!controller.busy());
+        QVERIFY(controller.previewCurrent());
+        QVERIFY(controller.answersPreviewUrl().isEmpty());
+        const QString preview = controller.previewUrl().toLocalFile();
+        QVERIFY(QFileInfo(preview).isFile());
+        const QByteArray pdf = readAll(preview);
+        QVERIFY(pdf.startsWith("%PDF-"));
+        QVERIFY(controller.previewSummary().startsWith(QStringLiteral("Lesson PDF · A4")));
+
+        QTemporaryDir out;
+        const QString target = out.filePath(QStringLiteral("attention.pdf"));
+        QCOMPARE(controller.targetsFor(target), QStringList{target});
+        QSignalSpy saved(&controller, &ExportController::saved);
+        QVERIFY2(controller.save(QUrl::fromLocalFile(target).toString()),
+                 qPrintable(controller.error()));
+        QCOMPARE(saved.count(), 1);
+        QCOMPARE(saved.at(0).at(0).toStringList(), QStringList{target});
+        QCOMPARE(readAll(target), pdf);
+        QVERIFY(controller.message().startsWith(QStringLiteral("Saved attention.pdf")));
+        const QString text = joined(pdfPageTexts(readAll(target)));
+        QVERIFY(text.contains(QStringLiteral("Attention")));
+        QVERIFY(text.contains(
+            QStringLiteral("How each token gathers what it needs from the tokens around it")));
+        QVERIFY(text.contains(QStringLiteral("One vector for a whole sentence is too narrow")));
+        // Only what was asked for is in the folder: no temporary files left beside it.
+        QCOMPARE(QDir(out.path()).entryList(QDir::Files | QDir::Hidden), {"attention.pdf"});
+
+        // Letter paper is another render: the old preview no longer saves.
+        controller.setPaper(QStringLiteral("letter"));
+        QVERIFY(controller.previewReady());
+        QVERIFY(!controller.previewCurrent());
+        QVERIFY(!controller.save(out.filePath(QStringLiteral("letter.pdf"))));
+        QVERIFY(controller.error().contains(QStringLiteral("render it again")));
+        QVERIFY(!QFileInfo::exists(out.filePath(QStringLiteral("letter.pdf"))));
+        QVERIFY(render(controller));
+        QVERIFY(!QFileInfo::exists(preview)); // the old preview is gone with it
+        QVERIFY(controller.save(out.filePath(QStringLiteral("letter")))); // .pdf is added
+        QVERIFY(readAll(out.filePath(QStringLiteral("letter.pdf"))).startsWith("%PDF-"));
+    }
+
+    void keptEditsAreExported() {
+        LessonSession session;
+        QVERIFY(session.open(QStringLiteral(WINDOW_FIXTURES "/window.md")));
+        ExportController controller;
+        controller.setSession(&session);
+        QVERIFY(controller.worksheetAvailable()); // it has quizzes
+        auto* cell = qobject_cast<AttentionCellModel*>(session.cell(QStringLiteral("colour")));
+        QVERIFY(cell);
+        QCOMPARE(cell->setMask(QStringLiteral("causal")), QString());
+        QCOMPARE(cell->keep(), QString());
+        QVERIFY(session.unsavedChanges());
+        // The prose quotes the cell: the export prints the kept value, as the window does.
+        static const QRegularExpression gives(QStringLiteral("gives ([0-9.]+) of its"));
+        const QRegularExpressionMatch shown = gives.match(session.cells()->row(0).markdown);
+        QVERIFY(shown.hasMatch());
+        QVERIFY(shown.captured(1) != QStringLiteral("0.1978"));
+        QVERIFY(render(controller));
+        const QString text = joined(pdfPageTexts(readAll(controller.previewUrl().toLocalFile())));
+        QVERIFY2(text.contains(QStringLiteral("gives %1 of its").arg(shown.captured(1))),
+                 qPrintable(text.left(400)));
+        // Opening another lesson drops the preview.
+        QVERIFY(session.open(QString()));
+        QVERIFY(!controller.previewReady());
+    }
+
+    void cancelledWorksheetWritesNothing() {
+        LessonSession session;
+        QVERIFY(session.open(QString()));
+        ExportController controller;
+        controller.setSession(&session);
+        QTemporaryDir out;
+        // What was there before: an earlier export and a file at the worksheet's path.
+        QVERIFY(render(controller));
+        const QString earlier = out.filePath(QStringLiteral("attention.pdf"));
+        QVERIFY(controller.save(earlier));
+        const QString sheets = out.filePath(QStringLiteral("sheets.pdf"));
+        QVERIFY(writeAll(sheets, "an older worksheet"));
+        const auto before = snapshot(out.path());
+        const QString previewFolder = QFileInfo(controller.previewUrl().toLocalFile()).path();
+        const auto previewBefore = snapshot(previewFolder);
+
+        controller.setKind(ExportController::Worksheet);
+        controller.setVariants(30);
+        controller.setSeed(QStringLiteral("42"));
+        controller.setAnswers(true);
+        QCOMPARE(controller.optionsProblem(), QString());
+        QCOMPARE(controller.targetsFor(sheets),
+                 (QStringList{sheets, out.filePath(QStringLiteral("sheets-answers.pdf"))}));
+        QSignalSpy finished(&controller, &ExportController::renderFinished);
+        QVERIFY(controller.renderPreview());
+        QVERIFY(controller.busy());
+        QVERIFY(!controller.renderPreview()); // one at a time
+        // Mid-way: some variants laid out, not all.
+        QTRY_VERIFY_WITH_TIMEOUT(controller.progress() > 0.05 &&
+                                     controller.stage().contains(QStringLiteral("variant")),
+                                 kRenderTimeout);
+        const double reached = controller.progress();
+        QVERIFY(reached < 0.6);
+        controller.cancel();
+        QCOMPARE(controller.stage(), QStringLiteral("Cancelling…"));
+        QVERIFY(finished.wait(kRenderTimeout));
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QVERIFY(!controller.busy());
+        QCOMPARE(controller.error(), QString());
+        QVERIFY(controller.message().startsWith(QStringLiteral("Cancelled")));
+        QVERIFY(!controller.previewCurrent());
+        QVERIFY(!controller.save(sheets));
+
+        QCOMPARE(snapshot(out.path()), before);
+        QCOMPARE(snapshot(previewFolder), previewBefore); // no partial preview either
+        QCOMPARE(readAll(sheets), QByteArray("an older worksheet"));
+    }
+
+    void worksheetKeyAndRosterSavedTogether() {
+        LessonSession session;
+        QVERIFY(session.open(QString()));
+        ExportController controller;
+        controller.setSession(&session);
+        QTemporaryDir out;
+        const QString rosterFile = out.filePath(QStringLiteral("class.txt"));
+        QVERIFY(writeAll(rosterFile, "# class 4b\nAda Lovelace\n\nAlan Turing\nGrace Hopper\n"));
+        controller.setKind(ExportController::Worksheet);
+        controller.setVariants(2);
+        controller.setSeed(QStringLiteral("7"));
+        controller.setRosterPath(QUrl::fromLocalFile(rosterFile).toString());
+        QCOMPARE(controller.rosterCount(), 3);
+        QCOMPARE(controller.rosterProblem(), QString());
+        QVERIFY(render(controller));
+        QVERIFY(!controller.answersPreviewUrl().isEmpty());
+        QVERIFY(controller.previewSummary().contains(QStringLiteral("2 variants, seed 7")));
+        QVERIFY(controller.previewSummary().contains(QStringLiteral("3 names on the roster")));
+
+        // A key that cannot be written: neither the worksheet nor the roster is written.
+        const QString sheets = out.filePath(QStringLiteral("sheets.pdf"));
+        QVERIFY(QDir(out.path()).mkdir(QStringLiteral("sheets-answers.pdf")));
+        QVERIFY(!controller.save(sheets));
+        QVERIFY(controller.error().contains(out.filePath(QStringLiteral("sheets-answers.pdf"))));
+        QVERIFY(!QFileInfo::exists(sheets));
+        QVERIFY(!QFileInfo::exists(out.filePath(QStringLiteral("sheets-roster.csv"))));
+        QVERIFY(QDir(out.path()).rmdir(QStringLiteral("sheets-answers.pdf")));
+
+        QVERIFY2(controller.save(sheets), qPrintable(controller.error()));
+        const QString worksheet = joined(pdfPageTexts(readAll(sheets)));
+        for (const char* name : {"Ada Lovelace", "Alan Turing", "Grace Hopper"}) {
+            QVERIFY2(worksheet.contains(QLatin1String(name)), name);
+        }
+        QVERIFY(worksheet.contains(QStringLiteral("Variant 2 of 2")));
+        const QString key = joined(pdfPageTexts(readAll(out.filePath(QStringLiteral("sheets-answers.pdf")))));
+        QVERIFY(key.contains(QStringLiteral("Answer key")) || key.contains(QStringLiteral("answer")));
+        const QByteArray csv = readAll(out.filePath(QStringLiteral("sheets-roster.csv")));
+        QVERIFY(csv.startsWith("name,variant,seed,hash\r\nAda Lovelace,1,"));
+        QCOMPARE(csv.count("\r\n"), 4);
+
+        // Without the key only the worksheet and the roster are written.
+        controller.setAnswers(false);
+        QVERIFY(render(controller));
+        QVERIFY(controller.answersPreviewUrl().isEmpty());
+        const QString alone = out.filePath(QStringLiteral("alone.pdf"));
+        QCOMPARE(controller.targetsFor(alone),
+                 (QStringList{alone, out.filePath(QStringLiteral("alone-roster.csv"))}));
+        QVERIFY(controller.save(alone));
+        QVERIFY(!QFileInfo::exists(out.filePath(QStringLiteral("alone-answers.pdf"))));
+
+        // A roster that cannot be read is a problem with the options, not a render.
+        controller.setRosterPath(out.filePath(QStringLiteral("missing.txt")));
+        QVERIFY(controller.optionsProblem().contains(QStringLiteral("missing.txt")));
+        QVERIFY(!controller.renderPreview());
+        controller.setRosterPath(QString());
+        controller.setVariants(3);
+        controller.setSeed(QStringLiteral("twelve"));
+        QVERIFY(controller.optionsProblem().startsWith(QStringLiteral("The seed")));
+        QVERIFY(!controller.renderPreview());
+    }
+
+    void failedSaveReportsThePathAndLeavesNothing() {
+        LessonSession session;
+        QVERIFY(session.open(QString()));
+        ExportController controller;
+        controller.setSession(&session);
+        QVERIFY(!controller.save(QStringLiteral("/tmp/x.pdf"))); // nothing rendered yet
+        QVERIFY(controller.error().contains(QStringLiteral("render the preview first")));
+        QVERIFY(render(controller));
+        QTemporaryDir out;
+        const QString missing = out.filePath(QStringLiteral("no-such-folder"));
+        const QString target = missing + QStringLiteral("/attention.pdf");
+        QVERIFY(!controller.save(target));
+        QVERIFY2(controller.error().startsWith(target + QStringLiteral(": cannot write:")),
+                 qPrintable(controller.error()));
+        QVERIFY(controller.error().contains(QStringLiteral("does not exist")));
+        QVERIFY(!QFileInfo::exists(missing));
+        QVERIFY(QDir(out.path()).isEmpty());
+        // The preview is still there to save elsewhere.
+        QVERIFY(controller.previewCurrent());
+        QVERIFY(controller.save(out.filePath(QStringLiteral("attention.pdf"))));
+        QCOMPARE(controller.error(), QString());
+    }
+
+    void bundleSavedAndOpenedWithItsHashes() {
+        LessonSession session;
+        QVERIFY(session.open(QString()));
+        ExportController controller;
+        controller.setSession(&session);
+        controller.setKind(ExportController::Bundle);
+        QCOMPARE(controller.suggestedFileName(), QStringLiteral("attention.zip"));
+        QVERIFY(render(controller));
+        // The preview shows the lesson.pdf inside it.
+        QVERIFY(readAll(controller.previewUrl().toLocalFile()).startsWith("%PDF-"));
+        QVERIFY(controller.previewSummary().startsWith(QStringLiteral("Bundle: ")));
+        QTemporaryDir out;
+        const QString zip = out.filePath(QStringLiteral("attention.zip"));
+        QVERIFY2(controller.save(zip), qPrintable(controller.error()));
+        QCOMPARE(controller.targetsFor(zip), QStringList{zip});
+
+        // The window opens it through openLessonSource, which checks every hash.
+        LessonSession reopened;
+        QVERIFY(reopened.open(QUrl::fromLocalFile(zip).toString()));
+        QCOMPARE(reopened.title(), QStringLiteral("Attention"));
+        QCOMPARE(reopened.documentText(), session.documentText());
+        QCOMPARE(reopened.problems()->errorCount(), 0);
+        // Its bundle is never saved over itself.
+        ExportController again;
+        again.setSession(&reopened);
+        again.setKind(ExportController::Bundle);
+        QCOMPARE(again.suggestedFileName(), QStringLiteral("attention-bundle.zip"));
+        QVERIFY(render(again));
+        const QByteArray original = readAll(zip);
+        QVERIFY(!again.save(zip));
+        QVERIFY(again.error().contains(QStringLiteral("the open lesson")));
+        QCOMPARE(readAll(zip), original);
+
+        const QString tampered = out.filePath(QStringLiteral("tampered.zip"));
+        QVERIFY(tamperedCopy(zip, tampered));
+        LessonSession refused;
+        QVERIFY(!refused.open(tampered));
+        QVERIFY(refused.problems()->count() >= 1);
+        const QString message = refused.problems()->problem(0).message;
+        QVERIFY2(message.contains(QStringLiteral("cannot open the bundle tampered.zip")) &&
+                     message.contains(QStringLiteral("sha256")),
+                 qPrintable(message));
+    }
+
+    void destroyedWhileRendering() {
+        LessonSession session;
+        QVERIFY(session.open(QString()));
+        auto controller = std::make_unique<ExportController>();
+        controller->setSession(&session);
+        controller->setKind(ExportController::Worksheet);
+        controller->setVariants(30);
+        QVERIFY(controller->renderPreview());
+        QTRY_VERIFY_WITH_TIMEOUT(controller->progress() > 0.0, kRenderTimeout);
+        controller.reset(); // cancels and waits; no progress arrives at a dead object
+        settle(200);
+    }
+
+    // The dialog in the real window, opened with Ctrl+E, drawn offscreen.
+    void dialogInTheWindow() {
+        QQuickWindow::setGraphicsApi(QSGRendererInterface::Software);
+        chooseControlsStyle();
+        QQmlApplicationEngine engine;
+        addModuleImportPath(engine);
+        engine.setInitialProperties({{QStringLiteral("initialPath"), QString()},
+                                     {QStringLiteral("themeName"), QStringLiteral("light")}});
+        engine.load(QUrl(QString::fromLatin1(kMainQml)));
+        auto* window = qobject_cast<QQuickWindow*>(engine.rootObjects().value(0));
+        QVERIFY(window);
+        window->resize(1180, 820);
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        settle(300);
+        auto* dialog = window->findChild<QObject*>(QStringLiteral("exportDialog"));
+        QVERIFY(dialog);
+        QVERIFY(!dialog->property("visible").toBool());
+        QTest::keyClick(window, Qt::Key_E, Qt::ControlModifier);
+        QTRY_VERIFY(dialog->property("opened").toBool());
+        auto* controller = qvariant_cast<ExportController*>(dialog->property("controller"));
+        QVERIFY(controller);
+        // Opening renders the preview of the lesson PDF.
+        QTRY_VERIFY_WITH_TIMEOUT(controller->previewCurrent(), kRenderTimeout);
+        auto* pageIndicator = window->findChild<QObject*>(QStringLiteral("pageIndicator"));
+        QVERIFY(pageIndicator);
+        QTRY_VERIFY(pageIndicator->property("visible").toBool());
+        QVERIFY(pageIndicator->property("text").toString().startsWith(QStringLiteral("Page 1 of ")));
+        settle(800);
+        QDir().mkpath(QStringLiteral("/tmp/attnbook-shots"));
+        QVERIFY(window->grabWindow().save(QStringLiteral("/tmp/attnbook-shots/export-dialog.png")));
+
+        // The worksheet with variants: the progress bar and Cancel while it renders.
+        controller->setKind(ExportController::Worksheet);
+        controller->setVariants(30);
+        controller->setSeed(QStringLiteral("42"));
+        QVERIFY(controller->renderPreview());
+        QTRY_VERIFY_WITH_TIMEOUT(controller->progress() > 0.1 || !controller->busy(),
+                                 kRenderTimeout);
+        if (controller->busy()) {
+            auto* bar = window->findChild<QObject*>(QStringLiteral("exportProgress"));
+            QVERIFY(bar && bar->property("visible").toBool());
+            QVERIFY(window->grabWindow().save(
+                QStringLiteral("/tmp/attnbook-shots/export-dialog-progress.png")));
+            // Esc cancels the render (and does not close the dialog).
+            QTest::keyClick(window, Qt::Key_Escape);
+            QTRY_VERIFY_WITH_TIMEOUT(!controller->busy(), kRenderTimeout);
+            QVERIFY(dialog->property("opened").toBool());
+            QVERIFY(controller->message().startsWith(QStringLiteral("Cancelled")));
+        }
+        controller->setVariants(3);
+        QVERIFY(controller->renderPreview());
+        QTRY_VERIFY_WITH_TIMEOUT(controller->previewCurrent(), kRenderTimeout);
+        auto* choice = window->findChild<QObject*>(QStringLiteral("previewChoice"));
+        QVERIFY(choice);
+        QTRY_VERIFY(choice->property("visible").toBool());
+        dialog->setProperty("showingKey", true); // what its "Answer key" button does
+        settle(800);
+        QVERIFY(window->grabWindow().save(
+            QStringLiteral("/tmp/attnbook-shots/export-dialog-worksheet.png")));
+        // Save… offers the lesson's folder and name; what is accepted there is saved, key too.
+        QVERIFY(QMetaObject::invokeMethod(dialog, "startSave"));
+        auto* saveDialog = dialog->findChild<QObject*>(QStringLiteral("saveDialog"));
+        QVERIFY(saveDialog);
+        QTRY_VERIFY(saveDialog->property("visible").toBool());
+        QCOMPARE(saveDialog->property("selectedFile").toUrl().fileName(),
+                 QStringLiteral("attention-worksheet.pdf"));
+        QTemporaryDir out;
+        saveDialog->setProperty("selectedFile", QUrl::fromLocalFile(out.filePath(QStringLiteral("w.pdf"))));
+        QVERIFY(QMetaObject::invokeMethod(saveDialog, "accept"));
+        QTRY_VERIFY(QFileInfo::exists(out.filePath(QStringLiteral("w-answers.pdf"))));
+        QVERIFY(readAll(out.filePath(QStringLiteral("w.pdf"))).startsWith("%PDF-"));
+        QVERIFY2(controller->message().startsWith(QStringLiteral("Saved w.pdf and w-answers.pdf")),
+                 qPrintable(controller->message()));
+        settle(300);
+        QVERIFY(window->grabWindow().save(
+            QStringLiteral("/tmp/attnbook-shots/export-dialog-saved.png")));
+
+        // Options changed: the preview is marked out of date.
+        controller->setPaper(QStringLiteral("letter"));
+        settle(300);
+        QVERIFY(window->grabWindow().save(
+            QStringLiteral("/tmp/attnbook-shots/export-dialog-stale.png")));
+        // The dark theme.
+        window->setProperty("themeName", QStringLiteral("dark"));
+        settle(300);
+        QVERIFY(window->grabWindow().save(
+            QStringLiteral("/tmp/attnbook-shots/export-dialog-dark.png")));
+        QTest::keyClick(window, Qt::Key_Escape);
+        QTRY_VERIFY(!dialog->property("visible").toBool());
+    }
+};
+
+QTEST_MAIN(ExportControllerTest)
+#include "test_export_controller.moc"
