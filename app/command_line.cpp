@@ -1,5 +1,6 @@
 #include "command_line.h"
 
+#include "command_options.h"
 #include "export_command.h"
 #include "lesson_source.h"
 #include "shot_command.h"
@@ -46,74 +47,6 @@ int usageError(const std::string& message) {
     return ExitUsage;
 }
 
-// Options after the command: FILE, then --name value pairs (some repeatable).
-struct Options {
-    std::string file;
-    std::vector<std::pair<std::string, std::string>> values;
-    std::vector<std::string> flags;
-    std::string error;
-
-    std::vector<std::string> all(const std::string& name) const {
-        std::vector<std::string> out;
-        for (const auto& [k, v] : values) {
-            if (k == name) {
-                out.push_back(v);
-            }
-        }
-        return out;
-    }
-    std::string one(const std::string& name) const {
-        const auto list = all(name);
-        return list.empty() ? std::string() : list.back();
-    }
-    bool has(const std::string& name) const {
-        return std::find(flags.begin(), flags.end(), name) != flags.end() || !all(name).empty();
-    }
-};
-
-Options parseOptions(const QStringList& arguments, const std::vector<std::string>& valued,
-                     const std::vector<std::string>& flags) {
-    Options options;
-    for (int i = 1; i < arguments.size(); ++i) {
-        const std::string arg = arguments[i].toStdString();
-        if (arg.rfind("--", 0) == 0) {
-            std::string name = arg;
-            std::string value;
-            bool inlineValue = false;
-            if (const size_t eq = arg.find('='); eq != std::string::npos && arg != "--set") {
-                name = arg.substr(0, eq);
-                value = arg.substr(eq + 1);
-                inlineValue = true;
-            }
-            if (std::find(flags.begin(), flags.end(), name) != flags.end() && !inlineValue) {
-                options.flags.push_back(name);
-                continue;
-            }
-            if (std::find(valued.begin(), valued.end(), name) == valued.end()) {
-                options.error = "unknown option " + arg;
-                return options;
-            }
-            if (!inlineValue) {
-                if (i + 1 >= arguments.size()) {
-                    options.error = name + " needs a value";
-                    return options;
-                }
-                value = arguments[++i].toStdString();
-            }
-            options.values.emplace_back(name, value);
-        } else if (options.file.empty()) {
-            options.file = arg;
-        } else {
-            options.error = "unexpected argument " + arg;
-            return options;
-        }
-    }
-    if (options.file.empty()) {
-        options.error = "which FILE?";
-    }
-    return options;
-}
-
 // Prints the lesson's problems; returns true when there is an error.
 bool reportDiagnostics(const std::string& file, const std::vector<Diagnostic>& diagnostics,
                        bool printWarnings = true) {
@@ -135,7 +68,7 @@ std::vector<Diagnostic> allDiagnostics(const Lesson& lesson, const LessonResults
 
 // Reads FILE and applies the --set what-ifs. Returns nullopt after printing
 // why when that fails, with `exitCode` set.
-std::optional<WhatIf> openWithWhatIfs(const Options& options, AttentionEngine& engine,
+std::optional<WhatIf> openWithWhatIfs(const CommandOptions& options, AttentionEngine& engine,
                                       int& exitCode) {
     std::vector<SetOption> sets;
     for (const std::string& text : options.all("--set")) {
@@ -165,7 +98,7 @@ std::optional<WhatIf> openWithWhatIfs(const Options& options, AttentionEngine& e
 }
 
 int computeCommand(const QStringList& arguments) {
-    const Options options = parseOptions(arguments, {"--cell", "--set"}, {});
+    const CommandOptions options = parseCommandOptions(arguments, {{"--cell"}, {"--set"}, {}});
     if (!options.error.empty()) {
         return usageError(options.error);
     }
@@ -178,7 +111,7 @@ int computeCommand(const QStringList& arguments) {
     if (reportDiagnostics(options.file, allDiagnostics(whatIf->lesson, whatIf->results), true)) {
         return ExitInvalidDocument;
     }
-    const std::string onlyCell = options.one("--cell");
+    const std::string onlyCell = options.value("--cell");
     if (!onlyCell.empty() && !whatIf->results.cell(onlyCell)) {
         printError(options.file + ": error: there is no cell '" + onlyCell + "'");
         return ExitUsage;
@@ -192,7 +125,7 @@ int computeCommand(const QStringList& arguments) {
 }
 
 int checkCommand(const QStringList& arguments) {
-    const Options options = parseOptions(arguments, {"--set"}, {"--strict"});
+    const CommandOptions options = parseCommandOptions(arguments, {{}, {"--set"}, {"--strict"}});
     if (!options.error.empty()) {
         return usageError(options.error);
     }
@@ -221,7 +154,7 @@ int checkCommand(const QStringList& arguments) {
 }
 
 int editCommand(const QStringList& arguments) {
-    const Options options = parseOptions(arguments, {"--set", "--out"}, {});
+    const CommandOptions options = parseCommandOptions(arguments, {{"--out"}, {"--set"}, {}});
     if (!options.error.empty()) {
         return usageError(options.error);
     }
@@ -234,10 +167,10 @@ int editCommand(const QStringList& arguments) {
     if (reportDiagnostics(options.file, allDiagnostics(whatIf->lesson, whatIf->results), false)) {
         return ExitInvalidDocument;
     }
-    if (isBundlePath(options.file) && options.one("--out").empty()) {
+    if (isBundlePath(options.file) && options.value("--out").empty()) {
         return usageError("a bundle is not edited in place: give --out LESSON.md");
     }
-    const std::string out = options.one("--out").empty() ? options.file : options.one("--out");
+    const std::string out = options.value("--out").empty() ? options.file : options.value("--out");
     std::string error;
     if (!writeFileAtomically(out, whatIf->lesson.document.serialize(), error)) {
         printError(error);
@@ -247,7 +180,7 @@ int editCommand(const QStringList& arguments) {
 }
 
 int newCommand(const QStringList& arguments) {
-    const Options options = parseOptions(arguments, {}, {});
+    const CommandOptions options = parseCommandOptions(arguments, {});
     if (!options.error.empty()) {
         return usageError(options.error);
     }

@@ -1,6 +1,7 @@
 #include "export_command.h"
 
 #include "command_line.h"
+#include "command_options.h"
 #include "export_output.h"
 #include "lesson_bundle.h"
 #include "lesson_source.h"
@@ -23,62 +24,18 @@ const char* const kExportUsage = "usage: attnbook export FILE [--pdf OUT.pdf] [-
                                  "                             [--roster NAMES.txt]]\n"
                                  "                            [--bundle OUT.zip]";
 
-struct ExportOptions {
-    std::string file;
-    std::map<std::string, std::string> values; // --name → value, each given at most once
-    std::string error;
-
-    bool has(const std::string& name) const { return values.count(name) != 0; }
-    std::string value(const std::string& name) const {
-        const auto it = values.find(name);
-        return it == values.end() ? std::string() : it->second;
-    }
-};
+using ExportOptions = CommandOptions;
 
 ExportOptions parseExportOptions(const QStringList& arguments) {
-    static const std::vector<std::string> known = {"--pdf",     "--paper",    "--worksheet",
-                                                   "--answers", "--variants", "--seed",
-                                                   "--roster",  "--bundle"};
-    ExportOptions options;
-    for (int i = 1; i < arguments.size(); ++i) {
-        const std::string arg = arguments[i].toStdString();
-        if (arg.rfind("--", 0) != 0) {
-            if (!options.file.empty()) {
-                options.error = "unexpected argument " + arg;
-                return options;
-            }
-            options.file = arg;
-            continue;
-        }
-        std::string name = arg;
-        std::optional<std::string> value;
-        if (const size_t eq = arg.find('='); eq != std::string::npos) {
-            name = arg.substr(0, eq);
-            value = arg.substr(eq + 1);
-        }
-        if (std::find(known.begin(), known.end(), name) == known.end()) {
-            options.error = "unknown option " + name;
-            return options;
-        }
-        if (!value) {
-            if (i + 1 >= arguments.size()) {
-                options.error = name + " needs a value";
-                return options;
-            }
-            value = arguments[++i].toStdString();
-        }
-        if (value->empty()) {
-            options.error = name + " needs a value";
-            return options;
-        }
-        if (!options.values.emplace(name, *value).second) {
-            options.error = name + " is given twice";
-            return options;
-        }
+    ExportOptions options = parseCommandOptions(
+        arguments, {{"--pdf", "--paper", "--worksheet", "--answers", "--variants", "--seed",
+                     "--roster", "--bundle"},
+                    {},
+                    {}});
+    if (!options.error.empty()) {
+        return options;
     }
-    if (options.file.empty()) {
-        options.error = "which FILE?";
-    } else if (!options.has("--pdf") && !options.has("--worksheet") && !options.has("--bundle")) {
+    if (!options.has("--pdf") && !options.has("--worksheet") && !options.has("--bundle")) {
         options.error = "say what to export: --pdf, --worksheet or --bundle";
     } else {
         for (const char* needsWorksheet : {"--answers", "--variants", "--seed", "--roster"}) {
