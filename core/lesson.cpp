@@ -127,7 +127,9 @@ void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
     results.cells.push_back(std::move(out));
 }
 
-Json quizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonResults& results) {
+} // namespace
+
+Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonResults& results) {
     switch (quiz.answerKind) {
     case QuizCellSpec::AnswerKind::Choice:
         return Json(quiz.choice);
@@ -153,7 +155,6 @@ Json quizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonResults&
     return *value;
 }
 
-} // namespace
 
 LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine) {
     LessonResults results;
@@ -171,7 +172,7 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine) {
     for (const LessonCell& cell : lesson.cells) {
         if (const QuizCellSpec* quiz = cell.quiz()) {
             ComputedCell out{cell.id, cell.kind, true, {}, nullptr, {}};
-            out.json = quizJson(cell.id, quizAnswer(cell, *quiz, results));
+            out.json = quizJson(cell.id, resolveQuizAnswer(cell, *quiz, results));
             results.cells.push_back(std::move(out));
         }
     }

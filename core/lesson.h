@@ -62,6 +62,11 @@ struct LessonResults {
     const Json* bound(const BindingPath& path, std::string& error) const;
 };
 
+// A quiz's answer as `compute` prints it: the choice index, the number, the
+// text, or the full double a binding answer resolves to (an error in
+// `results.diagnostics` when it does not resolve).
+Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonResults& results);
+
 // Computes every cell that read without errors.
 LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine);
 
