@@ -4,10 +4,13 @@
 #include "cell_editor.h"
 #include "chart_cell_model.h"
 #include "chart_series.h"
+#include "document_editor.h"
+#include "document_saver.h"
 #include "lesson_source.h"
 #include "quiz_cell_model.h"
 #include "result_json.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QUrl>
 
@@ -35,30 +38,87 @@ int closingLine(const CellBlock& block) {
 
 LessonSession::LessonSession(QObject* parent)
     : QObject(parent), cells_(new CellListModel(this)), problems_(new ProblemListModel(this)),
-      outline_(new OutlineModel(this)) {}
+      outline_(new OutlineModel(this)), editor_(new DocumentEditor(this)),
+      saver_(new DocumentSaver(this)) {
+    connect(editor_, &DocumentEditor::dirtyChanged, this, &LessonSession::unsavedChangesChanged);
+}
 
 LessonSession::~LessonSession() = default;
+
+bool LessonSession::unsavedChanges() const { return editor_->dirty(); }
+
+bool LessonSession::hasFile() const { return saver_->hasFile(); }
 
 bool LessonSession::open(const QString& pathOrUrl) {
     QString path = localPath(pathOrUrl);
     if (path.isEmpty()) {
         path = bundledLessonPath();
     }
-    Lesson lesson;
-    try {
-        lesson = openLessonSource(path.toStdString());
-    } catch (const std::bad_alloc&) {
-        lesson = Lesson{};
-        lesson.document.path = path.toStdString();
-        lesson.diagnostics.push_back({Severity::Error, 0, 0, "not enough memory to open it", ""});
+    QString fileError;
+    if (!path.startsWith(u':') && !isBundlePath(path.toStdString()) &&
+        saver_->openFile(path, &fileError)) {
+        // A lesson file: read once, through the file that saves it.
+        present(parseLesson(saver_->savedBytes().toStdString(), path.toStdString()), path);
+    } else {
+        Lesson lesson;
+        try {
+            lesson = openLessonSource(path.toStdString());
+        } catch (const std::bad_alloc&) {
+            lesson = Lesson{};
+            lesson.document.path = path.toStdString();
+            lesson.diagnostics.push_back(
+                {Severity::Error, 0, 0, "not enough memory to open it", ""});
+        }
+        present(std::move(lesson), path);
+        // A bundle or the bundled lesson has no file to save to: Save asks where.
+        saver_->adopt(fileName_, QByteArray::fromStdString(working_.serialize()));
     }
-    present(std::move(lesson), path);
+    editor_->reset();
+    saver_->checkRecovery();
     return problems_->errorCount() == 0;
 }
 
 bool LessonSession::openText(const QString& name, const std::string& bytes) {
     present(parseLesson(bytes, name.toStdString()), name);
+    saver_->adopt(fileName_, QByteArray::fromStdString(bytes));
+    editor_->reset();
     return problems_->errorCount() == 0;
+}
+
+void LessonSession::newLesson() {
+    QFile file(QStringLiteral(":/documents/template.md"));
+    file.open(QIODevice::ReadOnly);
+    const QByteArray bytes = file.readAll();
+    present(parseLesson(bytes.toStdString(), "untitled.md"), QString());
+    saver_->adopt(fileName_, bytes);
+    editor_->reset();
+}
+
+LessonSession::RowPlace LessonSession::rowPlace(int row) const {
+    return row >= 0 && row < int(rowPlaces_.size()) ? rowPlaces_[size_t(row)] : RowPlace{};
+}
+
+void LessonSession::applyBytes(const std::string& bytes) {
+    Q_EMIT aboutToRebuild();
+    present(parseLesson(bytes, filePath_.isEmpty() ? fileName_.toStdString()
+                                                   : filePath_.toStdString()),
+            filePath_);
+    Q_EMIT rebuilt();
+}
+
+void LessonSession::reloadFromBytes(const std::string& bytes) {
+    applyBytes(bytes);
+    editor_->reset();
+}
+
+void LessonSession::setPath(const QString& path) {
+    filePath_ = path;
+    fileName_ = QFileInfo(path).fileName();
+    Q_EMIT opened();
+}
+
+QString LessonSession::withBindings(const QString& markdown) const {
+    return textWithBindings(markdown.toStdString());
 }
 
 QObject* LessonSession::cell(const QString& id) const {
@@ -111,6 +171,7 @@ QString LessonSession::proseMarkdown(const ProsePieceRow& row) const {
 
 void LessonSession::present(Lesson lesson, const QString& path) {
     clearCells();
+    rowPlaces_.clear();
     lesson_ = std::move(lesson);
     working_ = lesson_.document;
     results_ = LessonResults{};
@@ -166,11 +227,17 @@ void LessonSession::present(Lesson lesson, const QString& path) {
     std::vector<CellListModel::Row> rows;
     std::vector<OutlineModel::Heading> headings;
     size_t nextProse = 0;
-    for (const Segment& segment : doc.segments) {
+    for (size_t segmentIndex = 0; segmentIndex < doc.segments.size(); ++segmentIndex) {
+        const Segment& segment = doc.segments[segmentIndex];
         if (!segment.isCell()) {
             const int last = segment.prose().firstLine + lineCount(segment.prose().text) - 1;
             while (nextProse < prose_.size() && prose_[nextProse].firstLine <= last) {
                 const ProsePieceRow& piece = prose_[nextProse];
+                const bool lastPiece = nextProse + 1 >= prose_.size() ||
+                                       prose_[nextProse + 1].firstLine > last;
+                rowPlaces_.push_back({int(segmentIndex),
+                                      piece.firstLine - segment.prose().firstLine, piece.text,
+                                      lastPiece});
                 if (piece.headingLevel > 0) {
                     headings.push_back({QString::fromStdString(piece.headingTitle),
                                         piece.headingLevel, int(rows.size())});
@@ -189,6 +256,7 @@ void LessonSession::present(Lesson lesson, const QString& path) {
         }
         const CellBlock& block = segment.cell();
         const std::string& id = block.id;
+        rowPlaces_.push_back({int(segmentIndex), 0, {}, true});
         CellListModel::Row row{QString::fromLatin1(cellKindName(block.kind)),
                                QString::fromStdString(id),
                                block.openLine,
@@ -246,8 +314,9 @@ void LessonSession::present(Lesson lesson, const QString& path) {
     }
 
     filePath_ = path;
-    fileName_ =
-        path == bundledLessonPath() ? QStringLiteral("attention.md") : QFileInfo(path).fileName();
+    fileName_ = path == bundledLessonPath() ? QStringLiteral("attention.md")
+                : path.isEmpty()            ? QStringLiteral("untitled.md")
+                                            : QFileInfo(path).fileName();
     title_ = QString::fromStdString(lesson_.title());
     subtitle_ = QString::fromStdString(doc.frontMatterValue("subtitle"));
     author_ = QString::fromStdString(doc.frontMatterValue("author"));
@@ -283,12 +352,7 @@ void LessonSession::present(Lesson lesson, const QString& path) {
     problems_->setProblems(std::move(problems));
 
     loaded_ = true;
-    const bool wasUnsaved = unsavedChanges_;
-    unsavedChanges_ = false;
     Q_EMIT opened();
-    if (wasUnsaved) {
-        Q_EMIT unsavedChangesChanged();
-    }
 }
 
 namespace {
@@ -414,11 +478,14 @@ LessonSession::keep(const std::string& id,
             return "cannot keep " + key + ": " + *error;
         }
     }
+    std::string before = working_.serialize();
     working_ = std::move(edited);
-    if (!unsavedChanges_) {
-        unsavedChanges_ = true;
-        Q_EMIT unsavedChangesChanged();
-    }
+    // The cell already shows what was kept: the history only records it.
+    const QString name = keys.size() == 1
+                             ? QStringLiteral("Set %1.%2").arg(QString::fromStdString(id),
+                                                               QString::fromStdString(keys[0].first))
+                             : QStringLiteral("Keep %1").arg(QString::fromStdString(id));
+    editor_->recordKept(name, std::move(before), working_.serialize());
     return std::nullopt;
 }
 

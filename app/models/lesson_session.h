@@ -5,10 +5,12 @@
 // attention cell recomputes that cell only, then rewrites just the prose
 // and quizzes that quote it.
 //
-// Nothing here writes the lesson file. "Keep" applies a cell's edits to a
-// working copy of the document through the cell editor and marks it
-// unsaved, so saving (and an undo stack over the same edits) can be added
-// on top.
+// Authoring goes through two helpers it owns: the DocumentEditor (every
+// edit of the document's bytes, one undo history) and the DocumentSaver
+// (the file on disk, saves, autosaved recovery copies). After each edit the
+// session re-reads the lesson from the edited bytes, so line numbers stay
+// right. "Keep" applies a cell's edits to the working copy through the
+// cell editor and records them in the same history.
 
 #include "cell_list_model.h"
 #include "lesson.h"
@@ -26,6 +28,8 @@ namespace attnbook {
 
 class AttentionCellModel;
 class QuizCellModel;
+class DocumentEditor;
+class DocumentSaver;
 
 class LessonSession : public QObject {
     Q_OBJECT
@@ -41,6 +45,9 @@ class LessonSession : public QObject {
     Q_PROPERTY(attnbook::CellListModel* cells READ cells CONSTANT)
     Q_PROPERTY(attnbook::ProblemListModel* problems READ problems CONSTANT)
     Q_PROPERTY(attnbook::OutlineModel* outline READ outline CONSTANT)
+    Q_PROPERTY(attnbook::DocumentEditor* editor READ editor CONSTANT)
+    Q_PROPERTY(attnbook::DocumentSaver* saver READ saver CONSTANT)
+    Q_PROPERTY(bool hasFile READ hasFile NOTIFY opened)
 
   public:
     explicit LessonSession(QObject* parent = nullptr);
@@ -55,10 +62,13 @@ class LessonSession : public QObject {
     QString filePath() const { return filePath_; }
     QString fileName() const { return fileName_; }
     bool bundled() const { return filePath_ == bundledLessonPath(); }
-    bool unsavedChanges() const { return unsavedChanges_; }
+    bool unsavedChanges() const;
+    bool hasFile() const;
     CellListModel* cells() const { return cells_; }
     ProblemListModel* problems() const { return problems_; }
     OutlineModel* outline() const { return outline_; }
+    DocumentEditor* editor() const { return editor_; }
+    DocumentSaver* saver() const { return saver_; }
 
     // Opens a lesson file, a bundle or a file:// URL; an empty path opens the
     // bundled lesson. A lesson with errors still opens: the problems list
@@ -70,13 +80,38 @@ class LessonSession : public QObject {
     Q_INVOKABLE QObject* cell(const QString& id) const;
     // The working copy of the document, with kept edits: what a save would write.
     Q_INVOKABLE QString documentText() const;
+    // A new lesson from the bundled template, with no file yet.
+    Q_INVOKABLE void newLesson();
+
+    // For the editor: the working document, what was computed, and where
+    // each row of the cell list sits in the document.
+    const Document& working() const { return working_; }
+    const LessonResults& results() const { return results_; }
+    struct RowPlace {
+        int segment = -1;    // index in working().segments
+        int lineOffset = 0;  // prose: first line of the row within its segment
+        std::string text;    // prose: the row's exact bytes
+        bool lastInSegment = true;
+    };
+    RowPlace rowPlace(int row) const;
+    // Re-reads the lesson from `bytes` (an edit, undo or redo) keeping its path.
+    void applyBytes(const std::string& bytes);
+    // After Save As: the lesson's new path.
+    void setPath(const QString& path);
+    // Re-reads the lesson from the file on disk (Reload).
+    void reloadFromBytes(const std::string& bytes);
+    QString withBindings(const QString& markdown) const;
 
   Q_SIGNALS:
     void opened();
     void unsavedChangesChanged();
+    // Around a re-read after an edit: the view keeps its place.
+    void aboutToRebuild();
+    void rebuilt();
 
   private:
     void present(Lesson lesson, const QString& path);
+    void openBytes(const QString& path, const std::string& bytes, const QString& displayName);
     void clearCells();
     void computeCells();
     void attentionRecomputed(const std::string& id);
@@ -94,14 +129,16 @@ class LessonSession : public QObject {
     LessonResults results_;
     std::vector<ProsePieceRow> prose_;
     std::vector<int> proseRow_; // cell-list row of each prose piece
+    std::vector<RowPlace> rowPlaces_; // where each cell-list row sits in working_
     std::map<std::string, QObject*> cellModels_;
     std::map<std::string, AttentionCellModel*> attention_;
     std::vector<QuizCellModel*> quizzes_;
     std::set<std::string> quotedCells_;   // cells that prose or quizzes bind to
     std::set<std::string> gradientCells_; // … and bind to a gradient or its check
 
+    DocumentEditor* editor_;
+    DocumentSaver* saver_;
     bool loaded_ = false;
-    bool unsavedChanges_ = false;
     QString title_, subtitle_, author_, filePath_, fileName_;
 };
 

@@ -1,0 +1,181 @@
+#include "document_saver.h"
+
+#include "document_editor.h"
+#include "lesson_session.h"
+
+#include <QUrl>
+
+namespace attnbook {
+
+DocumentSaver::DocumentSaver(LessonSession* session) : QObject(session), session_(session) {
+    autosaveTimer_.setSingleShot(true);
+    autosaveTimer_.setInterval(kAutosaveMs);
+    connect(&autosaveTimer_, &QTimer::timeout, this, &DocumentSaver::autosave);
+    connect(session->editor(), &DocumentEditor::historyChanged, this,
+            &DocumentSaver::onDirtyChanged);
+    connect(&file_, &LessonFile::changedExternally, this, [this] {
+        changedOnDisk_ = true;
+        Q_EMIT stateChanged();
+    });
+}
+
+bool DocumentSaver::openFile(const QString& path, QString* error) {
+    LessonFile next;
+    if (!next.open(path, error)) {
+        return false;
+    }
+    // Only now let go of the old file (a failed open leaves nothing half-done).
+    file_.open(path, error);
+    autosaveTimer_.stop();
+    recovered_.reset();
+    error_.clear();
+    changedOnDisk_ = false;
+    overwrite_ = false;
+    Q_EMIT stateChanged();
+    return true;
+}
+
+void DocumentSaver::adopt(const QString& name, const QByteArray& bytes) {
+    file_.adopt(name, bytes);
+    autosaveTimer_.stop();
+    recovered_.reset();
+    error_.clear();
+    changedOnDisk_ = false;
+    overwrite_ = false;
+    Q_EMIT stateChanged();
+}
+
+void DocumentSaver::checkRecovery() {
+    recovered_.reset();
+    if (file_.hasFile()) {
+        recovered_ = recovery_.find(file_.path(), file_.savedBytes());
+    }
+    Q_EMIT stateChanged();
+}
+
+void DocumentSaver::onDirtyChanged() {
+    // Every 30 s of unsaved edits: the first edit after a copy starts the clock.
+    if (session_->unsavedChanges() && !autosaveTimer_.isActive()) {
+        autosaveTimer_.start();
+    }
+}
+
+void DocumentSaver::saved() {
+    session_->editor()->markSaved();
+    recovery_.discard(file_.path());
+    recovered_.reset();
+    autosaveTimer_.stop();
+    error_.clear();
+    changedOnDisk_ = false;
+    overwrite_ = false;
+    Q_EMIT stateChanged();
+}
+
+bool DocumentSaver::save() {
+    if (!file_.hasFile()) {
+        error_ = tr("%1 has no file yet: choose where to save it.").arg(session_->fileName());
+        Q_EMIT stateChanged();
+        return false;
+    }
+    QString why;
+    switch (file_.save(QByteArray::fromStdString(session_->working().serialize()), &why,
+                       overwrite_)) {
+    case LessonFile::SaveResult::Saved:
+        saved();
+        return true;
+    case LessonFile::SaveResult::ChangedOnDisk:
+        changedOnDisk_ = true;
+        error_ = tr("%1 was changed by another program since it was opened: reload it, keep "
+                    "your version (the next save overwrites it) or save as another file.")
+                     .arg(file_.path());
+        break;
+    case LessonFile::SaveResult::Failed:
+        error_ = why;
+        break;
+    }
+    Q_EMIT stateChanged();
+    return false;
+}
+
+bool DocumentSaver::saveAs(const QString& pathOrUrl) {
+    const QString path = pathOrUrl.startsWith(QLatin1String("file:"))
+                             ? QUrl(pathOrUrl).toLocalFile()
+                             : pathOrUrl;
+    const QString oldPath = file_.path();
+    QString why;
+    if (file_.saveAs(path, QByteArray::fromStdString(session_->working().serialize()), &why) !=
+        LessonFile::SaveResult::Saved) {
+        error_ = why;
+        Q_EMIT stateChanged();
+        return false;
+    }
+    if (!oldPath.isEmpty() && oldPath != path) {
+        recovery_.discard(oldPath);
+    }
+    session_->setPath(file_.path());
+    saved();
+    return true;
+}
+
+void DocumentSaver::restoreRecovery() {
+    if (!recovered_) {
+        return;
+    }
+    const QByteArray bytes = *recovered_;
+    recovered_.reset();
+    session_->editor()->replaceAll(tr("Restore the recovered version"), bytes.toStdString());
+    Q_EMIT stateChanged();
+}
+
+void DocumentSaver::discardRecovery() {
+    if (file_.hasFile()) {
+        recovery_.discard(file_.path());
+    }
+    recovered_.reset();
+    Q_EMIT stateChanged();
+}
+
+void DocumentSaver::discardChanges() {
+    autosaveTimer_.stop();
+    discardRecovery();
+}
+
+void DocumentSaver::reload() {
+    QString why;
+    if (!file_.open(file_.path(), &why)) {
+        error_ = why;
+        Q_EMIT stateChanged();
+        return;
+    }
+    session_->reloadFromBytes(file_.savedBytes().toStdString());
+    recovery_.discard(file_.path());
+    changedOnDisk_ = false;
+    overwrite_ = false;
+    error_.clear();
+    Q_EMIT stateChanged();
+}
+
+void DocumentSaver::keepMine() {
+    changedOnDisk_ = false;
+    overwrite_ = true;
+    error_.clear();
+    Q_EMIT stateChanged();
+}
+
+void DocumentSaver::clearError() {
+    error_.clear();
+    Q_EMIT stateChanged();
+}
+
+void DocumentSaver::autosave() {
+    if (!session_->unsavedChanges() || !file_.hasFile()) {
+        return;
+    }
+    QString why;
+    if (!recovery_.write(file_.path(), QByteArray::fromStdString(session_->working().serialize()),
+                         &why)) {
+        qWarning("attnbook: cannot write the recovery copy: %s", qPrintable(why));
+    }
+}
+
+} // namespace attnbook

@@ -1,0 +1,87 @@
+#pragma once
+// The file behind the open lesson, for the window: Save and Save As through
+// LessonFile (a failed write leaves the file as it was and the document
+// unsaved), a recovery copy of unsaved edits every 30 s (never the lesson
+// itself) offered when the lesson is opened again after a crash, and
+// noticing when another program changes the file.
+
+#include "lesson_file.h"
+#include "recovery_store.h"
+
+#include <QObject>
+#include <QTimer>
+#include <QtQml/qqmlregistration.h>
+
+namespace attnbook {
+
+class LessonSession;
+
+class DocumentSaver : public QObject {
+    Q_OBJECT
+    QML_ELEMENT
+    QML_UNCREATABLE("the saver belongs to a LessonSession")
+    Q_PROPERTY(bool hasFile READ hasFile NOTIFY stateChanged)
+    Q_PROPERTY(QString error READ error NOTIFY stateChanged)
+    Q_PROPERTY(bool recoveryAvailable READ recoveryAvailable NOTIFY stateChanged)
+    Q_PROPERTY(bool changedOnDisk READ changedOnDisk NOTIFY stateChanged)
+    Q_PROPERTY(bool overwriteNextSave READ overwriteNextSave NOTIFY stateChanged)
+
+  public:
+    explicit DocumentSaver(LessonSession* session);
+
+    static constexpr int kAutosaveMs = 30000;
+
+    bool hasFile() const { return file_.hasFile(); }
+    QString error() const { return error_; }
+    bool recoveryAvailable() const { return recovered_.has_value(); }
+    bool changedOnDisk() const { return changedOnDisk_; }
+    bool overwriteNextSave() const { return overwrite_; }
+    QByteArray savedBytes() const { return file_.savedBytes(); }
+    LessonFile& file() { return file_; }
+    // Tests put the recovery copies in a folder of their own.
+    void setRecoveryFolder(const QString& folder) { recovery_ = RecoveryStore(folder); }
+    const RecoveryStore& recovery() const { return recovery_; }
+
+    // The session's side of opening.
+    bool openFile(const QString& path, QString* error);
+    void adopt(const QString& name, const QByteArray& bytes);
+    // Looks for a recovery copy of the lesson just opened.
+    void checkRecovery();
+
+    // Save: false with `error` set when it failed, or when there is no file
+    // yet (the window asks for one: Save As).
+    Q_INVOKABLE bool save();
+    Q_INVOKABLE bool saveAs(const QString& pathOrUrl);
+    // Recovery: put the recovered text in place (an undoable edit), or drop it.
+    Q_INVOKABLE void restoreRecovery();
+    Q_INVOKABLE void discardRecovery();
+    // Closing or opening another lesson without saving.
+    Q_INVOKABLE void discardChanges();
+    // Changed on disk: read the file again, or keep this version (the next
+    // save overwrites the other program's).
+    Q_INVOKABLE void reload();
+    Q_INVOKABLE void keepMine();
+    Q_INVOKABLE void clearError();
+
+  public Q_SLOTS:
+    // Writes the recovery copy of unsaved edits (the timer calls it).
+    void autosave();
+
+  Q_SIGNALS:
+    void stateChanged();
+
+  private:
+    void onDirtyChanged();
+    void saved();
+
+    LessonSession* session_;
+    LessonFile file_;
+    RecoveryStore recovery_;
+    QTimer autosaveTimer_;
+    std::optional<QByteArray> recovered_;
+    QString error_;
+    bool changedOnDisk_ = false;
+    bool overwrite_ = false;
+};
+
+} // namespace attnbook
