@@ -31,7 +31,26 @@ Dialog {
     padding: 0
     topPadding: 0
     closePolicy: exporter.busy ? Popup.NoAutoClose : Popup.CloseOnEscape
-    // Disabled controls read as disabled: the window's palette sets one colour for all states.
+    // A popup does not take the window's palette: the same colours as the window, from the
+    // theme, and disabled controls that read as disabled.
+    palette.window: Theme.surface
+    palette.windowText: Theme.text
+    palette.base: Theme.surface
+    palette.alternateBase: Theme.surfaceAlt
+    palette.text: Theme.text
+    palette.button: Theme.dark ? "#33373e" : "#f0f1f3"
+    palette.buttonText: Theme.text
+    palette.brightText: Theme.text
+    palette.highlight: Theme.dark ? "#3d6aa8" : "#2f6fb0"
+    palette.highlightedText: "#ffffff"
+    palette.toolTipBase: Theme.surface
+    palette.toolTipText: Theme.text
+    palette.placeholderText: Theme.mutedText
+    palette.light: Theme.dark ? "#454a52" : "#ffffff"
+    palette.midlight: Theme.dark ? "#3a3e45" : "#e6e8eb"
+    palette.mid: Theme.dark ? "#30343a" : "#c9cdd3"
+    palette.dark: Theme.dark ? "#15171a" : "#9aa0a8"
+    palette.shadow: Theme.dark ? "#000000" : "#6b7078"
     palette.disabled.buttonText: Theme.mutedText
     palette.disabled.windowText: Theme.mutedText
     palette.disabled.text: Theme.mutedText
@@ -302,12 +321,12 @@ Dialog {
                                 }
                                 Label {
                                     text: qsTr("Seed")
-                                    color: exporter.variants > 0 ? Theme.text : Theme.mutedText
+                                    color: exporter.seedUsed ? Theme.text : Theme.mutedText
                                 }
                                 TextField {
                                     id: seedField
                                     objectName: "seed"
-                                    enabled: exporter.variants > 0
+                                    enabled: exporter.seedUsed
                                     text: exporter.seed
                                     onTextEdited: exporter.seed = text
                                     validator: RegularExpressionValidator { regularExpression: /[0-9]{1,20}/ }
@@ -350,8 +369,9 @@ Dialog {
                                 Layout.fillWidth: true
                                 text: exporter.rosterProblem.length > 0 ? exporter.rosterProblem
                                       : exporter.rosterPath.length === 0 ? qsTr("No roster: one unnamed sheet per variant.")
-                                      : qsTr("%1: %2 names").arg(exporter.rosterPath.replace(/^file:\/\//, "").split("/").pop())
-                                                            .arg(exporter.rosterCount)
+                                      : qsTr("%1: %2 names, each on a sheet of their own.")
+                                        .arg(decodeURIComponent(exporter.rosterPath.replace(/^file:\/\//, "").split("/").pop()))
+                                        .arg(exporter.rosterCount)
                                 color: exporter.rosterProblem.length > 0 ? Theme.bad : Theme.mutedText
                                 font.pixelSize: Theme.smallSize
                                 wrapMode: Text.Wrap
@@ -599,6 +619,7 @@ Dialog {
                 id: renderButton
                 objectName: "renderPreview"
                 text: exporter.previewReady ? qsTr("Render again") : qsTr("Render preview")
+                visible: !exporter.busy
                 enabled: !exporter.busy && exporter.exportable && exporter.optionsProblem.length === 0
                          && (exporter.kind !== ExportController.Worksheet || exporter.worksheetAvailable)
                 highlighted: !exporter.previewCurrent
@@ -621,6 +642,7 @@ Dialog {
                 id: saveButton
                 objectName: "saveExport"
                 text: qsTr("Save…")
+                visible: !exporter.busy
                 enabled: exporter.previewCurrent && !exporter.busy
                 highlighted: exporter.previewCurrent
                 onClicked: dialog.startSave()

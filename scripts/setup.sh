@@ -19,6 +19,8 @@ packages=(
   qml6-module-qtquick-layouts qml6-module-qtquick-window
   qml6-module-qtquick-dialogs qml6-module-qtquick-shapes
   qml6-module-qt-labs-settings qml6-module-qtcore
+  # the Qt Quick file dialogs (Open, Export) where the platform has no native one
+  qml6-module-qt-labs-folderlistmodel
   qml6-module-qtcharts qml6-module-qtquick-pdf qml6-module-qttest
   # bundles
   libquazip1-qt6-dev

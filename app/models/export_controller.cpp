@@ -221,12 +221,17 @@ ExportController::Outcome renderJob(const Job& job, const Post& post) {
             if (job.sheets.answers) {
                 parts << tr("answer key: %1").arg(count(files.answerPages, "page", "pages"));
             }
-            parts << (job.sheets.variants > 0
-                          ? tr("%1, seed %2")
-                                .arg(count(job.sheets.variants, "variant", "variants"))
-                                .arg(job.sheets.seed)
-                          : tr("the lesson's own numbers"));
-            if (!job.sheets.roster.isEmpty()) {
+            const bool roster = !job.sheets.roster.isEmpty();
+            if (job.sheets.variants > 0) {
+                parts << tr("%1, seed %2")
+                             .arg(count(job.sheets.variants, "variant", "variants"))
+                             .arg(job.sheets.seed);
+            } else if (roster) {
+                parts << tr("a variant for each name, seed %1").arg(job.sheets.seed);
+            } else {
+                parts << tr("the lesson's own numbers");
+            }
+            if (roster) {
                 parts << tr("%1 on the roster")
                              .arg(count(int(job.sheets.roster.size()), "name", "names"));
             }
@@ -378,7 +383,7 @@ QString ExportController::optionsProblem() const {
     }
     bool ok = false;
     seed_.trimmed().toULongLong(&ok);
-    if (variants_ > 0 && !ok) {
+    if (seedUsed() && !ok) {
         return tr("The seed is a whole number from 0 to %1")
             .arg(std::numeric_limits<std::uint64_t>::max());
     }
@@ -477,7 +482,7 @@ bool ExportController::renderPreview() {
         }
         job.sheets.paper = paper_;
         job.sheets.variants = variants_;
-        job.sheets.seed = variants_ > 0 ? seed_.trimmed().toULongLong() : 1;
+        job.sheets.seed = seedUsed() ? seed_.trimmed().toULongLong() : 1;
         job.sheets.roster = roster_;
         job.sheets.answers = answers_;
     }
@@ -697,9 +702,13 @@ bool ExportController::save(const QString& pathOrUrl) {
         paths << o.path;
         names << QFileInfo(o.path).fileName();
     }
-    setStatus({}, tr("Saved %1 in %2")
-                      .arg(QLocale().createSeparatedList(names),
-                           QDir::toNativeSeparators(QFileInfo(path).absolutePath())));
+    const QString list = names.size() < 2
+                             ? names.join(QString())
+                             : names.mid(0, names.size() - 1).join(QStringLiteral(", ")) +
+                                   tr(" and ") + names.back();
+    setStatus(
+        {},
+        tr("Saved %1 in %2").arg(list, QDir::toNativeSeparators(QFileInfo(path).absolutePath())));
     Q_EMIT saved(paths);
     return true;
 }

@@ -41,6 +41,7 @@ class ExportController : public QObject {
     Q_PROPERTY(QString seed READ seed WRITE setSeed NOTIFY optionsChanged)
     Q_PROPERTY(QString rosterPath READ rosterPath WRITE setRosterPath NOTIFY optionsChanged)
     Q_PROPERTY(int rosterCount READ rosterCount NOTIFY optionsChanged)
+    Q_PROPERTY(bool seedUsed READ seedUsed NOTIFY optionsChanged)
     Q_PROPERTY(QString rosterProblem READ rosterProblem NOTIFY optionsChanged)
     Q_PROPERTY(QString optionsProblem READ optionsProblem NOTIFY optionsChanged)
     Q_PROPERTY(bool exportable READ exportable NOTIFY lessonChanged)
@@ -81,6 +82,8 @@ class ExportController : public QObject {
     QString rosterPath() const { return rosterPath_; } // a path or a file:// URL; "" for none
     void setRosterPath(const QString& pathOrUrl);
     int rosterCount() const { return int(roster_.size()); }
+    // Variants draw numbers from the seed; so does a roster, one variant per name.
+    bool seedUsed() const { return variants_ > 0 || !roster_.isEmpty(); }
     QString rosterProblem() const { return rosterProblem_; }
     // Why the options cannot be rendered (a bad seed, an unreadable roster), or "".
     QString optionsProblem() const;

@@ -240,15 +240,18 @@ class ExportControllerTest : public QObject {
         QVERIFY(controller.renderPreview());
         QVERIFY(controller.busy());
         QVERIFY(!controller.renderPreview()); // one at a time
-        // Mid-way: some variants laid out, not all.
-        QTRY_VERIFY_WITH_TIMEOUT(controller.progress() > 0.05 &&
-                                     controller.stage().contains(QStringLiteral("variant")),
-                                 kRenderTimeout);
-        const double reached = controller.progress();
-        QVERIFY(reached < 0.6);
-        controller.cancel();
-        QCOMPARE(controller.stage(), QStringLiteral("Cancelling…"));
+        // Mid-way: cancelled as the first variant is reported laid out (the worker checks
+        // between variants and between pages, and 30 variants with keys are hundreds of pages).
+        QString cancelledAt;
+        connect(&controller, &ExportController::progressChanged, this, [&] {
+            if (cancelledAt.isEmpty() && controller.stage().contains(QStringLiteral("variant"))) {
+                cancelledAt = controller.stage();
+                controller.cancel();
+            }
+        });
         QVERIFY(finished.wait(kRenderTimeout));
+        QVERIFY(!cancelledAt.isEmpty());
+        QCOMPARE(controller.stage(), QStringLiteral("Cancelled"));
         QCOMPARE(finished.at(0).at(0).toBool(), false);
         QVERIFY(!controller.busy());
         QCOMPARE(controller.error(), QString());
@@ -295,8 +298,10 @@ class ExportControllerTest : public QObject {
             QVERIFY2(worksheet.contains(QLatin1String(name)), name);
         }
         QVERIFY(worksheet.contains(QStringLiteral("Variant 2 of 2")));
-        const QString key = joined(pdfPageTexts(readAll(out.filePath(QStringLiteral("sheets-answers.pdf")))));
-        QVERIFY(key.contains(QStringLiteral("Answer key")) || key.contains(QStringLiteral("answer")));
+        const QString key =
+            joined(pdfPageTexts(readAll(out.filePath(QStringLiteral("sheets-answers.pdf")))));
+        QVERIFY(key.contains(QStringLiteral("Answer key")) ||
+                key.contains(QStringLiteral("answer")));
         const QByteArray csv = readAll(out.filePath(QStringLiteral("sheets-roster.csv")));
         QVERIFY(csv.startsWith("name,variant,seed,hash\r\nAda Lovelace,1,"));
         QCOMPARE(csv.count("\r\n"), 4);
@@ -320,6 +325,18 @@ class ExportControllerTest : public QObject {
         controller.setSeed(QStringLiteral("twelve"));
         QVERIFY(controller.optionsProblem().startsWith(QStringLiteral("The seed")));
         QVERIFY(!controller.renderPreview());
+        // Without variants the seed is unused, unless a roster draws a variant per name.
+        controller.setVariants(0);
+        QVERIFY(!controller.seedUsed());
+        QCOMPARE(controller.optionsProblem(), QString());
+        controller.setRosterPath(rosterFile);
+        QVERIFY(controller.seedUsed());
+        QVERIFY(controller.optionsProblem().startsWith(QStringLiteral("The seed")));
+        controller.setSeed(QStringLiteral("12"));
+        QVERIFY(render(controller));
+        QVERIFY2(controller.previewSummary().contains(
+                     QStringLiteral("a variant for each name, seed 12")),
+                 qPrintable(controller.previewSummary()));
     }
 
     void failedSaveReportsThePathAndLeavesNothing() {
@@ -413,6 +430,12 @@ class ExportControllerTest : public QObject {
         engine.load(QUrl(QString::fromLatin1(kMainQml)));
         auto* window = qobject_cast<QQuickWindow*>(engine.rootObjects().value(0));
         QVERIFY(window);
+        // The lesson from a folder of its own: where Save… starts, and where the test saves.
+        QTemporaryDir lessonDir;
+        const QString lessonFile = lessonDir.filePath(QStringLiteral("attention.md"));
+        QVERIFY(
+            QFile::copy(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/attention.md"), lessonFile));
+        QVERIFY(QMetaObject::invokeMethod(window, "openLesson", Q_ARG(QString, lessonFile)));
         window->resize(1180, 820);
         window->show();
         QVERIFY(QTest::qWaitForWindowExposed(window));
@@ -429,7 +452,8 @@ class ExportControllerTest : public QObject {
         auto* pageIndicator = window->findChild<QObject*>(QStringLiteral("pageIndicator"));
         QVERIFY(pageIndicator);
         QTRY_VERIFY(pageIndicator->property("visible").toBool());
-        QVERIFY(pageIndicator->property("text").toString().startsWith(QStringLiteral("Page 1 of ")));
+        QVERIFY(
+            pageIndicator->property("text").toString().startsWith(QStringLiteral("Page 1 of ")));
         settle(800);
         QDir().mkpath(QStringLiteral("/tmp/attnbook-shots"));
         QVERIFY(window->grabWindow().save(QStringLiteral("/tmp/attnbook-shots/export-dialog.png")));
@@ -467,14 +491,20 @@ class ExportControllerTest : public QObject {
         auto* saveDialog = dialog->findChild<QObject*>(QStringLiteral("saveDialog"));
         QVERIFY(saveDialog);
         QTRY_VERIFY(saveDialog->property("visible").toBool());
-        QCOMPARE(saveDialog->property("selectedFile").toUrl().fileName(),
-                 QStringLiteral("attention-worksheet.pdf"));
-        QTemporaryDir out;
-        saveDialog->setProperty("selectedFile", QUrl::fromLocalFile(out.filePath(QStringLiteral("w.pdf"))));
+        QCOMPARE(
+            saveDialog->property("selectedFile").toUrl(),
+            QUrl::fromLocalFile(lessonDir.filePath(QStringLiteral("attention-worksheet.pdf"))));
+        settle(300);
+        QVERIFY(window->grabWindow().save(
+            QStringLiteral("/tmp/attnbook-shots/export-dialog-save-as.png")));
         QVERIFY(QMetaObject::invokeMethod(saveDialog, "accept"));
-        QTRY_VERIFY(QFileInfo::exists(out.filePath(QStringLiteral("w-answers.pdf"))));
-        QVERIFY(readAll(out.filePath(QStringLiteral("w.pdf"))).startsWith("%PDF-"));
-        QVERIFY2(controller->message().startsWith(QStringLiteral("Saved w.pdf and w-answers.pdf")),
+        QTRY_VERIFY(!saveDialog->property("visible").toBool());
+        QTRY_VERIFY(QFileInfo::exists(
+            lessonDir.filePath(QStringLiteral("attention-worksheet-answers.pdf"))));
+        QVERIFY(readAll(lessonDir.filePath(QStringLiteral("attention-worksheet.pdf")))
+                    .startsWith("%PDF-"));
+        QVERIFY2(controller->message().startsWith(QStringLiteral(
+                     "Saved attention-worksheet.pdf and attention-worksheet-answers.pdf")),
                  qPrintable(controller->message()));
         settle(300);
         QVERIFY(window->grabWindow().save(
@@ -485,9 +515,16 @@ class ExportControllerTest : public QObject {
         settle(300);
         QVERIFY(window->grabWindow().save(
             QStringLiteral("/tmp/attnbook-shots/export-dialog-stale.png")));
-        // The dark theme.
+        QTest::keyClick(window, Qt::Key_Escape);
+        QTRY_VERIFY(!dialog->property("visible").toBool());
+
+        // View → Theme: dark, then the dialog again (the menu is out of reach while it is open).
         window->setProperty("themeName", QStringLiteral("dark"));
-        settle(300);
+        settle(200);
+        QTest::keyClick(window, Qt::Key_E, Qt::ControlModifier);
+        QTRY_VERIFY(dialog->property("opened").toBool());
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->busy(), kRenderTimeout);
+        settle(800);
         QVERIFY(window->grabWindow().save(
             QStringLiteral("/tmp/attnbook-shots/export-dialog-dark.png")));
         QTest::keyClick(window, Qt::Key_Escape);
