@@ -487,7 +487,7 @@ class ExportControllerTest : public QObject {
         QVERIFY(window->grabWindow().save(
             QStringLiteral("/tmp/attnbook-shots/export-dialog-worksheet.png")));
         // Save… offers the lesson's folder and name; what is accepted there is saved, key too.
-        QVERIFY(QMetaObject::invokeMethod(dialog, "startSave"));
+        QTest::keyClick(window, Qt::Key_S, Qt::ControlModifier); // Save…, not the lesson's Save
         auto* saveDialog = dialog->findChild<QObject*>(QStringLiteral("saveDialog"));
         QVERIFY(saveDialog);
         QTRY_VERIFY(saveDialog->property("visible").toBool());
