@@ -15,6 +15,15 @@ Flickable {
     required property LessonSession session
     // Only this cell (the shot command's --cell), or "" for the whole lesson.
     property string onlyCell: ""
+    // The authoring tools above each row (edit, insert, move, …).
+    property bool authoring: false
+    // The row that the Edit menu's cell items act on: the last one used, or
+    // the one at the top of the view.
+    property int activeRow: -1
+    readonly property int targetRow: activeRow >= 0 && activeRow < rows.count ? activeRow : currentRow
+    // An edit that was refused, for the window to show.
+    signal refused(string message)
+    property real keptY: 0
     readonly property real pageHeight: column.implicitHeight + 2 * margin
     readonly property real margin: 28
     readonly property real columnWidth: Math.min(width - 2 * margin, Theme.columnWidth)
@@ -45,6 +54,40 @@ Flickable {
         }
         return found
     }
+    // Opens the editor of row `row` (prose: Markdown; a cell: its YAML).
+    function editRow(row: int) {
+        const item = rows.itemAt(row)
+        if (item) {
+            activeRow = row
+            item.editing = true
+            showRow(row)
+        }
+    }
+    function renameCell(id: string) {
+        renameDialog.cellId = id
+        renameDialog.open()
+    }
+    Connections {
+        target: view.session
+        function onAboutToRebuild() { view.keptY = view.contentY }
+        function onRebuilt() {
+            Qt.callLater(() => view.contentY = Math.max(0, Math.min(view.keptY, view.contentHeight - view.height)))
+        }
+    }
+    Connections {
+        target: view.session.editor
+        function onEdited(row: int) {
+            if (row >= 0) {
+                view.activeRow = row
+                Qt.callLater(() => view.showRow(row))
+            }
+        }
+    }
+    RenameDialog {
+        id: renameDialog
+        editor: view.session.editor
+    }
+
     function itemOfCell(id: string): Item {
         for (let i = 0; i < rows.count; ++i) {
             const item = rows.itemAt(i)
@@ -108,8 +151,8 @@ Flickable {
         Repeater {
             id: rows
             model: view.session.cells
-            delegate: Loader {
-                id: row
+            delegate: ColumnLayout {
+                id: entry
                 required property int index
                 required property string kind
                 required property string cellId
@@ -117,53 +160,96 @@ Flickable {
                 required property var problems
                 required property QtObject cellObject
                 property bool flashing: false
+                property bool editing: false
+                readonly property alias item: loader.item
                 function flash() { flashing = true; flashTimer.restart() }
+                TapHandler {
+                    gesturePolicy: TapHandler.DragThreshold
+                    onTapped: view.activeRow = entry.index
+                }
 
                 visible: view.onlyCell.length === 0 || view.onlyCell === cellId
-                Layout.fillWidth: kind !== "prose"
-                Layout.maximumWidth: kind === "prose" ? Theme.proseWidth : view.columnWidth
-                Layout.preferredWidth: kind === "prose" ? Math.min(Theme.proseWidth, view.columnWidth) : view.columnWidth
-                sourceComponent: ({
-                    prose: proseRow,
-                    attention: attentionRow,
-                    quiz: quizRow,
-                    chart: chartRow,
-                    broken: brokenRow
-                })[kind] || null
+                spacing: 2
+                readonly property bool wide: kind !== "prose" || editing
+                Layout.fillWidth: wide
+                Layout.maximumWidth: wide ? view.columnWidth : Theme.proseWidth
+                Layout.preferredWidth: wide ? view.columnWidth : Math.min(Theme.proseWidth, view.columnWidth)
 
-                Timer { id: flashTimer; interval: 900; onTriggered: row.flashing = false }
-                Rectangle {
-                    anchors.fill: parent
-                    anchors.margins: -4
-                    color: "transparent"
-                    border.color: Theme.accent
-                    border.width: 2
-                    radius: Theme.radius
-                    visible: row.flashing
+                RowTools {
+                    visible: view.authoring
+                    Layout.fillWidth: true
+                    editor: view.session.editor
+                    row: entry.index
+                    kind: entry.kind
+                    cellId: entry.cellId
+                    editing: entry.editing
+                    onEdit: view.editRow(entry.index)
+                    onRename: view.renameCell(entry.cellId)
+                    onRefused: message => view.refused(message)
                 }
+                Loader {
+                    id: loader
+                    Layout.fillWidth: true
+                    sourceComponent: entry.editing
+                        ? (entry.kind === "prose" ? proseEditorRow : yamlEditorRow)
+                        : (({
+                            prose: proseRow,
+                            attention: attentionRow,
+                            quiz: quizRow,
+                            chart: chartRow,
+                            broken: brokenRow
+                        })[entry.kind] || null)
+                    Rectangle {
+                        anchors.fill: parent
+                        anchors.margins: -4
+                        color: "transparent"
+                        border.color: Theme.accent
+                        border.width: 2
+                        radius: Theme.radius
+                        visible: entry.flashing
+                    }
+                }
+                Timer { id: flashTimer; interval: 900; onTriggered: entry.flashing = false }
 
                 Component {
                     id: proseRow
-                    ProseBlock { markdown: row.markdown }
+                    ProseBlock { markdown: entry.markdown }
+                }
+                Component {
+                    id: proseEditorRow
+                    ProseEditor {
+                        editor: view.session.editor
+                        row: entry.index
+                        onDone: entry.editing = false
+                    }
+                }
+                Component {
+                    id: yamlEditorRow
+                    YamlEditor {
+                        editor: view.session.editor
+                        cellId: entry.cellId
+                        kind: entry.kind
+                        onDone: entry.editing = false
+                    }
                 }
                 Component {
                     id: attentionRow
-                    AttentionCell { cell: row.cellObject as AttentionCellModel }
+                    AttentionCell { cell: entry.cellObject as AttentionCellModel }
                 }
                 Component {
                     id: quizRow
-                    QuizCell { quiz: row.cellObject as QuizCellModel }
+                    QuizCell { quiz: entry.cellObject as QuizCellModel }
                 }
                 Component {
                     id: chartRow
-                    ChartCell { chart: row.cellObject as ChartCellModel }
+                    ChartCell { chart: entry.cellObject as ChartCellModel }
                 }
                 Component {
                     id: brokenRow
                     BrokenCell {
-                        name: row.cellId
-                        source: row.markdown
-                        problems: row.problems
+                        name: entry.cellId
+                        source: entry.markdown
+                        problems: entry.problems
                     }
                 }
             }

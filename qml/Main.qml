@@ -5,6 +5,7 @@ import QtQuick.Layouts
 import QtQuick.Dialogs
 import Attnbook
 import Attnbook.Models
+import "authoring"
 
 // The notebook window: a menu, a header with the lesson's title and file,
 // the outline of headings beside one scrolling column of cells.
@@ -16,6 +17,15 @@ ApplicationWindow {
     property string initialPath: ""
     property string themeName: "system"
     property bool shotMode: false
+    // The edit tools above each row (View → Authoring tools).
+    property bool authoringTools: true
+    readonly property string targetCell: lessonView.targetRow >= 0 && lessonView.targetRow < lessonSession.cells.count
+                                         ? lessonSession.cells.data(lessonSession.cells.index(lessonView.targetRow, 0), CellListModel.CellIdRole) || ""
+                                         : ""
+    function edited(refusal: string) {
+        if (refusal.length > 0)
+            fileBanners.notice = refusal
+    }
     property string shotCell: ""
     // The height that shows the whole lesson (or the one cell) without scrolling.
     readonly property real pageHeight: (menuBar && menuBar.visible ? menuBar.height : 0)
@@ -60,7 +70,47 @@ ApplicationWindow {
     LessonSession { id: lessonSession }
     RecentFiles { id: recent }
 
+    // Opening another lesson, New and closing ask first when there are
+    // unsaved changes (Save, Discard, Cancel).
+    function whenSaved(then) {
+        if (lessonSession.unsavedChanges && !window.shotMode)
+            unsavedDialog.ask(then)
+        else
+            then()
+    }
+    // Save: through the lesson's file, or Save As when it has none yet.
+    // `then` runs once the lesson is saved.
+    property var afterSave: null
+    function save(then) {
+        if (!lessonSession.hasFile) {
+            window.afterSave = then || null
+            saveAsDialog.open()
+            return
+        }
+        if (lessonSession.saver.save() && then)
+            then()
+    }
+    function saveAs(then) {
+        window.afterSave = then || null
+        saveAsDialog.open()
+    }
+    property bool closeConfirmed: false
+    onClosing: close => {
+        if (!window.closeConfirmed && lessonSession.unsavedChanges && !window.shotMode) {
+            close.accepted = false
+            unsavedDialog.ask(() => { window.closeConfirmed = true; window.close() })
+        }
+    }
+    function newLesson() {
+        whenSaved(() => {
+            lessonSession.newLesson()
+            lessonView.contentY = 0
+        })
+    }
     function openLesson(path: string) {
+        whenSaved(() => openNow(path))
+    }
+    function openNow(path: string) {
         lessonSession.open(path)
         if (lessonSession.filePath.length > 0 && !lessonSession.bundled)
             recent.add(lessonSession.filePath)
@@ -75,6 +125,64 @@ ApplicationWindow {
         nameFilters: [qsTr("Lessons and bundles (*.md *.zip)"), qsTr("All files (*)")]
         onAccepted: window.openLesson(selectedFile.toString())
     }
+    FileDialog {
+        id: saveAsDialog
+        title: qsTr("Save the lesson as")
+        fileMode: FileDialog.SaveFile
+        defaultSuffix: "md"
+        nameFilters: [qsTr("Lessons (*.md)"), qsTr("All files (*)")]
+        onAccepted: {
+            if (lessonSession.saver.saveAs(selectedFile.toString())) {
+                recent.add(lessonSession.filePath)
+                const then = window.afterSave
+                window.afterSave = null
+                if (then)
+                    then()
+            }
+        }
+        onRejected: window.afterSave = null
+    }
+    UnsavedDialog {
+        id: unsavedDialog
+        fileName: lessonSession.fileName
+        onSaveRequested: window.save(() => unsavedDialog.proceed())
+        onChangesDiscarded: lessonSession.saver.discardChanges()
+    }
+
+    Action {
+        id: newAction
+        text: qsTr("&New lesson")
+        shortcut: StandardKey.New
+        onTriggered: window.newLesson()
+    }
+    Action {
+        id: saveAction
+        text: qsTr("&Save")
+        shortcut: StandardKey.Save
+        enabled: lessonSession.loaded
+        onTriggered: window.save()
+    }
+    Action {
+        id: saveAsAction
+        text: qsTr("Save &As…")
+        shortcut: "Ctrl+Shift+S"
+        enabled: lessonSession.loaded
+        onTriggered: window.saveAs()
+    }
+    Action {
+        id: undoAction
+        text: lessonSession.editor.canUndo ? qsTr("&Undo %1").arg(lessonSession.editor.undoText) : qsTr("&Undo")
+        shortcut: StandardKey.Undo
+        enabled: lessonSession.editor.canUndo
+        onTriggered: lessonSession.editor.undo()
+    }
+    Action {
+        id: redoAction
+        text: lessonSession.editor.canRedo ? qsTr("&Redo %1").arg(lessonSession.editor.redoText) : qsTr("&Redo")
+        shortcut: "Ctrl+Shift+Z"
+        enabled: lessonSession.editor.canRedo
+        onTriggered: lessonSession.editor.redo()
+    }
 
     Action {
         id: openAction
@@ -86,7 +194,7 @@ ApplicationWindow {
         id: quitAction
         text: qsTr("&Quit")
         shortcut: StandardKey.Quit
-        onTriggered: Qt.quit()
+        onTriggered: window.close()
     }
 
     // File → Export: the lesson PDF, a worksheet with its key, or a bundle.
@@ -106,6 +214,7 @@ ApplicationWindow {
         visible: !window.shotMode
         Menu {
             title: qsTr("&File")
+            MenuItem { action: newAction }
             MenuItem { action: openAction }
             Menu {
                 id: recentMenu
@@ -132,6 +241,9 @@ ApplicationWindow {
                 onTriggered: window.openLesson("")
             }
             MenuSeparator {}
+            MenuItem { action: saveAction }
+            MenuItem { action: saveAsAction }
+            MenuSeparator {}
             MenuItem {
                 objectName: "exportMenuItem"
                 action: exportAction
@@ -140,7 +252,57 @@ ApplicationWindow {
             MenuItem { action: quitAction }
         }
         Menu {
+            title: qsTr("&Edit")
+            MenuItem { objectName: "undoMenuItem"; action: undoAction }
+            MenuItem { objectName: "redoMenuItem"; action: redoAction }
+            MenuSeparator {}
+            // The cell items act on the row last clicked, else the one at the top.
+            MenuItem {
+                text: qsTr("&Edit this row")
+                enabled: lessonView.targetRow >= 0
+                onTriggered: lessonView.editRow(lessonView.targetRow)
+            }
+            Menu {
+                title: qsTr("&Insert below")
+                enabled: lessonSession.loaded
+                MenuItem { text: qsTr("&Prose"); onTriggered: window.edited(lessonSession.editor.insertBelow(lessonView.targetRow, "prose")) }
+                MenuItem { text: qsTr("&Attention cell"); onTriggered: window.edited(lessonSession.editor.insertBelow(lessonView.targetRow, "attention")) }
+                MenuItem { text: qsTr("&Quiz"); onTriggered: window.edited(lessonSession.editor.insertBelow(lessonView.targetRow, "quiz")) }
+            }
+            MenuItem {
+                text: qsTr("&Duplicate cell")
+                enabled: window.targetCell.length > 0
+                onTriggered: window.edited(lessonSession.editor.duplicate(window.targetCell))
+            }
+            MenuItem {
+                text: qsTr("Move cell &up")
+                enabled: window.targetCell.length > 0
+                onTriggered: window.edited(lessonSession.editor.move(window.targetCell, -1))
+            }
+            MenuItem {
+                text: qsTr("Move cell do&wn")
+                enabled: window.targetCell.length > 0
+                onTriggered: window.edited(lessonSession.editor.move(window.targetCell, 1))
+            }
+            MenuItem {
+                text: qsTr("Re&name cell…")
+                enabled: window.targetCell.length > 0
+                onTriggered: lessonView.renameCell(window.targetCell)
+            }
+            MenuItem {
+                text: qsTr("De&lete cell")
+                enabled: window.targetCell.length > 0
+                onTriggered: window.edited(lessonSession.editor.remove(window.targetCell))
+            }
+        }
+        Menu {
             title: qsTr("&View")
+            MenuItem {
+                text: qsTr("&Authoring tools")
+                checkable: true
+                checked: window.authoringTools
+                onTriggered: window.authoringTools = checked
+            }
             MenuItem {
                 text: qsTr("&Outline")
                 checkable: true
@@ -201,6 +363,17 @@ ApplicationWindow {
                 font.italic: true
             }
             Button {
+                objectName: "saveButton"
+                text: qsTr("Save")
+                visible: lessonSession.unsavedChanges || !lessonSession.hasFile
+                onClicked: window.save()
+                ToolTip.visible: hovered
+                ToolTip.delay: 500
+                ToolTip.text: lessonSession.hasFile ? qsTr("Save the lesson (Ctrl+S)")
+                                                    : qsTr("Choose where to save this lesson (Ctrl+S)")
+                Accessible.name: qsTr("Save the lesson")
+            }
+            Button {
                 text: lessonSession.problems.errorCount > 0
                       ? qsTr("%1 error(s)").arg(lessonSession.problems.errorCount)
                       : qsTr("%1 warning(s)").arg(lessonSession.problems.warningCount)
@@ -222,8 +395,20 @@ ApplicationWindow {
         }
     }
 
-    SplitView {
-        anchors.fill: parent
+    ColumnLayout {
+      anchors.fill: parent
+      spacing: 0
+      FileBanners {
+        id: fileBanners
+        visible: !window.shotMode
+        Layout.fillWidth: true
+        Layout.fillHeight: false
+        session: lessonSession
+        onSaveAs: window.saveAs()
+      }
+      SplitView {
+        Layout.fillWidth: true
+        Layout.fillHeight: true
         orientation: Qt.Horizontal
 
         OutlinePane {
@@ -240,8 +425,11 @@ ApplicationWindow {
             objectName: "lessonView"
             session: lessonSession
             onlyCell: window.shotCell
+            authoring: window.authoringTools && !window.shotMode
             SplitView.fillWidth: true
             focus: true
+            onRefused: message => window.edited(message)
         }
+      }
     }
 }

@@ -1,0 +1,113 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Attnbook
+import Attnbook.Models
+
+// The file's news above the lesson: a failed save, a recovery copy after a
+// crash, the file changed by another program, an edit that was refused.
+ColumnLayout {
+    id: banners
+    required property LessonSession session
+    property string notice: ""
+    signal saveAs()
+
+    readonly property DocumentSaver saver: session.saver
+    spacing: 0
+
+    Banner {
+        objectName: "saveErrorBanner"
+        visible: banners.saver.error.length > 0 && !banners.saver.changedOnDisk
+        bad: true
+        message: qsTr("Not saved: %1. Your changes are still here, unsaved.").arg(banners.saver.error)
+        Button {
+            text: qsTr("Save As…")
+            onClicked: banners.saveAs()
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Save the lesson somewhere else")
+            Accessible.name: qsTr("Save as another file")
+        }
+        Button {
+            text: qsTr("Dismiss")
+            onClicked: banners.saver.clearError()
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Hide this message")
+            Accessible.name: qsTr("Dismiss the save error")
+        }
+    }
+    Banner {
+        objectName: "recoveryBanner"
+        visible: banners.saver.recoveryAvailable
+        message: qsTr("attnbook kept a recovery copy of %1 with edits that were never saved (the window closed without saving). Restore it?")
+                 .arg(banners.session.fileName)
+        Button {
+            objectName: "restoreRecovery"
+            text: qsTr("Restore")
+            highlighted: true
+            onClicked: banners.saver.restoreRecovery()
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Put the recovered version in place, as an unsaved change (Undo goes back to the file)")
+            Accessible.name: qsTr("Restore the recovered version")
+        }
+        Button {
+            objectName: "discardRecovery"
+            text: qsTr("Discard")
+            onClicked: banners.saver.discardRecovery()
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Delete the recovery copy and keep the file as it is")
+            Accessible.name: qsTr("Discard the recovered version")
+        }
+    }
+    Banner {
+        objectName: "changedOnDiskBanner"
+        visible: banners.saver.changedOnDisk
+        message: banners.session.unsavedChanges
+                 ? qsTr("%1 was changed by another program, and you have unsaved changes.").arg(banners.session.fileName)
+                 : qsTr("%1 was changed by another program.").arg(banners.session.fileName)
+        Button {
+            text: qsTr("Reload")
+            highlighted: !banners.session.unsavedChanges
+            onClicked: banners.saver.reload()
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: banners.session.unsavedChanges ? qsTr("Read the file again: your unsaved changes are lost")
+                                                         : qsTr("Read the file again")
+            Accessible.name: qsTr("Reload the file")
+        }
+        Button {
+            text: banners.session.unsavedChanges ? qsTr("Keep mine") : qsTr("Ignore")
+            onClicked: banners.saver.keepMine()
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Keep this version: the next save overwrites the other program's")
+            Accessible.name: qsTr("Keep my version")
+        }
+        Button {
+            visible: banners.session.unsavedChanges
+            text: qsTr("Save As…")
+            onClicked: banners.saveAs()
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Save your version as another file")
+            Accessible.name: qsTr("Save as another file")
+        }
+    }
+    Banner {
+        objectName: "editNotice"
+        visible: banners.notice.length > 0
+        bad: true
+        message: banners.notice
+        Button {
+            text: qsTr("Dismiss")
+            onClicked: banners.notice = ""
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Hide this message")
+            Accessible.name: qsTr("Dismiss the message")
+        }
+    }
+}
