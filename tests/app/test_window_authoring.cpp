@@ -221,6 +221,37 @@ class TestWindowAuthoring : public QObject {
         QVERIFY(!fourth.saver()->recoveryAvailable());
     }
 
+    void changedOnDiskIsOfferedAndNeverOverwrittenSilently() {
+        const QString path = windowLesson();
+        LessonSession session;
+        prepare(session);
+        QVERIFY(session.open(path));
+        QCOMPARE(session.editor()->insertBelow(0, QStringLiteral("prose")), QString());
+        QFile other(path);
+        QVERIFY(other.open(QIODevice::Append));
+        other.write("\nAnother program wrote this.\n");
+        other.close();
+        const QByteArray theirs = readAll(path);
+        QTRY_VERIFY(session.saver()->changedOnDisk());
+        // Saving refuses to overwrite the other program's version unasked.
+        QVERIFY(!session.saver()->save());
+        QCOMPARE(readAll(path), theirs);
+        QVERIFY(session.unsavedChanges());
+        // Keep mine: the next save overwrites.
+        session.saver()->keepMine();
+        QVERIFY(session.saver()->save());
+        QCOMPARE(readAll(path), session.documentText().toUtf8());
+        // Reload reads the other program's version.
+        QVERIFY(other.open(QIODevice::Append));
+        other.write("\nAgain.\n");
+        other.close();
+        QTRY_VERIFY(session.saver()->changedOnDisk());
+        session.saver()->reload();
+        QCOMPARE(session.documentText().toUtf8(), readAll(path));
+        QVERIFY(!session.unsavedChanges());
+        QVERIFY(!session.saver()->changedOnDisk());
+    }
+
     void renameCarriesBindings() {
         LessonSession session;
         prepare(session);
