@@ -1,9 +1,10 @@
 #include "shot_command.h"
 
 #include "command_line.h"
-#include "lesson_source.h"
+#include "diagnostic.h"
 #include "window.h"
 
+#include <QAbstractItemModel>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
@@ -87,31 +88,31 @@ std::optional<int> parse(const QStringList& arguments, ShotOptions& options) {
     return std::nullopt;
 }
 
-// The same errors `check` reports: a shot of an invalid lesson is refused.
-std::optional<int> checkLessonFile(const ShotOptions& options) {
-    const std::string file = options.file.toStdString();
-    const Lesson lesson = openLessonSource(file);
-    AttentionEngine engine;
-    const LessonResults results = computeLesson(lesson, engine);
-    std::vector<Diagnostic> all = lesson.diagnostics;
-    all.insert(all.end(), results.diagnostics.begin(), results.diagnostics.end());
-    const std::vector<Diagnostic> lint = checkLesson(lesson, results);
-    all.insert(all.end(), lint.begin(), lint.end());
+// The lesson's errors as the window found them (the problem list of its
+// session), printed as `check` prints them; true when there is one.
+bool reportErrors(QObject* session, const ShotOptions& options) {
+    const auto* problems =
+        qobject_cast<const QAbstractItemModel*>(session->property("problems").value<QObject*>());
+    if (!problems) {
+        return false;
+    }
+    const auto role = [problems](const char* name) {
+        return problems->roleNames().key(QByteArray(name), -1);
+    };
     bool errors = false;
-    for (const Diagnostic& d : all) {
-        if (d.severity == Severity::Error) {
-            std::cerr << formatDiagnostic(file, d) << '\n';
-            errors = true;
+    for (int row = 0; row < problems->rowCount(); ++row) {
+        const QModelIndex at = problems->index(row, 0);
+        if (problems->data(at, role("severity")).toString() != QLatin1String("error")) {
+            continue;
         }
+        Diagnostic d;
+        d.line = problems->data(at, role("line")).toInt();
+        d.column = problems->data(at, role("column")).toInt();
+        d.message = problems->data(at, role("message")).toString().toStdString();
+        std::cerr << formatDiagnostic(options.file.toStdString(), d) << '\n';
+        errors = true;
     }
-    if (errors) {
-        return ExitInvalidDocument;
-    }
-    if (!options.cell.isEmpty() && !lesson.cell(options.cell.toStdString())) {
-        std::cerr << file << ": error: there is no cell '" << options.cell.toStdString() << "'\n";
-        return ExitUsage;
-    }
-    return std::nullopt;
+    return errors;
 }
 
 // Runs the event loop until `height()` has stayed the same for a while:
@@ -138,9 +139,6 @@ int runShotCommand(const QStringList& arguments) {
     if (const std::optional<int> code = parse(arguments, options)) {
         return *code;
     }
-    if (const std::optional<int> code = checkLessonFile(options)) {
-        return *code;
-    }
     // The software renderer draws the same pixels with or without a GPU.
     QQuickWindow::setGraphicsApi(QSGRendererInterface::Software);
     chooseControlsStyle();
@@ -155,6 +153,21 @@ int runShotCommand(const QStringList& arguments) {
     if (!window) {
         std::cerr << "attnbook shot: the window could not be created\n";
         return ExitOutputFailed;
+    }
+    // The window has read and computed the lesson: refuse what `check` refuses.
+    QObject* session = window->property("session").value<QObject*>();
+    if (session && reportErrors(session, options)) {
+        return ExitInvalidDocument;
+    }
+    if (!options.cell.isEmpty()) {
+        QObject* cell = nullptr;
+        QMetaObject::invokeMethod(session, "cell", Q_RETURN_ARG(QObject*, cell),
+                                  Q_ARG(QString, options.cell));
+        if (!cell) {
+            std::cerr << options.file.toStdString() << ": error: there is no cell '"
+                      << options.cell.toStdString() << "'\n";
+            return ExitUsage;
+        }
     }
     window->resize(options.width, 900);
     const auto pageHeight = [window] { return window->property("pageHeight").toReal(); };

@@ -67,6 +67,8 @@ ApplicationWindow {
     palette.dark: Theme.dark ? "#15171a" : "#9aa0a8"
     palette.shadow: Theme.dark ? "#000000" : "#6b7078"
 
+    // The open lesson (also read by `attnbook shot` for its errors).
+    readonly property LessonSession session: lessonSession
     LessonSession { id: lessonSession }
     RecentFiles { id: recent }
 

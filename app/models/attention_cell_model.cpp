@@ -248,6 +248,7 @@ void AttentionCellModel::setNeedsGradients(bool needed) {
 void AttentionCellModel::checkRows() {
     const AttentionResult& r = *result_;
     double worstSum = 0.0;
+    double largest = 0.0;
     long long blockedEntries = 0;
     bool blockedLeak = false;
     QStringList fullyBlocked;
@@ -265,6 +266,7 @@ void AttentionCellModel::checkRows() {
                     blockedLeak = blockedLeak || weights[c] != 0.0;
                 }
                 sum += weights[c];
+                largest = std::max(largest, weights[c]);
             }
             blockedEntries += blocked;
             if (blocked == r.m) {
@@ -286,6 +288,7 @@ void AttentionCellModel::checkRows() {
             }
         }
     }
+    largestShare_ = largest;
     constexpr double kTolerance = 1e-12;
     rowCheckPassed_ = worstSum <= kTolerance && !blockedLeak;
     QStringList parts;

@@ -56,6 +56,8 @@ class AttentionCellModel : public QObject {
     Q_PROPERTY(QString compareNote READ compareNote NOTIFY recomputed)
     // The largest |change| of any weight against the authored cell.
     Q_PROPERTY(double changeRange READ changeRange NOTIFY recomputed)
+    // The largest share of any head: the top of a stretched colour scale.
+    Q_PROPERTY(double largestShare READ largestShare NOTIFY recomputed)
     Q_PROPERTY(bool rowCheckPassed READ rowCheckPassed NOTIFY recomputed)
     Q_PROPERTY(QString rowCheck READ rowCheck NOTIFY recomputed)
     Q_PROPERTY(QStringList warnings READ warnings NOTIFY recomputed)
@@ -106,6 +108,7 @@ class AttentionCellModel : public QObject {
     bool compareAvailable() const;
     QString compareNote() const;
     double changeRange() const;
+    double largestShare() const { return largestShare_; }
     bool rowCheckPassed() const { return rowCheckPassed_; }
     QString rowCheck() const { return rowCheck_; }
     QStringList warnings() const;
@@ -182,6 +185,7 @@ class AttentionCellModel : public QObject {
     Keeper keeper_;
     int revision_ = 0;
     bool rowCheckPassed_ = true;
+    double largestShare_ = 0.0;
     QString rowCheck_;
     bool gradientChecked_ = false;
     double lastComputeMs_ = 0.0;

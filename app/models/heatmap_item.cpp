@@ -78,6 +78,15 @@ void HeatmapItem::setDark(bool dark) {
     }
 }
 
+void HeatmapItem::setScaleTop(double top) {
+    top = std::clamp(std::isfinite(top) ? top : 1.0, 1e-9, 1.0);
+    if (scaleTop_ != top) {
+        scaleTop_ = top;
+        dataChanged();
+        Q_EMIT changeChanged();
+    }
+}
+
 void HeatmapItem::setTextColor(const QColor& colour) {
     if (textColor_ != colour) {
         textColor_ = colour;
@@ -215,6 +224,7 @@ void HeatmapItem::buildImage() {
     const HeadResult* was = change ? &cell_->authoredResult().head[size_t(head)] : nullptr;
     const double scale = changeRange_ > 0 ? 1.0 / changeRange_ : 0.0;
     const QRgb blocked = palette_.blocked().rgb();
+    const double stretch = 1.0 / scaleTop_;
     for (int row = 0; row < rows_; ++row) {
         // One query's shares are one contiguous column of the key-major table.
         const double* weights = h.weightsT.colptr(arma::uword(row));
@@ -227,7 +237,7 @@ void HeatmapItem::buildImage() {
             } else if (scores[c] == -arma::datum::inf) {
                 line[c] = blocked;
             } else {
-                line[c] = palette_.share(weights[c]);
+                line[c] = palette_.share(weights[c] * stretch);
             }
         }
     }
@@ -494,9 +504,10 @@ void ColourScaleItem::paint(QPainter* painter) {
         tick(0.5, QStringLiteral("0"));
         tick(1.0, QStringLiteral("+") + r);
     } else {
+        const int digits = range_ >= 1.0 ? 1 : range_ >= 0.1 ? 2 : 3;
         tick(0.0, QStringLiteral("0"));
-        tick(0.5, QStringLiteral("0.5"));
-        tick(1.0, QStringLiteral("1"));
+        tick(0.5, displayNumber(range_ / 2, digits));
+        tick(1.0, displayNumber(range_, digits));
     }
 }
 

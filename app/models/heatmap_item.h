@@ -28,6 +28,9 @@ class HeatmapItem : public QQuickPaintedItem {
     Q_PROPERTY(int head READ head WRITE setHead NOTIFY headChanged)
     Q_PROPERTY(bool change READ change WRITE setChange NOTIFY changeChanged)
     Q_PROPERTY(bool dark READ dark WRITE setDark NOTIFY styleChanged)
+    // The share drawn in the strongest colour: 1, or less to stretch the
+    // colours over small shares (a long sentence spreads them thin).
+    Q_PROPERTY(double scaleTop READ scaleTop WRITE setScaleTop NOTIFY changeChanged)
     Q_PROPERTY(QColor textColor READ textColor WRITE setTextColor NOTIFY styleChanged)
     Q_PROPERTY(QColor accentColor READ accentColor WRITE setAccentColor NOTIFY styleChanged)
     Q_PROPERTY(
@@ -49,6 +52,8 @@ class HeatmapItem : public QQuickPaintedItem {
     void setChange(bool change);
     bool dark() const { return palette_.dark; }
     void setDark(bool dark);
+    double scaleTop() const { return scaleTop_; }
+    void setScaleTop(double top);
     QColor textColor() const { return textColor_; }
     void setTextColor(const QColor& colour);
     QColor accentColor() const { return accentColor_; }
@@ -94,6 +99,7 @@ class HeatmapItem : public QQuickPaintedItem {
     QPointer<AttentionCellModel> cell_;
     int head_ = 0;
     bool change_ = false;
+    double scaleTop_ = 1.0;
     HeatPalette palette_;
     QColor textColor_ = Qt::black;
     QColor accentColor_ = QColor(230, 120, 0);
@@ -130,6 +136,7 @@ class ColourScaleItem : public QQuickPaintedItem {
     Q_OBJECT
     QML_ELEMENT
     Q_PROPERTY(bool change READ change WRITE setChange NOTIFY changed)
+    // ± range for the change; the top share otherwise (1 unless stretched).
     Q_PROPERTY(double range READ range WRITE setRange NOTIFY changed)
     Q_PROPERTY(bool dark READ dark WRITE setDark NOTIFY changed)
     Q_PROPERTY(QColor textColor READ textColor WRITE setTextColor NOTIFY changed)

@@ -104,12 +104,19 @@ ColumnLayout {
     }
 
     // Padding: a flagged token is never read by any row.
-    RowLayout {
-        visible: settings.cell.allows("mask")
+    Flow {
+        visible: settings.cell.allows("mask") && settings.cell.m <= 64
         spacing: 6
-        Text { text: qsTr("Padding (never read)"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+        Layout.fillWidth: true
+        Text {
+            text: qsTr("Padding (never read)")
+            color: Theme.mutedText
+            font.pixelSize: Theme.smallSize
+            height: 28
+            verticalAlignment: Text.AlignVCenter
+        }
         Repeater {
-            model: settings.cell.keyLabels
+            model: settings.cell.m <= 64 ? settings.cell.keyLabels : []
             delegate: CheckBox {
                 required property string modelData
                 required property int index

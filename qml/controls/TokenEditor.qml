@@ -14,14 +14,29 @@ ColumnLayout {
     spacing: 6
 
     function report(reason: string) { editor.refusal = reason }
+    // Past this many tokens, chips would fill the screen: the sentence is
+    // summarised and edited in the lesson file instead.
+    readonly property int maximumChips: 64
+    readonly property bool summarised: cell.tokens.length > maximumChips
+
+    Text {
+        visible: editor.summarised
+        text: qsTr("%1 tokens: too many to edit one by one here; the matrices below show them all.")
+              .arg(editor.cell.tokens.length)
+        color: Theme.mutedText
+        font.pixelSize: Theme.smallSize
+        wrapMode: Text.WordWrap
+        Layout.fillWidth: true
+    }
 
     Flow {
         id: chips
+        visible: !editor.summarised
         Layout.fillWidth: true
         spacing: 6
 
         Repeater {
-            model: editor.cell.tokens
+            model: editor.summarised ? [] : editor.cell.tokens
             delegate: Rectangle {
                 id: chip
                 required property string modelData

@@ -21,6 +21,20 @@ ColumnLayout {
         (availableWidth - (heads - 1) * gap) / heads,
         110 + cell.m * 64))
 
+    // Shares spread thin over many tokens all look pale on a 0 … 1 scale.
+    property bool stretched: cell.largestShare < 0.3
+    Switch {
+        objectName: "stretchColours"
+        visible: !view.change
+        text: qsTr("Stretch the colours to the largest share, %1").arg(Number(view.cell.largestShare.toFixed(4)))
+        checked: view.stretched
+        onToggled: view.stretched = checked
+        ToolTip.visible: hovered
+        ToolTip.delay: 500
+        ToolTip.text: qsTr("Off: the darkest colour is a share of 1. On: it is the largest share shown.")
+        Accessible.name: qsTr("Stretch the colour scale")
+    }
+
     Text {
         text: view.change
               ? qsTr("Change in each share against the lesson's own cell (red: more, blue: less)")
@@ -53,6 +67,7 @@ ColumnLayout {
                     cell: view.cell
                     head: headColumn.index
                     change: view.change
+                    scaleTop: view.stretched && !view.change ? view.cell.largestShare : 1
                     dark: Theme.dark
                     textColor: Theme.text
                     accentColor: Theme.accent
@@ -75,7 +90,8 @@ ColumnLayout {
 
     ColourScaleItem {
         change: view.change
-        range: view.change ? Math.max(view.cell.changeRange, 1e-9) : 1
+        range: view.change ? Math.max(view.cell.changeRange, 1e-9)
+                           : view.stretched ? Math.max(view.cell.largestShare, 1e-9) : 1
         dark: Theme.dark
         textColor: Theme.mutedText
         font.pixelSize: 11
@@ -83,6 +99,6 @@ ColumnLayout {
         Layout.preferredHeight: 34
         Accessible.role: Accessible.Graphic
         Accessible.name: view.change ? qsTr("Colour scale: change from −%1 to +%1").arg(range)
-                                     : qsTr("Colour scale: share from 0 to 1")
+                                     : qsTr("Colour scale: share from 0 to %1").arg(range)
     }
 }

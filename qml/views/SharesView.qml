@@ -15,7 +15,8 @@ ColumnLayout {
     ChartView {
         id: chart
         objectName: "sharesChart"
-        Layout.preferredWidth: Math.min(view.availableWidth, 180 + view.cell.m * 70 * Math.max(1, view.cell.heads * 0.6))
+        Layout.preferredWidth: Math.min(view.availableWidth,
+                                        180 + Math.min(view.cell.m, maximumBars) * 70 * Math.max(1, view.cell.heads * 0.6))
         Layout.preferredHeight: 250
         antialiasing: true
         legend.visible: view.cell.heads > 1
@@ -32,6 +33,7 @@ ColumnLayout {
         Accessible.role: Accessible.Chart
         Accessible.name: heading
         readonly property string heading: qsTr("Shares of “%1”").arg(view.cell.queryLabels[view.cell.focus] || "")
+                                          + (note.length > 0 ? " · " + note : "")
 
         BarCategoryAxis {
             id: keysAxis
@@ -57,7 +59,7 @@ ColumnLayout {
             id: bars
             axisX: keysAxis
             axisY: shareAxis
-            labelsVisible: view.cell.m * view.cell.heads <= 24
+            labelsVisible: Math.min(view.cell.m, chart.maximumBars) * view.cell.heads <= 24
             labelsPosition: AbstractBarSeries.LabelsOutsideEnd
             labelsPrecision: 3
             labelsFormat: "@value"
@@ -67,11 +69,30 @@ ColumnLayout {
             ? ["#5aa9e6", "#f2a65a", "#8fd694", "#d68fd6", "#e6d35a", "#5ae6d3"]
             : ["#2f6fb0", "#c05621", "#2e8540", "#8a3ea0", "#a08a00", "#00897b"]
 
+        // With many keys a bar each is unreadable: show the largest shares
+        // (by the largest over the heads), in the keys' order.
+        readonly property int maximumBars: 16
+        property string note: ""
         function rebuild() {
             bars.clear()
-            keysAxis.categories = view.cell.keyLabels.map((label, i) => (i + 1) + " " + label)
+            const shares = []
+            for (let h = 0; h < view.cell.heads; ++h)
+                shares.push(view.cell.focusShares(h))
+            let keys = view.cell.keyLabels.map((label, i) => i)
+            if (keys.length > maximumBars) {
+                const largest = i => Math.max(...shares.map(s => s[i]))
+                keys = keys.sort((a, b) => largest(b) - largest(a)).slice(0, maximumBars).sort((a, b) => a - b)
+                note = qsTr("The %1 largest of %2 shares").arg(maximumBars).arg(view.cell.m)
+            } else {
+                note = ""
+            }
+            keysAxis.categories = keys.map(i => (i + 1) + " " + view.cell.keyLabels[i])
+            // Shares spread thin over many tokens would hug the floor of a
+            // 0 … 1 axis: end the axis at a round number above the largest.
+            const top = Math.max(...keys.map(i => Math.max(...shares.map(s => s[i]))), 0)
+            shareAxis.max = top > 0.5 ? 1 : [0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5].find(v => v >= top) || 1
             for (let h = 0; h < view.cell.heads; ++h) {
-                const set = bars.append(qsTr("head %1").arg(h + 1), view.cell.focusShares(h))
+                const set = bars.append(qsTr("head %1").arg(h + 1), keys.map(i => shares[h][i]))
                 set.color = palette[h % palette.length]
                 set.borderColor = palette[h % palette.length]
                 set.labelColor = Theme.text
