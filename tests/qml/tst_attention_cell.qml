@@ -237,6 +237,41 @@ Item {
             compare(card.cell.focusShares(0).map(v => v.toFixed(4)), ["0.2741", "0.4519", "0.2741"])
         }
 
+        function test_keyboardInTheGrid() {
+            const first = control("entry_X0_0_0")
+            mouseClick(first)
+            verify(first.activeFocus)
+            keyClick(Qt.Key_Down)
+            verify(control("entry_X0_1_0").activeFocus, "Down moves to the row below")
+            keyClick(Qt.Key_End)
+            keyClick(Qt.Key_Right)
+            verify(control("entry_X0_1_1").activeFocus, "Right at the end moves to the next column")
+            // Typing then an arrow applies the value and moves on.
+            keySequence(StandardKey.SelectAll)
+            keyClick(Qt.Key_3)
+            keyClick(Qt.Key_Up)
+            verify(control("entry_X0_0_1").activeFocus)
+            compare(table("matrix_X0").valueAt(1, 1), 3)
+            keyClick(Qt.Key_Tab)
+            verify(!control("entry_X0_0_1").activeFocus, "Tab leaves the entry")
+            // Escape puts back what the cell holds.
+            const entry = control("entry_X0_1_1")
+            mouseClick(entry)
+            keySequence(StandardKey.SelectAll)
+            keyClick(Qt.Key_X)
+            keyClick(Qt.Key_Escape)
+            compare(entry.text, "3")
+        }
+
+        function test_accessibleControls() {
+            for (const name of ["heads_1", "mask_causal", "positional_sinusoidal", "scale_off",
+                                "addToken", "tokenRemove_0", "compare", "reset", "keep",
+                                "padding_0", "identity_W_Q", "zero_W_Q", "focusPicker"]) {
+                const item = control(name)
+                verify(item.Accessible.name.length > 0, name + " has an accessible name")
+            }
+        }
+
         function test_gradients() {
             const check = control("gradientCheck")
             verify(check.text.indexOf("✓") > 0, check.text)
