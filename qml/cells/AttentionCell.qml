@@ -18,7 +18,7 @@ Card {
     property bool compare: false
     property string keepMessage: ""
     property string keepRefusal: ""
-    readonly property real innerWidth: width - 2 * Theme.gap
+    readonly property real innerWidth: contentWidth
     readonly property bool hasControls: cell.controls.length > 0
 
     objectName: "attention_" + cell.cellId
@@ -84,7 +84,7 @@ Card {
 
     Text {
         objectName: "summary"
-        Layout.fillWidth: true
+        width: card.contentWidth
         text: {
             const c = card.cell
             const parts = []
@@ -108,64 +108,70 @@ Card {
     // The controls the lesson lets a reader use, on a panel of their own.
     Rectangle {
         visible: card.hasControls
-        Layout.fillWidth: true
-        implicitHeight: controlsColumn.implicitHeight + 20
+        width: card.contentWidth
+        height: controlsColumn.height + 20
         color: Theme.sunken
         border.color: Theme.border
         radius: 4
-    ColumnLayout {
-        id: controlsColumn
-        x: 10
-        y: 10
-        width: parent.width - 20
-        spacing: 10
-        SectionTitle { text: qsTr("Try it: the lesson lets you change these") }
-        TokenEditor {
-            visible: card.cell.allows("tokens") && !card.cell.direct
-            cell: card.cell
-            Layout.fillWidth: true
-        }
-        SettingsControls {
-            visible: ["heads", "mask", "positional", "scale"].some(c => card.cell.allows(c))
-            cell: card.cell
-            Layout.fillWidth: true
-        }
-        ColumnLayout {
-            visible: card.cell.allows("vectors")
-            spacing: 6
-            Layout.fillWidth: true
-            SectionTitle { text: card.cell.direct ? qsTr("Queries, keys and values") : qsTr("Token vectors") }
-            Flow {
-                Layout.preferredWidth: card.innerWidth - 20
-                spacing: 24
-                Repeater {
-                    model: card.cell.direct ? ["queries", "keys", "values"] : ["X0"]
-                    delegate: MatrixTable {
-                        required property string modelData
-                        cell: card.cell
-                        matrix: modelData
-                        caption: modelData === "X0" ? "" : modelData
-                        describedAs: modelData === "X0" ? qsTr("Token vectors") : modelData
-                        maximumWidth: card.innerWidth - 20
-                        note: modelData === "X0" && card.cell.usesVocab
-                              ? qsTr("Equal tokens share one vocab vector: editing one red row changes every red.")
-                              : ""
+
+        Column {
+            id: controlsColumn
+            x: 10
+            y: 10
+            width: parent.width - 20
+            spacing: 10
+            SectionTitle {
+                text: qsTr("Try it: the lesson lets you change these")
+                width: parent.width
+            }
+            TokenEditor {
+                visible: card.cell.allows("tokens") && !card.cell.direct
+                cell: card.cell
+                width: parent.width
+            }
+            SettingsControls {
+                visible: ["heads", "mask", "positional", "scale"].some(c => card.cell.allows(c))
+                cell: card.cell
+                width: parent.width
+            }
+            Column {
+                visible: card.cell.allows("vectors")
+                spacing: 6
+                width: parent.width
+                SectionTitle {
+                    text: card.cell.direct ? qsTr("Queries, keys and values") : qsTr("Token vectors")
+                }
+                Flow {
+                    width: parent.width
+                    spacing: 24
+                    Repeater {
+                        model: card.cell.direct ? ["queries", "keys", "values"] : ["X0"]
+                        delegate: MatrixTable {
+                            required property string modelData
+                            cell: card.cell
+                            matrix: modelData
+                            caption: modelData === "X0" ? "" : modelData
+                            describedAs: modelData === "X0" ? qsTr("Token vectors") : modelData
+                            maximumWidth: card.innerWidth - 20
+                            note: modelData === "X0" && card.cell.usesVocab
+                                  ? qsTr("Equal tokens share one vocab vector: editing one red row changes every red.")
+                                  : ""
+                        }
                     }
                 }
             }
-        }
-        ColumnLayout {
-            visible: card.cell.allows("projections") && !card.cell.direct
-            spacing: 6
-            Layout.fillWidth: true
-            SectionTitle { text: qsTr("Projections") }
-            ProjectionsEditor {
-                cell: card.cell
-                availableWidth: card.innerWidth - 20
-                Layout.fillWidth: true
+            Column {
+                visible: card.cell.allows("projections") && !card.cell.direct
+                spacing: 6
+                width: parent.width
+                SectionTitle { text: qsTr("Projections") }
+                ProjectionsEditor {
+                    cell: card.cell
+                    availableWidth: card.innerWidth - 20
+                    width: parent.width
+                }
             }
         }
-    }
     }
 
     Repeater {
@@ -176,12 +182,12 @@ Card {
             color: Theme.warning
             font.pixelSize: Theme.smallSize
             wrapMode: Text.WordWrap
-            Layout.fillWidth: true
+            width: card.contentWidth
         }
     }
     Refusal {
         text: card.keepRefusal
-        Layout.fillWidth: true
+        width: card.contentWidth
     }
     Text {
         visible: card.keepMessage.length > 0 && !card.cell.edited
@@ -192,9 +198,10 @@ Card {
 
     // With "Compare" on, the change heatmap shows even where the lesson
     // asked for no heatmap.
-    ColumnLayout {
+    Column {
         visible: card.compare && card.cell.compareAvailable && card.cell.views.indexOf("heatmap") < 0
-        Layout.fillWidth: true
+        width: card.contentWidth
+        spacing: 6
         SectionTitle { text: qsTr("Change against the lesson") }
         HeatmapView {
             cell: card.cell
@@ -211,11 +218,11 @@ Card {
 
     Repeater {
         model: card.cell.views
-        delegate: ColumnLayout {
+        delegate: Column {
             id: viewBox
             required property string modelData
             objectName: "view_" + modelData
-            Layout.fillWidth: true
+            width: card.contentWidth
             spacing: 6
             SectionTitle {
                 text: ({
@@ -229,7 +236,7 @@ Card {
                 })[viewBox.modelData] || viewBox.modelData
             }
             Loader {
-                Layout.fillWidth: true
+                width: parent.width
                 sourceComponent: ({
                     matrices: matricesView,
                     heatmap: heatmapView,

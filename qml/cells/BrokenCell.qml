@@ -20,7 +20,7 @@ Card {
         model: card.problems
         delegate: Text {
             required property string modelData
-            Layout.fillWidth: true
+            width: card.contentWidth
             text: "✗ " + modelData
             color: Theme.bad
             font.pixelSize: Theme.smallSize
@@ -28,15 +28,16 @@ Card {
         }
     }
     Rectangle {
-        Layout.fillWidth: true
+        width: card.contentWidth
         implicitHeight: sourceText.implicitHeight + 16
         color: Theme.sunken
         radius: 4
         border.color: Theme.border
         Text {
             id: sourceText
-            anchors.fill: parent
-            anchors.margins: 8
+            x: 8
+            y: 8
+            width: Math.max(parent.width - 16, 0)
             text: card.source
             textFormat: Text.PlainText
             color: Theme.text

@@ -19,8 +19,8 @@ Card {
 
     ChartView {
         id: view
-        Layout.fillWidth: true
-        Layout.preferredHeight: 340
+        width: card.contentWidth
+        height: 340
         antialiasing: true
         title: card.chart.title
         titleColor: Theme.text
@@ -97,7 +97,8 @@ Card {
                 for (let k = 0; k < points.length; ++k)
                     line.append(points[k].x, points[k].y)
                 line.hovered.connect((point, state) => {
-                    tip.text = state ? card.chart.describe(line.name, point.x, point.y) : ""
+                    tip.text = state ? card.chart.describe(line.name, point.x, point.y)
+                                     : qsTr("Point at a line to read its values.")
                 })
             }
         }
@@ -105,11 +106,10 @@ Card {
     Text {
         id: tip
         objectName: "chartValue"
-        Layout.fillWidth: true
-        text: ""
+        width: card.contentWidth
+        text: qsTr("Point at a line to read its values.")
         color: Theme.mutedText
         font.pixelSize: Theme.smallSize
-        Layout.preferredHeight: Theme.smallSize + 6
         Accessible.role: Accessible.StaticText
         Accessible.name: text
     }

@@ -19,7 +19,9 @@ Card {
     Accessible.name: qsTr("Quiz %1").arg(quiz.cellId)
 
     Text {
-        Layout.fillWidth: true
+        // Wrapped text: its width is given, not left to the layout, which
+        // would keep the height of an early, narrow pass.
+        width: card.contentWidth
         textFormat: Text.MarkdownText
         text: card.quiz.question
         color: Theme.text
@@ -28,6 +30,9 @@ Card {
     }
 
     ButtonGroup { id: choiceGroup }
+    Column {
+        visible: card.quiz.kind === "choice"
+        width: card.contentWidth
     Repeater {
         model: card.quiz.kind === "choice" ? card.quiz.choices : []
         delegate: RadioButton {
@@ -37,7 +42,7 @@ Card {
             objectName: "choice_" + index
             text: modelData
             ButtonGroup.group: choiceGroup
-            Layout.fillWidth: true
+            width: card.contentWidth
             checked: card.picked === index
             onToggled: if (checked) card.picked = index
             Accessible.name: modelData
@@ -52,6 +57,8 @@ Card {
                 verticalAlignment: Text.AlignVCenter
             }
         }
+    }
+
     }
 
     RowLayout {
@@ -96,7 +103,7 @@ Card {
             font.pixelSize: Theme.proseSize - 1
             font.bold: true
             wrapMode: Text.WordWrap
-            Layout.maximumWidth: card.width - 360
+            Layout.preferredWidth: Math.min(implicitWidth, card.contentWidth - 260)
             Accessible.role: Accessible.AlertMessage
             Accessible.name: text
         }
@@ -104,7 +111,7 @@ Card {
 
     Text {
         visible: card.quiz.verdict === "revealed" && card.quiz.sampleAnswer.length > 0
-        Layout.fillWidth: true
+        width: card.contentWidth
         textFormat: Text.MarkdownText
         text: card.quiz.sampleAnswer
         color: Theme.text
@@ -115,14 +122,15 @@ Card {
         objectName: "explanation"
         visible: (card.quiz.verdict === "right" || card.quiz.verdict === "wrong"
                   || card.quiz.verdict === "revealed") && card.quiz.explanation.length > 0
-        Layout.fillWidth: true
+        width: card.contentWidth
         implicitHeight: explainText.implicitHeight + 16
         color: Theme.surfaceAlt
         radius: 4
         Text {
             id: explainText
-            anchors.fill: parent
-            anchors.margins: 8
+            x: 8
+            y: 8
+            width: Math.max(parent.width - 16, 0)
             textFormat: Text.MarkdownText
             text: card.quiz.explanation
             color: Theme.text

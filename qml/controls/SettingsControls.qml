@@ -18,7 +18,7 @@ ColumnLayout {
 
     Flow {
         Layout.fillWidth: true
-        spacing: 20
+        spacing: 14
 
         RowLayout {
             visible: settings.cell.allows("heads")

@@ -90,7 +90,13 @@ ColumnLayout {
             // Shares spread thin over many tokens would hug the floor of a
             // 0 … 1 axis: end the axis at a round number above the largest.
             const top = Math.max(...keys.map(i => Math.max(...shares.map(s => s[i]))), 0)
-            shareAxis.max = top > 0.5 ? 1 : [0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5].find(v => v >= top) || 1
+            // (Shares a lesson's few tokens get keep the whole 0 … 1 axis.)
+            const ends = [[0.01, 6, "%.3f"], [0.02, 5, "%.3f"], [0.05, 6, "%.2f"], [0.1, 6, "%.2f"],
+                          [0.2, 5, "%.2f"]]
+            const end = top > 0.2 ? [1, 5, "%.2f"] : ends.find(e => e[0] >= top)
+            shareAxis.max = end[0]
+            shareAxis.tickCount = end[1]
+            shareAxis.labelFormat = end[2]
             for (let h = 0; h < view.cell.heads; ++h) {
                 const set = bars.append(qsTr("head %1").arg(h + 1), keys.map(i => shares[h][i]))
                 set.color = palette[h % palette.length]
