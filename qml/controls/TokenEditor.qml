@@ -14,6 +14,17 @@ ColumnLayout {
     spacing: 6
 
     function report(reason: string) { editor.refusal = reason }
+    // The index of the chip under (x, y) in the row of chips, other than
+    // `dragged`; -1 when none. The others stay put while one is dragged.
+    function chipAt(x: real, y: real, dragged: Item): int {
+        for (let i = 0; i < chips.children.length; ++i) {
+            const other = chips.children[i]
+            if (other !== dragged && other.objectName.startsWith("token_")
+                    && x >= other.x && x < other.x + other.width && y >= other.y && y < other.y + other.height)
+                return Number(other.objectName.slice(6))
+        }
+        return -1
+    }
     // Past this many tokens, chips would fill the screen: the sentence is
     // summarised and edited in the lesson file instead.
     readonly property int maximumChips: 64
@@ -45,36 +56,27 @@ ColumnLayout {
                 width: chipRow.implicitWidth + 8
                 height: 32
                 radius: 16
-                color: drop.containsDrag ? Theme.selection : Theme.surfaceAlt
+                color: dragger.active ? Theme.selection : Theme.surfaceAlt
+                z: dragger.active ? 1 : 0
                 border.color: chip.activeFocus || nameButton.activeFocus ? Theme.accent : Theme.border
-                Drag.active: dragArea.drag.active
-                Drag.keys: ["token-" + editor.cell.cellId]
-                Drag.source: chip
-                Drag.hotSpot.x: width / 2
-                Drag.hotSpot.y: height / 2
-
-                DropArea {
-                    id: drop
-                    anchors.fill: parent
-                    keys: ["token-" + editor.cell.cellId]
-                    onDropped: drag => {
-                        const from = drag.source.index
-                        if (from !== chip.index)
-                            editor.report(editor.cell.moveToken(from, chip.index))
-                    }
-                }
-                MouseArea {
-                    id: dragArea
-                    anchors.fill: parent
-                    drag.target: chip
-                    drag.threshold: 6
-                    cursorShape: drag.active ? Qt.ClosedHandCursor : Qt.OpenHandCursor
-                    onReleased: {
-                        if (chip.Drag.target)
-                            chip.Drag.drop()
+                // Dragging a chip onto another moves it there. The handler may
+                // take the press over from the chip's buttons once it moves.
+                DragHandler {
+                    id: dragger
+                    target: chip
+                    grabPermissions: PointerHandler.CanTakeOverFromItems
+                                     | PointerHandler.CanTakeOverFromHandlersOfDifferentType
+                    cursorShape: Qt.ClosedHandCursor
+                    onActiveChanged: {
+                        if (active)
+                            return
+                        const to = editor.chipAt(chip.x + chip.width / 2, chip.y + chip.height / 2, chip)
+                        if (to >= 0 && to !== chip.index)
+                            editor.report(editor.cell.moveToken(chip.index, to))
                         chips.forceLayout()
                     }
                 }
+                HoverHandler { cursorShape: Qt.OpenHandCursor }
                 RowLayout {
                     id: chipRow
                     anchors.centerIn: parent

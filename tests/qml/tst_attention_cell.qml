@@ -185,6 +185,20 @@ Item {
             compare(card.cell.tokens, ["red", "green", "red"])
         }
 
+        function test_dragTokenToReorder() {
+            // Positions in the card, which stays put while the chip moves.
+            const blue = control("token_1")
+            const lastRed = control("token_2")
+            const from = blue.mapToItem(card, 4, blue.height / 2)
+            const to = lastRed.mapToItem(card, lastRed.width / 2, lastRed.height / 2)
+            mousePress(card, from.x, from.y)
+            for (let step = 1; step <= 10; ++step)
+                mouseMove(card, from.x + (to.x - from.x) * step / 10, from.y, -1, Qt.LeftButton)
+            mouseRelease(card, to.x, to.y)
+            waitForRendering(card)
+            compare(card.cell.tokens, ["red", "red", "blue"])
+        }
+
         function test_padding() {
             click("padding_1")
             const weights = table("matrix_weights_h0")
