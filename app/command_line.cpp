@@ -68,8 +68,8 @@ std::vector<Diagnostic> allDiagnostics(const Lesson& lesson, const LessonResults
 
 // Reads FILE and applies the --set what-ifs. Returns nullopt after printing
 // why when that fails, with `exitCode` set.
-std::optional<WhatIf> openWithWhatIfs(const CommandOptions& options, AttentionEngine& engine,
-                                      int& exitCode) {
+std::optional<WhatIf> openWithWhatIfs(const CommandOptions& options, int& exitCode) {
+    AttentionEngine engine;
     std::vector<SetOption> sets;
     for (const std::string& text : options.all("--set")) {
         std::string error;
@@ -97,14 +97,23 @@ std::optional<WhatIf> openWithWhatIfs(const CommandOptions& options, AttentionEn
     return whatIf;
 }
 
-int computeCommand(const QStringList& arguments) {
-    const CommandOptions options = parseCommandOptions(arguments, {{"--cell"}, {"--set"}, {}});
+// Parses a command's options, reads FILE and applies its --set what-ifs.
+// Returns nullopt after printing why, with `exitCode` set.
+std::optional<WhatIf> openForCommand(const QStringList& arguments, const CommandOptionSpec& spec,
+                                     CommandOptions& options, int& exitCode) {
+    options = parseCommandOptions(arguments, spec);
     if (!options.error.empty()) {
-        return usageError(options.error);
+        exitCode = usageError(options.error);
+        return std::nullopt;
     }
-    AttentionEngine engine;
+    return openWithWhatIfs(options, exitCode);
+}
+
+int computeCommand(const QStringList& arguments) {
+    CommandOptions options;
     int exitCode = ExitDone;
-    std::optional<WhatIf> whatIf = openWithWhatIfs(options, engine, exitCode);
+    const std::optional<WhatIf> whatIf =
+        openForCommand(arguments, {{"--cell"}, {"--set"}, {}}, options, exitCode);
     if (!whatIf) {
         return exitCode;
     }
@@ -125,13 +134,10 @@ int computeCommand(const QStringList& arguments) {
 }
 
 int checkCommand(const QStringList& arguments) {
-    const CommandOptions options = parseCommandOptions(arguments, {{}, {"--set"}, {"--strict"}});
-    if (!options.error.empty()) {
-        return usageError(options.error);
-    }
-    AttentionEngine engine;
+    CommandOptions options;
     int exitCode = ExitDone;
-    std::optional<WhatIf> whatIf = openWithWhatIfs(options, engine, exitCode);
+    const std::optional<WhatIf> whatIf =
+        openForCommand(arguments, {{}, {"--set"}, {"--strict"}}, options, exitCode);
     if (!whatIf) {
         return exitCode;
     }
@@ -154,13 +160,10 @@ int checkCommand(const QStringList& arguments) {
 }
 
 int editCommand(const QStringList& arguments) {
-    const CommandOptions options = parseCommandOptions(arguments, {{"--out"}, {"--set"}, {}});
-    if (!options.error.empty()) {
-        return usageError(options.error);
-    }
-    AttentionEngine engine;
+    CommandOptions options;
     int exitCode = ExitDone;
-    std::optional<WhatIf> whatIf = openWithWhatIfs(options, engine, exitCode);
+    const std::optional<WhatIf> whatIf =
+        openForCommand(arguments, {{"--out"}, {"--set"}, {}}, options, exitCode);
     if (!whatIf) {
         return exitCode;
     }
