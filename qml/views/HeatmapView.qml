@@ -25,7 +25,7 @@ ColumnLayout {
     property bool stretched: cell.largestShare < 0.3
     Switch {
         objectName: "stretchColours"
-        visible: !view.change
+        visible: !view.change && view.cell.largestShare < 0.5
         text: qsTr("Stretch the colours to the largest share, %1").arg(Number(view.cell.largestShare.toFixed(4)))
         checked: view.stretched
         onToggled: view.stretched = checked

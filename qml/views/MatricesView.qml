@@ -17,6 +17,11 @@ ColumnLayout {
     spacing: 10
 
     readonly property int shownHead: Math.min(head, cell.heads - 1)
+    // "H₁ … H₄": heads counted from 1, as the pickers count them.
+    function subscript(n: int): string {
+        return String(n).split("").map(d => "₀₁₂₃₄₅₆₇₈₉"[Number(d)]).join("")
+    }
+    readonly property string headList: cell.heads === 2 ? "H₁ H₂" : "H₁ … H" + subscript(cell.heads)
 
     RowLayout {
         spacing: 12
@@ -116,14 +121,14 @@ ColumnLayout {
             visible: view.cell.heads > 1 && !view.cell.direct
             cell: view.cell
             matrix: "concat"
-            caption: qsTr("C = [H₁ … H%1] (heads side by side)").arg(view.cell.heads)
+            caption: qsTr("C = [%1] (heads side by side)").arg(view.headList)
             digits: digitsBox.value
             maximumWidth: view.availableWidth
         }
         MatrixTable {
             cell: view.cell
             matrix: "output"
-            caption: view.cell.direct ? qsTr("Output C = [H₁ … H%1]").arg(view.cell.heads)
+            caption: view.cell.direct ? qsTr("Output C = [%1]").arg(view.cell.heads === 1 ? "H₁" : view.headList)
                                       : qsTr("Output Y = C W_Oᵀ + b_O")
             digits: digitsBox.value
             maximumWidth: view.availableWidth
