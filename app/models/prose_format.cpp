@@ -64,9 +64,14 @@ void styleTables(QTextFrame* frame, const ProseStyle& style) {
                     cellFormat.setRightPadding(8);
                     cellFormat.setTopPadding(4);
                     cellFormat.setBottomPadding(4);
-                    cellFormat.setBorder(1);
-                    cellFormat.setBorderBrush(style.rule);
-                    cellFormat.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+                    // Rules between the rows only: a collapsed grid draws
+                    // each shared edge twice in Qt 6.4.
+                    cellFormat.setLeftBorder(0);
+                    cellFormat.setRightBorder(0);
+                    cellFormat.setTopBorder(0);
+                    cellFormat.setBottomBorder(1);
+                    cellFormat.setBottomBorderBrush(r == 0 ? style.muted : style.rule);
+                    cellFormat.setBottomBorderStyle(QTextFrameFormat::BorderStyle_Solid);
                     cellFormat.clearBackground();
                     cell.setFormat(cellFormat);
                 }
