@@ -361,32 +361,6 @@ namespace {
 // when prose quotes them.
 constexpr double kAlwaysJsonEntries = 65536;
 
-Json quizAnswerJson(const LessonCell& cell, const QuizCellSpec& quiz, LessonResults& results) {
-    switch (quiz.answerKind) {
-    case QuizCellSpec::AnswerKind::Choice:
-        return Json(quiz.choice);
-    case QuizCellSpec::AnswerKind::Number:
-        return Json(quiz.number);
-    case QuizCellSpec::AnswerKind::Text:
-        return Json(quiz.text);
-    case QuizCellSpec::AnswerKind::Binding:
-        break;
-    }
-    std::string error;
-    const FilePosition at = cell.read.positions.of("answer");
-    const std::optional<BindingPath> path = parseBindingPath(quiz.text, error);
-    const Json* value = path ? results.bound(*path, error) : nullptr;
-    if (!value || !value->isNumber()) {
-        results.diagnostics.push_back(
-            {Severity::Error, at.line, at.column,
-             "the answer {{" + quiz.text + "}} " +
-                 (value ? "is not a number" : "does not resolve: " + error),
-             cell.id});
-        return Json();
-    }
-    return *value;
-}
-
 } // namespace
 
 // The window computes each attention cell with the cell's own model, and so
@@ -442,7 +416,7 @@ void LessonSession::computeCells() {
     for (const LessonCell& cell : lesson_.cells) {
         if (const QuizCellSpec* quiz = cell.quiz(); quiz && lesson_.cell(cell.id) == &cell) {
             ComputedCell out{cell.id, cell.kind, true, {}, nullptr, {}};
-            out.json = quizJson(cell.id, quizAnswerJson(cell, *quiz, results_));
+            out.json = quizJson(cell.id, resolveQuizAnswer(cell, *quiz, results_));
             results_.cells.push_back(std::move(out));
         }
     }
