@@ -14,7 +14,7 @@ constexpr double kStep = 1e-6;
 // One parameter as the check sees it: the entries to perturb in a private copy
 // of the configuration, and the analytic gradient to compare against.
 struct CheckedParameter {
-    arma::mat* values;       // inside the copy of the configuration
+    arma::mat* values; // inside the copy of the configuration
     const arma::mat* analytic;
 };
 
@@ -52,16 +52,31 @@ double gradientCheck(const AttentionConfig& config, const AttentionResult& analy
         bV = biasOr(config.bV, g.b_V.n_elem);
         bO = biasOr(config.bO, g.b_O.n_elem);
         gbQ = g.b_Q, gbK = g.b_K, gbV = g.b_V, gbO = g.b_O;
-        params = {{&probe.X0, &g.X},      {&probe.wQ.weights, &g.W_Q}, {&probe.wK.weights, &g.W_K},
-                  {&probe.wV.weights, &g.W_V}, {&probe.wO.weights, &g.W_O}, {&bQ, &gbQ},
-                  {&bK, &gbK},            {&bV, &gbV},                 {&bO, &gbO}};
+        params = {{&probe.X0, &g.X},
+                  {&probe.wQ.weights, &g.W_Q},
+                  {&probe.wK.weights, &g.W_K},
+                  {&probe.wV.weights, &g.W_V},
+                  {&probe.wO.weights, &g.W_O},
+                  {&bQ, &gbQ},
+                  {&bK, &gbK},
+                  {&bV, &gbV},
+                  {&bO, &gbO}};
     }
 
     size_t total = 0;
     for (const CheckedParameter& p : params) {
         total += p.values->n_elem;
     }
-    const size_t stride = std::max<size_t>(1, (total + maxEntries - 1) / maxEntries);
+    // Two forward passes per checked entry: keep the whole check to about a
+    // billion multiply-adds (a second or two), so a 512-token cell is checked
+    // on a sample instead of for minutes.
+    const double n = analytic.n, m = analytic.m, h = analytic.h;
+    const double forwardCost = n * m * h * (analytic.dK + analytic.dV) +
+                               (n + 2 * m) * double(analytic.Q.n_cols) * std::max(1, analytic.d) +
+                               n * double(analytic.dO) * double(analytic.concat.n_cols);
+    const size_t affordable =
+        size_t(std::clamp(1e9 / (2 * std::max(forwardCost, 1.0)), 8.0, double(maxEntries)));
+    const size_t stride = std::max<size_t>(1, (total + affordable - 1) / affordable);
 
     AttentionEngine engine(limits);
     AttentionResult scratch;
