@@ -26,17 +26,18 @@ bool DocumentSaver::openFile(const QString& path, QString* error) {
     }
     // Only now let go of the old file (a failed open leaves nothing half-done).
     file_.open(path, error);
-    autosaveTimer_.stop();
-    recovered_.reset();
-    error_.clear();
-    changedOnDisk_ = false;
-    overwrite_ = false;
-    Q_EMIT stateChanged();
+    startOver();
     return true;
 }
 
 void DocumentSaver::adopt(const QString& name, const QByteArray& bytes) {
     file_.adopt(name, bytes);
+    startOver();
+}
+
+// A fresh start for a file just opened, adopted or saved: no autosave
+// pending, no recovery offer, no error, nothing changed on disk.
+void DocumentSaver::startOver() {
     autosaveTimer_.stop();
     recovered_.reset();
     error_.clear();
@@ -63,12 +64,7 @@ void DocumentSaver::onDirtyChanged() {
 void DocumentSaver::saved() {
     session_->editor()->markSaved();
     recovery_.discard(file_.path());
-    recovered_.reset();
-    autosaveTimer_.stop();
-    error_.clear();
-    changedOnDisk_ = false;
-    overwrite_ = false;
-    Q_EMIT stateChanged();
+    startOver();
 }
 
 bool DocumentSaver::save() {

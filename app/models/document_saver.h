@@ -73,6 +73,7 @@ class DocumentSaver : public QObject {
   private:
     void onDirtyChanged();
     void saved();
+    void startOver();
 
     LessonSession* session_;
     LessonFile file_;
