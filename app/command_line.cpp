@@ -1,10 +1,10 @@
-#include "command_line.h"
+#include "app/command_line.h"
 
-#include "command_options.h"
-#include "export_command.h"
-#include "lesson_source.h"
-#include "shot_command.h"
-#include "what_if.h"
+#include "app/command_options.h"
+#include "app/export_command.h"
+#include "app/lesson_source.h"
+#include "app/shot_command.h"
+#include "app/what_if.h"
 
 #include <QFile>
 #include <QFileInfo>

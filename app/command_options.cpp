@@ -1,4 +1,4 @@
-#include "command_options.h"
+#include "app/command_options.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "edit_history.h"
+#include "app/edit_history.h"
 
 namespace attnbook {
 namespace {

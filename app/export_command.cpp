@@ -1,12 +1,12 @@
-#include "export_command.h"
+#include "app/export_command.h"
 
-#include "command_line.h"
-#include "command_options.h"
-#include "export_output.h"
-#include "lesson_bundle.h"
-#include "lesson_source.h"
-#include "pdf_lesson.h"
-#include "worksheet_pdf.h"
+#include "app/command_line.h"
+#include "app/command_options.h"
+#include "exports/export_output.h"
+#include "exports/lesson_bundle.h"
+#include "app/lesson_source.h"
+#include "exports/pdf_lesson.h"
+#include "exports/worksheet_pdf.h"
 
 #include <QFileInfo>
 

@@ -1,6 +1,6 @@
-#include "lesson_file.h"
+#include "app/lesson_file.h"
 
-#include "lesson_source.h"
+#include "app/lesson_source.h"
 
 #include <QFile>
 #include <QFileInfo>

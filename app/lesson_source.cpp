@@ -1,6 +1,6 @@
-#include "lesson_source.h"
+#include "app/lesson_source.h"
 
-#include "bundle_reader.h"
+#include "exports/bundle_reader.h"
 
 #include <QDir>
 #include <QFileInfo>

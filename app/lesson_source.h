@@ -1,7 +1,7 @@
 #pragma once
 // Where a lesson comes from: a `.md` file, or the lesson inside a bundle.
 
-#include "lesson.h"
+#include "core/document/lesson.h"
 
 #include <string>
 

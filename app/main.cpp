@@ -1,6 +1,6 @@
 // attnbook: one executable for the window and the headless report generator.
-#include "command_line.h"
-#include "window.h"
+#include "app/command_line.h"
+#include "app/window.h"
 
 #include <QApplication>
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
-#include "recovery_store.h"
+#include "app/recovery_store.h"
 
-#include "lesson_source.h"
+#include "app/lesson_source.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,8 +1,8 @@
-#include "shot_command.h"
+#include "app/shot_command.h"
 
-#include "command_line.h"
-#include "diagnostic.h"
-#include "window.h"
+#include "app/command_line.h"
+#include "core/document/diagnostic.h"
+#include "app/window.h"
 
 #include <QAbstractItemModel>
 #include <QElapsedTimer>

@@ -1,6 +1,6 @@
-#include "what_if.h"
+#include "app/what_if.h"
 
-#include "cell_editor.h"
+#include "core/document/cell_editor.h"
 
 #include <set>
 

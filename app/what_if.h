@@ -2,7 +2,7 @@
 // `--set ID.KEY=YAML`: a what-if edit of one top-level key of one cell,
 // applied through the same cell editor the window and `edit` use.
 
-#include "lesson.h"
+#include "core/document/lesson.h"
 
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "window.h"
+#include "app/window.h"
 
 #include <QGuiApplication>
 #include <QQmlApplicationEngine>

@@ -15,7 +15,7 @@
 //             the dense count too, so skipping the blocked half shows as < 1.
 //
 // Usage: attnbook-bench [--quick]   (--quick: only the two smallest sizes)
-#include "attention_engine.h"
+#include "core/math/attention_engine.h"
 
 #include <armadillo>
 

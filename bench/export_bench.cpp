@@ -4,9 +4,9 @@
 // apart: it loads and caches the fonts.
 //
 //   attnbook-export-bench [LESSON.md] [--runs N]
-#include "lesson_bundle.h"
-#include "pdf_lesson.h"
-#include "worksheet_pdf.h"
+#include "exports/lesson_bundle.h"
+#include "exports/pdf_lesson.h"
+#include "exports/worksheet_pdf.h"
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QTemporaryDir>

@@ -1,4 +1,4 @@
-#include "bundle_reader.h"
+#include "exports/bundle_reader.h"
 
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>

@@ -2,7 +2,7 @@
 // Opening a bundle: every entry is read into memory and checked; nothing is ever written to
 // disk, so no entry can land outside a folder (reliability.md 15-20). No JlCompress::extract*.
 
-#include "bundle_limits.h"
+#include "exports/bundle_limits.h"
 
 #include <QtCore/QByteArray>
 #include <QtCore/QJsonObject>

@@ -1,4 +1,4 @@
-#include "bundle_writer.h"
+#include "exports/bundle_writer.h"
 
 #include <quazip/quacrc32.h>
 #include <quazip/quazip.h>

@@ -1,7 +1,7 @@
 #pragma once
 // Writing a bundle (cli.md "Bundles"): manifest.json first, then every entry, UTF-8 names.
 
-#include "bundle_limits.h"
+#include "exports/bundle_limits.h"
 
 #include <QtCore/QByteArray>
 #include <QtCore/QDateTime>

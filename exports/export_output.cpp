@@ -1,4 +1,4 @@
-#include "export_output.h"
+#include "exports/export_output.h"
 
 #include <QtCore/QFileInfo>
 #include <QtCore/QRegularExpression>

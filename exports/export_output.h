@@ -2,7 +2,7 @@
 // Writing finished outputs: every file goes through QSaveFile, so a failed or cancelled export
 // leaves no partial file and keeps whatever was there before (reliability.md 12, 22).
 
-#include "export_control.h"
+#include "exports/export_control.h"
 
 #include <QtCore/QByteArray>
 #include <QtCore/QString>

@@ -1,9 +1,9 @@
-#include "lesson_bundle.h"
+#include "exports/lesson_bundle.h"
 
-#include "export_output.h"
-#include "pdf_figures.h"
-#include "pdf_lesson.h"
-#include "worksheet_pdf.h"
+#include "exports/export_output.h"
+#include "exports/pdf_figures.h"
+#include "exports/pdf_lesson.h"
+#include "exports/worksheet_pdf.h"
 
 #include <QtCore/QBuffer>
 #include <QtCore/QRegularExpression>

@@ -20,11 +20,11 @@
 //   figures/ID-heatmap.png    each attention cell's heatmap of the shares (every head, up to 4)
 //   figures/ID-chart.png      each chart cell's line chart
 
-#include "bundle_writer.h"
-#include "export_control.h"
-#include "pdf_style.h"
+#include "exports/bundle_writer.h"
+#include "exports/export_control.h"
+#include "exports/pdf_style.h"
 
-#include "lesson.h"
+#include "core/document/lesson.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
-#include "pdf_cells.h"
+#include "exports/pdf_cells.h"
 
-#include "pdf_prose.h"
-#include "worked_steps.h"
+#include "exports/pdf_prose.h"
+#include "core/math/worked_steps.h"
 
 #include <QtGui/QAbstractTextDocumentLayout>
 #include <QtGui/QPainter>

@@ -4,10 +4,10 @@
 // cell its line chart, a quiz cell its question and choices. Each view is one box that moves
 // whole to the next page rather than split.
 
-#include "pdf_figures.h"
-#include "pdf_layout.h"
+#include "exports/pdf_figures.h"
+#include "exports/pdf_layout.h"
 
-#include "lesson.h"
+#include "core/document/lesson.h"
 
 #include <vector>
 

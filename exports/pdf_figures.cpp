@@ -1,6 +1,6 @@
-#include "pdf_figures.h"
+#include "exports/pdf_figures.h"
 
-#include "worked_steps.h"
+#include "core/math/worked_steps.h"
 
 #include <QtCore/QLocale>
 #include <QtGui/QFontMetricsF>

@@ -3,11 +3,11 @@
 // text) in a PDF, and render to PNG for bundles: labelled matrices, heatmaps of the shares, the
 // share bars of one query, and line charts.
 
-#include "pdf_layout.h"
+#include "exports/pdf_layout.h"
 
-#include "attention_result.h"
-#include "cell_specs.h"
-#include "chart_series.h"
+#include "core/math/attention_result.h"
+#include "core/document/cell_specs.h"
+#include "core/document/chart_series.h"
 
 #include <QtCore/QStringList>
 #include <QtGui/QImage>

@@ -1,4 +1,4 @@
-#include "pdf_layout.h"
+#include "exports/pdf_layout.h"
 
 #include <QtCore/QIODevice>
 #include <QtGui/QPageLayout>

@@ -5,8 +5,8 @@
 // lines of a paragraph, between rows of figures), and keeps headings with what follows. Painting
 // is a separate, sequential step into one QPdfWriter.
 
-#include "export_control.h"
-#include "pdf_style.h"
+#include "exports/export_control.h"
+#include "exports/pdf_style.h"
 
 #include <QtCore/QSizeF>
 #include <QtCore/QString>

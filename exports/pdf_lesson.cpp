@@ -1,8 +1,8 @@
-#include "pdf_lesson.h"
+#include "exports/pdf_lesson.h"
 
-#include "export_output.h"
-#include "pdf_cells.h"
-#include "pdf_prose.h"
+#include "exports/export_output.h"
+#include "exports/pdf_cells.h"
+#include "exports/pdf_prose.h"
 
 #include <QtCore/QBuffer>
 #include <QtGui/QPainter>

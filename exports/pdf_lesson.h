@@ -3,10 +3,10 @@
 // (cli.md). A title block from the front matter, the prose with its bindings replaced by the
 // live values, and every cell in its printed form; real text throughout, page numbers below.
 
-#include "export_control.h"
-#include "pdf_layout.h"
+#include "exports/export_control.h"
+#include "exports/pdf_layout.h"
 
-#include "lesson.h"
+#include "core/document/lesson.h"
 
 #include <QtCore/QByteArray>
 

@@ -1,4 +1,4 @@
-#include "pdf_prose.h"
+#include "exports/pdf_prose.h"
 
 #include <QtGui/QAbstractTextDocumentLayout>
 #include <QtGui/QFontMetricsF>

@@ -4,7 +4,7 @@
 // ruled tables). The laid-out document is cut into boxes at its top-level blocks, so pages break
 // between paragraphs, or between lines of a long one, and a heading never ends a page.
 
-#include "pdf_layout.h"
+#include "exports/pdf_layout.h"
 
 #include <QtCore/QString>
 

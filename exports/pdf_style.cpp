@@ -1,4 +1,4 @@
-#include "pdf_style.h"
+#include "exports/pdf_style.h"
 
 #include <QtGui/QImage>
 

@@ -1,11 +1,11 @@
-#include "worksheet_pdf.h"
+#include "exports/worksheet_pdf.h"
 
-#include "export_output.h"
-#include "pdf_cells.h"
-#include "pdf_figures.h"
-#include "pdf_layout.h"
-#include "pdf_prose.h"
-#include "worked_steps.h"
+#include "exports/export_output.h"
+#include "exports/pdf_cells.h"
+#include "exports/pdf_figures.h"
+#include "exports/pdf_layout.h"
+#include "exports/pdf_prose.h"
+#include "core/math/worked_steps.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 #include <QtCore/QBuffer>

@@ -17,9 +17,9 @@
 // Variants are computed and laid out in parallel on all cores; painting into the one PDF is
 // sequential.
 
-#include "export_control.h"
-#include "pdf_style.h"
-#include "worksheet_variants.h"
+#include "exports/export_control.h"
+#include "exports/pdf_style.h"
+#include "exports/worksheet_variants.h"
 
 #include <QtCore/QByteArray>
 #include <QtCore/QStringList>

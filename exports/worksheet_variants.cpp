@@ -1,6 +1,6 @@
-#include "worksheet_variants.h"
+#include "exports/worksheet_variants.h"
 
-#include "json.h"
+#include "core/document/json.h"
 
 #include <QtCore/QCryptographicHash>
 

@@ -9,9 +9,9 @@
 // is done here, by rejection, because std::uniform_int_distribution's output is left to each
 // standard library. std::random_device is never used.
 
-#include "export_control.h"
+#include "exports/export_control.h"
 
-#include "lesson.h"
+#include "core/document/lesson.h"
 
 #include <QtCore/QString>
 

@@ -1,9 +1,9 @@
-#include "attention_cell_model.h"
+#include "app/models/attention_cell_model.h"
 
-#include "cell_specs.h"
-#include "gradient_check.h"
-#include "number_text.h"
-#include "worked_steps.h"
+#include "core/document/cell_specs.h"
+#include "core/math/gradient_check.h"
+#include "app/models/number_text.h"
+#include "core/math/worked_steps.h"
 
 #include <QElapsedTimer>
 

@@ -4,8 +4,8 @@
 // "compare", "Reset" and "Keep" measure against. Each edit goes through one
 // path (applyEdit), which is where an undo stack can hook in later.
 
-#include "attention_engine.h"
-#include "editable_attention.h"
+#include "core/math/attention_engine.h"
+#include "core/document/editable_attention.h"
 
 #include <QObject>
 #include <QStringList>

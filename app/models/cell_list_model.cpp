@@ -1,4 +1,4 @@
-#include "cell_list_model.h"
+#include "app/models/cell_list_model.h"
 
 namespace attnbook {
 

@@ -1,7 +1,7 @@
-#include "chart_cell_model.h"
+#include "app/models/chart_cell_model.h"
 
-#include "cell_specs.h"
-#include "chart_series.h"
+#include "core/document/cell_specs.h"
+#include "core/document/chart_series.h"
 
 #include <QLocale>
 #include <QPointF>

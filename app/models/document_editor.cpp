@@ -1,10 +1,10 @@
-#include "document_editor.h"
+#include "app/models/document_editor.h"
 
-#include "cell_editor.h"
-#include "cell_rename.h"
-#include "document_edits.h"
-#include "lesson.h"
-#include "lesson_session.h"
+#include "core/document/cell_editor.h"
+#include "core/document/cell_rename.h"
+#include "core/document/document_edits.h"
+#include "core/document/lesson.h"
+#include "app/models/lesson_session.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
-#include "document_saver.h"
+#include "app/models/document_saver.h"
 
-#include "document_editor.h"
-#include "lesson_session.h"
+#include "app/models/document_editor.h"
+#include "app/models/lesson_session.h"
 
 #include <QUrl>
 

@@ -1,12 +1,12 @@
-#include "export_controller.h"
+#include "app/models/export_controller.h"
 
-#include "export_output.h"
-#include "lesson.h"
-#include "lesson_bundle.h"
-#include "lesson_session.h"
-#include "pdf_lesson.h"
-#include "worksheet_pdf.h"
-#include "worksheet_variants.h"
+#include "exports/export_output.h"
+#include "core/document/lesson.h"
+#include "exports/lesson_bundle.h"
+#include "app/models/lesson_session.h"
+#include "exports/pdf_lesson.h"
+#include "exports/worksheet_pdf.h"
+#include "exports/worksheet_variants.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -12,9 +12,9 @@
 // What is exported is the session's working copy (documentText()): the document with the edits
 // kept so far, read and computed afresh on the worker thread.
 
-#include "export_control.h"
-#include "lesson_session.h"
-#include "pdf_style.h"
+#include "exports/export_control.h"
+#include "app/models/lesson_session.h"
+#include "exports/pdf_style.h"
 
 #include <QFutureWatcher>
 #include <QObject>

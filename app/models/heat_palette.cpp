@@ -1,4 +1,4 @@
-#include "heat_palette.h"
+#include "app/models/heat_palette.h"
 
 #include <algorithm>
 #include <array>

@@ -1,8 +1,8 @@
-#include "heatmap_item.h"
+#include "app/models/heatmap_item.h"
 
-#include "attention_cell_model.h"
-#include "number_text.h"
-#include "worked_steps.h"
+#include "app/models/attention_cell_model.h"
+#include "app/models/number_text.h"
+#include "core/math/worked_steps.h"
 
 #include <QElapsedTimer>
 #include <QFontMetricsF>

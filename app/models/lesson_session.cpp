@@ -1,14 +1,14 @@
-#include "lesson_session.h"
+#include "app/models/lesson_session.h"
 
-#include "attention_cell_model.h"
-#include "cell_editor.h"
-#include "chart_cell_model.h"
-#include "chart_series.h"
-#include "document_editor.h"
-#include "document_saver.h"
-#include "lesson_source.h"
-#include "quiz_cell_model.h"
-#include "result_json.h"
+#include "app/models/attention_cell_model.h"
+#include "core/document/cell_editor.h"
+#include "app/models/chart_cell_model.h"
+#include "core/document/chart_series.h"
+#include "app/models/document_editor.h"
+#include "app/models/document_saver.h"
+#include "app/lesson_source.h"
+#include "app/models/quiz_cell_model.h"
+#include "core/document/result_json.h"
 
 #include <QFile>
 #include <QFileInfo>

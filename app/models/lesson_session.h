@@ -12,11 +12,11 @@
 // right. "Keep" applies a cell's edits to the working copy through the
 // cell editor and records them in the same history.
 
-#include "cell_list_model.h"
-#include "lesson.h"
-#include "outline_model.h"
-#include "problem_list_model.h"
-#include "prose_rows.h"
+#include "app/models/cell_list_model.h"
+#include "core/document/lesson.h"
+#include "app/models/outline_model.h"
+#include "app/models/problem_list_model.h"
+#include "app/models/prose_rows.h"
 
 #include <QObject>
 #include <QtQml/qqmlregistration.h>

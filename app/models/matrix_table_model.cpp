@@ -1,7 +1,7 @@
-#include "matrix_table_model.h"
+#include "app/models/matrix_table_model.h"
 
-#include "attention_cell_model.h"
-#include "number_text.h"
+#include "app/models/attention_cell_model.h"
+#include "app/models/number_text.h"
 
 #include <cmath>
 

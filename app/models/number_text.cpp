@@ -1,7 +1,7 @@
-#include "number_text.h"
+#include "app/models/number_text.h"
 
-#include "json.h"
-#include "worked_steps.h"
+#include "core/document/json.h"
+#include "core/math/worked_steps.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "outline_model.h"
+#include "app/models/outline_model.h"
 
 namespace attnbook {
 

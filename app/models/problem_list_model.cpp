@@ -1,4 +1,4 @@
-#include "problem_list_model.h"
+#include "app/models/problem_list_model.h"
 
 #include <algorithm>
 

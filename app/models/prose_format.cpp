@@ -1,4 +1,4 @@
-#include "prose_format.h"
+#include "app/models/prose_format.h"
 
 #include <QQuickTextDocument>
 #include <QTextBlock>

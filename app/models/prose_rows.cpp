@@ -1,4 +1,4 @@
-#include "prose_rows.h"
+#include "app/models/prose_rows.h"
 
 #include <regex>
 

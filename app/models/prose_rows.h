@@ -3,8 +3,8 @@
 // can jump to each and an edit redraws only the pieces that quote the
 // edited cell), with bindings replaced by Markdown-safe values.
 
-#include "bindings.h"
-#include "document.h"
+#include "core/document/bindings.h"
+#include "core/document/document.h"
 
 #include <set>
 #include <string>

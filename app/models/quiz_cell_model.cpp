@@ -1,7 +1,7 @@
-#include "quiz_cell_model.h"
+#include "app/models/quiz_cell_model.h"
 
-#include "cell_specs.h"
-#include "number_text.h"
+#include "core/document/cell_specs.h"
+#include "app/models/number_text.h"
 
 #include <cmath>
 

@@ -3,10 +3,10 @@
 // the dialog itself, in the real window, drawn offscreen to /tmp/attnbook-shots.
 #include "../exports/pdf_text.h"
 
-#include "attention_cell_model.h"
-#include "export_controller.h"
-#include "lesson_session.h"
-#include "window.h"
+#include "app/models/attention_cell_model.h"
+#include "app/models/export_controller.h"
+#include "app/models/lesson_session.h"
+#include "app/window.h"
 
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>

@@ -2,10 +2,10 @@
 // that keep every byte, edits that touch only their lines, undo back to the
 // exact original, failed saves that leave the document unsaved, recovery
 // copies offered after a crash, renames that carry bindings, File → New.
-#include "document_editor.h"
-#include "document_saver.h"
-#include "lesson.h"
-#include "lesson_session.h"
+#include "app/models/document_editor.h"
+#include "app/models/document_saver.h"
+#include "core/document/lesson.h"
+#include "app/models/lesson_session.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,9 +2,9 @@
 // mode with its preview, a cell's YAML with an error at its line, the
 // problems panel, Undo named in the Edit menu and the unsaved mark in the
 // title. Shots go to /tmp/attnbook-shots/editor-*.png.
-#include "document_editor.h"
-#include "lesson_session.h"
-#include "window.h"
+#include "app/models/document_editor.h"
+#include "app/models/lesson_session.h"
+#include "app/window.h"
 
 #include <QApplication>
 #include <QDir>

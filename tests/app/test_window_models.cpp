@@ -1,18 +1,18 @@
 // The window's C++ models: each list and table model under
 // QAbstractItemModelTester while the lesson is edited, the edits and their
 // refusals, what "Keep" writes, and the pieces the prose is cut into.
-#include "attention_cell_model.h"
-#include "cell_list_model.h"
-#include "editable_attention.h"
-#include "heatmap_item.h"
-#include "lesson.h"
-#include "lesson_session.h"
-#include "matrix_table_model.h"
-#include "number_text.h"
-#include "outline_model.h"
-#include "problem_list_model.h"
-#include "prose_rows.h"
-#include "quiz_cell_model.h"
+#include "app/models/attention_cell_model.h"
+#include "app/models/cell_list_model.h"
+#include "core/document/editable_attention.h"
+#include "app/models/heatmap_item.h"
+#include "core/document/lesson.h"
+#include "app/models/lesson_session.h"
+#include "app/models/matrix_table_model.h"
+#include "app/models/number_text.h"
+#include "app/models/outline_model.h"
+#include "app/models/problem_list_model.h"
+#include "app/models/prose_rows.h"
+#include "app/models/quiz_cell_model.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

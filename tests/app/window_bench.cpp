@@ -2,10 +2,10 @@
 // models, and to paint a heatmap, for a lesson-sized cell (n = 16) and a
 // large one (n = 512). Built with the tests, never run by CTest:
 //   attnbook-window-bench [repetitions]
-#include "attention_cell_model.h"
-#include "heatmap_item.h"
-#include "lesson_session.h"
-#include "matrix_table_model.h"
+#include "app/models/attention_cell_model.h"
+#include "app/models/heatmap_item.h"
+#include "app/models/lesson_session.h"
+#include "app/models/matrix_table_model.h"
 
 #include <QElapsedTimer>
 #include <QGuiApplication>

@@ -6,8 +6,8 @@
 //
 // Names as in attention.md: n query rows, m key rows, d model width, h heads,
 // d_k / d_v per-head widths, d_o output width.
-#include "attention_engine.h"
-#include "gradient_check.h"
+#include "core/math/attention_engine.h"
+#include "core/math/gradient_check.h"
 
 #include <QtTest>
 

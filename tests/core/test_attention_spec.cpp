@@ -1,9 +1,9 @@
 // The worked numbers of attention.md, pinned, and every rule of its "Details
 // that settle edge cases": scale, blocked rows, extreme scores, and each way
 // resolveShapes refuses a configuration.
-#include "attention_engine.h"
-#include "attention_shapes.h"
-#include "positional_encoding.h"
+#include "core/math/attention_engine.h"
+#include "core/math/attention_shapes.h"
+#include "core/math/positional_encoding.h"
 
 #include <QtTest>
 

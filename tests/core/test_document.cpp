@@ -1,8 +1,8 @@
 // The document model: parse, validate with file positions, bindings, and
 // writing back byte for byte (document-format.md, reliability.md §1–9).
-#include "bindings.h"
-#include "cell_editor.h"
-#include "lesson.h"
+#include "core/document/bindings.h"
+#include "core/document/cell_editor.h"
+#include "core/document/lesson.h"
 
 #include <QDir>
 #include <QFile>

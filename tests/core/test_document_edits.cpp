@@ -1,7 +1,7 @@
 // Structural edits keep every untouched byte and give a lesson that reads
 // back with the intended cells in the intended order.
-#include "document_edits.h"
-#include "lesson.h"
+#include "core/document/document_edits.h"
+#include "core/document/lesson.h"
 
 #include <QtTest>
 

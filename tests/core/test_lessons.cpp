@@ -1,6 +1,6 @@
 // The shipped lessons give the brief's figures (lessons/brief.md), straight
 // from their cells, and pass `check` with no error and no warning.
-#include "lesson.h"
+#include "core/document/lesson.h"
 
 #include <QFile>
 #include <QtTest>

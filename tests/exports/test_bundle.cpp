@@ -1,7 +1,7 @@
 // Bundles: the round trip, failed writes, and one crafted zip per unsafe case of
 // reliability.md 15-21, each refused with its message and without writing anything.
-#include "bundle_reader.h"
-#include "bundle_writer.h"
+#include "exports/bundle_reader.h"
+#include "exports/bundle_writer.h"
 
 #include <quazip/quacrc32.h>
 #include <quazip/quazip.h>

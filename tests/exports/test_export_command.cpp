@@ -1,11 +1,11 @@
 // `attnbook export`: bundles round-trip and verify, and the exit codes of cli.md — 0 done,
 // 1 an output that cannot be written (and nothing partial left, earlier files intact), 2 usage,
 // 3 an invalid document — in process, and once through the real executable with no display.
-#include "bundle_reader.h"
-#include "command_line.h"
-#include "export_command.h"
-#include "lesson_bundle.h"
-#include "lesson_source.h"
+#include "exports/bundle_reader.h"
+#include "app/command_line.h"
+#include "app/export_command.h"
+#include "exports/lesson_bundle.h"
+#include "app/lesson_source.h"
 
 #include <QtCore/QDirIterator>
 #include <QtCore/QProcess>

@@ -2,8 +2,8 @@
 // page; variants are reproducible from their seed, workable by hand, and differ from each
 // other; a roster gives every name a sheet and a CSV line.
 #include "pdf_text.h"
-#include "worksheet_pdf.h"
-#include "worksheet_variants.h"
+#include "exports/worksheet_pdf.h"
+#include "exports/worksheet_variants.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtPdf/QPdfDocument>

@@ -1,6 +1,6 @@
 // Qt Quick Test runner for the window's QML, with the static QML modules
 // linked in and a QApplication (Qt Charts in QML needs widgets).
-#include "window.h"
+#include "app/window.h"
 
 #include <QApplication>
 #include <QQmlContext>

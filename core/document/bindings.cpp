@@ -1,0 +1,306 @@
+#include "core/document/bindings.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace attnbook {
+
+std::string BindingPath::text() const {
+    std::string out = cellId;
+    for (const auto& step : steps) {
+        if (const auto* key = std::get_if<std::string>(&step)) {
+            out += "." + *key;
+        } else {
+            out += "[" + std::to_string(std::get<size_t>(step)) + "]";
+        }
+    }
+    return out;
+}
+
+namespace {
+
+bool isNameStart(char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool isNameChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+}
+
+} // namespace
+
+std::optional<BindingPath> parseBindingPath(std::string_view inner, std::string& error) {
+    BindingPath path;
+    size_t i = 0;
+    const auto name = [&]() {
+        const size_t start = i;
+        if (i < inner.size() && isNameStart(inner[i])) {
+            ++i;
+            while (i < inner.size() && isNameChar(inner[i])) {
+                ++i;
+            }
+        }
+        return std::string(inner.substr(start, i - start));
+    };
+    path.cellId = name();
+    if (path.cellId.empty()) {
+        error = "a binding starts with a cell id, like {{colour.output[0]}}";
+        return std::nullopt;
+    }
+    while (i < inner.size() && inner[i] != ':') {
+        if (inner[i] == '.') {
+            ++i;
+            const std::string key = name();
+            if (key.empty()) {
+                error = "expected a name after '.'";
+                return std::nullopt;
+            }
+            path.steps.emplace_back(key);
+        } else if (inner[i] == '[') {
+            ++i;
+            const size_t start = i;
+            while (i < inner.size() && std::isdigit(static_cast<unsigned char>(inner[i]))) {
+                ++i;
+            }
+            if (i == start || i >= inner.size() || inner[i] != ']' || i - start > 9) {
+                error = "expected an index like [0]";
+                return std::nullopt;
+            }
+            path.steps.emplace_back(
+                size_t(std::stoul(std::string(inner.substr(start, i - start)))));
+            ++i;
+        } else {
+            error = "unexpected '" + std::string(1, inner[i]) + "' in the binding";
+            return std::nullopt;
+        }
+    }
+    if (path.steps.empty()) {
+        error = "a binding names a value inside the cell, like {{" + path.cellId + ".output[0]}}";
+        return std::nullopt;
+    }
+    if (i < inner.size()) { // ":DIGITS"
+        const std::string_view digits = inner.substr(i + 1);
+        if (digits.empty() || digits.size() > 2 ||
+            !std::all_of(digits.begin(), digits.end(),
+                         [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+            error = "the digits after ':' must be a number from 0 to 15";
+            return std::nullopt;
+        }
+        path.digits = std::stoi(std::string(digits));
+        if (path.digits > 15) {
+            error = "the digits after ':' must be a number from 0 to 15";
+            return std::nullopt;
+        }
+    }
+    return path;
+}
+
+const Json* resolveBindingPath(const Json& cell, const BindingPath& path, std::string& error) {
+    const Json* at = &cell;
+    std::string walked = path.cellId;
+    for (const auto& step : path.steps) {
+        const Json* next = nullptr;
+        if (const auto* key = std::get_if<std::string>(&step)) {
+            next = at->find(*key);
+            if (!next) {
+                error = walked + " has no '" + *key + "'";
+                return nullptr;
+            }
+            walked += "." + *key;
+        } else {
+            const size_t index = std::get<size_t>(step);
+            next = at->at(index);
+            if (!next) {
+                error = at->isArray()
+                            ? walked + " has " + std::to_string(at->array().size()) +
+                                  " entries, so [" + std::to_string(index) + "] is out of range"
+                            : walked + " is not a list";
+                return nullptr;
+            }
+            walked += "[" + std::to_string(index) + "]";
+        }
+        at = next;
+    }
+    if (at->isObject()) {
+        error = walked + " is a group of values, not a value";
+        return nullptr;
+    }
+    return at;
+}
+
+std::string formatBoundValue(const Json& value, int digits) {
+    if (value.isNumber()) {
+        char buffer[64];
+        std::snprintf(buffer, sizeof buffer, "%.*f", digits, value.number());
+        std::string text = buffer;
+        if (text.find_first_not_of("-0.") == std::string::npos && text[0] == '-') {
+            text.erase(0, 1); // no "-0.0000"
+        }
+        return text;
+    }
+    if (value.isString()) {
+        return value.string();
+    }
+    if (value.isNull()) {
+        return "−∞";
+    }
+    if (value.isArray()) {
+        std::string out = "[";
+        for (size_t i = 0; i < value.array().size(); ++i) {
+            out += (i ? ", " : "") + formatBoundValue(value.array()[i], digits);
+        }
+        return out + "]";
+    }
+    return value.dump();
+}
+
+std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firstColumn,
+                                  const std::vector<LineRange>& codeLines) {
+    std::vector<ProsePiece> pieces;
+    int line = firstLine;
+    int column = firstColumn;
+    size_t textStart = 0;
+    const auto inCodeBlock = [&](int l) {
+        return std::any_of(codeLines.begin(), codeLines.end(),
+                           [&](const LineRange& r) { return l >= r.first && l <= r.last; });
+    };
+    const auto flushText = [&](size_t end, int startLine, int startColumn) {
+        if (end > textStart) {
+            pieces.push_back({ProsePiece::Kind::Text,
+                              textStart,
+                              end - textStart,
+                              startLine,
+                              startColumn,
+                              {},
+                              {}});
+        }
+    };
+    int textLine = line, textColumn = column;
+    size_t i = 0;
+    // Advances over text[i], keeping line and column (in characters).
+    const auto step = [&]() {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+            ++column;
+        }
+        ++i;
+    };
+    while (i < text.size()) {
+        if ((i == 0 || text[i - 1] == '\n') && inCodeBlock(line)) {
+            flushText(i, textLine, textColumn);
+            const size_t start = i;
+            const int startLine = line;
+            while (i < text.size() && text[i] != '\n') {
+                step();
+            }
+            if (i < text.size()) {
+                step();
+            }
+            pieces.push_back({ProsePiece::Kind::Code, start, i - start, startLine, 1, {}, {}});
+            textStart = i, textLine = line, textColumn = column;
+            continue;
+        }
+        if (text[i] == '`') { // a code span: skip to the matching run of backticks
+            size_t run = 0;
+            while (i + run < text.size() && text[i + run] == '`') {
+                ++run;
+            }
+            size_t search = i + run;
+            size_t close = std::string_view::npos;
+            while ((search = text.find('`', search)) != std::string_view::npos) {
+                size_t other = 0;
+                while (search + other < text.size() && text[search + other] == '`') {
+                    ++other;
+                }
+                if (other == run) {
+                    close = search;
+                    break;
+                }
+                search += other;
+            }
+            const size_t end = close == std::string_view::npos ? i + run : close + run;
+            flushText(i, textLine, textColumn);
+            const size_t start = i;
+            const int startLine = line, startColumn = column;
+            while (i < end) {
+                step();
+            }
+            pieces.push_back(
+                {ProsePiece::Kind::Code, start, end - start, startLine, startColumn, {}, {}});
+            textStart = i, textLine = line, textColumn = column;
+            continue;
+        }
+        if (text.compare(i, 2, "{{") != 0) {
+            step();
+            continue;
+        }
+        const int startLine = line, startColumn = column;
+        const size_t start = i;
+        if (text.compare(i, 4, "{{{{") == 0) {
+            flushText(start, textLine, textColumn);
+            pieces.push_back(
+                {ProsePiece::Kind::LiteralBraces, start, 4, startLine, startColumn, {}, {}});
+            for (int k = 0; k < 4; ++k) {
+                step();
+            }
+            textStart = i, textLine = line, textColumn = column;
+            continue;
+        }
+        const size_t close = text.find("}}", i + 2);
+        const size_t lineEnd = text.find('\n', i + 2);
+        if (close == std::string_view::npos ||
+            (lineEnd != std::string_view::npos && lineEnd < close)) {
+            flushText(start, textLine, textColumn);
+            pieces.push_back(
+                {ProsePiece::Kind::Unclosed, start, 2, startLine, startColumn, {}, {}});
+            step(), step();
+            textStart = i, textLine = line, textColumn = column;
+            continue;
+        }
+        flushText(start, textLine, textColumn);
+        std::string error;
+        const std::string_view inner = text.substr(i + 2, close - i - 2);
+        const std::optional<BindingPath> path = parseBindingPath(inner, error);
+        ProsePiece piece{path ? ProsePiece::Kind::Binding : ProsePiece::Kind::Malformed,
+                         start,
+                         close + 2 - start,
+                         startLine,
+                         startColumn,
+                         path.value_or(BindingPath{}),
+                         error};
+        pieces.push_back(std::move(piece));
+        while (i < close + 2) {
+            step();
+        }
+        textStart = i, textLine = line, textColumn = column;
+    }
+    flushText(text.size(), textLine, textColumn);
+    return pieces;
+}
+
+std::string substituteBindings(std::string_view text, const std::vector<ProsePiece>& pieces,
+                               const BindingLookup& valueOf) {
+    std::string out;
+    out.reserve(text.size());
+    for (const ProsePiece& piece : pieces) {
+        const std::string_view raw = text.substr(piece.offset, piece.length);
+        switch (piece.kind) {
+        case ProsePiece::Kind::Binding:
+            if (const auto value = valueOf(piece.path)) {
+                out += *value;
+            } else {
+                out += raw;
+            }
+            break;
+        case ProsePiece::Kind::LiteralBraces:
+            out += "{{";
+            break;
+        default:
+            out += raw;
+        }
+    }
+    return out;
+}
+
+} // namespace attnbook

@@ -1,0 +1,59 @@
+#pragma once
+// Bindings in prose: `{{ID.PATH}}` or `{{ID.PATH:DIGITS}}` stand for the
+// value at PATH in cell ID's computed JSON, rounded to DIGITS decimals
+// (default 4). `{{{{` writes a literal `{{`. Code spans and code blocks are
+// left alone (document-format.md).
+
+#include "core/document/document.h"
+#include "core/document/json.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace attnbook {
+
+struct BindingPath {
+    std::string cellId;
+    std::vector<std::variant<std::string, size_t>> steps; // keys and indices after the id
+    int digits = 4;
+    std::string text() const; // "colour.head[0].weights[0][1]" (without digits)
+};
+
+// Parses the inside of `{{ ... }}`. Returns nullopt with `error` set when malformed.
+std::optional<BindingPath> parseBindingPath(std::string_view inner, std::string& error);
+
+// The value at the path inside a cell's JSON, or nullptr (with `error` saying
+// which step failed).
+const Json* resolveBindingPath(const Json& cell, const BindingPath& path, std::string& error);
+
+// How a bound value reads in prose: a number with `digits` decimals, a vector
+// as [a, b, c], a blocked score (null) as −∞.
+std::string formatBoundValue(const Json& value, int digits);
+
+struct ProsePiece {
+    enum class Kind { Text, Code, Binding, LiteralBraces, Unclosed, Malformed };
+    Kind kind = Kind::Text;
+    size_t offset = 0; // in the scanned text
+    size_t length = 0;
+    int line = 0;
+    int column = 0;
+    BindingPath path;  // Kind::Binding
+    std::string error; // Kind::Malformed
+};
+
+// Cuts `text` (whose first character sits at file line `firstLine`, column
+// `firstColumn`) into text and binding pieces. Lines inside `codeLines` and
+// code spans stay text.
+std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firstColumn = 1,
+                                  const std::vector<LineRange>& codeLines = {});
+
+// `text` with every binding replaced by `valueOf(path)`; a binding that
+// cannot be resolved shows `fallback(path)`.
+using BindingLookup = std::function<std::optional<std::string>(const BindingPath&)>;
+std::string substituteBindings(std::string_view text, const std::vector<ProsePiece>& pieces,
+                               const BindingLookup& valueOf);
+
+} // namespace attnbook

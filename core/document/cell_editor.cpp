@@ -1,0 +1,201 @@
+#include "core/document/cell_editor.h"
+
+#include "core/document/json.h"
+#include "core/document/yaml_tree.h"
+
+#include <regex>
+
+namespace attnbook {
+namespace {
+
+std::vector<std::string> splitLines(const std::string& body) {
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start < body.size()) {
+        size_t end = body.find('\n', start);
+        end = end == std::string::npos ? body.size() : end + 1;
+        lines.push_back(body.substr(start, end - start));
+        start = end;
+    }
+    return lines;
+}
+
+bool isBlankOrComment(const std::string& line) {
+    const size_t first = line.find_first_not_of(" \t\r\n");
+    return first == std::string::npos || line[first] == '#';
+}
+
+struct KeySpan {
+    size_t first = 0; // body line index of the key
+    size_t end = 0;   // one past its last line
+};
+
+// Finds the body lines of each top-level key from the parsed tree's positions.
+std::optional<std::string> locateKey(const CellBlock& cell, const std::string& key,
+                                     const std::vector<std::string>& lines,
+                                     std::optional<KeySpan>& span) {
+    YamlNode body;
+    try {
+        body = parseYaml(cell.body, cell.bodyFirstLine);
+    } catch (const YamlError& e) {
+        return "the cell's YAML does not parse (line " + std::to_string(e.at.line) +
+               "): " + e.what();
+    }
+    if (body.isNull()) {
+        return std::nullopt;
+    }
+    if (!body.isMap()) {
+        return std::string("the cell's body is not a map of keys");
+    }
+    for (size_t i = 0; i < body.entries.size(); ++i) {
+        const YamlNode& k = body.entries[i].first;
+        if (k.scalar != key) {
+            continue;
+        }
+        if (i + 1 < body.entries.size() && body.entries[i + 1].first.at.line == k.at.line) {
+            return std::string("the cell is written as one flow map; edit it by hand");
+        }
+        KeySpan s;
+        s.first = size_t(k.at.line - cell.bodyFirstLine);
+        s.end = i + 1 < body.entries.size()
+                    ? size_t(body.entries[i + 1].first.at.line - cell.bodyFirstLine)
+                    : lines.size();
+        // Comments and blank lines before the next key belong to what follows.
+        while (s.end > s.first + 1 && isBlankOrComment(lines[s.end - 1])) {
+            --s.end;
+        }
+        span = s;
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+std::string keyLines(const CellBlock& cell, const std::string& key, const std::string& value,
+                     const std::string& lineEnding) {
+    const std::string indent(size_t(cell.indent), ' ');
+    std::string trimmed = value;
+    while (!trimmed.empty() && (trimmed.back() == '\n' || trimmed.back() == '\r')) {
+        trimmed.pop_back();
+    }
+    if (trimmed.find('\n') == std::string::npos) {
+        return indent + key + ": " + trimmed + lineEnding;
+    }
+    std::string out = indent + key + ":" + lineEnding;
+    size_t start = 0;
+    while (start <= trimmed.size()) {
+        size_t end = trimmed.find('\n', start);
+        end = end == std::string::npos ? trimmed.size() : end;
+        std::string line = trimmed.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r') {
+            line.pop_back();
+        }
+        out += indent + "  " + line + lineEnding;
+        start = end + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+std::optional<std::string> setCellKey(Document& document, const std::string& cellId,
+                                      const std::string& key, const std::string& value) {
+    CellBlock* cell = document.findCell(cellId);
+    if (!cell) {
+        return "there is no cell '" + cellId + "'";
+    }
+    static const std::regex keyPattern("[A-Za-z_][A-Za-z0-9_]*");
+    if (!std::regex_match(key, keyPattern)) {
+        return "'" + key + "' is not a key name";
+    }
+    try {
+        parseYaml(value, 1);
+    } catch (const YamlError& e) {
+        return std::string("the value is not valid YAML: ") + e.what();
+    }
+    std::vector<std::string> lines = splitLines(cell->body);
+    std::optional<KeySpan> span;
+    if (auto error = locateKey(*cell, key, lines, span)) {
+        return error;
+    }
+    const std::string replacement = keyLines(*cell, key, value, document.lineEnding);
+    std::string body;
+    if (span) {
+        for (size_t i = 0; i < span->first; ++i) {
+            body += lines[i];
+        }
+        body += replacement;
+        for (size_t i = span->end; i < lines.size(); ++i) {
+            body += lines[i];
+        }
+    } else {
+        body = cell->body;
+        if (!body.empty() && body.back() != '\n') {
+            body += document.lineEnding;
+        }
+        body += replacement;
+    }
+    document.setCellBody(cellId, std::move(body));
+    return std::nullopt;
+}
+
+std::optional<std::string> removeCellKey(Document& document, const std::string& cellId,
+                                         const std::string& key) {
+    CellBlock* cell = document.findCell(cellId);
+    if (!cell) {
+        return "there is no cell '" + cellId + "'";
+    }
+    std::vector<std::string> lines = splitLines(cell->body);
+    std::optional<KeySpan> span;
+    if (auto error = locateKey(*cell, key, lines, span)) {
+        return error;
+    }
+    if (!span) {
+        return std::nullopt;
+    }
+    std::string body;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (i < span->first || i >= span->end) {
+            body += lines[i];
+        }
+    }
+    document.setCellBody(cellId, std::move(body));
+    return std::nullopt;
+}
+
+std::string yamlFlowVector(const arma::rowvec& v) {
+    std::string out = "[";
+    for (arma::uword i = 0; i < v.n_elem; ++i) {
+        out += (i ? ", " : "") + shortestDouble(v(i));
+    }
+    return out + "]";
+}
+
+std::string yamlFlowMatrix(const arma::mat& m) {
+    std::string out = "[";
+    for (arma::uword r = 0; r < m.n_rows; ++r) {
+        out += (r ? ", " : "") + yamlFlowVector(m.row(r));
+    }
+    return out + "]";
+}
+
+std::string yamlFlowStrings(const std::vector<std::string>& items) {
+    static const std::regex plain("[A-Za-z_][A-Za-z0-9_ '-]*");
+    std::string out = "[";
+    for (size_t i = 0; i < items.size(); ++i) {
+        out += i ? ", " : "";
+        const std::string& s = items[i];
+        const bool reserved = s == "true" || s == "false" || s == "null" || s == "~";
+        if (std::regex_match(s, plain) && !reserved && s.back() != ' ') {
+            out += s;
+        } else {
+            out += "\"";
+            for (char c : s) {
+                out += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+            }
+            out += "\"";
+        }
+    }
+    return out + "]";
+}
+
+} // namespace attnbook

@@ -1,0 +1,715 @@
+#include "core/document/cell_reader.h"
+
+#include <algorithm>
+#include <set>
+
+namespace attnbook {
+
+FilePosition ValuePositions::of(const std::string& key, int row, int col) const {
+    if (row >= 0) {
+        const auto it = elements.find(key);
+        if (it != elements.end() && size_t(row) < it->second.size()) {
+            const auto& cells = it->second[size_t(row)];
+            if (col >= 0 && size_t(col) < cells.size()) {
+                return cells[size_t(col)];
+            }
+            if (!cells.empty()) {
+                return cells.front();
+            }
+        }
+    }
+    if (const auto it = values.find(key); it != values.end()) {
+        return it->second;
+    }
+    if (const auto it = keys.find(key); it != keys.end()) {
+        return it->second;
+    }
+    return {};
+}
+
+const std::vector<std::string>& attentionViewNames() {
+    static const std::vector<std::string> names = {"matrices",   "heatmap", "shares",
+                                                   "arithmetic", "trace",   "gradients"};
+    return names;
+}
+
+const std::vector<std::string>& attentionControlNames() {
+    static const std::vector<std::string> names = {"tokens",     "vectors", "heads",      "mask",
+                                                   "positional", "scale",   "projections"};
+    return names;
+}
+
+std::string closestName(const std::string& name, const std::vector<std::string>& candidates) {
+    // Levenshtein distance, case-insensitive; suggest within two edits.
+    const auto distance = [](std::string a, std::string b) {
+        std::transform(a.begin(), a.end(), a.begin(), ::tolower);
+        std::transform(b.begin(), b.end(), b.begin(), ::tolower);
+        std::vector<size_t> row(b.size() + 1);
+        for (size_t j = 0; j <= b.size(); ++j) {
+            row[j] = j;
+        }
+        for (size_t i = 1; i <= a.size(); ++i) {
+            size_t diagonal = row[0];
+            row[0] = i;
+            for (size_t j = 1; j <= b.size(); ++j) {
+                const size_t above = row[j];
+                row[j] = std::min(
+                    {row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                diagonal = above;
+            }
+        }
+        return row[b.size()];
+    };
+    std::string best;
+    size_t bestDistance = 3;
+    for (const std::string& candidate : candidates) {
+        const size_t d = distance(name, candidate);
+        if (d < bestDistance) {
+            best = candidate;
+            bestDistance = d;
+        }
+    }
+    return best;
+}
+
+namespace {
+
+// Reads typed values out of one cell's map, recording positions and problems.
+class BodyReader {
+  public:
+    BodyReader(const std::string& id, ValuePositions& positions, std::vector<Diagnostic>& out)
+        : id_(id), positions_(positions), out_(out) {}
+
+    void error(FilePosition at, const std::string& message) {
+        out_.push_back({Severity::Error, at.line, at.column, message, id_});
+        ++errors_;
+    }
+    void warning(FilePosition at, const std::string& message) {
+        out_.push_back({Severity::Warning, at.line, at.column, message, id_});
+    }
+    int errorCount() const { return errors_; }
+
+    void setElements(const std::string& key, std::vector<std::vector<FilePosition>> places) {
+        positions_.elements[key] = std::move(places);
+    }
+
+    void note(const std::string& key, const YamlNode& keyNode, const YamlNode& value) {
+        positions_.keys[key] = keyNode.at;
+        positions_.values[key] = value.at;
+    }
+
+    std::optional<double> number(const YamlNode& node, const std::string& what) {
+        std::string why;
+        const std::optional<double> v = yamlNumber(node, why);
+        if (!v) {
+            error(node.at, what + ": " + why);
+        }
+        return v;
+    }
+
+    std::optional<int> integer(const YamlNode& node, const std::string& what, int minimum) {
+        const std::optional<double> v = number(node, what);
+        if (!v) {
+            return std::nullopt;
+        }
+        if (*v != std::floor(*v) || *v < minimum || *v > 1e9) {
+            error(node.at, what + " must be a whole number ≥ " + std::to_string(minimum) +
+                               ", not " + node.scalar);
+            return std::nullopt;
+        }
+        return int(*v);
+    }
+
+    std::optional<std::string> text(const YamlNode& node, const std::string& what) {
+        if (!node.isScalar()) {
+            error(node.at, what + " must be text, not " + node.describe());
+            return std::nullopt;
+        }
+        return node.scalar;
+    }
+
+    std::optional<std::vector<std::string>> textList(const YamlNode& node,
+                                                     const std::string& what) {
+        if (!node.isSequence()) {
+            error(node.at, what + " must be a list, like [a, b, c]");
+            return std::nullopt;
+        }
+        std::vector<std::string> out;
+        for (const YamlNode& item : node.items) {
+            const auto t = text(item, "each entry of " + what);
+            if (!t) {
+                return std::nullopt;
+            }
+            out.push_back(*t);
+        }
+        return out;
+    }
+
+    // A vector: a list of numbers. Records element positions under `key`.
+    std::optional<arma::rowvec> vector(const YamlNode& node, const std::string& key,
+                                       const std::string& what) {
+        if (!node.isSequence()) {
+            error(node.at,
+                  what + " must be a list of numbers, like [1, 0, 0], not " + node.describe());
+            return std::nullopt;
+        }
+        arma::rowvec v(node.items.size());
+        std::vector<FilePosition> places;
+        bool fine = true;
+        for (size_t i = 0; i < node.items.size(); ++i) {
+            places.push_back(node.items[i].at);
+            const auto x = number(node.items[i], what + " [" + std::to_string(i) + "]");
+            fine = fine && x.has_value();
+            v(i) = x.value_or(0.0);
+        }
+        if (!key.empty()) {
+            positions_.elements[key] = {places};
+        }
+        if (!fine) {
+            return std::nullopt;
+        }
+        return v;
+    }
+
+    // A matrix: a list of rows, each a list of numbers, all of one length.
+    std::optional<arma::mat> matrix(const YamlNode& node, const std::string& key) {
+        if (!node.isSequence() || node.items.empty()) {
+            error(node.at,
+                  key +
+                      " must be a matrix: a non-empty list of rows, like [[1, 0], "
+                      "[0, 1]], not " +
+                      (node.isSequence() ? std::string("an empty list") : node.describe()));
+            return std::nullopt;
+        }
+        std::vector<std::vector<FilePosition>> places;
+        const size_t width = node.items.front().isSequence() ? node.items.front().items.size() : 0;
+        arma::mat m(node.items.size(), width);
+        bool fine = true;
+        for (size_t r = 0; r < node.items.size(); ++r) {
+            const YamlNode& row = node.items[r];
+            places.emplace_back();
+            if (!row.isSequence()) {
+                error(row.at, key + " row " + std::to_string(r) +
+                                  " must be a list of numbers, not " + row.describe());
+                fine = false;
+                continue;
+            }
+            if (row.items.size() != width || width == 0) {
+                error(row.at, key + " row " + std::to_string(r) + " has " +
+                                  std::to_string(row.items.size()) + " numbers, but row 0 has " +
+                                  std::to_string(width) + " (a matrix needs rows of one length)");
+                fine = false;
+                continue;
+            }
+            for (size_t c = 0; c < width; ++c) {
+                places.back().push_back(row.items[c].at);
+                const auto x = number(row.items[c], key + " [" + std::to_string(r) + "][" +
+                                                        std::to_string(c) + "]");
+                fine = fine && x.has_value();
+                m(r, c) = x.value_or(0.0);
+            }
+        }
+        positions_.elements[key] = std::move(places);
+        if (!fine) {
+            return std::nullopt;
+        }
+        return m;
+    }
+
+  private:
+    std::string id_;
+    ValuePositions& positions_;
+    std::vector<Diagnostic>& out_;
+    int errors_ = 0;
+};
+
+const std::vector<std::string>& attentionKeys() {
+    static const std::vector<std::string> keys = {
+        "tokens",       "vocab",    "X",          "heads", "d_k",      "d_v",      "scale",
+        "mask",         "padding",  "positional", "W_Q",   "W_K",      "W_V",      "W_O",
+        "b_Q",          "b_K",      "b_V",        "b_O",   "queries",  "keys",     "values",
+        "query_tokens", "upstream", "focus",      "views", "controls", "worksheet"};
+    return keys;
+}
+
+bool isProjectionKey(const std::string& key) {
+    static const std::set<std::string> keys = {"W_Q", "W_K", "W_V",   "W_O", "b_Q",       "b_K",
+                                               "b_V", "b_O", "vocab", "X",   "positional"};
+    return keys.count(key) != 0;
+}
+
+void readNameList(BodyReader& in, const YamlNode& node, const std::string& key,
+                  const std::vector<std::string>& allowed, std::vector<std::string>& out) {
+    if (!node.isSequence()) {
+        in.error(node.at, key + " must be a list, like [" + allowed[0] + ", " + allowed[1] + "]");
+        return;
+    }
+    out.clear();
+    for (const YamlNode& item : node.items) {
+        if (!item.isScalar() ||
+            std::find(allowed.begin(), allowed.end(), item.scalar) == allowed.end()) {
+            std::string list;
+            for (const std::string& name : allowed) {
+                list += (list.empty() ? "" : ", ") + name;
+            }
+            in.error(item.at, "unknown " + key + " entry " + item.describe() + "; use " + list);
+            continue;
+        }
+        out.push_back(item.scalar);
+    }
+}
+
+std::optional<WorksheetSpec> readWorksheet(BodyReader& in, const YamlNode& node) {
+    if (!node.isMap()) {
+        in.error(node.at, "worksheet must be a map with blank: and vary:");
+        return std::nullopt;
+    }
+    WorksheetSpec sheet;
+    static const std::vector<std::string> blankable = {
+        "X", "Q", "K", "V", "scores", "weights", "context", "concat", "output"};
+    for (const auto& [key, value] : node.entries) {
+        if (key.scalar == "blank") {
+            readNameList(in, value, "worksheet.blank", blankable, sheet.blank);
+        } else if (key.scalar == "vary") {
+            if (!value.isMap()) {
+                in.error(value.at, "worksheet.vary must be a map, like {vocab: {min: -2, max: 2}}");
+                continue;
+            }
+            static const std::vector<std::string> varyable = {
+                "vocab", "X", "W_Q", "W_K", "W_V", "W_O", "queries", "keys", "values"};
+            for (const auto& [what, range] : value.entries) {
+                if (std::find(varyable.begin(), varyable.end(), what.scalar) == varyable.end()) {
+                    in.error(what.at, "worksheet.vary cannot vary '" + what.scalar + "'");
+                    continue;
+                }
+                WorksheetSpec::Range r;
+                if (range.isMap()) {
+                    if (const YamlNode* lo = range.find("min")) {
+                        r.min = in.integer(*lo, "min", -1000000).value_or(r.min);
+                    }
+                    if (const YamlNode* hi = range.find("max")) {
+                        r.max = in.integer(*hi, "max", -1000000).value_or(r.max);
+                    }
+                } else if (!range.isNull()) {
+                    in.error(range.at, "a range is {min: -2, max: 2}");
+                }
+                if (r.min > r.max) {
+                    in.error(range.at, "min is larger than max");
+                }
+                sheet.vary[what.scalar] = r;
+            }
+        } else {
+            in.warning(key.at, "unknown worksheet key '" + key.scalar + "'");
+        }
+    }
+    return sheet;
+}
+
+std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& body) {
+    AttentionCellSpec spec;
+    AttentionConfig& c = spec.config;
+    spec.views = {"matrices", "heatmap"};
+    spec.controls = attentionControlNames();
+    const int errorsBefore = in.errorCount();
+
+    const bool direct = body.find("queries") || body.find("keys") || body.find("values");
+    c.direct = direct;
+
+    const YamlNode* tokensNode = body.find("tokens");
+    std::set<std::string> brokenVocab; // labels whose vector has its own error already
+    const YamlNode* vocabNode = body.find("vocab");
+    const YamlNode* xNode = body.find("X");
+    for (const auto& [key, value] : body.entries) {
+        const std::string& k = key.scalar;
+        in.note(k, key, value);
+        if (std::find(attentionKeys().begin(), attentionKeys().end(), k) == attentionKeys().end()) {
+            const std::string guess = closestName(k, attentionKeys());
+            in.warning(key.at, "unknown key '" + k + "'" +
+                                   (guess.empty() ? "" : " — did you mean '" + guess + "'?"));
+            continue;
+        }
+        if (direct && isProjectionKey(k)) {
+            in.error(key.at, "'" + k +
+                                 "' has no meaning in direct mode (queries, keys, values "
+                                 "are given as they are)");
+            continue;
+        }
+        if (k == "tokens") {
+            if (const auto list = in.textList(value, "tokens")) {
+                c.tokens = *list;
+                if (value.items.empty() && !direct) {
+                    in.error(value.at, "a cell needs at least one token: tokens is empty");
+                }
+            }
+        } else if (k == "query_tokens") {
+            if (const auto list = in.textList(value, "query_tokens")) {
+                c.queryTokens = *list;
+            }
+        } else if (k == "vocab") {
+            if (!value.isMap()) {
+                in.error(value.at, "vocab must map each token to its vector, like red: [1, 0]");
+                continue;
+            }
+            for (const auto& [label, vec] : value.entries) {
+                brokenVocab.insert(label.scalar); // until its vector reads well
+                if (const auto v = in.vector(vec, "", "the vector of '" + label.scalar + "'")) {
+                    if (!spec.vocab.empty() && v->n_elem != spec.vocab.begin()->second.n_elem) {
+                        in.error(vec.at,
+                                 "the vector of '" + label.scalar + "' has " +
+                                     std::to_string(v->n_elem) + " numbers, but '" +
+                                     spec.vocabOrder.front() + "' has " +
+                                     std::to_string(spec.vocab.at(spec.vocabOrder.front()).n_elem) +
+                                     " (every vector needs the model width)");
+                        continue;
+                    }
+                    if (v->n_elem == 0) {
+                        in.error(vec.at, "the vector of '" + label.scalar + "' is empty");
+                        continue;
+                    }
+                    spec.vocab[label.scalar] = *v;
+                    spec.vocabOrder.push_back(label.scalar);
+                    brokenVocab.erase(label.scalar);
+                }
+            }
+        } else if (k == "X") {
+            if (const auto m = in.matrix(value, "X")) {
+                c.X0 = *m;
+            }
+        } else if (k == "heads") {
+            c.heads = in.integer(value, "heads", 1).value_or(1);
+        } else if (k == "d_k" || k == "d_v") {
+            if (const auto w = in.integer(value, k, 1)) {
+                (k == "d_k" ? c.dK : c.dV) = *w;
+            }
+        } else if (k == "scale") {
+            if (const auto b = yamlBool(value)) {
+                c.scaleKind = *b ? ScaleKind::InverseSqrtDk : ScaleKind::Off;
+            } else if (const auto divisor = in.number(value, "scale (true, false or a divisor)")) {
+                if (*divisor <= 0) {
+                    in.error(value.at, "a scale divisor must be > 0, not " + value.scalar);
+                } else {
+                    c.scaleKind = ScaleKind::Divisor;
+                    c.scaleDivisor = *divisor;
+                }
+            }
+        } else if (k == "mask") {
+            if (value.isScalar() && value.scalar == "none") {
+                c.mask = MaskKind::None;
+            } else if (value.isScalar() && value.scalar == "causal") {
+                c.mask = MaskKind::Causal;
+            } else {
+                in.error(value.at, "mask must be none or causal, not " + value.describe());
+            }
+        } else if (k == "padding") {
+            if (value.isScalar() && value.scalar == "none") {
+                c.padding.clear();
+            } else if (value.isSequence()) {
+                for (const YamlNode& flag : value.items) {
+                    const auto b = yamlBool(flag);
+                    if (!b) {
+                        in.error(flag.at,
+                                 "each padding flag must be true or false, not " + flag.describe());
+                    }
+                    c.padding.push_back(b.value_or(false));
+                }
+            } else {
+                in.error(value.at, "padding must be none or a list of true/false flags");
+            }
+        } else if (k == "positional") {
+            if (value.isScalar() && value.scalar == "none") {
+                c.positional = PositionalKind::None;
+            } else if (value.isScalar() && value.scalar == "sinusoidal") {
+                c.positional = PositionalKind::Sinusoidal;
+            } else if (value.isSequence()) {
+                if (const auto m = in.matrix(value, "positional")) {
+                    c.positional = PositionalKind::Learned;
+                    c.learnedP = *m;
+                }
+            } else {
+                in.error(value.at, "positional must be none, sinusoidal or an n × d matrix");
+            }
+        } else if (k[0] == 'W') {
+            Projection& p = k == "W_Q" ? c.wQ : k == "W_K" ? c.wK : k == "W_V" ? c.wV : c.wO;
+            if (value.isScalar() && value.scalar == "identity") {
+                p.identity = true;
+            } else if (const auto m = in.matrix(value, k)) {
+                p.identity = false;
+                p.weights = *m;
+            }
+        } else if (k[0] == 'b') {
+            arma::rowvec& b = k == "b_Q" ? c.bQ : k == "b_K" ? c.bK : k == "b_V" ? c.bV : c.bO;
+            if (const auto v = in.vector(value, k, k)) {
+                b = *v;
+            }
+        } else if (k == "queries" || k == "keys" || k == "values") {
+            if (const auto m = in.matrix(value, k)) {
+                (k == "queries" ? c.queries : k == "keys" ? c.keys : c.values) = *m;
+            }
+        } else if (k == "upstream") {
+            if (value.isScalar() && value.scalar == "ones") {
+                c.upstream.reset();
+            } else if (const auto m = in.matrix(value, "upstream")) {
+                c.upstream = *m;
+            }
+        } else if (k == "focus") {
+            c.focus = in.integer(value, "focus", 0).value_or(0);
+        } else if (k == "views") {
+            readNameList(in, value, "views", attentionViewNames(), spec.views);
+        } else if (k == "controls") {
+            readNameList(in, value, "controls", attentionControlNames(), spec.controls);
+        } else if (k == "worksheet") {
+            spec.worksheet = readWorksheet(in, value);
+        }
+    }
+
+    if (direct) {
+        for (const char* needed : {"queries", "keys", "values"}) {
+            if (!body.find(needed)) {
+                in.error(body.at, std::string("direct mode needs queries, keys and values; '") +
+                                      needed + "' is missing");
+            }
+        }
+    } else {
+        if (!tokensNode) {
+            in.error(body.at, "an attention cell needs tokens (or queries, keys and values)");
+        }
+        if (vocabNode && xNode) {
+            in.error(xNode->at, "give the token vectors either as vocab or as X, not both");
+        } else if (!vocabNode && !xNode && tokensNode) {
+            in.error(tokensNode->at, "the tokens need vectors: add a vocab (or an X matrix)");
+        } else if (vocabNode && tokensNode && tokensNode->isSequence() && !spec.vocab.empty()) {
+            const arma::uword d = spec.vocab.begin()->second.n_elem;
+            c.X0.set_size(c.tokens.size(), d);
+            std::vector<std::vector<FilePosition>> rowPlaces; // X's row r is token r
+            for (const YamlNode& item : tokensNode->items) {
+                rowPlaces.push_back({item.at});
+            }
+            in.setElements("X", std::move(rowPlaces));
+            for (size_t r = 0; r < c.tokens.size(); ++r) {
+                const auto it = spec.vocab.find(c.tokens[r]);
+                if (it == spec.vocab.end()) {
+                    if (brokenVocab.count(c.tokens[r]) == 0) {
+                        in.error(tokensNode->items[r].at,
+                                 "the token '" + c.tokens[r] + "' is not in the vocab");
+                    }
+                    continue;
+                }
+                c.X0.row(r) = it->second;
+            }
+        } else if (xNode && !c.X0.is_empty() && c.X0.n_rows != c.tokens.size() && tokensNode) {
+            in.error(xNode->at, "X has " + std::to_string(c.X0.n_rows) + " rows for " +
+                                    std::to_string(c.tokens.size()) + " tokens");
+        }
+    }
+    if (in.errorCount() != errorsBefore) {
+        return std::nullopt;
+    }
+    return spec;
+}
+
+std::optional<QuizCellSpec> readQuiz(BodyReader& in, const YamlNode& body) {
+    QuizCellSpec quiz;
+    const int errorsBefore = in.errorCount();
+    static const std::vector<std::string> keys = {"question", "choices", "answer", "tolerance",
+                                                  "explain"};
+    const YamlNode* answer = nullptr;
+    for (const auto& [key, value] : body.entries) {
+        const std::string& k = key.scalar;
+        in.note(k, key, value);
+        if (k == "question") {
+            quiz.question = in.text(value, "question").value_or("");
+        } else if (k == "choices") {
+            quiz.choices = in.textList(value, "choices").value_or(std::vector<std::string>{});
+        } else if (k == "answer") {
+            answer = &value;
+        } else if (k == "tolerance") {
+            if (const auto t = in.number(value, "tolerance")) {
+                if (*t < 0) {
+                    in.error(value.at, "tolerance must be ≥ 0");
+                }
+                quiz.tolerance = *t;
+            }
+        } else if (k == "explain") {
+            quiz.explain = in.text(value, "explain").value_or("");
+        } else {
+            const std::string guess = closestName(k, keys);
+            in.warning(key.at, "unknown key '" + k + "'" +
+                                   (guess.empty() ? "" : " — did you mean '" + guess + "'?"));
+        }
+    }
+    if (quiz.question.empty()) {
+        in.error(body.at, "a quiz needs a question");
+    }
+    if (!answer) {
+        in.error(body.at, "a quiz needs an answer");
+    } else if (!answer->isScalar()) {
+        in.error(answer->at, "answer must be a choice number, a number, a binding or a text");
+    } else {
+        std::string ignored;
+        const std::string& a = answer->scalar;
+        const std::optional<double> number = yamlNumber(*answer, ignored);
+        if (a.size() > 4 && a.rfind("{{", 0) == 0 && a.compare(a.size() - 2, 2, "}}") == 0) {
+            quiz.answerKind = QuizCellSpec::AnswerKind::Binding;
+            quiz.text = a.substr(2, a.size() - 4);
+        } else if (number && !quiz.choices.empty()) {
+            if (*number != std::floor(*number) || *number < 0 ||
+                *number >= double(quiz.choices.size())) {
+                in.error(answer->at, "answer must be the index of a choice, from 0 to " +
+                                         std::to_string(quiz.choices.size() - 1));
+            }
+            quiz.answerKind = QuizCellSpec::AnswerKind::Choice;
+            quiz.choice = int(*number);
+        } else if (number) {
+            quiz.answerKind = QuizCellSpec::AnswerKind::Number;
+            quiz.number = *number;
+        } else {
+            quiz.answerKind = QuizCellSpec::AnswerKind::Text;
+            quiz.text = a;
+        }
+    }
+    if (in.errorCount() != errorsBefore) {
+        return std::nullopt;
+    }
+    return quiz;
+}
+
+void readAxis(BodyReader& in, const YamlNode& node, const std::string& axis, ChartCellSpec& chart) {
+    if (!node.isMap()) {
+        in.error(node.at, axis + " must be a map, like {label: tokens n, scale: log}");
+        return;
+    }
+    for (const auto& [key, value] : node.entries) {
+        const std::string& k = key.scalar;
+        if (k == "label") {
+            (axis == "x" ? chart.xLabel : chart.yLabel) = in.text(value, "label").value_or("");
+        } else if (k == "scale") {
+            if (value.isScalar() && (value.scalar == "linear" || value.scalar == "log")) {
+                (axis == "x" ? chart.xLog : chart.yLog) = value.scalar == "log";
+            } else {
+                in.error(value.at, "scale must be linear or log, not " + value.describe());
+            }
+        } else if (axis == "x" && k == "var") {
+            chart.variable = in.text(value, "var").value_or("n");
+        } else if (axis == "x" && k == "from") {
+            chart.from = in.number(value, "from").value_or(0.0);
+        } else if (axis == "x" && k == "to") {
+            chart.to = in.number(value, "to").value_or(1.0);
+        } else if (axis == "x" && k == "points") {
+            chart.points = in.integer(value, "points", 2).value_or(50);
+            if (chart.points > 100000) {
+                in.error(value.at, "points is " + value.scalar + ", over the limit of 100000");
+            }
+        } else {
+            in.warning(key.at, "unknown key '" + k + "' in " + axis);
+        }
+    }
+}
+
+std::optional<ChartCellSpec> readChart(BodyReader& in, const YamlNode& body) {
+    ChartCellSpec chart;
+    const int errorsBefore = in.errorCount();
+    const YamlNode* series = nullptr;
+    for (const auto& [key, value] : body.entries) {
+        const std::string& k = key.scalar;
+        in.note(k, key, value);
+        if (k == "title") {
+            chart.title = in.text(value, "title").value_or("");
+        } else if (k == "x" || k == "y") {
+            readAxis(in, value, k, chart);
+        } else if (k == "series") {
+            series = &value;
+        } else {
+            const std::string guess = closestName(k, {"title", "x", "y", "series"});
+            in.warning(key.at, "unknown key '" + k + "'" +
+                                   (guess.empty() ? "" : " — did you mean '" + guess + "'?"));
+        }
+    }
+    if (!series || !series->isSequence() || series->items.empty()) {
+        in.error(series ? series->at : body.at, "a chart needs series: a list of {label, y}");
+    } else {
+        for (const YamlNode& item : series->items) {
+            const YamlNode* formula = item.isMap() ? item.find("y") : nullptr;
+            if (!formula) {
+                in.error(item.at, "each series needs a formula y, like {label: cost, y: \"n^2\"}");
+                continue;
+            }
+            const YamlNode* label = item.find("label");
+            chart.series.push_back({label ? label->scalar : formula->scalar,
+                                    in.text(*formula, "y").value_or(""), formula->at});
+        }
+    }
+    if (chart.xLog && (chart.from <= 0 || chart.to <= 0)) {
+        in.error(body.find("x") ? body.find("x")->at : body.at, "a log axis needs from and to > 0");
+    }
+    if (!(chart.to > chart.from)) {
+        in.error(body.find("x") ? body.find("x")->at : body.at, "x needs from < to");
+    }
+    if (in.errorCount() != errorsBefore) {
+        return std::nullopt;
+    }
+    return chart;
+}
+
+} // namespace
+
+ReadCell readCellBody(CellKind kind, const std::string& id, const YamlNode& body,
+                      std::vector<Diagnostic>& diagnostics) {
+    ReadCell read;
+    BodyReader in(id, read.positions, diagnostics);
+    if (!body.isMap()) {
+        in.error(body.at, std::string("the body of ") + cellKindName(kind) + " cell '" + id +
+                              "' must be YAML keys and values, like heads: 1");
+        return read;
+    }
+    switch (kind) {
+    case CellKind::Attention:
+        if (auto spec = readAttention(in, body)) {
+            read.spec = std::move(*spec);
+        }
+        break;
+    case CellKind::Quiz:
+        if (auto spec = readQuiz(in, body)) {
+            read.spec = std::move(*spec);
+        }
+        break;
+    case CellKind::Chart:
+        if (auto spec = readChart(in, body)) {
+            read.spec = std::move(*spec);
+        }
+        break;
+    }
+    return read;
+}
+
+ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics) {
+    if (!cell.closed || cell.id.empty() || !isValidCellId(cell.id)) {
+        return {};
+    }
+    // Take the body lines without the fence's indentation, as CommonMark does.
+    std::string yaml;
+    size_t start = 0;
+    while (start < cell.body.size()) {
+        size_t end = cell.body.find('\n', start);
+        end = end == std::string::npos ? cell.body.size() : end + 1;
+        std::string_view line(cell.body.data() + start, end - start);
+        for (int i = 0; i < cell.indent && !line.empty() && line.front() == ' '; ++i) {
+            line.remove_prefix(1);
+        }
+        yaml.append(line);
+        start = end;
+    }
+    YamlNode body;
+    try {
+        body = parseYaml(yaml, cell.bodyFirstLine, cell.indent);
+    } catch (const YamlError& e) {
+        diagnostics.push_back({Severity::Error, e.at.line, e.at.column, e.what(), cell.id});
+        return {};
+    }
+    if (body.isNull()) {
+        body.at = {cell.openLine, cell.indent + 1};
+        body.kind = YamlNode::Kind::Map; // an empty body: report what is missing
+    }
+    return readCellBody(cell.kind, cell.id, body, diagnostics);
+}
+
+} // namespace attnbook

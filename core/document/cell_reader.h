@@ -1,0 +1,28 @@
+#pragma once
+// Reads a cell's YAML tree into its spec, collecting every problem with its
+// file position rather than stopping at the first (document-format.md).
+
+#include "core/document/cell_specs.h"
+#include "core/document/diagnostic.h"
+#include "core/document/document.h"
+
+namespace attnbook {
+
+struct ReadCell {
+    std::variant<std::monostate, AttentionCellSpec, QuizCellSpec, ChartCellSpec> spec;
+    ValuePositions positions;
+    bool ok() const { return spec.index() != 0; }
+};
+
+// Parses the YAML of `cell` and reads it. Problems go to `diagnostics`; the
+// spec is empty when an error makes the cell unusable.
+ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics);
+
+// Reads an already parsed body (used by --set to check one value in place).
+ReadCell readCellBody(CellKind kind, const std::string& id, const YamlNode& body,
+                      std::vector<Diagnostic>& diagnostics);
+
+// "did you mean 'heads'?" for a misspelt key, or "" when nothing is close.
+std::string closestName(const std::string& name, const std::vector<std::string>& candidates);
+
+} // namespace attnbook

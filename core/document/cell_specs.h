@@ -1,0 +1,80 @@
+#pragma once
+// What each kind of cell says, read from its YAML body, with the file
+// position of every value so that later errors can point at it.
+
+#include "core/math/attention_config.h"
+#include "core/document/yaml_tree.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace attnbook {
+
+// Where each value of a cell stands in the file: a key's value, and for
+// matrices and lists each element.
+struct ValuePositions {
+    std::map<std::string, FilePosition> keys;                               // the key itself
+    std::map<std::string, FilePosition> values;                             // the value's start
+    std::map<std::string, std::vector<std::vector<FilePosition>>> elements; // [row][col]
+
+    FilePosition of(const std::string& key, int row = -1, int col = -1) const;
+};
+
+struct WorksheetSpec {
+    std::vector<std::string> blank; // names of views/matrices shown as empty boxes
+    struct Range {
+        int min = -2;
+        int max = 2;
+    };
+    std::map<std::string, Range> vary; // cell key (vocab, X, W_Q, queries ...) → integer range
+};
+
+struct AttentionCellSpec {
+    AttentionConfig config;
+    std::vector<std::string> views; // matrices, heatmap, shares, arithmetic, trace, gradients
+    std::vector<std::string>
+        controls; // tokens, vectors, heads, mask, positional, scale, projections
+    std::map<std::string, arma::rowvec> vocab; // label → vector, when the cell has a vocab
+    std::vector<std::string> vocabOrder;       // labels in file order
+    std::optional<WorksheetSpec> worksheet;
+};
+
+struct QuizCellSpec {
+    std::string question;
+    std::vector<std::string> choices;
+    // One of: the right choice's index, a number, a binding "{{...}}", free text.
+    enum class AnswerKind { Choice, Number, Binding, Text };
+    AnswerKind answerKind = AnswerKind::Text;
+    int choice = -1;
+    double number = 0.0;
+    std::string text; // the binding (without braces) or the free text
+    double tolerance = 0.005;
+    std::string explain;
+};
+
+struct ChartSeriesSpec {
+    std::string label;
+    std::string formula;
+    FilePosition at;
+};
+
+struct ChartCellSpec {
+    std::string title;
+    std::string xLabel;
+    std::string variable = "n";
+    double from = 0.0;
+    double to = 1.0;
+    int points = 50;
+    bool xLog = false;
+    std::string yLabel;
+    bool yLog = false;
+    std::vector<ChartSeriesSpec> series;
+};
+
+const std::vector<std::string>& attentionViewNames();
+const std::vector<std::string>& attentionControlNames();
+
+} // namespace attnbook

@@ -1,0 +1,617 @@
+#include "core/document/editable_attention.h"
+
+#include "core/math/attention_shapes.h"
+#include "core/document/cell_editor.h"
+#include "core/document/cell_specs.h"
+#include "core/document/json.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnbook {
+namespace {
+
+// Applies `edit` to a copy and commits it only when the result can be
+// computed, so a refused edit never leaves a half-changed cell behind.
+template <class Edit> EditRefusal tryEdit(EditableAttention& state, Edit edit) {
+    EditableAttention candidate = state;
+    if (EditRefusal refusal = edit(candidate)) {
+        return refusal;
+    }
+    if (EditRefusal problem = candidate.problem()) {
+        return problem;
+    }
+    state = std::move(candidate);
+    return std::nullopt;
+}
+
+int keyRows(const AttentionConfig& c) {
+    return c.direct ? int(c.keys.n_rows) : int(c.tokens.size());
+}
+int queryRows(const AttentionConfig& c) {
+    return c.direct ? int(c.queries.n_rows) : int(c.tokens.size());
+}
+
+Projection* projection(AttentionConfig& c, const std::string& name) {
+    if (name == "W_Q")
+        return &c.wQ;
+    if (name == "W_K")
+        return &c.wK;
+    if (name == "W_V")
+        return &c.wV;
+    if (name == "W_O")
+        return &c.wO;
+    return nullptr;
+}
+const Projection* projection(const AttentionConfig& c, const std::string& name) {
+    return projection(const_cast<AttentionConfig&>(c), name);
+}
+arma::rowvec* bias(AttentionConfig& c, const std::string& name) {
+    if (name == "b_Q")
+        return &c.bQ;
+    if (name == "b_K")
+        return &c.bK;
+    if (name == "b_V")
+        return &c.bV;
+    if (name == "b_O")
+        return &c.bO;
+    return nullptr;
+}
+arma::mat* directMatrix(AttentionConfig& c, const std::string& name) {
+    if (name == "queries")
+        return &c.queries;
+    if (name == "keys")
+        return &c.keys;
+    if (name == "values")
+        return &c.values;
+    return nullptr;
+}
+
+// (rows × cols) of a projection as the resolved widths say.
+std::pair<arma::uword, arma::uword> projectionShape(const AttentionShapes& s,
+                                                    const std::string& name) {
+    if (name == "W_Q" || name == "W_K")
+        return {arma::uword(s.h * s.dK), arma::uword(s.d)};
+    if (name == "W_V")
+        return {arma::uword(s.h * s.dV), arma::uword(s.d)};
+    return {arma::uword(s.dO), arma::uword(s.h * s.dV)}; // W_O
+}
+arma::uword biasLength(const AttentionShapes& s, const std::string& name) {
+    if (name == "b_Q" || name == "b_K")
+        return arma::uword(s.h * s.dK);
+    if (name == "b_V")
+        return arma::uword(s.h * s.dV);
+    return arma::uword(s.dO);
+}
+
+bool validIndex(int i, int size) {
+    return i >= 0 && i < size;
+}
+
+std::string vocabList(const EditableAttention& state) {
+    std::string out;
+    for (const std::string& word : state.vocabOrder) {
+        out += (out.empty() ? "" : ", ") + word;
+    }
+    return out;
+}
+
+// Moves element `from` of a list to position `to`, shifting those between.
+template <class T> void moveItem(std::vector<T>& items, int from, int to) {
+    T item = items[size_t(from)];
+    items.erase(items.begin() + from);
+    items.insert(items.begin() + to, item);
+}
+void moveRow(arma::mat& m, int from, int to) {
+    if (m.n_rows == 0) {
+        return;
+    }
+    const arma::rowvec row = m.row(arma::uword(from));
+    m.shed_row(arma::uword(from));
+    m.insert_rows(arma::uword(to), row);
+}
+
+bool sameMatrix(const arma::mat& a, const arma::mat& b) {
+    return a.n_rows == b.n_rows && a.n_cols == b.n_cols && arma::all(arma::vectorise(a == b));
+}
+bool sameVector(const arma::rowvec& a, const arma::rowvec& b) {
+    return a.n_elem == b.n_elem && arma::all(a == b);
+}
+bool sameProjection(const Projection& a, const Projection& b) {
+    return a.identity == b.identity && (a.identity || sameMatrix(a.weights, b.weights));
+}
+
+std::string flowLabel(const std::string& label) {
+    const std::string list = yamlFlowStrings({label});
+    return list.substr(1, list.size() - 2);
+}
+
+std::string numberText(double value) {
+    return shortestDouble(value);
+}
+
+} // namespace
+
+EditableAttention EditableAttention::fromSpec(const AttentionCellSpec& spec) {
+    EditableAttention state;
+    state.config = spec.config;
+    state.vocab = spec.vocab;
+    state.vocabOrder = spec.vocabOrder;
+    return state;
+}
+
+EditRefusal EditableAttention::problem() const {
+    try {
+        resolveShapes(config, AttentionLimits{});
+    } catch (const InvalidConfig& e) {
+        return std::string(e.what());
+    }
+    return std::nullopt;
+}
+
+bool isEditableMatrix(const EditableAttention& state, const std::string& name) {
+    if (state.config.direct) {
+        return name == "queries" || name == "keys" || name == "values";
+    }
+    return name == "X0" || name == "W_Q" || name == "W_K" || name == "W_V" || name == "W_O" ||
+           name == "b_Q" || name == "b_K" || name == "b_V" || name == "b_O";
+}
+
+arma::mat editableMatrix(const EditableAttention& state, const std::string& name) {
+    const AttentionConfig& c = state.config;
+    if (name == "X0")
+        return c.X0;
+    if (name == "queries")
+        return c.queries;
+    if (name == "keys")
+        return c.keys;
+    if (name == "values")
+        return c.values;
+    const AttentionShapes shapes = resolveShapes(c, AttentionLimits{});
+    if (const Projection* p = projection(c, name)) {
+        if (!p->identity) {
+            return p->weights;
+        }
+        const auto [rows, cols] = projectionShape(shapes, name);
+        return arma::eye(rows, cols);
+    }
+    AttentionConfig& mutableConfig = const_cast<AttentionConfig&>(c);
+    if (const arma::rowvec* b = bias(mutableConfig, name)) {
+        return b->is_empty() ? arma::mat(1, biasLength(shapes, name), arma::fill::zeros)
+                             : arma::mat(*b);
+    }
+    return {};
+}
+
+EditRefusal setHeads(EditableAttention& state, int heads) {
+    if (heads < 1) {
+        return std::string("heads must be at least 1");
+    }
+    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        s.config.heads = heads;
+        return std::nullopt;
+    });
+}
+
+EditRefusal setMask(EditableAttention& state, MaskKind mask) {
+    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        s.config.mask = mask;
+        return std::nullopt;
+    });
+}
+
+EditRefusal setPadding(EditableAttention& state, int key, bool padded) {
+    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        const int m = keyRows(s.config);
+        if (!validIndex(key, m)) {
+            return "there is no token " + std::to_string(key + 1) + " to pad";
+        }
+        std::vector<bool>& flags = s.config.padding;
+        if (flags.empty()) {
+            flags.assign(size_t(m), false);
+        }
+        flags[size_t(key)] = padded;
+        if (std::none_of(flags.begin(), flags.end(), [](bool f) { return f; })) {
+            flags.clear(); // no flag set is the same as no padding
+        }
+        return std::nullopt;
+    });
+}
+
+EditRefusal setPositional(EditableAttention& state, PositionalKind kind) {
+    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        if (s.config.direct && kind != PositionalKind::None) {
+            return std::string("a cell that gives queries, keys and values directly has no "
+                               "positional encoding");
+        }
+        if (kind == PositionalKind::Learned && s.config.learnedP.is_empty()) {
+            return std::string("this cell has no learned positional matrix");
+        }
+        s.config.positional = kind;
+        return std::nullopt;
+    });
+}
+
+EditRefusal setScale(EditableAttention& state, ScaleKind kind, double divisor) {
+    if (kind == ScaleKind::Divisor && !(std::isfinite(divisor) && divisor > 0)) {
+        return std::string("the divisor must be a finite number above 0");
+    }
+    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        s.config.scaleKind = kind;
+        if (kind == ScaleKind::Divisor) {
+            s.config.scaleDivisor = divisor;
+        }
+        return std::nullopt;
+    });
+}
+
+EditRefusal setFocus(EditableAttention& state, int row) {
+    if (!validIndex(row, queryRows(state.config))) {
+        return "there is no row " + std::to_string(row + 1) + " to follow";
+    }
+    state.config.focus = row;
+    return std::nullopt;
+}
+
+namespace {
+
+EditRefusal refuseInDirectMode(const EditableAttention& state) {
+    if (state.config.direct) {
+        return std::string("this cell gives queries, keys and values directly; edit those "
+                           "matrices instead of the tokens");
+    }
+    return std::nullopt;
+}
+
+EditRefusal vectorFor(const EditableAttention& state, const std::string& label,
+                      arma::rowvec& vector) {
+    if (label.empty()) {
+        return std::string("a token needs a name");
+    }
+    if (!state.usesVocab()) {
+        vector.zeros(state.config.X0.n_cols);
+        return std::nullopt;
+    }
+    const auto found = state.vocab.find(label);
+    if (found == state.vocab.end()) {
+        return "'" + label + "' is not in the vocab; pick one of " + vocabList(state);
+    }
+    vector = found->second;
+    return std::nullopt;
+}
+
+} // namespace
+
+EditRefusal addToken(EditableAttention& state, const std::string& label) {
+    if (EditRefusal r = refuseInDirectMode(state)) {
+        return r;
+    }
+    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        arma::rowvec vector;
+        if (EditRefusal r = vectorFor(s, label, vector)) {
+            return r;
+        }
+        AttentionConfig& c = s.config;
+        c.tokens.push_back(label);
+        c.X0.insert_rows(c.X0.n_rows, vector);
+        if (!c.padding.empty()) {
+            c.padding.push_back(false);
+        }
+        // A learned encoding has one row per position: the new last
+        // position starts at zero.
+        if (!c.learnedP.is_empty()) {
+            c.learnedP.insert_rows(c.learnedP.n_rows, 1);
+        }
+        // The upstream gradient has one row per token: a new token's output
+        // does not count towards L until the author says so.
+        if (c.upstream) {
+            c.upstream->insert_rows(c.upstream->n_rows, 1);
+        }
+        return std::nullopt;
+    });
+}
+
+EditRefusal removeToken(EditableAttention& state, int index) {
+    if (EditRefusal r = refuseInDirectMode(state)) {
+        return r;
+    }
+    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        AttentionConfig& c = s.config;
+        const int n = int(c.tokens.size());
+        if (!validIndex(index, n)) {
+            return "there is no token " + std::to_string(index + 1);
+        }
+        if (n == 1) {
+            return std::string("a cell needs at least one token");
+        }
+        c.tokens.erase(c.tokens.begin() + index);
+        c.X0.shed_row(arma::uword(index));
+        if (!c.padding.empty()) {
+            c.padding.erase(c.padding.begin() + index);
+        }
+        if (!c.learnedP.is_empty()) {
+            c.learnedP.shed_row(c.learnedP.n_rows - 1);
+        }
+        if (c.upstream) {
+            c.upstream->shed_row(arma::uword(index));
+        }
+        if (c.focus > index || c.focus >= n - 1) {
+            c.focus = std::max(0, c.focus - 1);
+        }
+        return std::nullopt;
+    });
+}
+
+EditRefusal renameToken(EditableAttention& state, int index, const std::string& label) {
+    if (EditRefusal r = refuseInDirectMode(state)) {
+        return r;
+    }
+    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        AttentionConfig& c = s.config;
+        if (!validIndex(index, int(c.tokens.size()))) {
+            return "there is no token " + std::to_string(index + 1);
+        }
+        if (label.empty()) {
+            return std::string("a token needs a name");
+        }
+        if (s.usesVocab()) {
+            arma::rowvec vector;
+            if (EditRefusal r = vectorFor(s, label, vector)) {
+                return r;
+            }
+            c.X0.row(arma::uword(index)) = vector;
+        }
+        c.tokens[size_t(index)] = label;
+        return std::nullopt;
+    });
+}
+
+EditRefusal moveToken(EditableAttention& state, int from, int to) {
+    if (EditRefusal r = refuseInDirectMode(state)) {
+        return r;
+    }
+    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        AttentionConfig& c = s.config;
+        const int n = int(c.tokens.size());
+        if (!validIndex(from, n) || !validIndex(to, n)) {
+            return std::string("a token can only move within the sentence");
+        }
+        if (from == to) {
+            return std::nullopt;
+        }
+        moveItem(c.tokens, from, to);
+        moveRow(c.X0, from, to);
+        if (!c.padding.empty()) {
+            std::vector<bool> flags(c.padding.begin(), c.padding.end());
+            bool moved = flags[size_t(from)];
+            flags.erase(flags.begin() + from);
+            flags.insert(flags.begin() + to, moved);
+            c.padding = flags;
+        }
+        if (c.upstream) {
+            moveRow(*c.upstream, from, to);
+        }
+        // The focus stays on the same token.
+        if (c.focus == from) {
+            c.focus = to;
+        } else if (from < c.focus && to >= c.focus) {
+            --c.focus;
+        } else if (from > c.focus && to <= c.focus) {
+            ++c.focus;
+        }
+        return std::nullopt;
+    });
+}
+
+EditRefusal setMatrixEntry(EditableAttention& state, const std::string& name, int row, int col,
+                           double value) {
+    if (!std::isfinite(value)) {
+        return std::string("the number must be finite");
+    }
+    if (!isEditableMatrix(state, name)) {
+        return name + " cannot be edited in this cell";
+    }
+    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        AttentionConfig& c = s.config;
+        arma::mat current = editableMatrix(s, name);
+        if (!validIndex(row, int(current.n_rows)) || !validIndex(col, int(current.n_cols))) {
+            return name + " has no entry at row " + std::to_string(row + 1) + ", column " +
+                   std::to_string(col + 1);
+        }
+        const auto r = arma::uword(row), k = arma::uword(col);
+        if (name == "X0") {
+            if (s.usesVocab()) {
+                // Equal tokens share their vocab vector: every copy changes.
+                const std::string& label = c.tokens[r];
+                s.vocab[label](k) = value;
+                for (size_t i = 0; i < c.tokens.size(); ++i) {
+                    if (c.tokens[i] == label) {
+                        c.X0(arma::uword(i), k) = value;
+                    }
+                }
+            } else {
+                c.X0(r, k) = value;
+            }
+        } else if (Projection* p = projection(c, name)) {
+            p->weights = current;
+            p->identity = false;
+            p->weights(r, k) = value;
+        } else if (arma::rowvec* b = bias(c, name)) {
+            *b = arma::rowvec(current.row(0));
+            (*b)(k) = value;
+        } else if (arma::mat* m = directMatrix(c, name)) {
+            (*m)(r, k) = value;
+        }
+        return std::nullopt;
+    });
+}
+
+EditRefusal setIdentity(EditableAttention& state, const std::string& name) {
+    if (state.config.direct || !projection(state.config, name)) {
+        return name + " has no identity setting";
+    }
+    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        Projection* p = projection(s.config, name);
+        p->identity = true;
+        p->weights.reset();
+        return std::nullopt;
+    });
+}
+
+EditRefusal setZero(EditableAttention& state, const std::string& name) {
+    if (state.config.direct || (!projection(state.config, name) && !bias(state.config, name))) {
+        return name + " has no zero setting";
+    }
+    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        arma::mat current = editableMatrix(s, name);
+        current.zeros();
+        if (Projection* p = projection(s.config, name)) {
+            p->identity = false;
+            p->weights = current;
+        } else if (arma::rowvec* b = bias(s.config, name)) {
+            *b = arma::rowvec(current.row(0));
+        }
+        return std::nullopt;
+    });
+}
+
+std::vector<int> allowedHeads(const EditableAttention& state) {
+    const AttentionConfig& c = state.config;
+    // The width that the heads split: the query/key width of all heads.
+    arma::uword width =
+        c.direct ? c.queries.n_cols : (c.wQ.identity ? c.X0.n_cols : c.wQ.weights.n_rows);
+    std::vector<int> out;
+    EditableAttention probe = state;
+    for (arma::uword h = 1; h <= width; ++h) {
+        if (width % h != 0) {
+            continue;
+        }
+        probe.config.heads = int(h);
+        if (!probe.problem()) {
+            out.push_back(int(h));
+        }
+    }
+    return out;
+}
+
+namespace {
+
+// Calls `changed(key, text)` for each key that differs, where `text()`
+// writes the new value; comparing does not need the text, so it is lazy.
+template <class Sink>
+void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink changed) {
+    const AttentionConfig& x = a.config;
+    const AttentionConfig& y = b.config;
+    if (!y.direct && x.tokens != y.tokens) {
+        changed("tokens", [&] { return std::string(yamlFlowStrings(y.tokens)); });
+    }
+    if (b.usesVocab()) {
+        bool differs = a.vocabOrder != b.vocabOrder;
+        for (const auto& [label, vector] : b.vocab) {
+            const auto found = a.vocab.find(label);
+            differs = differs || found == a.vocab.end() || !sameVector(found->second, vector);
+        }
+        if (differs) {
+            // One line per word, as lessons write their vocab.
+            changed("vocab", [&] {
+                std::string text;
+                for (const std::string& label : b.vocabOrder) {
+                    text += flowLabel(label) + ": " + yamlFlowVector(b.vocab.at(label)) + "\n";
+                }
+                return text;
+            });
+        }
+    } else if (!y.direct && !sameMatrix(x.X0, y.X0)) {
+        changed("X", [&] { return std::string(yamlFlowMatrix(y.X0)); });
+    }
+    if (x.heads != y.heads) {
+        changed("heads", [&] { return std::string(std::to_string(y.heads)); });
+    }
+    if (x.scaleKind != y.scaleKind ||
+        (y.scaleKind == ScaleKind::Divisor && x.scaleDivisor != y.scaleDivisor)) {
+        changed("scale", [&] {
+            return std::string(y.scaleKind == ScaleKind::InverseSqrtDk ? "true"
+                               : y.scaleKind == ScaleKind::Off         ? "false"
+                                                               : numberText(y.scaleDivisor));
+        });
+    }
+    if (x.mask != y.mask) {
+        changed("mask",
+                [&] { return std::string(y.mask == MaskKind::Causal ? "causal" : "none"); });
+    }
+    if (x.padding != y.padding) {
+        changed("padding", [&] {
+            if (y.padding.empty()) {
+                return std::string("none");
+            }
+            std::string text = "[";
+            for (size_t i = 0; i < y.padding.size(); ++i) {
+                text += std::string(i ? ", " : "") + (y.padding[i] ? "true" : "false");
+            }
+            return text + "]";
+        });
+    }
+    if (x.positional != y.positional ||
+        (y.positional == PositionalKind::Learned && !sameMatrix(x.learnedP, y.learnedP))) {
+        changed("positional", [&] {
+            return std::string(y.positional == PositionalKind::None ? "none"
+                               : y.positional == PositionalKind::Sinusoidal
+                                   ? "sinusoidal"
+                                   : yamlFlowMatrix(y.learnedP));
+        });
+    }
+    for (const char* name : {"W_Q", "W_K", "W_V", "W_O"}) {
+        const Projection* p = projection(x, name);
+        const Projection* q = projection(y, name);
+        if (!sameProjection(*p, *q)) {
+            changed(name, [&] {
+                return std::string(q->identity ? "identity" : yamlFlowMatrix(q->weights));
+            });
+        }
+    }
+    const std::pair<const char*, const arma::rowvec AttentionConfig::*> biases[] = {
+        {"b_Q", &AttentionConfig::bQ},
+        {"b_K", &AttentionConfig::bK},
+        {"b_V", &AttentionConfig::bV},
+        {"b_O", &AttentionConfig::bO}};
+    for (const auto& [name, member] : biases) {
+        if (!sameVector(x.*member, y.*member)) {
+            changed(name, [&] { return std::string(yamlFlowVector(y.*member)); });
+        }
+    }
+    const std::pair<const char*, const arma::mat AttentionConfig::*> direct[] = {
+        {"queries", &AttentionConfig::queries},
+        {"keys", &AttentionConfig::keys},
+        {"values", &AttentionConfig::values}};
+    for (const auto& [name, member] : direct) {
+        if (y.direct && !sameMatrix(x.*member, y.*member)) {
+            changed(name, [&] { return std::string(yamlFlowMatrix(y.*member)); });
+        }
+    }
+    if (x.upstream.has_value() != y.upstream.has_value() ||
+        (y.upstream && !sameMatrix(*x.upstream, *y.upstream))) {
+        changed("upstream",
+                [&] { return std::string(y.upstream ? yamlFlowMatrix(*y.upstream) : "ones"); });
+    }
+    if (x.focus != y.focus) {
+        changed("focus", [&] { return std::string(std::to_string(y.focus)); });
+    }
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, std::string>> changedKeys(const EditableAttention& authored,
+                                                             const EditableAttention& edited) {
+    std::vector<std::pair<std::string, std::string>> out;
+    visitChanges(authored, edited,
+                 [&](const std::string& key, const auto& text) { out.emplace_back(key, text()); });
+    return out;
+}
+
+bool hasChanges(const EditableAttention& authored, const EditableAttention& edited) {
+    bool any = false;
+    visitChanges(authored, edited, [&](const std::string&, const auto&) { any = true; });
+    return any;
+}
+
+} // namespace attnbook

@@ -1,0 +1,68 @@
+#pragma once
+// What an attention cell's controls change: the numbers (AttentionConfig)
+// and where the token vectors come from. With a vocab, equal tokens share one
+// vector, so editing "red" changes every red; with an X matrix each row is
+// its own. Every edit returns the reason when it refuses, so the window can
+// show it next to the control, and leaves the state untouched then.
+
+#include "core/math/attention_config.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace attnbook {
+
+struct AttentionCellSpec;
+
+using EditRefusal = std::optional<std::string>; // nullopt: the edit was applied
+
+struct EditableAttention {
+    AttentionConfig config;
+    std::map<std::string, arma::rowvec> vocab; // empty: X rows are per token
+    std::vector<std::string> vocabOrder;
+
+    static EditableAttention fromSpec(const AttentionCellSpec& spec);
+    bool usesVocab() const { return !vocab.empty(); }
+    // Why the configuration cannot be computed, or nullopt when it can.
+    EditRefusal problem() const;
+};
+
+// The input matrices a reader may edit, by the name the window uses:
+// "X0" (token vectors), "W_Q" … "W_O", "b_Q" … "b_O", and in direct mode
+// "queries", "keys", "values". Identity projections and missing biases
+// read as the matrices they stand for.
+bool isEditableMatrix(const EditableAttention& state, const std::string& name);
+arma::mat editableMatrix(const EditableAttention& state, const std::string& name);
+
+EditRefusal setHeads(EditableAttention& state, int heads);
+EditRefusal setMask(EditableAttention& state, MaskKind mask);
+EditRefusal setPadding(EditableAttention& state, int key, bool padded);
+EditRefusal setPositional(EditableAttention& state, PositionalKind kind);
+EditRefusal setScale(EditableAttention& state, ScaleKind kind, double divisor);
+EditRefusal setFocus(EditableAttention& state, int row);
+
+EditRefusal addToken(EditableAttention& state, const std::string& label);
+EditRefusal removeToken(EditableAttention& state, int index);
+EditRefusal renameToken(EditableAttention& state, int index, const std::string& label);
+EditRefusal moveToken(EditableAttention& state, int from, int to);
+
+EditRefusal setMatrixEntry(EditableAttention& state, const std::string& name, int row, int col,
+                           double value);
+EditRefusal setIdentity(EditableAttention& state, const std::string& name);
+EditRefusal setZero(EditableAttention& state, const std::string& name);
+
+// The heads counts the widths allow (divisors of d, or of the direct widths).
+std::vector<int> allowedHeads(const EditableAttention& state);
+
+// The cell keys that differ between `authored` and `edited`, each with its
+// new value as YAML flow text, in the order a cell usually lists them: what
+// "Keep" writes into the document through the cell editor.
+std::vector<std::pair<std::string, std::string>> changedKeys(const EditableAttention& authored,
+                                                             const EditableAttention& edited);
+// Whether any key differs, without writing the YAML.
+bool hasChanges(const EditableAttention& authored, const EditableAttention& edited);
+
+} // namespace attnbook

@@ -1,0 +1,394 @@
+#include "core/document/lesson.h"
+
+#include "core/document/bindings.h"
+#include "core/document/result_json.h"
+
+#include <new>
+
+namespace attnbook {
+
+const LessonCell* Lesson::cell(const std::string& id) const {
+    for (const LessonCell& c : cells) {
+        if (c.id == id) {
+            return &c;
+        }
+    }
+    return nullptr;
+}
+
+Lesson parseLesson(std::string bytes, const std::string& path) {
+    Lesson lesson;
+    lesson.document.path = path;
+    if (bytes.empty()) {
+        lesson.diagnostics.push_back(
+            {Severity::Error, 1, 1, "the file is empty: a lesson needs at least a heading", ""});
+        return lesson;
+    }
+    std::optional<SourceText> text = decodeSource(std::move(bytes), lesson.diagnostics);
+    if (!text) {
+        return lesson;
+    }
+    ParsedDocument parsed = parseDocument(*text, path);
+    lesson.document = std::move(parsed.document);
+    lesson.diagnostics = std::move(parsed.diagnostics);
+    for (const CellBlock* block : lesson.document.cells()) {
+        LessonCell cell;
+        cell.id = block->id;
+        cell.kind = block->kind;
+        cell.openLine = block->openLine;
+        cell.read = readCell(*block, lesson.diagnostics);
+        lesson.cells.push_back(std::move(cell));
+    }
+    return lesson;
+}
+
+Lesson loadLesson(const std::string& path) {
+    std::string error;
+    std::optional<std::string> bytes = readFileBytes(path, error);
+    if (!bytes) {
+        Lesson lesson;
+        lesson.document.path = path;
+        lesson.diagnostics.push_back({Severity::Error, 0, 0, error, ""});
+        return lesson;
+    }
+    return parseLesson(std::move(*bytes), path);
+}
+
+const ComputedCell* LessonResults::cell(const std::string& id) const {
+    for (const ComputedCell& c : cells) {
+        if (c.id == id) {
+            return &c;
+        }
+    }
+    return nullptr;
+}
+
+const Json* LessonResults::bound(const BindingPath& path, std::string& error) const {
+    const ComputedCell* c = cell(path.cellId);
+    if (!c) {
+        error = "no cell '" + path.cellId + "' to bind to";
+        return nullptr;
+    }
+    return resolveBindingPath(c->json, path, error);
+}
+
+std::optional<std::string> LessonResults::boundText(const BindingPath& path) const {
+    std::string error;
+    const Json* value = bound(path, error);
+    if (!value) {
+        return std::nullopt;
+    }
+    return formatBoundValue(*value, path.digits);
+}
+
+namespace {
+
+void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
+                      AttentionEngine& engine, LessonResults& results) {
+    ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}};
+    auto result = std::make_shared<AttentionResult>();
+    try {
+        engine.compute(spec.config, *result);
+        out.json = attentionJson(cell.id, *result);
+        out.attention = result;
+        out.ok = true;
+        for (const AttentionWarning& w : result->warnings) {
+            results.diagnostics.push_back(
+                {Severity::Warning, cell.openLine, 1, cell.id + ": " + w.message, cell.id});
+        }
+    } catch (const InvalidConfig& e) {
+        const ConfigError& error = e.error();
+        FilePosition at = cell.read.positions.of(error.key, error.row, error.col);
+        // A key the author left at its default (W_Q: identity) is decided by
+        // the widths the author did write: point there.
+        static const std::map<std::string, std::vector<std::string>> decidedBy = {
+            {"W_Q", {"d_k", "heads"}},
+            {"W_K", {"d_k", "heads"}},
+            {"W_V", {"d_v", "heads"}},
+            {"W_O", {"d_v", "W_V", "heads"}},
+            {"heads", {"d_k", "d_v"}}};
+        if (at.line == 0 && decidedBy.count(error.key)) {
+            for (const std::string& other : decidedBy.at(error.key)) {
+                at = cell.read.positions.of(other);
+                if (at.line != 0) {
+                    break;
+                }
+            }
+        }
+        if (at.line == 0) {
+            at = {cell.openLine, 1};
+        }
+        results.diagnostics.push_back(
+            {Severity::Error, at.line, at.column, error.message, cell.id});
+    } catch (const std::bad_alloc&) {
+        results.diagnostics.push_back(
+            {Severity::Error, cell.openLine, 1, "not enough memory to compute this cell", cell.id});
+    }
+    results.cells.push_back(std::move(out));
+}
+
+} // namespace
+
+Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonResults& results) {
+    switch (quiz.answerKind) {
+    case QuizCellSpec::AnswerKind::Choice:
+        return Json(quiz.choice);
+    case QuizCellSpec::AnswerKind::Number:
+        return Json(quiz.number);
+    case QuizCellSpec::AnswerKind::Text:
+        return Json(quiz.text);
+    case QuizCellSpec::AnswerKind::Binding:
+        break;
+    }
+    std::string error;
+    const FilePosition at = cell.read.positions.of("answer");
+    const std::optional<BindingPath> path = parseBindingPath(quiz.text, error);
+    const Json* value = path ? results.bound(*path, error) : nullptr;
+    if (!value || !value->isNumber()) {
+        results.diagnostics.push_back(
+            {Severity::Error, at.line, at.column,
+             "the answer {{" + quiz.text + "}} " +
+                 (value ? "is not a number" : "does not resolve: " + error),
+             cell.id});
+        return Json();
+    }
+    return *value;
+}
+
+
+LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine) {
+    LessonResults results;
+    // Attention and chart cells first: quiz answers may bind to them.
+    for (const LessonCell& cell : lesson.cells) {
+        if (const AttentionCellSpec* spec = cell.attention()) {
+            computeAttention(cell, *spec, engine, results);
+        } else if (const ChartCellSpec* chart = cell.chart()) {
+            ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}};
+            out.ok = computeChartSeries(*chart, cell.id, out.series, results.diagnostics);
+            out.json = chartJson(cell.id, out.series);
+            results.cells.push_back(std::move(out));
+        }
+    }
+    for (const LessonCell& cell : lesson.cells) {
+        if (const QuizCellSpec* quiz = cell.quiz()) {
+            ComputedCell out{cell.id, cell.kind, true, {}, nullptr, {}};
+            out.json = quizJson(cell.id, resolveQuizAnswer(cell, *quiz, results));
+            results.cells.push_back(std::move(out));
+        }
+    }
+    // Back into document order.
+    std::vector<ComputedCell> ordered;
+    for (const LessonCell& cell : lesson.cells) {
+        for (ComputedCell& c : results.cells) {
+            if (c.id == cell.id && !c.id.empty()) {
+                ordered.push_back(std::move(c));
+                c.id.clear();
+                break;
+            }
+        }
+    }
+    results.cells = std::move(ordered);
+    return results;
+}
+
+namespace {
+
+struct NumberLeaf {
+    std::string path;
+    double value;
+};
+
+void collectLeaves(const Json& json, const std::string& path, std::vector<NumberLeaf>& out,
+                   size_t limit) {
+    if (out.size() >= limit) {
+        return;
+    }
+    if (json.isNumber()) {
+        out.push_back({path, json.number()});
+    } else if (json.isArray()) {
+        for (size_t i = 0; i < json.array().size(); ++i) {
+            collectLeaves(json.array()[i], path + "[" + std::to_string(i) + "]", out, limit);
+        }
+    } else if (json.isObject()) {
+        for (const auto& [key, value] : json.object_()) {
+            if (key != "n" && key != "d" && key != "heads" && key != "d_k" && key != "d_v" &&
+                key != "d_o") {
+                collectLeaves(value, path + "." + key, out, limit);
+            }
+        }
+    }
+}
+
+// Hand-typed decimals with at least two places, like 0.3837 or -1.25.
+struct TypedNumber {
+    size_t offset;
+    std::string text;
+    int decimals;
+};
+
+std::vector<TypedNumber> typedNumbers(std::string_view text) {
+    std::vector<TypedNumber> out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const bool boundary = i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) ||
+                                          text[i - 1] == '.' || text[i - 1] == '_');
+        if (!boundary || !std::isdigit(static_cast<unsigned char>(text[i]))) {
+            continue;
+        }
+        size_t j = i;
+        while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) {
+            ++j;
+        }
+        if (j + 2 < text.size() + 0 && text[j] == '.' &&
+            std::isdigit(static_cast<unsigned char>(text[j + 1]))) {
+            size_t k = j + 1;
+            while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) {
+                ++k;
+            }
+            const bool endBoundary =
+                k == text.size() || !(std::isalnum(static_cast<unsigned char>(text[k])) ||
+                                      (text[k] == '.' && k + 1 < text.size() &&
+                                       std::isdigit(static_cast<unsigned char>(text[k + 1]))));
+            const int decimals = int(k - j - 1);
+            const bool negative = i > 0 && (text[i - 1] == '-');
+            if (endBoundary && decimals >= 2) {
+                const size_t start = negative ? i - 1 : i;
+                out.push_back({start, std::string(text.substr(start, k - start)), decimals});
+            }
+            i = k;
+        } else {
+            i = j;
+        }
+    }
+    return out;
+}
+
+class LessonChecker {
+  public:
+    LessonChecker(const Lesson& lesson, const LessonResults& results)
+        : lesson_(lesson), results_(results) {
+        for (const ComputedCell& cell : results.cells) {
+            if (cell.ok && cell.kind == CellKind::Attention) {
+                collectLeaves(cell.json, cell.id, leaves_, 200000);
+            }
+        }
+    }
+
+    void checkText(std::string_view text, int firstLine, int firstColumn,
+                   const std::vector<LineRange>& codeLines, const std::string& cellId) {
+        for (const ProsePiece& piece : scanProse(text, firstLine, firstColumn, codeLines)) {
+            switch (piece.kind) {
+            case ProsePiece::Kind::Binding: {
+                std::string error;
+                const LessonCell* target = lesson_.cell(piece.path.cellId);
+                const ComputedCell* computed = results_.cell(piece.path.cellId);
+                if (target && (!computed || !computed->ok)) {
+                    break; // the cell's own error says why it has no values
+                }
+                if (!results_.bound(piece.path, error)) {
+                    add(Severity::Error, piece, "binding {{" + piece.path.text() + "}}: " + error,
+                        cellId);
+                }
+                break;
+            }
+            case ProsePiece::Kind::Malformed:
+                add(Severity::Error, piece, "malformed binding: " + piece.error, cellId);
+                break;
+            case ProsePiece::Kind::Unclosed:
+                add(Severity::Warning, piece,
+                    "'{{' is never closed with '}}', so it shows as typed (write {{{{ for "
+                    "literal braces)",
+                    cellId);
+                break;
+            case ProsePiece::Kind::Text:
+                checkTypedNumbers(text.substr(piece.offset, piece.length), piece, cellId);
+                break;
+            default:
+                break;
+            }
+        }
+    }
+
+    std::vector<Diagnostic> take() { return std::move(out_); }
+
+  private:
+    void add(Severity severity, const ProsePiece& piece, const std::string& message,
+             const std::string& cellId) {
+        out_.push_back({severity, piece.line, piece.column, message, cellId});
+    }
+
+    void checkTypedNumbers(std::string_view text, const ProsePiece& piece,
+                           const std::string& cellId) {
+        for (const TypedNumber& number : typedNumbers(text)) {
+            const double value = std::stod(number.text);
+            if (value == std::floor(value)) {
+                continue; // 1.00 and 0.00 are too common to mean a cell's value
+            }
+            for (const NumberLeaf& leaf : leaves_) {
+                if (formatBoundValue(Json(leaf.value), number.decimals) != number.text) {
+                    continue;
+                }
+                // Position of the number: count lines and characters before it.
+                int line = piece.line, column = piece.column;
+                for (size_t i = 0; i < number.offset; ++i) {
+                    if (text[i] == '\n') {
+                        ++line, column = 1;
+                    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+                        ++column;
+                    }
+                }
+                out_.push_back({Severity::Warning, line, column,
+                                number.text + " is typed by hand but equals " + leaf.path +
+                                    ": write {{" + leaf.path + ":" +
+                                    std::to_string(number.decimals) + "}} so it stays true",
+                                cellId});
+                break;
+            }
+        }
+    }
+
+    const Lesson& lesson_;
+    const LessonResults& results_;
+    std::vector<NumberLeaf> leaves_;
+    std::vector<Diagnostic> out_;
+};
+
+} // namespace
+
+std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& results) {
+    LessonChecker checker(lesson, results);
+    for (const Segment& segment : lesson.document.segments) {
+        if (!segment.isCell()) {
+            const ProseBlock& prose = segment.prose();
+            checker.checkText(prose.text, prose.firstLine, 1, lesson.document.codeBlocks, "");
+        }
+    }
+    for (const LessonCell& cell : lesson.cells) {
+        if (const QuizCellSpec* quiz = cell.quiz()) {
+            const auto check = [&](const std::string& key, const std::string& text) {
+                const FilePosition at = cell.read.positions.of(key);
+                checker.checkText(text, at.line, at.column, {}, cell.id);
+            };
+            check("question", quiz->question);
+            check("explain", quiz->explain);
+            for (const std::string& choice : quiz->choices) {
+                check("choices", choice);
+            }
+        }
+    }
+    return checker.take();
+}
+
+Json lessonJson(const Lesson& lesson, const LessonResults& results, const std::string& onlyCell) {
+    Json out = Json::object();
+    out.set("title", lesson.title());
+    Json::Array cells;
+    for (const ComputedCell& cell : results.cells) {
+        if (onlyCell.empty() || cell.id == onlyCell) {
+            cells.push_back(cell.json);
+        }
+    }
+    out.set("cells", Json(std::move(cells)));
+    return out;
+}
+
+} // namespace attnbook

@@ -1,0 +1,82 @@
+#pragma once
+// A lesson: its document, each cell read into its spec, and every problem
+// found on the way. The steps are separate, as in nbformat: parse (Document),
+// read (cell specs), compute (LessonResults), check (bindings and lint).
+
+#include "core/math/attention_engine.h"
+#include "core/document/bindings.h"
+#include "core/document/cell_reader.h"
+#include "core/document/chart_series.h"
+#include "core/document/document.h"
+#include "core/document/json.h"
+
+#include <map>
+#include <memory>
+
+namespace attnbook {
+
+struct LessonCell {
+    std::string id;
+    CellKind kind = CellKind::Attention;
+    int openLine = 0;
+    ReadCell read; // spec empty when the cell has errors
+
+    const AttentionCellSpec* attention() const {
+        return std::get_if<AttentionCellSpec>(&read.spec);
+    }
+    const QuizCellSpec* quiz() const { return std::get_if<QuizCellSpec>(&read.spec); }
+    const ChartCellSpec* chart() const { return std::get_if<ChartCellSpec>(&read.spec); }
+};
+
+struct Lesson {
+    Document document;
+    std::vector<LessonCell> cells;
+    std::vector<Diagnostic> diagnostics; // reading problems; compute adds its own
+
+    const LessonCell* cell(const std::string& id) const;
+    std::string title() const { return document.title(); }
+};
+
+// Reads a lesson from its bytes. Always returns a lesson; problems are in
+// its diagnostics (a file that is not text has no cells).
+Lesson parseLesson(std::string bytes, const std::string& path);
+// Reads a lesson file; a file that cannot be read gives one diagnostic at line 0.
+Lesson loadLesson(const std::string& path);
+
+struct ComputedCell {
+    std::string id;
+    CellKind kind = CellKind::Attention;
+    bool ok = false;
+    Json json;
+    std::shared_ptr<const AttentionResult> attention;
+    std::vector<ChartSeries> series;
+};
+
+struct LessonResults {
+    std::vector<ComputedCell> cells; // the lesson's valid cells, in order
+    std::vector<Diagnostic> diagnostics;
+
+    const ComputedCell* cell(const std::string& id) const;
+    // The bound value as prose shows it, or nullopt when it does not resolve.
+    std::optional<std::string> boundText(const BindingPath& path) const;
+    const Json* bound(const BindingPath& path, std::string& error) const;
+};
+
+// A quiz's answer as `compute` prints it: the choice index, the number, the
+// text, or the full double a binding answer resolves to (an error in
+// `results.diagnostics` when it does not resolve).
+Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonResults& results);
+
+// Computes every cell that read without errors.
+LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine);
+
+// The bindings in prose and quiz text: errors for those that do not resolve,
+// warnings for `{{` left unclosed and for hand-typed numbers that equal a
+// cell's value (they go stale when the cell changes).
+std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& results);
+
+// The `compute` JSON of the whole lesson, or of one cell when `onlyCell` is set.
+Json lessonJson(const Lesson& lesson, const LessonResults& results,
+                const std::string& onlyCell = {});
+
+} // namespace attnbook

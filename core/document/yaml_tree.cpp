@@ -1,0 +1,232 @@
+#include "core/document/yaml_tree.h"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/parser.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+
+namespace attnbook {
+
+const YamlNode* YamlNode::find(const std::string& key) const {
+    for (const auto& [k, v] : entries) {
+        if (k.isScalar() && k.scalar == key) {
+            return &v;
+        }
+    }
+    return nullptr;
+}
+
+std::string YamlNode::describe() const {
+    switch (kind) {
+    case Kind::Null:
+        return "nothing";
+    case Kind::Scalar:
+        return "'" + scalar + "'";
+    case Kind::Sequence:
+        return "a list";
+    case Kind::Map:
+        return "a map";
+    }
+    return "";
+}
+
+namespace {
+
+class TreeBuilder : public YAML::EventHandler {
+  public:
+    TreeBuilder(int firstLine, int columnOffset) : firstLine_(firstLine), offset_(columnOffset) {}
+
+    FilePosition toFile(const YAML::Mark& mark) const {
+        return {firstLine_ + std::max(mark.line, 0), offset_ + std::max(mark.column, 0) + 1};
+    }
+
+    YamlNode takeRoot() { return std::move(root_); }
+    bool hasRoot() const { return hasRoot_; }
+
+    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentEnd() override {}
+
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+        refuseAnchor(mark, anchor);
+        YamlNode node;
+        node.at = toFile(mark);
+        add(std::move(node));
+    }
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
+        throw YamlError(toFile(mark), "aliases (*name) are not allowed in a lesson");
+    }
+    void OnAnchor(const YAML::Mark& mark, const std::string&) override {
+        throw YamlError(toFile(mark), "anchors (&name) are not allowed in a lesson");
+    }
+    void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  const std::string& value) override {
+        refuseAnchor(mark, anchor);
+        refuseTag(mark, tag);
+        YamlNode node;
+        node.kind = YamlNode::Kind::Scalar;
+        node.at = toFile(mark);
+        node.scalar = value;
+        node.quoted = tag == "!";
+        add(std::move(node));
+    }
+    void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                         YAML::EmitterStyle::value) override {
+        open(mark, tag, anchor, YamlNode::Kind::Sequence);
+    }
+    void OnSequenceEnd() override { close(); }
+    void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                    YAML::EmitterStyle::value) override {
+        open(mark, tag, anchor, YamlNode::Kind::Map);
+    }
+    void OnMapEnd() override {
+        const YamlNode& map = stack_.back();
+        if (map.items.size() % 2 != 0) { // keys and values alternate while building
+            throw YamlError(map.at, "a map key has no value");
+        }
+        YamlNode done = std::move(stack_.back());
+        stack_.pop_back();
+        for (size_t i = 0; i < done.items.size(); i += 2) {
+            checkDuplicate(done, done.items[i]);
+            done.entries.emplace_back(std::move(done.items[i]), std::move(done.items[i + 1]));
+        }
+        done.items.clear();
+        add(std::move(done));
+    }
+
+  private:
+    void refuseAnchor(const YAML::Mark& mark, YAML::anchor_t anchor) const {
+        if (anchor != YAML::NullAnchor) {
+            throw YamlError(toFile(mark), "anchors (&name) are not allowed in a lesson");
+        }
+    }
+    void refuseTag(const YAML::Mark& mark, const std::string& tag) const {
+        if (!tag.empty() && tag != "?" && tag != "!") {
+            throw YamlError(toFile(mark), "YAML tags (" + tag + ") are not used in a lesson");
+        }
+    }
+    void open(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+              YamlNode::Kind kind) {
+        refuseAnchor(mark, anchor);
+        refuseTag(mark, tag);
+        if (int(stack_.size()) >= kMaxYamlDepth) {
+            throw YamlError(toFile(mark), "nesting too deep (more than " +
+                                              std::to_string(kMaxYamlDepth) + " levels)");
+        }
+        YamlNode node;
+        node.kind = kind;
+        node.at = toFile(mark);
+        stack_.push_back(std::move(node));
+    }
+    void close() {
+        YamlNode done = std::move(stack_.back());
+        stack_.pop_back();
+        add(std::move(done));
+    }
+    // While a map is open its keys and values sit in `items`, alternating.
+    void add(YamlNode node) {
+        if (stack_.empty()) {
+            root_ = std::move(node);
+            hasRoot_ = true;
+        } else {
+            stack_.back().items.push_back(std::move(node));
+        }
+    }
+    static void checkDuplicate(const YamlNode& map, const YamlNode& key) {
+        if (!key.isScalar()) {
+            throw YamlError(key.at, "a map key must be a plain name");
+        }
+        for (const auto& [earlier, value] : map.entries) {
+            if (earlier.scalar == key.scalar) {
+                throw YamlError(key.at, "duplicate key '" + key.scalar + "' (also at line " +
+                                            std::to_string(earlier.at.line) + ")");
+            }
+        }
+    }
+
+    int firstLine_;
+    int offset_;
+    std::vector<YamlNode> stack_;
+    YamlNode root_;
+    bool hasRoot_ = false;
+};
+
+} // namespace
+
+YamlNode parseYaml(const std::string& text, int firstLine, int columnOffset) {
+    std::istringstream in(text);
+    TreeBuilder builder(firstLine, columnOffset);
+    try {
+        YAML::Parser parser(in);
+        if (!parser.HandleNextDocument(builder)) {
+            return YamlNode{};
+        }
+        TreeBuilder extra(firstLine, columnOffset);
+        if (parser.HandleNextDocument(extra)) {
+            throw YamlError({firstLine, 1}, "a cell holds one YAML document, not several");
+        }
+    } catch (const YAML::DeepRecursion& e) {
+        throw YamlError(builder.toFile(e.mark), "nesting too deep");
+    } catch (const YAML::Exception& e) {
+        throw YamlError(builder.toFile(e.mark), e.msg);
+    }
+    return builder.hasRoot() ? builder.takeRoot() : YamlNode{};
+}
+
+std::optional<double> yamlNumber(const YamlNode& node, std::string& whyNot) {
+    if (!node.isScalar() || node.quoted) {
+        whyNot = "expected a number, found " +
+                 (node.quoted ? "the text \"" + node.scalar + "\"" : node.describe());
+        return std::nullopt;
+    }
+    const std::string& s = node.scalar;
+    static const std::regex decimal(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
+    static const std::regex infinity(R"([-+]?\.(inf|Inf|INF))");
+    static const std::regex notANumber(R"(\.(nan|NaN|NAN))");
+    static const std::regex octal(R"(0o[0-7]+)");
+    static const std::regex hex(R"(0x[0-9a-fA-F]+)");
+    if (std::regex_match(s, infinity) || std::regex_match(s, notANumber)) {
+        whyNot = "the number " + s + " is not finite";
+        return std::nullopt;
+    }
+    if (std::regex_match(s, octal)) {
+        return double(std::strtoll(s.c_str() + 2, nullptr, 8));
+    }
+    if (std::regex_match(s, hex)) {
+        return double(std::strtoll(s.c_str() + 2, nullptr, 16));
+    }
+    if (!std::regex_match(s, decimal)) {
+        if (s.find(',') != std::string::npos) {
+            whyNot = "expected a number, found '" + s + "' (write decimals with a point: 1.5)";
+        } else {
+            whyNot = "expected a number, found '" + s + "'";
+        }
+        return std::nullopt;
+    }
+    errno = 0;
+    const double value = std::strtod(s.c_str(), nullptr);
+    if (!std::isfinite(value)) {
+        whyNot = "the number " + s + " is not finite (too large for a double)";
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<bool> yamlBool(const YamlNode& node) {
+    if (node.isScalar() && !node.quoted) {
+        if (node.scalar == "true") {
+            return true;
+        }
+        if (node.scalar == "false") {
+            return false;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace attnbook

@@ -1,0 +1,351 @@
+#include "core/math/attention_engine.h"
+
+#include "core/math/attention_mask.h"
+#include "core/math/blas_view.h"
+#include "core/math/gradient_check.h"
+#include "core/math/positional_encoding.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attnbook {
+namespace {
+
+constexpr double kBlocked = -std::numeric_limits<double>::infinity();
+
+// Under a causal mask the query rows go in blocks of this many: each block
+// multiplies only the keys its last row may read, which skips the blocked
+// triangle (about half the work). Without a mask, one block holds every row.
+constexpr int kCausalBlockRows = 64;
+
+int blockRowsFor(const KeyMask& mask, int n) {
+    return mask.isCausal() ? kCausalBlockRows : std::max(n, 1);
+}
+
+// out (rows × outputs) = in (rows × inputs) · Wᵀ (inputs × outputs) + b
+void project(const arma::mat& in, const Projection& proj, const arma::rowvec& bias, int outputs,
+             arma::mat& out) {
+    if (proj.identity) {
+        out = in;
+    } else {
+        out.set_size(in.n_rows, arma::uword(outputs));
+        gemm(Op::None, Op::Transpose, 1.0, BlasView::of(in), BlasView::of(proj.weights), 0.0,
+             BlasView::of(out));
+    }
+    if (!bias.is_empty()) {
+        out.each_row() += bias;
+    }
+}
+
+std::string tokenName(const std::vector<std::string>& labels, int row) {
+    if (row >= 0 && size_t(row) < labels.size()) {
+        return " ('" + labels[size_t(row)] + "')";
+    }
+    return "";
+}
+
+// Finite inputs can still overflow: 1e200 · 1e200 is ∞, and ∞ − ∞ is NaN.
+// Such a cell is refused rather than shown with NaN in it. In direct mode the
+// queries are at fault; with projections, X (and its weights).
+[[noreturn]] void refuseOverflow(bool direct, const std::string& what, int row) {
+    throw InvalidConfig(ConfigError{direct ? "queries" : "X",
+                                    what + " overflowed: the inputs are too large to compute with",
+                                    row, -1});
+}
+
+void requireFiniteValues(const arma::mat& m, bool direct, const char* what) {
+    if (!m.is_finite()) {
+        refuseOverflow(direct, what, -1);
+    }
+}
+
+// The gradients are finite when every input is, unless a product overflows.
+void requireFiniteGradients(const AttentionGradients& g, bool direct) {
+    const arma::mat* matrices[] = {&g.X,   &g.W_Q,     &g.W_K,  &g.W_V,
+                                   &g.W_O, &g.queries, &g.keys, &g.values};
+    const arma::rowvec* biases[] = {&g.b_Q, &g.b_K, &g.b_V, &g.b_O};
+    for (const arma::mat* m : matrices) {
+        requireFiniteValues(*m, direct, "the gradients");
+    }
+    for (const arma::rowvec* b : biases) {
+        requireFiniteValues(*b, direct, "the gradients");
+    }
+}
+
+// Masks, then softmaxes one query's column of scores in place of its shares.
+// Subtracting the column maximum keeps exp() finite for any finite scores.
+// Returns false when the query may read no key (its shares are all 0).
+bool softmaxColumn(double* scores, double* shares, int m, int readableEnd, const KeyMask& mask,
+                   int row, bool direct) {
+    double maximum = kBlocked;
+    bool finite = true;
+    for (int c = 0; c < readableEnd; ++c) {
+        if (mask.hasPadding() && mask.blocks(row, c)) {
+            scores[c] = kBlocked;
+        } else {
+            finite = finite && std::isfinite(scores[c]); // NaN would slip past std::max
+            maximum = std::max(maximum, scores[c]);
+        }
+    }
+    if (!finite) {
+        refuseOverflow(direct, "the scores", row);
+    }
+    std::fill(scores + readableEnd, scores + m, kBlocked);
+    std::fill(shares + readableEnd, shares + m, 0.0);
+    if (maximum == kBlocked) {
+        std::fill(shares, shares + readableEnd, 0.0);
+        return false;
+    }
+    double total = 0.0;
+    for (int c = 0; c < readableEnd; ++c) {
+        shares[c] = std::exp(scores[c] - maximum); // exp(−∞) = 0 for blocked keys
+        total += shares[c];
+    }
+    const double inverse = 1.0 / total; // total ≥ 1: the maximum contributes exp(0)
+    for (int c = 0; c < readableEnd; ++c) {
+        shares[c] *= inverse;
+    }
+    return true;
+}
+
+} // namespace
+
+AttentionResult AttentionEngine::compute(const AttentionConfig& config, GradientCheck check) {
+    AttentionResult result;
+    compute(config, result, check);
+    return result;
+}
+
+void AttentionEngine::compute(const AttentionConfig& config, AttentionResult& result,
+                              GradientCheck check) {
+    const AttentionShapes shapes = resolveShapes(config, limits_);
+    const KeyMask mask(shapes.n, shapes.m, config.mask, config.padding);
+    forwardPass(config, shapes, mask, result);
+    backwardPass(config, shapes, mask, result);
+    result.maxRelError = check == GradientCheck::Run ? gradientCheck(config, result, limits_) : 0.0;
+}
+
+void AttentionEngine::forward(const AttentionConfig& config, AttentionResult& result) {
+    const AttentionShapes shapes = resolveShapes(config, limits_);
+    const KeyMask mask(shapes.n, shapes.m, config.mask, config.padding);
+    forwardPass(config, shapes, mask, result);
+}
+
+void AttentionEngine::forwardPass(const AttentionConfig& config, const AttentionShapes& s,
+                                  const KeyMask& mask, AttentionResult& r) {
+    r.direct = config.direct;
+    r.n = s.n;
+    r.m = s.m;
+    r.d = s.d;
+    r.h = s.h;
+    r.dK = s.dK;
+    r.dV = s.dV;
+    r.dO = s.dO;
+    r.scale = s.scale;
+    r.focus = config.focus;
+    r.tokens = config.tokens;
+    r.queryTokens = config.direct ? config.queryTokens : config.tokens;
+    r.warnings.clear();
+
+    if (config.direct) {
+        r.X0.reset();
+        r.P.reset();
+        r.X.reset();
+        r.Q = config.queries; // (n × h·d_k)
+        r.K = config.keys;    // (m × h·d_k)
+        r.V = config.values;  // (m × h·d_v)
+    } else {
+        r.X0 = config.X0; // (n × d)
+        switch (config.positional) {
+        case PositionalKind::None:
+            r.P.zeros(arma::uword(s.n), arma::uword(s.d));
+            break;
+        case PositionalKind::Sinusoidal:
+            r.P = sinusoidalEncoding(arma::uword(s.n), arma::uword(s.d));
+            break;
+        case PositionalKind::Learned:
+            r.P = config.learnedP;
+            break;
+        }
+        r.X = r.X0 + r.P; // (n × d)
+        // Q, K (n × h·d_k) and V (n × h·d_v): X (n × d) · Wᵀ (d × width) + b
+        project(r.X, config.wQ, config.bQ, s.h * s.dK, r.Q);
+        project(r.X, config.wK, config.bK, s.h * s.dK, r.K);
+        project(r.X, config.wV, config.bV, s.h * s.dV, r.V);
+    }
+
+    const BlasView q = BlasView::of(r.Q);
+    const BlasView k = BlasView::of(r.K);
+    const BlasView v = BlasView::of(r.V);
+    r.concat.set_size(arma::uword(s.n), arma::uword(s.h * s.dV));
+    const BlasView concat = BlasView::of(r.concat);
+    r.head.resize(size_t(s.h));
+    const int blockRows = blockRowsFor(mask, s.n);
+
+    for (int i = 0; i < s.h; ++i) {
+        HeadResult& head = r.head[size_t(i)];
+        head.scoresT.set_size(arma::uword(s.m), arma::uword(s.n));
+        head.weightsT.set_size(arma::uword(s.m), arma::uword(s.n));
+        const BlasView scoresT = BlasView::of(head.scoresT);
+        const BlasView weightsT = BlasView::of(head.weightsT);
+        // This head's slices: Q_i (n × d_k), K_i (m × d_k), V_i (m × d_v).
+        const BlasView qi = q.columns(arma::uword(i * s.dK), arma::uword(s.dK));
+        const BlasView ki = k.columns(arma::uword(i * s.dK), arma::uword(s.dK));
+        const BlasView vi = v.columns(arma::uword(i * s.dV), arma::uword(s.dV));
+        const BlasView hi = concat.columns(arma::uword(i * s.dV), arma::uword(s.dV));
+
+        for (int r0 = 0; r0 < s.n; r0 += blockRows) {
+            const int rows = std::min(blockRows, s.n - r0);
+            const int keys = mask.readableEnd(r0 + rows - 1); // the widest row of the block
+            // Scores, key-major (keys × rows) = s · K_i[0:keys] (keys × d_k) · Q_iᵀ (d_k × rows)
+            gemm(Op::None, Op::Transpose, s.scale, ki.rowRange(0, keys), qi.rowRange(r0, rows), 0.0,
+                 scoresT.block(0, arma::uword(r0), arma::uword(keys), arma::uword(rows)));
+            for (int row = r0; row < r0 + rows; ++row) {
+                const bool readsSomething = softmaxColumn(
+                    head.scoresT.colptr(arma::uword(row)), head.weightsT.colptr(arma::uword(row)),
+                    s.m, mask.readableEnd(row), mask, row, config.direct);
+                if (!readsSomething) {
+                    r.warnings.push_back(
+                        {"blocked-row", i, row,
+                         "head " + std::to_string(i) + ", row " + std::to_string(row) +
+                             tokenName(r.queryTokens, row) +
+                             ": every token is blocked, so its shares and context are 0"});
+                }
+            }
+            // Context (rows × d_v) = A (rows × keys) · V_i[0:keys] (keys × d_v)
+            gemm(Op::Transpose, Op::None, 1.0,
+                 weightsT.block(0, arma::uword(r0), arma::uword(keys), arma::uword(rows)),
+                 vi.rowRange(0, arma::uword(keys)), 0.0,
+                 hi.rowRange(arma::uword(r0), arma::uword(rows)));
+        }
+        // (n × d_v), the head's own copy for the views
+        head.context = r.concat.cols(arma::uword(i * s.dV), arma::uword((i + 1) * s.dV - 1));
+    }
+
+    if (config.direct) {
+        r.output = r.concat; // (n × h·d_v): direct mode has no output projection
+    } else {
+        // Y (n × d_o) = C (n × h·d_v) · W_Oᵀ (h·d_v × d_o) + b_O
+        project(r.concat, config.wO, config.bO, s.dO, r.output);
+    }
+    // Finite scores give finite shares, but V or W_O can still overflow.
+    requireFiniteValues(r.concat, config.direct, "the context");
+    requireFiniteValues(r.output, config.direct, "the output");
+}
+
+void AttentionEngine::backwardPass(const AttentionConfig& config, const AttentionShapes& s,
+                                   const KeyMask& mask, AttentionResult& r) {
+    AttentionGradients& g = r.grad;
+    if (config.upstream) {
+        g.upstream = *config.upstream; // G_Y (n × d_o)
+    } else {
+        g.upstream.ones(arma::uword(s.n), arma::uword(s.dO));
+    }
+
+    if (config.direct || config.wO.identity) {
+        gradConcat_ = g.upstream; // G_C = G_Y when W_O is identity (or absent)
+    } else {
+        // G_C (n × h·d_v) = G_Y (n × d_o) · W_O (d_o × h·d_v)
+        gradConcat_ = g.upstream * config.wO.weights;
+    }
+
+    const int blockRows = blockRowsFor(mask, s.n);
+    // One block's G_A, overwritten by its G_S: (m × block rows), reused by every block.
+    gradScoresT_.set_size(arma::uword(s.m), arma::uword(std::min(blockRows, s.n)));
+    gradQ_.set_size(arma::uword(s.n), arma::uword(s.h * s.dK));
+    gradK_.zeros(arma::uword(s.m), arma::uword(s.h * s.dK)); // accumulated over row blocks
+    gradV_.zeros(arma::uword(s.m), arma::uword(s.h * s.dV)); // accumulated over row blocks
+    const BlasView q = BlasView::of(r.Q), k = BlasView::of(r.K), v = BlasView::of(r.V);
+    const BlasView gc = BlasView::of(gradConcat_);
+    const BlasView gq = BlasView::of(gradQ_), gk = BlasView::of(gradK_), gv = BlasView::of(gradV_);
+    const BlasView gsT = BlasView::of(gradScoresT_);
+
+    for (int i = 0; i < s.h; ++i) {
+        const HeadResult& head = r.head[size_t(i)];
+        const BlasView aT = BlasView::of(head.weightsT);
+        const auto kCols = [&](const BlasView& m) {
+            return m.columns(arma::uword(i * s.dK), arma::uword(s.dK));
+        };
+        const auto vCols = [&](const BlasView& m) {
+            return m.columns(arma::uword(i * s.dV), arma::uword(s.dV));
+        };
+        for (int r0 = 0; r0 < s.n; r0 += blockRows) {
+            const arma::uword rows = arma::uword(std::min(blockRows, s.n - r0));
+            const arma::uword keys = arma::uword(mask.readableEnd(r0 + int(rows) - 1));
+            const arma::uword first = arma::uword(r0);
+            if (keys == 0) { // nothing readable: these rows pass no gradient back
+                for (arma::uword c = 0; c < arma::uword(s.dK); ++c) {
+                    for (arma::uword rr = 0; rr < rows; ++rr) {
+                        kCols(gq).at(first + rr, c) = 0.0;
+                    }
+                }
+                continue;
+            }
+            const BlasView aBlock = aT.block(0, first, keys, rows);
+            const BlasView gsBlock = gsT.block(0, 0, keys, rows);
+            const BlasView gHi = vCols(gc).rowRange(first, rows);
+            // G_A, key-major (keys × rows) = V_i[0:keys] (keys × d_v) · G_H_iᵀ (d_v × rows)
+            gemm(Op::None, Op::Transpose, 1.0, vCols(v).rowRange(0, keys), gHi, 0.0, gsBlock);
+            // G_S = A ⊙ (G_A − rowsum(G_A ⊙ A)) in place of G_A, one query (column) at a
+            // time; blocked entries have A = 0 and so get 0.
+            for (arma::uword col = 0; col < rows; ++col) {
+                const double* a = &aBlock.at(0, col);
+                double* gs = &gsBlock.at(0, col); // holds G_A until overwritten
+                double dot = 0.0;
+                for (arma::uword c = 0; c < keys; ++c) {
+                    dot += gs[c] * a[c];
+                }
+                for (arma::uword c = 0; c < keys; ++c) {
+                    gs[c] = a[c] * (gs[c] - dot);
+                }
+            }
+            // G_V_i[0:keys] (keys × d_v) += Aᵀ block (keys × rows) · G_H_i (rows × d_v)
+            gemm(Op::None, Op::None, 1.0, aBlock, gHi, 1.0, vCols(gv).rowRange(0, keys));
+            // G_Q_i (rows × d_k) = s · G_S (rows × keys) · K_i[0:keys] (keys × d_k)
+            gemm(Op::Transpose, Op::None, s.scale, gsBlock, kCols(k).rowRange(0, keys), 0.0,
+                 kCols(gq).rowRange(first, rows));
+            // G_K_i[0:keys] (keys × d_k) += s · G_Sᵀ (keys × rows) · Q_i (rows × d_k)
+            gemm(Op::None, Op::None, s.scale, gsBlock, kCols(q).rowRange(first, rows), 1.0,
+                 kCols(gk).rowRange(0, keys));
+        }
+    }
+
+    if (config.direct) {
+        // Hand the gradients over; their old buffers become the next call's scratch.
+        g.queries.swap(gradQ_);
+        g.keys.swap(gradK_);
+        g.values.swap(gradV_);
+        g.X.reset();
+        g.W_Q.reset(), g.W_K.reset(), g.W_V.reset(), g.W_O.reset();
+        g.b_Q.reset(), g.b_K.reset(), g.b_V.reset(), g.b_O.reset();
+        requireFiniteGradients(g, true);
+        return;
+    }
+    g.queries.reset(), g.keys.reset(), g.values.reset();
+    // ∂L/∂W_O (d_o × h·d_v) = G_Yᵀ (d_o × n) · C (n × h·d_v)
+    g.W_O = g.upstream.t() * r.concat;
+    g.b_O = arma::sum(g.upstream, 0);
+    // ∂L/∂W (width × d) = G_Wᵀ (width × n) · X (n × d), for W = W_Q, W_K, W_V
+    g.W_Q = gradQ_.t() * r.X;
+    g.W_K = gradK_.t() * r.X;
+    g.W_V = gradV_.t() * r.X;
+    g.b_Q = arma::sum(gradQ_, 0);
+    g.b_K = arma::sum(gradK_, 0);
+    g.b_V = arma::sum(gradV_, 0);
+    // ∂L/∂X (n × d) = G_Q W_Q + G_K W_K + G_V W_V   (an identity W contributes G itself)
+    const auto addBack = [&](const arma::mat& grad, const Projection& proj) {
+        if (proj.identity) {
+            g.X += grad;
+        } else {
+            g.X += grad * proj.weights;
+        }
+    };
+    g.X.zeros(arma::uword(s.n), arma::uword(s.d));
+    addBack(gradQ_, config.wQ);
+    addBack(gradK_, config.wK);
+    addBack(gradV_, config.wV);
+    requireFiniteGradients(g, false);
+}
+
+} // namespace attnbook

@@ -1,0 +1,47 @@
+#pragma once
+// Computes an attention cell: forward, backward and the gradient check
+// (attention.md). One engine keeps its scratch memory and one result keeps its
+// matrices between calls, so recomputing a cell of the same size allocates
+// nothing: the window recomputes on every edit, and fresh pages are slow.
+
+#include "core/math/attention_config.h"
+#include "core/math/attention_result.h"
+#include "core/math/attention_shapes.h"
+
+namespace attnbook {
+
+class KeyMask;
+
+enum class GradientCheck { Skip, Run };
+
+class AttentionEngine {
+public:
+    explicit AttentionEngine(AttentionLimits limits = {}) : limits_(limits) {}
+
+    // Throws InvalidConfig when the configuration cannot be computed; then
+    // `result` is left unspecified. Never produces NaN.
+    void compute(const AttentionConfig& config, AttentionResult& result,
+                 GradientCheck check = GradientCheck::Run);
+    AttentionResult compute(const AttentionConfig& config,
+                            GradientCheck check = GradientCheck::Run);
+
+    // Only the forward pass: what the gradient check perturbs.
+    void forward(const AttentionConfig& config, AttentionResult& result);
+
+    const AttentionLimits& limits() const { return limits_; }
+
+private:
+    void forwardPass(const AttentionConfig& config, const AttentionShapes& shapes,
+                     const KeyMask& mask, AttentionResult& result);
+    void backwardPass(const AttentionConfig& config, const AttentionShapes& shapes,
+                      const KeyMask& mask, AttentionResult& result);
+
+    AttentionLimits limits_;
+    // Backward scratch, key-major like the heads' tables: one row block's G_A and
+    // then, in place, its G_S (m × block rows).
+    arma::mat gradScoresT_;
+    // (n × h·d_v), (n × h·d_k), (m × h·d_k), (m × h·d_v)
+    arma::mat gradConcat_, gradQ_, gradK_, gradV_;
+};
+
+} // namespace attnbook

@@ -1,0 +1,69 @@
+#pragma once
+// Every intermediate of one attention computation, by name, as the views,
+// the exports, `compute` and the tests read them (attention.md).
+
+#include "core/math/attention_config.h"
+
+#include <armadillo>
+
+#include <string>
+#include <vector>
+
+namespace attnbook {
+
+// One head's n × m tables. They are stored key-major (transposed, m × n), so
+// that one query's scores are one contiguous column: the softmax, the mask and
+// the backward pass then walk memory in order. Use the accessors for (r, c).
+struct HeadResult {
+    arma::mat scoresT;  // (m × n) scaled scores; blocked entries hold -inf
+    arma::mat weightsT; // (m × n) softmax shares; blocked entries are exactly 0
+    arma::mat context;  // (n × d_v) H_i = A_i V_i
+
+    double score(arma::uword row, arma::uword col) const { return scoresT(col, row); }
+    double weight(arma::uword row, arma::uword col) const { return weightsT(col, row); }
+    bool blocked(arma::uword row, arma::uword col) const {
+        return scoresT(col, row) == -arma::datum::inf;
+    }
+    arma::mat scores() const { return scoresT.t(); }   // n × m
+    arma::mat weights() const { return weightsT.t(); } // n × m
+};
+
+struct AttentionGradients {
+    arma::mat upstream; // (n × d_o) ∂L/∂Y
+    // Projection mode.
+    arma::mat X;                    // (n × d)
+    arma::mat W_Q, W_K, W_V, W_O;   // same shapes as the weights
+    arma::rowvec b_Q, b_K, b_V, b_O;
+    // Direct mode.
+    arma::mat queries, keys, values; // same shapes as Q, K, V
+};
+
+struct AttentionWarning {
+    std::string code; // "blocked-row"
+    int head = 0;
+    int row = 0;
+    std::string message;
+};
+
+struct AttentionResult {
+    bool direct = false;
+    int n = 0, m = 0, d = 0, h = 1, dK = 0, dV = 0, dO = 0;
+    double scale = 1.0; // the multiplier s
+    int focus = 0;
+    std::vector<std::string> tokens;      // labels of the m key rows
+    std::vector<std::string> queryTokens; // labels of the n query rows
+
+    arma::mat X0, P, X; // (n × d); empty in direct mode
+    arma::mat Q;        // (n × h·d_k)
+    arma::mat K;        // (m × h·d_k)
+    arma::mat V;        // (m × h·d_v)
+    std::vector<HeadResult> head;
+    arma::mat concat; // (n × h·d_v) C = [H_1 … H_h]
+    arma::mat output; // (n × d_o) Y = C W_Oᵀ + b_O; equals C in direct mode
+
+    AttentionGradients grad;
+    double maxRelError = 0.0; // gradient check, attention.md
+    std::vector<AttentionWarning> warnings;
+};
+
+} // namespace attnbook
