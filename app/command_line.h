@@ -2,11 +2,11 @@
 // The headless commands of cli.md: compute, check, edit, new, export, shot,
 // --version and --help. main() sends everything else to the window.
 
+#include "app/exit_code.h"
+
 #include <QStringList>
 
 namespace attnbook {
-
-enum ExitCode { ExitDone = 0, ExitOutputFailed = 1, ExitUsage = 2, ExitInvalidDocument = 3 };
 
 // True when `arguments` (without the program name) name a headless command.
 bool isHeadlessCommand(const QStringList& arguments);

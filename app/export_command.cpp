@@ -2,16 +2,11 @@
 
 #include "app/command_line.h"
 #include "app/command_options.h"
-#include "exports/export_output.h"
-#include "exports/lesson_bundle.h"
 #include "app/lesson_source.h"
-#include "exports/pdf_lesson.h"
-#include "exports/worksheet_pdf.h"
-
-#include <QFileInfo>
+#include "exports/export_request.h"
+#include "exports/worksheet_variants.h"
 
 #include <iostream>
-#include <map>
 #include <optional>
 
 namespace attnbook {
@@ -27,11 +22,11 @@ const char* const kExportUsage = "usage: attnbook export FILE [--pdf OUT.pdf] [-
 using ExportOptions = CommandOptions;
 
 ExportOptions parseExportOptions(const QStringList& arguments) {
-    ExportOptions options = parseCommandOptions(
-        arguments, {{"--pdf", "--paper", "--worksheet", "--answers", "--variants", "--seed",
-                     "--roster", "--bundle"},
-                    {},
-                    {}});
+    ExportOptions options =
+        parseCommandOptions(arguments, {{"--pdf", "--paper", "--worksheet", "--answers",
+                                         "--variants", "--seed", "--roster", "--bundle"},
+                                        {},
+                                        {}});
     if (!options.error.empty()) {
         return options;
     }
@@ -52,32 +47,20 @@ int usage(const std::string& message) {
     return ExitUsage;
 }
 
-// Every output path, none twice and none the lesson itself.
-std::optional<std::string> clashingOutputs(const ExportOptions& options) {
-    std::map<QString, std::string> seen;
-    seen[QFileInfo(QString::fromStdString(options.file)).absoluteFilePath()] = "FILE";
-    for (const char* name : {"--pdf", "--worksheet", "--answers", "--bundle"}) {
-        if (!options.has(name)) {
-            continue;
-        }
-        const QString path =
-            QFileInfo(QString::fromStdString(options.value(name))).absoluteFilePath();
-        if (const auto it = seen.find(path); it != seen.end()) {
-            return std::string(name) + " and " + it->second + " name the same file";
-        }
-        seen[path] = name;
-    }
-    return std::nullopt;
-}
-
-int exitCodeOf(const ExportResult& result, const std::string& file) {
+int exitCodeOf(const ExportResult& result, const std::string& file,
+               const std::vector<Diagnostic>& errors = {}) {
     switch (result.status) {
     case ExportStatus::Done:
         return ExitDone;
     case ExportStatus::InvalidDocument:
-        std::cerr << formatDiagnostic(file, {Severity::Error, result.line, result.column,
-                                             result.error.toStdString(), ""})
-                  << '\n';
+        if (errors.empty()) {
+            std::cerr << formatDiagnostic(file, {Severity::Error, result.line, result.column,
+                                                 result.error.toStdString(), ""})
+                      << '\n';
+        }
+        for (const Diagnostic& d : errors) {
+            std::cerr << formatDiagnostic(file, d) << '\n';
+        }
         return ExitInvalidDocument;
     case ExportStatus::Cancelled:
     case ExportStatus::Failed:
@@ -87,6 +70,83 @@ int exitCodeOf(const ExportResult& result, const std::string& file) {
     return ExitOutputFailed;
 }
 
+// The request and its targets, from the command line's options; a usage error in `error`.
+struct CommandExport {
+    ExportRequest request;
+    ExportTargets targets;
+    QString rosterPath;
+};
+
+std::optional<CommandExport> exportFromOptions(const ExportOptions& options, std::string& error) {
+    CommandExport out;
+    const auto path = [&](const char* name) { return QString::fromStdString(options.value(name)); };
+    out.request.lessonPdf = options.has("--pdf");
+    out.request.worksheet = options.has("--worksheet");
+    out.request.answers = options.has("--answers");
+    out.request.bundle = options.has("--bundle");
+    out.targets = {path("--pdf"), path("--worksheet"), path("--answers"), path("--bundle")};
+    QString why;
+    if (options.has("--paper")) {
+        const std::optional<Paper> paper = readPaper(path("--paper"), &why);
+        if (!paper) {
+            error = "--paper: " + why.toStdString();
+            return std::nullopt;
+        }
+        out.request.paper = *paper;
+    }
+    if (options.has("--variants")) {
+        const std::optional<int> variants = readVariants(path("--variants"), &why);
+        if (!variants) {
+            error = "--variants: " + why.toStdString();
+            return std::nullopt;
+        }
+        out.request.variants = *variants;
+    }
+    if (options.has("--seed")) {
+        const std::optional<std::uint64_t> seed = readSeed(path("--seed"), &why);
+        if (!seed) {
+            error = "--seed: " + why.toStdString();
+            return std::nullopt;
+        }
+        out.request.seed = *seed;
+    }
+    if (options.has("--roster")) {
+        out.rosterPath = path("--roster");
+        const std::optional<QStringList> names = readRoster(out.rosterPath, &why);
+        if (!names) {
+            error = why.toStdString();
+            return std::nullopt;
+        }
+        out.request.roster = *names;
+    }
+    if (const QString problem = out.request.problem(); !problem.isEmpty()) {
+        error = problem.toStdString();
+        return std::nullopt;
+    }
+    return out;
+}
+
+// What was written, one line each.
+std::string describe(const QString& role, const QString& path, const CommandExport& job) {
+    const std::string p = path.toStdString();
+    if (role == QLatin1String("lesson")) {
+        return p + ": the lesson as PDF";
+    }
+    if (role == QLatin1String("worksheet")) {
+        return p + ": the worksheet" +
+               (job.request.variants > 0
+                    ? " in " + std::to_string(job.request.variants) + " variants"
+                    : std::string());
+    }
+    if (role == QLatin1String("answers")) {
+        return p + ": its answer key";
+    }
+    if (role == QLatin1String("roster")) {
+        return p + ": the roster, " + std::to_string(job.request.roster.size()) + " names";
+    }
+    return p + ": the lesson as a bundle";
+}
+
 } // namespace
 
 int runExportCommand(const QStringList& arguments) {
@@ -94,141 +154,52 @@ int runExportCommand(const QStringList& arguments) {
     if (!options.error.empty()) {
         return usage(options.error);
     }
-    if (const auto clash = clashingOutputs(options)) {
-        return usage(*clash);
+    std::string error;
+    const std::optional<CommandExport> job = exportFromOptions(options, error);
+    if (!job) {
+        return usage(error);
     }
-    Paper paper = Paper::A4;
-    if (options.has("--paper")) {
-        const QString p = QString::fromStdString(options.value("--paper")).toLower();
-        if (p != QLatin1String("a4") && p != QLatin1String("letter")) {
-            return usage("--paper is a4 or letter, not " + options.value("--paper"));
-        }
-        paper = p == QLatin1String("letter") ? Paper::Letter : Paper::A4;
-    }
-    WorksheetOptions sheets;
-    sheets.paper = paper;
-    if (options.has("--variants")) {
-        bool ok = false;
-        sheets.variants = QString::fromStdString(options.value("--variants")).toInt(&ok);
-        if (!ok || sheets.variants < 1 || sheets.variants > kMaxVariants) {
-            return usage("--variants is a whole number from 1 to " + std::to_string(kMaxVariants));
-        }
-    }
-    if (options.has("--seed")) {
-        bool ok = false;
-        sheets.seed = QString::fromStdString(options.value("--seed")).toULongLong(&ok);
-        if (!ok) {
-            return usage("--seed is a whole number from 0 to 18446744073709551615");
-        }
-    }
-    if (options.has("--roster")) {
-        QString error;
-        const std::optional<QStringList> names =
-            readRoster(QString::fromStdString(options.value("--roster")), &error);
-        if (!names) {
-            return usage(error.toStdString());
-        }
-        sheets.roster = *names;
-    }
+    const QString file = QString::fromStdString(options.file);
+    const QStringList inputs{file, job->rosterPath};
 
     // Fail before the work when an output cannot be written at all.
-    std::vector<QString> paths;
-    for (const char* name : {"--pdf", "--worksheet", "--answers", "--bundle"}) {
-        if (options.has(name)) {
-            paths.push_back(QString::fromStdString(options.value(name)));
+    QStringList targets;
+    for (const QString& role : {QStringLiteral("lesson"), QStringLiteral("worksheet"),
+                                QStringLiteral("answers"), QStringLiteral("bundle")}) {
+        if (!job->targets.of(role).isEmpty()) {
+            targets << job->targets.of(role);
         }
     }
-    if (!sheets.roster.isEmpty()) {
-        paths.push_back(rosterCsvPath(QString::fromStdString(options.value("--worksheet"))));
+    if (!job->request.roster.isEmpty()) {
+        targets << job->targets.roster();
     }
-    for (const QString& path : paths) {
-        if (const QString problem = outputProblem(path); !problem.isEmpty()) {
-            std::cerr << problem.toStdString() << '\n';
-            return ExitOutputFailed;
-        }
+    if (const QString clash = targetsClash(targets, inputs); !clash.isEmpty()) {
+        return usage(clash.toStdString());
     }
-
-    const Lesson lesson = openLessonSource(options.file);
-    if (hasErrors(lesson.diagnostics)) {
-        for (const Diagnostic& d : lesson.diagnostics) {
-            if (d.severity == Severity::Error) {
-                std::cerr << formatDiagnostic(options.file, d) << '\n';
-            }
-        }
-        return ExitInvalidDocument;
-    }
-    AttentionEngine engine;
-    const LessonResults results = computeLesson(lesson, engine);
-    if (hasErrors(results.diagnostics)) {
-        for (const Diagnostic& d : results.diagnostics) {
-            std::cerr << formatDiagnostic(options.file, d) << '\n';
-        }
-        return ExitInvalidDocument;
+    if (const QString problem = targetsProblem(targets, inputs); !problem.isEmpty()) {
+        std::cerr << problem.toStdString() << '\n';
+        return ExitOutputFailed;
     }
 
     // Everything is rendered first and written last, together: an export that fails half way
     // (a worksheet with no workable variant, say) writes none of its outputs.
-    if (options.has("--worksheet") && !lessonHasWorksheet(lesson)) {
+    const Lesson lesson = openLessonSource(options.file);
+    if (job->request.worksheet && !hasErrors(lesson.diagnostics) && !lessonHasWorksheet(lesson)) {
         return usage(options.file +
                      " has no worksheet options and no quizzes: nothing to put on a worksheet");
     }
-    std::vector<ExportOutput> outputs;
-    std::vector<std::string> done;
-    if (options.has("--pdf")) {
-        ExportOutput pdf{QString::fromStdString(options.value("--pdf")), {}};
-        if (const int code =
-                exitCodeOf(renderLessonPdf(lesson, results, paper, &pdf.bytes), options.file)) {
-            return code;
-        }
-        outputs.push_back(std::move(pdf));
-        done.push_back(options.value("--pdf") + ": the lesson as PDF");
-    }
-    if (options.has("--worksheet")) {
-        const QString worksheet = QString::fromStdString(options.value("--worksheet"));
-        sheets.answers = options.has("--answers");
-        WorksheetFiles files;
-        if (const int code = exitCodeOf(renderWorksheets(lesson, sheets, &files), options.file)) {
-            return code;
-        }
-        outputs.push_back({worksheet, files.worksheet});
-        done.push_back(options.value("--worksheet") + ": the worksheet" +
-                       (sheets.variants > 0 ? " in " + std::to_string(sheets.variants) + " variants"
-                                            : std::string()));
-        if (sheets.answers) {
-            outputs.push_back({QString::fromStdString(options.value("--answers")), files.answers});
-            done.push_back(options.value("--answers") + ": its answer key");
-        }
-        if (!sheets.roster.isEmpty()) {
-            outputs.push_back({rosterCsvPath(worksheet), files.roster});
-            done.push_back(rosterCsvPath(worksheet).toStdString() + ": the roster, " +
-                           std::to_string(sheets.roster.size()) + " names");
-        }
-    }
-    std::vector<BundleEntry> entries;
-    if (options.has("--bundle")) {
-        if (const int code =
-                exitCodeOf(lessonBundleEntries(lesson, results, {paper}, &entries), options.file)) {
-            return code;
-        }
-    }
-    OutputBatch batch;
-    for (const ExportOutput& output : outputs) {
-        if (const int code = exitCodeOf(batch.stage(output), options.file)) {
-            return code; // the staged files are removed, no target has changed
-        }
-    }
-    if (options.has("--bundle")) {
-        const QString zip = QString::fromStdString(options.value("--bundle"));
-        if (const int code = exitCodeOf(writeLessonBundle(zip, lesson, entries), options.file)) {
-            return code;
-        }
-        done.push_back(options.value("--bundle") + ": the lesson as a bundle");
-    }
-    if (const int code = exitCodeOf(batch.commit(), options.file)) {
+    RenderedExport rendered;
+    const ExportResult result = renderExport(lesson, job->request, &rendered);
+    if (const int code = exitCodeOf(result, options.file, rendered.errors)) {
         return code;
     }
-    for (const std::string& line : done) {
-        std::cout << line << '\n';
+    QStringList written;
+    if (const int code =
+            exitCodeOf(writeExport(rendered, job->targets, inputs, &written), options.file)) {
+        return code;
+    }
+    for (qsizetype i = 0; i < written.size(); ++i) {
+        std::cout << describe(rendered.parts[size_t(i)].role, written[i], *job) << '\n';
     }
     return ExitDone;
 }

@@ -3,6 +3,7 @@
 #include "exports/bundle_reader.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 
@@ -15,6 +16,17 @@ bool isBundlePath(const std::string& path) {
 }
 
 Lesson openLessonSource(const std::string& path) {
+    if (path.rfind(':', 0) == 0) {
+        // A lesson bundled in the executable (Qt's resources), which core cannot open.
+        QFile resource(QString::fromStdString(path));
+        if (!resource.open(QIODevice::ReadOnly)) {
+            Lesson lesson;
+            lesson.document.path = path;
+            lesson.diagnostics.push_back({Severity::Error, 0, 0, "no such bundled lesson", ""});
+            return lesson;
+        }
+        return parseLesson(resource.readAll().toStdString(), path);
+    }
     if (!isBundlePath(path)) {
         return loadLesson(path);
     }

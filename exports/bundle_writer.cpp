@@ -9,11 +9,13 @@
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonDocument>
+#include <QtCore/QBuffer>
 #include <QtCore/QJsonObject>
 #include <QtCore/QSaveFile>
 
 #include <cerrno>
 #include <map>
+#include <optional>
 
 namespace attnbook {
 namespace {
@@ -131,6 +133,59 @@ bool addEntry(QuaZip* zip, const QString& name, const QByteArray& bytes, const Q
 
 } // namespace
 
+namespace {
+
+// The zip of `entries`, written to DEVICE (already open for writing): manifest.json first, then
+// every entry. Returns the entry that failed ("" for the zip as a whole), or nullopt when done.
+std::optional<QString> writeZip(QIODevice* device, const QByteArray& manifest,
+                                const QDateTime& created, const std::vector<BundleEntry>& entries,
+                                double maxRatio) {
+    QuaZip zip(device);
+    zip.setAutoClose(false); // the caller owns the device (a QSaveFile must be committed by it)
+    zip.setUtf8Enabled(true);
+    if (!zip.open(QuaZip::mdCreate))
+        return QString();
+    errno = 0;
+    if (!addEntry(&zip, kBundleManifestName, manifest, created, maxRatio))
+        return kBundleManifestName;
+    for (const BundleEntry& entry : entries) {
+        errno = 0;
+        if (!addEntry(&zip, entry.name, entry.bytes, created, maxRatio))
+            return entry.name;
+    }
+    errno = 0;
+    zip.close();
+    if (zip.getZipError() != ZIP_OK)
+        return QString();
+    return std::nullopt;
+}
+
+} // namespace
+
+bool bundleBytes(const BundleMetadata& metadata, const std::vector<BundleEntry>& entries,
+                 QByteArray* out, QString* error) {
+    const BundleLimits limits;
+    const QDateTime created =
+        metadata.created.isValid() ? metadata.created.toUTC() : QDateTime::currentDateTimeUtc();
+    const QByteArray manifest = manifestJson(metadata, created, entries);
+    if (const QString why = entriesProblem(entries, manifest.size(), limits); !why.isEmpty()) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    QBuffer buffer(out);
+    buffer.open(QIODevice::WriteOnly);
+    if (const std::optional<QString> failed =
+            writeZip(&buffer, manifest, created, entries, limits.maxRatio)) {
+        if (error)
+            *error = failed->isEmpty() ? QStringLiteral("cannot pack the bundle")
+                                       : QStringLiteral("cannot pack entry %1")
+                                             .arg(quotedEntryName(*failed));
+        return false;
+    }
+    return true;
+}
+
 bool writeBundle(const QString& zipPath, const BundleMetadata& metadata,
                  const std::vector<BundleEntry>& entries, QString* error) {
     const auto fail = [&](const QString& why) {
@@ -158,23 +213,9 @@ bool writeBundle(const QString& zipPath, const BundleMetadata& metadata,
     errno = 0;
     if (!file.open(QIODevice::WriteOnly))
         return ioFailure({});
-    QuaZip zip(&file);
-    zip.setAutoClose(false); // else QuaZip's close() would commit the QSaveFile itself
-    zip.setUtf8Enabled(true);
-    if (!zip.open(QuaZip::mdCreate))
-        return ioFailure({});
-    errno = 0;
-    if (!addEntry(&zip, kBundleManifestName, manifest, created, limits.maxRatio))
-        return ioFailure(kBundleManifestName);
-    for (const BundleEntry& entry : entries) {
-        errno = 0;
-        if (!addEntry(&zip, entry.name, entry.bytes, created, limits.maxRatio))
-            return ioFailure(entry.name);
-    }
-    errno = 0;
-    zip.close();
-    if (zip.getZipError() != ZIP_OK)
-        return ioFailure({});
+    if (const std::optional<QString> failed =
+            writeZip(&file, manifest, created, entries, limits.maxRatio))
+        return ioFailure(*failed);
     errno = 0;
     if (!file.commit())
         return ioFailure({});

@@ -31,4 +31,9 @@ struct BundleMetadata {
 bool writeBundle(const QString& zipPath, const BundleMetadata& metadata,
                  const std::vector<BundleEntry>& entries, QString* error);
 
+// The same bundle as bytes in memory (the window's preview, and writeExport), with the same
+// checks; false with *error (no path in it) when the entries cannot be packed.
+bool bundleBytes(const BundleMetadata& metadata, const std::vector<BundleEntry>& entries,
+                 QByteArray* out, QString* error);
+
 } // namespace attnbook

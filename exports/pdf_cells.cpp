@@ -486,7 +486,7 @@ std::vector<PdfBoxPtr> quizCellBoxes(const QuizCellSpec& quiz, int number,
         }
     }
     const qreal pad = 8;
-    ProseStyle style;
+    PrintProseStyle style;
     style.justify = false;
     auto doc = markdownDocument(markdown, area.width - 2 * pad - 3, style);
     if (!quiz.choices.empty()) { // the choices read A, B, C

@@ -41,7 +41,7 @@ bool isCodeBlock(const QTextBlock& block) {
 }
 
 // The font of one run of text for its role, keeping its bold, italic and code marks.
-void styleFragment(QTextCharFormat& fmt, Role role, int headingLevel, const ProseStyle& style) {
+void styleFragment(QTextCharFormat& fmt, Role role, int headingLevel, const PrintProseStyle& style) {
     QString family = pdf::kSerif;
     qreal size = style.bodySize;
     bool bold = fmt.fontWeight() >= QFont::DemiBold;
@@ -112,7 +112,7 @@ void restyleRuns(QTextDocument& doc, const QTextBlock& block, Change change) {
 }
 
 void styleBlockText(QTextDocument& doc, const QTextBlock& block, Role role, int level,
-                    const ProseStyle& style) {
+                    const PrintProseStyle& style) {
     restyleRuns(doc, block, [&](QTextCharFormat& fmt) { styleFragment(fmt, role, level, style); });
     // The block's own char format sizes an empty block and the list marker.
     QTextCharFormat blockChar = block.charFormat();
@@ -120,7 +120,7 @@ void styleBlockText(QTextDocument& doc, const QTextBlock& block, Role role, int 
     QTextCursor(block).setBlockCharFormat(blockChar);
 }
 
-void styleBlocks(QTextDocument& doc, const ProseStyle& style) {
+void styleBlocks(QTextDocument& doc, const PrintProseStyle& style) {
     const qreal lead = style.bodySize * 0.62;
     for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
         QTextCursor cursor(block);
@@ -381,7 +381,7 @@ void addLineBreaks(const QTextBlock& block, qreal chunkTop, std::vector<qreal>& 
 } // namespace
 
 std::shared_ptr<QTextDocument> markdownDocument(const QString& markdown, qreal width,
-                                                const ProseStyle& style) {
+                                                const PrintProseStyle& style) {
     auto doc = std::make_shared<QTextDocument>();
     prepare(*doc, pdf::font(pdf::kSerif, style.bodySize), width);
     doc->setMarkdown(markdown, QTextDocument::MarkdownDialectGitHub);

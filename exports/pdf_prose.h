@@ -15,7 +15,7 @@ class QTextDocument;
 
 namespace attnbook {
 
-struct ProseStyle {
+struct PrintProseStyle {
     qreal bodySize = pdf::kBody;
     bool justify = true;
     int headingShift = 0; // 1: "#" prints like "##" (quiz text, worksheet sections)
@@ -23,7 +23,7 @@ struct ProseStyle {
 
 // A document laid out at `width` points for the 72-dpi layout device.
 std::shared_ptr<QTextDocument> markdownDocument(const QString& markdown, qreal width,
-                                                const ProseStyle& style = {});
+                                                const PrintProseStyle& style = {});
 
 // A document from simple HTML, in `font`, laid out at `width` (or narrower: its ideal width
 // when `shrink`).

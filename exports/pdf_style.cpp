@@ -1,5 +1,7 @@
 #include "exports/pdf_style.h"
 
+#include "exports/heat_palette.h"
+
 #include <QtGui/QImage>
 
 #include <algorithm>
@@ -47,22 +49,14 @@ QFont font(const QString& family, qreal points, bool bold, bool italic) {
     return f;
 }
 
+// The window's light palette (heat_palette.h), so a printed heatmap and the one on screen
+// colour every share alike.
 QColor heat(double share) {
-    static const std::array<QColor, 6> stops = {QColor(0xf7, 0xfb, 0xff), QColor(0xc6, 0xdb, 0xef),
-                                                QColor(0x6b, 0xae, 0xd6), QColor(0x31, 0x82, 0xbd),
-                                                QColor(0x08, 0x51, 0x9c), QColor(0x08, 0x30, 0x6b)};
-    const double t = std::clamp(std::isfinite(share) ? share : 0.0, 0.0, 1.0) * (stops.size() - 1);
-    const size_t i = std::min(size_t(t), stops.size() - 2);
-    const double f = t - double(i);
-    const QColor& a = stops[i];
-    const QColor& b = stops[i + 1];
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f),
-                            float(a.greenF() + (b.greenF() - a.greenF()) * f),
-                            float(a.blueF() + (b.blueF() - a.blueF()) * f));
+    return QColor(HeatPalette{}.share(std::isfinite(share) ? share : 0.0));
 }
 
 QColor inkOnHeat(double share) {
-    return share > 0.5 ? QColor(Qt::white) : kInk;
+    return HeatPalette::textOn(heat(share).rgb());
 }
 
 QColor seriesColour(int index) {

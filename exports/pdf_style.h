@@ -54,7 +54,7 @@ inline const QColor kAccent = QColor(0x1f, 0x4e, 0x8c);
 inline const QColor kAnswer = QColor(0xb0, 0x24, 0x1c); // the key's filled-in values
 inline const QColor kCodeBackground = QColor(0xf4, 0xf5, 0xf7);
 
-// A sequential blue scale (ColorBrewer "Blues") for shares from 0 to 1.
+// The shares' colour from 0 to 1: the window's light HeatPalette.
 QColor heat(double share);
 // Ink that reads on top of heat(share).
 QColor inkOnHeat(double share);

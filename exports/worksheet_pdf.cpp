@@ -302,7 +302,7 @@ std::vector<PdfBoxPtr> exerciseBoxes(const AttentionCellSpec& spec, const Attent
                                    ? QStringLiteral("Exercise %1").arg(number)
                                    : QStringLiteral("Exercise %1 · %2").arg(number).arg(heading),
                                area));
-    ProseStyle style;
+    PrintProseStyle style;
     style.bodySize = 9.5;
     style.justify = false;
     for (PdfBoxPtr& b :
@@ -375,7 +375,7 @@ PdfBoxPtr quizBox(const LessonCell& cell, const QuizCellSpec& quiz, int number,
                         .arg(QChar(u'A' + int(i)))
                         .arg(boundText(quiz.choices[i], results));
     }
-    ProseStyle style;
+    PrintProseStyle style;
     style.justify = false;
     auto question = markdownDocument(markdown, textWidth, style);
     // Choices hang after their tick box.
@@ -405,7 +405,7 @@ PdfBoxPtr quizBox(const LessonCell& cell, const QuizCellSpec& quiz, int number,
     if (!quiz.explain.empty()) {
         keyMarkdown += QStringLiteral("\n\n") + boundText(quiz.explain, results);
     }
-    ProseStyle keyStyle;
+    PrintProseStyle keyStyle;
     keyStyle.bodySize = 9.5;
     keyStyle.justify = false;
     auto key = markdownDocument(keyMarkdown, textWidth, keyStyle);

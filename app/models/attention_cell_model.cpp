@@ -64,6 +64,20 @@ AttentionCellModel* AttentionCellModel::create(const std::string& id, const Atte
     return model.release();
 }
 
+AttentionCellModel* AttentionCellModel::fromComputed(const std::string& id,
+                                                     const AttentionCellSpec& spec,
+                                                     const AttentionResult& computed,
+                                                     bool needsGradients, QObject* parent) {
+    auto* model = new AttentionCellModel(id, spec, parent);
+    model->needsGradients_ = needsGradients || model->views_.contains(QStringLiteral("gradients"));
+    *model->result_ = computed;
+    *model->authoredResult_ = computed;
+    model->gradientChecked_ = true; // computeLesson runs the backward pass and its check
+    model->checkRows();
+    ++model->revision_;
+    return model;
+}
+
 AttentionCellModel::~AttentionCellModel() = default;
 
 QStringList AttentionCellModel::vocabWords() const {

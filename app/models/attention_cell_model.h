@@ -76,6 +76,11 @@ class AttentionCellModel : public QObject {
     static AttentionCellModel* create(const std::string& id, const AttentionCellSpec& spec,
                                       bool needsGradients, ConfigError& error,
                                       QObject* parent = nullptr);
+    // The model of a cell that computeLesson computed (the one route every view shares):
+    // `computed` is shown as it is until an edit recomputes the cell.
+    static AttentionCellModel* fromComputed(const std::string& id, const AttentionCellSpec& spec,
+                                            const AttentionResult& computed, bool needsGradients,
+                                            QObject* parent = nullptr);
     ~AttentionCellModel() override;
 
     QString cellId() const { return id_; }

@@ -1,9 +1,10 @@
 #include "app/models/export_controller.h"
 
-#include "exports/export_output.h"
-#include "core/document/lesson.h"
-#include "exports/lesson_bundle.h"
 #include "app/models/lesson_session.h"
+#include "core/document/lesson.h"
+#include "exports/export_output.h"
+#include "exports/export_request.h"
+#include "exports/lesson_bundle.h"
 #include "exports/pdf_lesson.h"
 #include "exports/worksheet_pdf.h"
 #include "exports/worksheet_variants.h"
@@ -19,8 +20,8 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <map>
 #include <new>
-#include <set>
 
 namespace attnbook {
 namespace {
@@ -49,8 +50,7 @@ QString sizeText(qint64 bytes) {
 struct Job {
     int run = 0;
     ExportController::Kind kind = ExportController::LessonPdf;
-    Paper paper = Paper::A4;
-    WorksheetOptions sheets;
+    ExportRequest request;
     std::string bytes; // the working copy of the document
     std::string path;  // where it came from
     QString folder;    // the temporary folder
@@ -114,25 +114,6 @@ class ProgressMap {
     int stage_ = 0;
 };
 
-const Diagnostic* firstError(const std::vector<Diagnostic>& diagnostics) {
-    for (const Diagnostic& d : diagnostics) {
-        if (d.severity == Severity::Error) {
-            return &d;
-        }
-    }
-    return nullptr;
-}
-
-ExportResult invalid(const Diagnostic& d) {
-    ExportResult r;
-    r.status = ExportStatus::InvalidDocument;
-    r.line = d.line;
-    r.column = d.column;
-    const QString message = QString::fromStdString(d.message);
-    r.error = d.line > 0 ? tr("line %1:%2: %3").arg(d.line).arg(d.column).arg(message) : message;
-    return r;
-}
-
 using Post = std::function<void(double, const QString&)>;
 
 ExportController::Outcome renderJob(const Job& job, const Post& post) {
@@ -168,110 +149,58 @@ ExportController::Outcome renderJob(const Job& job, const Post& post) {
         return true;
     };
 
-    try {
-        post(0.0, tr("Reading and computing the lesson"));
-        const Lesson lesson = parseLesson(job.bytes, job.path);
-        if (const Diagnostic* d = firstError(lesson.diagnostics)) {
-            out.result = invalid(*d);
-            return out;
-        }
-        AttentionEngine engine;
-        const LessonResults results = computeLesson(lesson, engine);
-        if (const Diagnostic* d = firstError(results.diagnostics)) {
-            out.result = invalid(*d);
-            return out;
-        }
-        if (control.cancelled()) {
-            out.result = ExportResult::cancelled();
-            return out;
-        }
-        const QString paper = job.paper == Paper::Letter ? tr("Letter") : tr("A4");
-        switch (job.kind) {
-        case ExportController::LessonPdf: {
-            QByteArray pdf;
-            out.result = renderLessonPdf(lesson, results, job.paper, &pdf, control);
-            if (out.result.ok() &&
-                keep(QStringLiteral("lesson"), QStringLiteral("lesson.pdf"), pdf)) {
-                out.summary = tr("Lesson PDF · %1 · %2").arg(paper, sizeText(pdf.size()));
-            }
-            break;
-        }
-        case ExportController::Worksheet: {
-            if (!lessonHasWorksheet(lesson)) {
-                out.result = ExportResult::failed(
-                    tr("this lesson has no worksheet options and no quizzes: nothing to put on a "
-                       "worksheet"));
+    post(0.0, tr("Reading and computing the lesson"));
+    RenderedExport rendered;
+    out.result = renderExport(job.bytes, job.path, job.request, &rendered, control);
+    if (out.result.status == ExportStatus::InvalidDocument && out.result.line > 0) {
+        out.result.error =
+            tr("line %1:%2: %3").arg(out.result.line).arg(out.result.column).arg(out.result.error);
+    }
+    if (out.result.ok()) {
+        const QString paper = job.request.paper == Paper::Letter ? tr("Letter") : tr("A4");
+        static const std::map<QString, QString> fileNames = {
+            {QStringLiteral("lesson"), QStringLiteral("lesson.pdf")},
+            {QStringLiteral("worksheet"), QStringLiteral("worksheet.pdf")},
+            {QStringLiteral("answers"), QStringLiteral("answers.pdf")},
+            {QStringLiteral("roster"), QStringLiteral("roster.csv")},
+            {QStringLiteral("bundle"), QStringLiteral("bundle.zip")}};
+        for (const RenderedPart& part : rendered.parts) {
+            if (!keep(part.role, fileNames.at(part.role), part.bytes)) {
                 break;
             }
-            WorksheetFiles files;
-            out.result = renderWorksheets(lesson, job.sheets, &files, control);
-            if (!out.result.ok()) {
-                break;
-            }
-            if (!keep(QStringLiteral("worksheet"), QStringLiteral("worksheet.pdf"),
-                      files.worksheet) ||
-                (job.sheets.answers &&
-                 !keep(QStringLiteral("answers"), QStringLiteral("answers.pdf"), files.answers)) ||
-                (!job.sheets.roster.isEmpty() &&
-                 !keep(QStringLiteral("roster"), QStringLiteral("roster.csv"), files.roster))) {
-                break;
-            }
+        }
+        if (out.result.ok() && job.request.bundle &&
+            keep(QStringLiteral("preview"), QStringLiteral("bundle-lesson.pdf"),
+                 rendered.bundlePreview)) {
+            out.summary =
+                tr("Bundle: %1 · %2 · %3 · the preview shows its lesson.pdf")
+                    .arg(count(rendered.bundleEntries, "file", "files"),
+                         sizeText(rendered.part(QStringLiteral("bundle"))->bytes.size()), paper);
+        } else if (job.request.lessonPdf) {
+            out.summary = tr("Lesson PDF · %1 · %2")
+                              .arg(paper, sizeText(rendered.parts.front().bytes.size()));
+        } else if (job.request.worksheet) {
+            const ExportRequest& r = job.request;
             QStringList parts{
-                tr("Worksheet: %1").arg(count(files.worksheetPages, "page", "pages"))};
-            if (job.sheets.answers) {
-                parts << tr("answer key: %1").arg(count(files.answerPages, "page", "pages"));
+                tr("Worksheet: %1").arg(count(rendered.worksheetPages, "page", "pages"))};
+            if (r.answers) {
+                parts << tr("answer key: %1").arg(count(rendered.answerPages, "page", "pages"));
             }
-            const bool roster = !job.sheets.roster.isEmpty();
-            if (job.sheets.variants > 0) {
-                parts << tr("%1, seed %2")
-                             .arg(count(job.sheets.variants, "variant", "variants"))
-                             .arg(job.sheets.seed);
+            const bool roster = !r.roster.isEmpty();
+            if (r.variants > 0) {
+                parts
+                    << tr("%1, seed %2").arg(count(r.variants, "variant", "variants")).arg(r.seed);
             } else if (roster) {
-                parts << tr("a variant for each name, seed %1").arg(job.sheets.seed);
+                parts << tr("a variant for each name, seed %1").arg(r.seed);
             } else {
                 parts << tr("the lesson's own numbers");
             }
             if (roster) {
-                parts << tr("%1 on the roster")
-                             .arg(count(int(job.sheets.roster.size()), "name", "names"));
+                parts << tr("%1 on the roster").arg(count(int(r.roster.size()), "name", "names"));
             }
             parts << paper;
             out.summary = parts.join(QStringLiteral(" · "));
-            break;
         }
-        case ExportController::Bundle: {
-            std::vector<BundleEntry> entries;
-            out.result =
-                lessonBundleEntries(lesson, results, BundleOptions{job.paper}, &entries, control);
-            if (!out.result.ok()) {
-                break;
-            }
-            if (control.cancelled()) {
-                out.result = ExportResult::cancelled();
-                break;
-            }
-            const QString zip =
-                QDir(job.folder).filePath(QStringLiteral("render-%1-bundle.zip").arg(job.run));
-            out.result = writeLessonBundle(zip, lesson, entries);
-            if (!out.result.ok()) {
-                QFile::remove(zip);
-                break;
-            }
-            out.files.push_back({QStringLiteral("bundle"), zip});
-            const auto pdf = std::find_if(entries.begin(), entries.end(), [](const BundleEntry& e) {
-                return e.name == QLatin1String("lesson.pdf");
-            });
-            if (pdf != entries.end() &&
-                keep(QStringLiteral("preview"), QStringLiteral("bundle-lesson.pdf"), pdf->bytes)) {
-                out.summary = tr("Bundle: %1 · %2 · %3 · the preview shows its lesson.pdf")
-                                  .arg(count(int(entries.size()) + 1, "file", "files"),
-                                       sizeText(QFileInfo(zip).size()), paper);
-            }
-            break;
-        }
-        }
-    } catch (const std::bad_alloc&) {
-        out.result = ExportResult::failed(tr("not enough memory for this export"));
     }
     // Cancel pressed as the render finished: the user asked for nothing.
     if (out.result.ok() && control.cancelled()) {
@@ -333,10 +262,9 @@ void ExportController::setKind(Kind kind) {
 }
 
 void ExportController::setPaper(const QString& paper) {
-    const Paper p = paper.compare(QLatin1String("letter"), Qt::CaseInsensitive) == 0 ? Paper::Letter
-                                                                                     : Paper::A4;
-    if (p != paper_) {
-        paper_ = p;
+    // Read by the command line's rules: a size it refuses is a problem here too, not A4.
+    if (paper != paperText_) {
+        paperText_ = paper;
         optionsEdited();
     }
 }
@@ -378,16 +306,39 @@ void ExportController::setRosterPath(const QString& pathOrUrl) {
 }
 
 QString ExportController::optionsProblem() const {
+    // The command line's rules and words, as a sentence.
+    const auto sentence = [](QString text) {
+        if (!text.isEmpty()) {
+            text[0] = text[0].toUpper();
+        }
+        return text;
+    };
+    QString problem;
+    if (!readPaper(paperText_, &problem)) {
+        return sentence(problem);
+    }
     if (kind_ != Worksheet) {
         return {};
     }
-    bool ok = false;
-    seed_.trimmed().toULongLong(&ok);
-    if (seedUsed() && !ok) {
-        return tr("The seed is a whole number from 0 to %1")
-            .arg(std::numeric_limits<std::uint64_t>::max());
+    if (seedUsed() && !readSeed(seed_, &problem)) {
+        return sentence(problem);
     }
     return rosterProblem_;
+}
+
+ExportRequest ExportController::request() const {
+    ExportRequest r;
+    r.lessonPdf = kind_ == LessonPdf;
+    r.worksheet = kind_ == Worksheet;
+    r.bundle = kind_ == Bundle;
+    r.paper = readPaper(paperText_, nullptr).value_or(Paper::A4);
+    if (r.worksheet) {
+        r.answers = answers_;
+        r.variants = variants_;
+        r.seed = seedUsed() ? readSeed(seed_, nullptr).value_or(1) : 1;
+        r.roster = roster_;
+    }
+    return r;
 }
 
 bool ExportController::exportable() const {
@@ -469,23 +420,18 @@ bool ExportController::renderPreview() {
                   {});
         return false;
     }
-    Job job;
-    job.kind = kind_;
-    job.paper = paper_;
     if (kind_ == Worksheet) {
         if (const QString path = localPath(rosterPath_); !path.isEmpty()) {
             setRosterPath(rosterPath_); // read it again: it may have changed since it was chosen
         }
-        if (const QString problem = optionsProblem(); !problem.isEmpty()) {
-            setStatus(problem, {});
-            return false;
-        }
-        job.sheets.paper = paper_;
-        job.sheets.variants = variants_;
-        job.sheets.seed = seedUsed() ? seed_.trimmed().toULongLong() : 1;
-        job.sheets.roster = roster_;
-        job.sheets.answers = answers_;
     }
+    if (const QString problem = optionsProblem(); !problem.isEmpty()) {
+        setStatus(problem, {});
+        return false;
+    }
+    Job job;
+    job.kind = kind_;
+    job.request = request();
     if (!folder_) {
         auto folder = std::make_unique<QTemporaryDir>(QDir::tempPath() +
                                                       QStringLiteral("/attnbook-export-XXXXXX"));
@@ -638,69 +584,35 @@ bool ExportController::save(const QString& pathOrUrl) {
         setStatus(tr("Choose a file to save to"), {});
         return false;
     }
-    // What each rendered file becomes.
-    std::vector<ExportOutput> outputs;
-    std::vector<QString> sources;
+    // What was rendered, read back from the preview folder, and where each part goes.
+    RenderedExport rendered;
     for (const RenderedFile& f : files_) {
-        QString target;
-        if (f.role == QLatin1String("lesson") || f.role == QLatin1String("worksheet") ||
-            f.role == QLatin1String("bundle")) {
-            target = path;
-        } else if (f.role == QLatin1String("answers")) {
-            target = answersPathFor(path);
-        } else if (f.role == QLatin1String("roster")) {
-            target = rosterCsvPath(path);
-        } else {
+        if (f.role == QLatin1String("preview")) {
             continue; // the bundle's lesson.pdf, shown only
         }
-        outputs.push_back({target, {}});
-        sources.push_back(f.path);
-    }
-    // Never over the open lesson, and never one file twice.
-    std::set<QString> seen;
-    if (session_ && !session_->bundled() && !session_->filePath().isEmpty()) {
-        seen.insert(QFileInfo(session_->filePath()).absoluteFilePath());
-    }
-    for (const ExportOutput& o : outputs) {
-        const QString absolute = QFileInfo(o.path).absoluteFilePath();
-        if (!seen.insert(absolute).second) {
-            setStatus(tr("%1: cannot write: it is the open lesson or another file of this export")
-                          .arg(o.path),
+        QFile file(f.path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            setStatus(tr("%1: cannot read the rendered file: %2").arg(f.path, file.errorString()),
                       {});
             return false;
         }
-        if (const QString problem = outputProblem(o.path); !problem.isEmpty()) {
-            setStatus(problem, {});
-            return false;
-        }
+        rendered.parts.push_back({f.role, file.readAll()});
     }
-    for (size_t i = 0; i < outputs.size(); ++i) {
-        QFile rendered(sources[i]);
-        if (!rendered.open(QIODevice::ReadOnly)) {
-            setStatus(
-                tr("%1: cannot read the rendered file: %2").arg(sources[i], rendered.errorString()),
-                {});
-            return false;
-        }
-        outputs[i].bytes = rendered.readAll();
+    ExportTargets targets;
+    targets.lessonPdf = targets.worksheet = targets.bundle = path;
+    targets.answers = answersPathFor(path);
+    QStringList inputs{localPath(rosterPath_)};
+    if (session_ && !session_->bundled()) {
+        inputs << session_->filePath();
     }
-    // Staged beside their targets, then renamed into place together: on any failure the
-    // staged files are removed and no target has changed.
-    OutputBatch batch;
-    for (const ExportOutput& o : outputs) {
-        if (const ExportResult r = batch.stage(o); !r.ok()) {
-            setStatus(r.error, {});
-            return false;
-        }
-    }
-    if (const ExportResult r = batch.commit(); !r.ok()) {
+    QStringList paths;
+    if (const ExportResult r = writeExport(rendered, targets, inputs, &paths); !r.ok()) {
         setStatus(r.error, {});
         return false;
     }
-    QStringList paths, names;
-    for (const ExportOutput& o : outputs) {
-        paths << o.path;
-        names << QFileInfo(o.path).fileName();
+    QStringList names;
+    for (const QString& p : paths) {
+        names << QFileInfo(p).fileName();
     }
     const QString list = names.size() < 2
                              ? names.join(QString())

@@ -13,6 +13,7 @@
 // kept so far, read and computed afresh on the worker thread.
 
 #include "exports/export_control.h"
+#include "exports/export_request.h"
 #include "app/models/lesson_session.h"
 #include "exports/pdf_style.h"
 
@@ -69,9 +70,7 @@ class ExportController : public QObject {
 
     Kind kind() const { return kind_; }
     void setKind(Kind kind);
-    QString paper() const {
-        return paper_ == Paper::Letter ? QStringLiteral("letter") : QStringLiteral("a4");
-    }
+    QString paper() const { return paperText_; }
     void setPaper(const QString& paper);
     bool answers() const { return answers_; }
     void setAnswers(bool answers);
@@ -85,8 +84,11 @@ class ExportController : public QObject {
     // Variants draw numbers from the seed; so does a roster, one variant per name.
     bool seedUsed() const { return variants_ > 0 || !roster_.isEmpty(); }
     QString rosterProblem() const { return rosterProblem_; }
-    // Why the options cannot be rendered (a bad seed, an unreadable roster), or "".
+    // Why the options cannot be rendered (a paper size or seed the command line would refuse,
+    // an unreadable roster), or "".
     QString optionsProblem() const;
+    // The export these options ask for, as the command line would ask it.
+    ExportRequest request() const;
 
     bool exportable() const;         // a lesson is open and has no errors
     bool worksheetAvailable() const; // it has worksheet options or quizzes
@@ -160,7 +162,7 @@ class ExportController : public QObject {
 
     QPointer<LessonSession> session_;
     Kind kind_ = LessonPdf;
-    Paper paper_ = Paper::A4;
+    QString paperText_ = QStringLiteral("a4");
     bool answers_ = true;
     int variants_ = 0;
     QString seed_ = QStringLiteral("1");

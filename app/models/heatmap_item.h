@@ -7,7 +7,7 @@
 // In change mode the squares show the signed difference from the weights
 // the lesson authored.
 
-#include "app/models/heat_palette.h"
+#include "exports/heat_palette.h"
 
 #include <QFont>
 #include <QHash>

@@ -1,13 +1,13 @@
 #include "app/models/lesson_session.h"
 
+#include "app/lesson_source.h"
 #include "app/models/attention_cell_model.h"
-#include "core/document/cell_editor.h"
 #include "app/models/chart_cell_model.h"
-#include "core/document/chart_series.h"
 #include "app/models/document_editor.h"
 #include "app/models/document_saver.h"
-#include "app/lesson_source.h"
 #include "app/models/quiz_cell_model.h"
+#include "core/document/cell_editor.h"
+#include "core/document/chart_series.h"
 #include "core/document/result_json.h"
 
 #include <QFile>
@@ -45,9 +45,13 @@ LessonSession::LessonSession(QObject* parent)
 
 LessonSession::~LessonSession() = default;
 
-bool LessonSession::unsavedChanges() const { return editor_->dirty(); }
+bool LessonSession::unsavedChanges() const {
+    return editor_->dirty();
+}
 
-bool LessonSession::hasFile() const { return saver_->hasFile(); }
+bool LessonSession::hasFile() const {
+    return saver_->hasFile();
+}
 
 bool LessonSession::open(const QString& pathOrUrl) {
     QString path = localPath(pathOrUrl);
@@ -100,9 +104,9 @@ LessonSession::RowPlace LessonSession::rowPlace(int row) const {
 
 void LessonSession::applyBytes(const std::string& bytes) {
     Q_EMIT aboutToRebuild();
-    present(parseLesson(bytes, filePath_.isEmpty() ? fileName_.toStdString()
-                                                   : filePath_.toStdString()),
-            filePath_);
+    present(
+        parseLesson(bytes, filePath_.isEmpty() ? fileName_.toStdString() : filePath_.toStdString()),
+        filePath_);
     Q_EMIT rebuilt();
 }
 
@@ -233,8 +237,8 @@ void LessonSession::present(Lesson lesson, const QString& path) {
             const int last = segment.prose().firstLine + lineCount(segment.prose().text) - 1;
             while (nextProse < prose_.size() && prose_[nextProse].firstLine <= last) {
                 const ProsePieceRow& piece = prose_[nextProse];
-                const bool lastPiece = nextProse + 1 >= prose_.size() ||
-                                       prose_[nextProse + 1].firstLine > last;
+                const bool lastPiece =
+                    nextProse + 1 >= prose_.size() || prose_[nextProse + 1].firstLine > last;
                 rowPlaces_.push_back({int(segmentIndex),
                                       piece.firstLine - segment.prose().firstLine, piece.text,
                                       lastPiece});
@@ -363,62 +367,32 @@ constexpr double kAlwaysJsonEntries = 65536;
 
 } // namespace
 
-// The window computes each attention cell with the cell's own model, and so
-// with the gradient check only where it is shown and affordable, instead of
-// through computeLesson (which checks every gradient of every cell: minutes
-// for n = 512). The diagnostics are those computeLesson gives.
+// The window computes the lesson as the command line does (computeLesson: the same numbers,
+// the same gradient check, the same problems at the same lines), then gives each attention
+// cell a model that starts from its computed result and recomputes it after an edit.
 void LessonSession::computeCells() {
     attention_.clear();
+    ComputePolicy policy;
+    policy.wantsJson = [this](const LessonCell& cell, const AttentionResult& r) {
+        return quotedCells_.count(cell.id) > 0 || double(r.n) * r.m * r.h <= kAlwaysJsonEntries;
+    };
+    AttentionEngine engine;
+    results_ = computeLesson(lesson_, engine, policy);
     for (const LessonCell& cell : lesson_.cells) {
-        ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}};
-        if (lesson_.cell(cell.id) != &cell) {
-            continue; // a duplicate id: an error already, and bindings see the first
+        const AttentionCellSpec* spec = cell.attention();
+        const ComputedCell* computed = results_.cell(cell.id);
+        if (!spec || lesson_.cell(cell.id) != &cell || !computed || !computed->ok ||
+            !computed->attention) {
+            continue; // a duplicate id or a cell that does not compute: its error says why
         }
-        if (const AttentionCellSpec* spec = cell.attention()) {
-            ConfigError error;
-            const bool quoted = quotedCells_.count(cell.id) > 0;
-            AttentionCellModel* model = AttentionCellModel::create(
-                cell.id, *spec, gradientCells_.count(cell.id) > 0, error, this);
-            if (!model) {
-                FilePosition at = cell.read.positions.of(error.key, error.row, error.col);
-                if (at.line == 0) {
-                    at = {cell.openLine, 1};
-                }
-                results_.diagnostics.push_back(
-                    {Severity::Error, at.line, at.column, error.message, cell.id});
-            } else {
-                const AttentionResult& r = model->result();
-                if (quoted || double(r.n) * r.m * r.h <= kAlwaysJsonEntries) {
-                    out.json = attentionJson(cell.id, r);
-                }
-                out.attention = model->sharedResult();
-                out.ok = true;
-                for (const AttentionWarning& w : r.warnings) {
-                    results_.diagnostics.push_back(
-                        {Severity::Warning, cell.openLine, 1, cell.id + ": " + w.message, cell.id});
-                }
-                model->setKeeper([this](const std::string& cellId, const auto& keys) {
-                    return keep(cellId, keys);
-                });
-                const std::string id = cell.id;
-                connect(model, &AttentionCellModel::recomputed, this,
-                        [this, id] { attentionRecomputed(id); });
-                attention_[cell.id] = model;
-            }
-            results_.cells.push_back(std::move(out));
-        } else if (const ChartCellSpec* chart = cell.chart()) {
-            out.ok = computeChartSeries(*chart, cell.id, out.series, results_.diagnostics);
-            out.json = chartJson(cell.id, out.series);
-            results_.cells.push_back(std::move(out));
-        }
-    }
-    // Quiz answers may bind to the cells above.
-    for (const LessonCell& cell : lesson_.cells) {
-        if (const QuizCellSpec* quiz = cell.quiz(); quiz && lesson_.cell(cell.id) == &cell) {
-            ComputedCell out{cell.id, cell.kind, true, {}, nullptr, {}};
-            out.json = quizJson(cell.id, resolveQuizAnswer(cell, *quiz, results_));
-            results_.cells.push_back(std::move(out));
-        }
+        AttentionCellModel* model = AttentionCellModel::fromComputed(
+            cell.id, *spec, *computed->attention, gradientCells_.count(cell.id) > 0, this);
+        model->setKeeper(
+            [this](const std::string& cellId, const auto& keys) { return keep(cellId, keys); });
+        const std::string id = cell.id;
+        connect(model, &AttentionCellModel::recomputed, this,
+                [this, id] { attentionRecomputed(id); });
+        attention_[cell.id] = model;
     }
 }
 
@@ -455,10 +429,11 @@ LessonSession::keep(const std::string& id,
     std::string before = working_.serialize();
     working_ = std::move(edited);
     // The cell already shows what was kept: the history only records it.
-    const QString name = keys.size() == 1
-                             ? QStringLiteral("Set %1.%2").arg(QString::fromStdString(id),
-                                                               QString::fromStdString(keys[0].first))
-                             : QStringLiteral("Keep %1").arg(QString::fromStdString(id));
+    const QString name =
+        keys.size() == 1
+            ? QStringLiteral("Set %1.%2")
+                  .arg(QString::fromStdString(id), QString::fromStdString(keys[0].first))
+            : QStringLiteral("Keep %1").arg(QString::fromStdString(id));
     editor_->recordKept(name, std::move(before), working_.serialize());
     return std::nullopt;
 }

@@ -84,12 +84,15 @@ std::optional<std::string> LessonResults::boundText(const BindingPath& path) con
 namespace {
 
 void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
-                      AttentionEngine& engine, LessonResults& results) {
+                      AttentionEngine& engine, const ComputePolicy& policy,
+                      LessonResults& results) {
     ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}};
     auto result = std::make_shared<AttentionResult>();
     try {
         engine.compute(spec.config, *result);
-        out.json = attentionJson(cell.id, *result);
+        if (!policy.wantsJson || policy.wantsJson(cell, *result)) {
+            out.json = attentionJson(cell.id, *result);
+        }
         out.attention = result;
         out.ok = true;
         for (const AttentionWarning& w : result->warnings) {
@@ -156,12 +159,13 @@ Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonR
 }
 
 
-LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine) {
+LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
+                            const ComputePolicy& policy) {
     LessonResults results;
     // Attention and chart cells first: quiz answers may bind to them.
     for (const LessonCell& cell : lesson.cells) {
         if (const AttentionCellSpec* spec = cell.attention()) {
-            computeAttention(cell, *spec, engine, results);
+            computeAttention(cell, *spec, engine, policy, results);
         } else if (const ChartCellSpec* chart = cell.chart()) {
             ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}};
             out.ok = computeChartSeries(*chart, cell.id, out.series, results.diagnostics);

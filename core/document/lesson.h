@@ -10,6 +10,7 @@
 #include "core/document/document.h"
 #include "core/document/json.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -67,8 +68,18 @@ struct LessonResults {
 // `results.diagnostics` when it does not resolve).
 Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonResults& results);
 
-// Computes every cell that read without errors.
-LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine);
+// How much of each cell's result computeLesson writes out as JSON (what bindings, `compute` and
+// the bundle read). The command line wants all of it; the window only what prose and quizzes
+// quote, since a 512-token cell's JSON costs more than computing it.
+struct ComputePolicy {
+    // True when the cell's JSON is needed; unset: every cell's.
+    std::function<bool(const LessonCell&, const AttentionResult&)> wantsJson;
+};
+
+// Computes every cell that read without errors: the one implementation the command line, the
+// window and every export share, so all of them show the same numbers and the same problems.
+LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
+                            const ComputePolicy& policy = {});
 
 // The bindings in prose and quiz text: errors for those that do not resolve,
 // warnings for `{{` left unclosed and for hand-typed numbers that equal a

@@ -1,4 +1,4 @@
-#include "app/models/heat_palette.h"
+#include "exports/heat_palette.h"
 
 #include <algorithm>
 #include <array>
