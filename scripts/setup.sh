@@ -11,6 +11,10 @@ packages=(
   libarmadillo-dev libopenblas-dev libopenblas0-pthread
   # document model
   libyaml-cpp-dev libmuparser-dev libcmark-dev
+  # {file: PATH} cell values: .csv/.tsv fields and the .safetensors JSON header
+  libcsv-dev nlohmann-json3-dev
+  # tests: NumPy writes the data-file fixtures and recomputes documents/real-head.md
+  python3-numpy
   # Qt 6: libraries, QML modules the window loads, offscreen platform
   qt6-base-dev qt6-declarative-dev qt6-declarative-dev-tools qt6-charts-dev
   qt6-pdf-dev qt6-svg-dev libgl-dev qt6-qpa-plugins

@@ -1,5 +1,7 @@
 #include "core/document/cell_reader.h"
 
+#include "core/document/file_value.h"
+
 #include <algorithm>
 #include <set>
 
@@ -77,8 +79,9 @@ namespace {
 // Reads typed values out of one cell's map, recording positions and problems.
 class BodyReader {
   public:
-    BodyReader(const std::string& id, ValuePositions& positions, std::vector<Diagnostic>& out)
-        : id_(id), positions_(positions), out_(out) {}
+    BodyReader(const std::string& id, ValuePositions& positions, std::vector<Diagnostic>& out,
+               const DataFiles* files, std::vector<std::string>& opened)
+        : id_(id), positions_(positions), out_(out), files_(files), opened_(opened) {}
 
     void error(FilePosition at, const std::string& message) {
         out_.push_back({Severity::Error, at.line, at.column, message, id_});
@@ -148,6 +151,20 @@ class BodyReader {
     // A vector: a list of numbers. Records element positions under `key`.
     std::optional<arma::rowvec> vector(const YamlNode& node, const std::string& key,
                                        const std::string& what) {
+        if (isFileValue(node) && !key.empty()) {
+            const std::optional<arma::mat> m = fileMatrix(node, key);
+            if (!m) {
+                return std::nullopt;
+            }
+            if (m->n_rows != 1 && m->n_cols != 1) {
+                error(node.at, key + ": " + loadedFrom_[key] + " gives " +
+                                   std::to_string(m->n_rows) + " × " + std::to_string(m->n_cols) +
+                                   " numbers, but " + what +
+                                   " is a vector: one row (a 1-D array) or one column");
+                return std::nullopt;
+            }
+            return arma::rowvec(arma::vectorise(*m).t());
+        }
         if (!node.isSequence()) {
             error(node.at,
                   what + " must be a list of numbers, like [1, 0, 0], not " + node.describe());
@@ -171,8 +188,45 @@ class BodyReader {
         return v;
     }
 
+    // A value read from a file next to the lesson ({file: PATH, ...}).
+    std::optional<arma::mat> fileMatrix(const YamlNode& node, const std::string& key) {
+        std::vector<FileValueProblem> problems;
+        std::optional<LoadedMatrix> loaded =
+            files_ ? loadFileMatrix(node, key, *files_, limits_, opened_, problems) : std::nullopt;
+        if (!files_) {
+            problems.push_back({node.at, key + ": this lesson has no folder to read files from"});
+        }
+        for (const FileValueProblem& p : problems) {
+            error(p.at, p.message);
+        }
+        if (!loaded) {
+            return std::nullopt;
+        }
+        loadedFrom_[key] = loaded->origin;
+        return std::move(loaded->values);
+    }
+
+    std::optional<LoadedVocab> fileVocab(const YamlNode& node) {
+        std::vector<FileValueProblem> problems;
+        std::optional<LoadedVocab> loaded =
+            files_ ? loadFileVocab(node, *files_, limits_, opened_, problems) : std::nullopt;
+        if (!files_) {
+            problems.push_back({node.at, "vocab: this lesson has no folder to read files from"});
+        }
+        for (const FileValueProblem& p : problems) {
+            error(p.at, p.message);
+        }
+        return loaded;
+    }
+
+    // Where each key read from a file came from, for messages about its shape.
+    std::map<std::string, std::string>& loadedFrom() { return loadedFrom_; }
+
     // A matrix: a list of rows, each a list of numbers, all of one length.
     std::optional<arma::mat> matrix(const YamlNode& node, const std::string& key) {
+        if (isFileValue(node)) {
+            return fileMatrix(node, key);
+        }
         if (!node.isSequence() || node.items.empty()) {
             error(node.at,
                   key +
@@ -220,6 +274,10 @@ class BodyReader {
     std::string id_;
     ValuePositions& positions_;
     std::vector<Diagnostic>& out_;
+    const DataFiles* files_;
+    std::vector<std::string>& opened_;
+    DataFileLimits limits_;
+    std::map<std::string, std::string> loadedFrom_;
     int errors_ = 0;
 };
 
@@ -317,6 +375,7 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
 
     const YamlNode* tokensNode = body.find("tokens");
     std::set<std::string> brokenVocab; // labels whose vector has its own error already
+    bool vocabFromFileFailed = false;  // its error is reported; tokens are not checked
     const YamlNode* vocabNode = body.find("vocab");
     const YamlNode* xNode = body.find("X");
     for (const auto& [key, value] : body.entries) {
@@ -344,6 +403,15 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
         } else if (k == "query_tokens") {
             if (const auto list = in.textList(value, "query_tokens")) {
                 c.queryTokens = *list;
+            }
+        } else if (k == "vocab" && isFileValue(value)) {
+            if (const std::optional<LoadedVocab> loaded = in.fileVocab(value)) {
+                for (size_t r = 0; r < loaded->labels.size(); ++r) {
+                    spec.vocab[loaded->labels[r]] = loaded->vectors.row(arma::uword(r));
+                }
+                spec.vocabOrder = loaded->labels;
+            } else {
+                vocabFromFileFailed = true;
             }
         } else if (k == "vocab") {
             if (!value.isMap()) {
@@ -420,7 +488,7 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
                 c.positional = PositionalKind::None;
             } else if (value.isScalar() && value.scalar == "sinusoidal") {
                 c.positional = PositionalKind::Sinusoidal;
-            } else if (value.isSequence()) {
+            } else if (value.isSequence() || isFileValue(value)) {
                 if (const auto m = in.matrix(value, "positional")) {
                     c.positional = PositionalKind::Learned;
                     c.learnedP = *m;
@@ -488,7 +556,7 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
             for (size_t r = 0; r < c.tokens.size(); ++r) {
                 const auto it = spec.vocab.find(c.tokens[r]);
                 if (it == spec.vocab.end()) {
-                    if (brokenVocab.count(c.tokens[r]) == 0) {
+                    if (brokenVocab.count(c.tokens[r]) == 0 && !vocabFromFileFailed) {
                         in.error(tokensNode->items[r].at,
                                  "the token '" + c.tokens[r] + "' is not in the vocab");
                     }
@@ -504,6 +572,7 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
     if (in.errorCount() != errorsBefore) {
         return std::nullopt;
     }
+    spec.loadedFrom = in.loadedFrom();
     return spec;
 }
 
@@ -653,9 +722,9 @@ std::optional<ChartCellSpec> readChart(BodyReader& in, const YamlNode& body) {
 } // namespace
 
 ReadCell readCellBody(CellKind kind, const std::string& id, const YamlNode& body,
-                      std::vector<Diagnostic>& diagnostics) {
+                      std::vector<Diagnostic>& diagnostics, const DataFiles* files) {
     ReadCell read;
-    BodyReader in(id, read.positions, diagnostics);
+    BodyReader in(id, read.positions, diagnostics, files, read.dataFiles);
     if (!body.isMap()) {
         in.error(body.at, std::string("the body of ") + cellKindName(kind) + " cell '" + id +
                               "' must be YAML keys and values, like heads: 1");
@@ -681,7 +750,8 @@ ReadCell readCellBody(CellKind kind, const std::string& id, const YamlNode& body
     return read;
 }
 
-ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics) {
+ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics,
+                  const DataFiles* files) {
     if (!cell.closed || cell.id.empty() || !isValidCellId(cell.id)) {
         return {};
     }
@@ -709,7 +779,7 @@ ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics) {
         body.at = {cell.openLine, cell.indent + 1};
         body.kind = YamlNode::Kind::Map; // an empty body: report what is missing
     }
-    return readCellBody(cell.kind, cell.id, body, diagnostics);
+    return readCellBody(cell.kind, cell.id, body, diagnostics, files);
 }
 
 } // namespace attnbook

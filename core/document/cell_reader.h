@@ -3,6 +3,7 @@
 // file position rather than stopping at the first (document-format.md).
 
 #include "core/document/cell_specs.h"
+#include "core/document/data_files.h"
 #include "core/document/diagnostic.h"
 #include "core/document/document.h"
 
@@ -11,16 +12,19 @@ namespace attnbook {
 struct ReadCell {
     std::variant<std::monostate, AttentionCellSpec, QuizCellSpec, ChartCellSpec> spec;
     ValuePositions positions;
+    std::vector<std::string> dataFiles; // every {file: PATH} (and labels file) the cell read
     bool ok() const { return spec.index() != 0; }
 };
 
 // Parses the YAML of `cell` and reads it. Problems go to `diagnostics`; the
-// spec is empty when an error makes the cell unusable.
-ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics);
+// spec is empty when an error makes the cell unusable. `{file: PATH}` values
+// are read from `files` (none: they are errors).
+ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics,
+                  const DataFiles* files = nullptr);
 
 // Reads an already parsed body (used by --set to check one value in place).
 ReadCell readCellBody(CellKind kind, const std::string& id, const YamlNode& body,
-                      std::vector<Diagnostic>& diagnostics);
+                      std::vector<Diagnostic>& diagnostics, const DataFiles* files = nullptr);
 
 // "did you mean 'heads'?" for a misspelt key, or "" when nothing is close.
 std::string closestName(const std::string& name, const std::vector<std::string>& candidates);

@@ -2,8 +2,8 @@
 // What each kind of cell says, read from its YAML body, with the file
 // position of every value so that later errors can point at it.
 
-#include "core/math/attention_config.h"
 #include "core/document/yaml_tree.h"
+#include "core/math/attention_config.h"
 
 #include <map>
 #include <optional>
@@ -40,6 +40,9 @@ struct AttentionCellSpec {
     std::map<std::string, arma::rowvec> vocab; // label → vector, when the cell has a vocab
     std::vector<std::string> vocabOrder;       // labels in file order
     std::optional<WorksheetSpec> worksheet;
+    // Keys read from {file: PATH} values → where from ("wq.npy, shape 768×2304,
+    // cols: [0, 64]"), so that a shape error can say what was read.
+    std::map<std::string, std::string> loadedFrom;
 };
 
 struct QuizCellSpec {

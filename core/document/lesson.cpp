@@ -3,6 +3,7 @@
 #include "core/document/bindings.h"
 #include "core/document/result_json.h"
 
+#include <algorithm>
 #include <new>
 
 namespace attnbook {
@@ -16,9 +17,11 @@ const LessonCell* Lesson::cell(const std::string& id) const {
     return nullptr;
 }
 
-Lesson parseLesson(std::string bytes, const std::string& path) {
+Lesson parseLesson(std::string bytes, const std::string& path,
+                   std::shared_ptr<const DataFiles> files) {
     Lesson lesson;
     lesson.document.path = path;
+    lesson.files = files ? std::move(files) : dataFilesFor(path);
     if (bytes.empty()) {
         lesson.diagnostics.push_back(
             {Severity::Error, 1, 1, "the file is empty: a lesson needs at least a heading", ""});
@@ -36,10 +39,22 @@ Lesson parseLesson(std::string bytes, const std::string& path) {
         cell.id = block->id;
         cell.kind = block->kind;
         cell.openLine = block->openLine;
-        cell.read = readCell(*block, lesson.diagnostics);
+        cell.read = readCell(*block, lesson.diagnostics, lesson.files.get());
         lesson.cells.push_back(std::move(cell));
     }
     return lesson;
+}
+
+std::vector<std::string> lessonDataFiles(const Lesson& lesson) {
+    std::vector<std::string> out;
+    for (const LessonCell& cell : lesson.cells) {
+        for (const std::string& file : cell.read.dataFiles) {
+            if (std::find(out.begin(), out.end(), file) == out.end()) {
+                out.push_back(file);
+            }
+        }
+    }
+    return out;
 }
 
 Lesson loadLesson(const std::string& path) {
@@ -121,8 +136,11 @@ void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
         if (at.line == 0) {
             at = {cell.openLine, 1};
         }
-        results.diagnostics.push_back(
-            {Severity::Error, at.line, at.column, error.message, cell.id});
+        std::string message = error.message;
+        if (const auto from = spec.loadedFrom.find(error.key); from != spec.loadedFrom.end()) {
+            message += " — read from " + from->second; // the shape came from a file
+        }
+        results.diagnostics.push_back({Severity::Error, at.line, at.column, message, cell.id});
     } catch (const std::bad_alloc&) {
         results.diagnostics.push_back(
             {Severity::Error, cell.openLine, 1, "not enough memory to compute this cell", cell.id});

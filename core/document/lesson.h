@@ -3,12 +3,12 @@
 // found on the way. The steps are separate, as in nbformat: parse (Document),
 // read (cell specs), compute (LessonResults), check (bindings and lint).
 
-#include "core/math/attention_engine.h"
 #include "core/document/bindings.h"
 #include "core/document/cell_reader.h"
 #include "core/document/chart_series.h"
 #include "core/document/document.h"
 #include "core/document/json.h"
+#include "core/math/attention_engine.h"
 
 #include <functional>
 #include <map>
@@ -33,14 +33,23 @@ struct Lesson {
     Document document;
     std::vector<LessonCell> cells;
     std::vector<Diagnostic> diagnostics; // reading problems; compute adds its own
+    // Where the cells' {file: PATH} values were read from: the lesson's
+    // folder, or the bundle it was opened from (data_files.h).
+    std::shared_ptr<const DataFiles> files;
 
     const LessonCell* cell(const std::string& id) const;
     std::string title() const { return document.title(); }
 };
 
 // Reads a lesson from its bytes. Always returns a lesson; problems are in
-// its diagnostics (a file that is not text has no cells).
-Lesson parseLesson(std::string bytes, const std::string& path);
+// its diagnostics (a file that is not text has no cells). {file: PATH}
+// values are read from `files`, by default dataFilesFor(path).
+Lesson parseLesson(std::string bytes, const std::string& path,
+                   std::shared_ptr<const DataFiles> files = nullptr);
+
+// Every file the lesson's cells read (PATH as written, once each, in the
+// order the cells read them): what a bundle carries as data/files/PATH.
+std::vector<std::string> lessonDataFiles(const Lesson& lesson);
 // Reads a lesson file; a file that cannot be read gives one diagnostic at line 0.
 Lesson loadLesson(const std::string& path);
 

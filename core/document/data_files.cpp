@@ -1,0 +1,238 @@
+#include "core/document/data_files.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace attnbook {
+
+std::string dataPathProblem(const std::string& path) {
+    if (path.empty()) {
+        return "the path is empty";
+    }
+    if (path.front() == '/') {
+        return "the path is absolute; give it relative to the lesson's folder";
+    }
+    for (const char c : path) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            return "the path holds a control character";
+        }
+        if (c == '\\') {
+            return "the path holds a backslash; separate folders with /";
+        }
+        if (c == ':') {
+            return "the path holds ':' (a drive letter or a URL is not a path in the lesson's "
+                   "folder)";
+        }
+    }
+    size_t start = 0;
+    while (start <= path.size()) {
+        size_t end = path.find('/', start);
+        end = end == std::string::npos ? path.size() : end;
+        const std::string_view part(path.data() + start, end - start);
+        if (part.empty()) {
+            return "the path has an empty part (//, or a trailing /)";
+        }
+        if (part == "..") {
+            return "the path leaves the lesson's folder (..)";
+        }
+        if (part == ".") {
+            return "the path has a '.' part; write it without";
+        }
+        start = end + 1;
+    }
+    return {};
+}
+
+namespace {
+
+struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+};
+
+std::optional<std::string> realPath(const std::string& path, int& errorNumber) {
+    char resolved[PATH_MAX];
+    if (!::realpath(path.c_str(), resolved)) {
+        errorNumber = errno;
+        return std::nullopt;
+    }
+    return std::string(resolved);
+}
+
+class FolderDataFiles final : public DataFiles {
+  public:
+    explicit FolderDataFiles(std::string folder)
+        : folder_(folder.empty() ? std::string(".") : std::move(folder)) {}
+
+    std::optional<std::string> read(const std::string& path, std::uint64_t maxBytes,
+                                    std::string& error) const override {
+        if (std::string problem = dataPathProblem(path); !problem.empty()) {
+            error = problem;
+            return std::nullopt;
+        }
+        int code = 0;
+        const std::optional<std::string> base = realPath(folder_, code);
+        if (!base) {
+            error = "the lesson's folder cannot be read: " + std::string(std::strerror(code));
+            return std::nullopt;
+        }
+        // Resolve every link, then compare: the file must lie inside the
+        // folder as it really is, whatever links the path passes through.
+        const std::optional<std::string> resolved = realPath(*base + "/" + path, code);
+        if (!resolved) {
+            error = code == ENOENT ? "no such file in the lesson's folder"
+                                   : "cannot be read: " + std::string(std::strerror(code));
+            return std::nullopt;
+        }
+        const std::string inside = *base == "/" ? *base : *base + "/";
+        if (resolved->compare(0, inside.size(), inside) != 0) {
+            error = "leads outside the lesson's folder (through a link)";
+            return std::nullopt;
+        }
+        // O_NOFOLLOW: the resolved path has no link left; one put there since
+        // is refused. O_NONBLOCK: a FIFO must not wait for a writer.
+        const int fd = ::open(resolved->c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0) {
+            error = "cannot be read: " + std::string(std::strerror(errno));
+            return std::nullopt;
+        }
+        FdCloser closer{fd};
+        struct stat info {};
+        if (::fstat(fd, &info) != 0) {
+            error = "cannot be read: " + std::string(std::strerror(errno));
+            return std::nullopt;
+        }
+        if (S_ISDIR(info.st_mode)) {
+            error = "is a folder, not a file";
+            return std::nullopt;
+        }
+        if (!S_ISREG(info.st_mode)) {
+            error = "is not a regular file (a device, pipe or socket)";
+            return std::nullopt;
+        }
+        if (std::uint64_t(info.st_size) > maxBytes) {
+            error = "is " + std::to_string(info.st_size) + " bytes, over the limit of " +
+                    std::to_string(maxBytes) + " bytes";
+            return std::nullopt;
+        }
+        std::string bytes(size_t(info.st_size) + 1, '\0');
+        size_t filled = 0;
+        // One byte past the size fstat saw: a file that grows meanwhile is
+        // caught by the limit, not cut silently.
+        while (filled < bytes.size()) {
+            const ssize_t got = ::read(fd, bytes.data() + filled, bytes.size() - filled);
+            if (got < 0 && errno == EINTR) {
+                continue;
+            }
+            if (got < 0) {
+                error = "cannot be read: " + std::string(std::strerror(errno));
+                return std::nullopt;
+            }
+            if (got == 0) {
+                break;
+            }
+            filled += size_t(got);
+            if (filled > maxBytes) {
+                error = "is over the limit of " + std::to_string(maxBytes) + " bytes";
+                return std::nullopt;
+            }
+            if (filled == bytes.size()) {
+                bytes.resize(bytes.size() + 65536);
+            }
+        }
+        bytes.resize(filled);
+        return bytes;
+    }
+
+  private:
+    std::string folder_;
+};
+
+class MemoryDataFiles final : public DataFiles {
+  public:
+    explicit MemoryDataFiles(std::map<std::string, std::string> files) : files_(std::move(files)) {}
+
+    std::optional<std::string> read(const std::string& path, std::uint64_t maxBytes,
+                                    std::string& error) const override {
+        if (std::string problem = dataPathProblem(path); !problem.empty()) {
+            error = problem;
+            return std::nullopt;
+        }
+        const auto it = files_.find(path);
+        if (it == files_.end()) {
+            error = "is not in the bundle (data/files/" + path + ")";
+            return std::nullopt;
+        }
+        if (it->second.size() > maxBytes) {
+            error = "is " + std::to_string(it->second.size()) + " bytes, over the limit of " +
+                    std::to_string(maxBytes) + " bytes";
+            return std::nullopt;
+        }
+        return it->second;
+    }
+
+  private:
+    std::map<std::string, std::string> files_;
+};
+
+class NoDataFiles final : public DataFiles {
+  public:
+    std::optional<std::string> read(const std::string&, std::uint64_t,
+                                    std::string& error) const override {
+        error = "this lesson has no folder yet: save it, then put the file next to it";
+        return std::nullopt;
+    }
+};
+
+std::mutex& mountsMutex() {
+    static std::mutex m;
+    return m;
+}
+
+std::map<std::string, std::shared_ptr<const DataFiles>>& mounts() {
+    static std::map<std::string, std::shared_ptr<const DataFiles>> m;
+    return m;
+}
+
+} // namespace
+
+std::shared_ptr<const DataFiles> folderDataFiles(const std::string& folder) {
+    return std::make_shared<FolderDataFiles>(folder);
+}
+
+std::shared_ptr<const DataFiles> memoryDataFiles(std::map<std::string, std::string> files) {
+    return std::make_shared<MemoryDataFiles>(std::move(files));
+}
+
+void mountDataFiles(const std::string& lessonPath, std::shared_ptr<const DataFiles> files) {
+    const std::lock_guard<std::mutex> lock(mountsMutex());
+    if (files) {
+        mounts()[lessonPath] = std::move(files);
+    } else {
+        mounts().erase(lessonPath);
+    }
+}
+
+std::shared_ptr<const DataFiles> dataFilesFor(const std::string& lessonPath) {
+    {
+        const std::lock_guard<std::mutex> lock(mountsMutex());
+        if (const auto it = mounts().find(lessonPath); it != mounts().end()) {
+            return it->second;
+        }
+    }
+    if (lessonPath.empty() || lessonPath.front() == ':') {
+        return std::make_shared<NoDataFiles>();
+    }
+    const size_t slash = lessonPath.rfind('/');
+    return folderDataFiles(slash == std::string::npos ? std::string()
+                                                      : lessonPath.substr(0, slash + 1));
+}
+
+} // namespace attnbook
