@@ -1,6 +1,7 @@
 #include "app/lesson_source.h"
 
 #include "exports/bundle_reader.h"
+#include "exports/lesson_bundle.h"
 
 #include <QDir>
 #include <QFile>
@@ -54,6 +55,16 @@ Lesson openLessonSource(const std::string& path) {
              "cannot open the bundle " + QFileInfo(zip).fileName().toStdString() + ": " + why, ""});
         return lesson;
     }
+    // The files its cells read travel as data/files/PATH: read them from
+    // there, now and on every re-read of this bundle's lesson (an edit in the
+    // window re-parses under the same path).
+    std::map<std::string, std::string> files;
+    for (const auto& [name, bytes] : bundle->entries) {
+        if (name.startsWith(kBundleDataFilesFolder)) {
+            files[name.mid(kBundleDataFilesFolder.size()).toStdString()] = bytes.toStdString();
+        }
+    }
+    mountDataFiles(path, memoryDataFiles(std::move(files)));
     return parseLesson(bundle->lesson().toStdString(), path);
 }
 

@@ -108,6 +108,21 @@ ExportResult lessonBundleEntries(const Lesson& lesson, const LessonResults& resu
                                  const ExportControl& control) {
     entries->clear();
     entries->push_back({kBundleLessonName, QByteArray::fromStdString(lesson.document.serialize())});
+    // Every file a cell reads, under data/files/PATH, so that the bundle
+    // reopens with no folder beside it (the manifest hashes them like the rest).
+    for (const std::string& path : lessonDataFiles(lesson)) {
+        std::string error;
+        const std::optional<std::string> bytes =
+            lesson.files ? lesson.files->read(path, DataFileLimits{}.maxBytes, error)
+                         : std::nullopt;
+        if (!bytes) {
+            return ExportResult::failed(
+                QStringLiteral("%1: cannot put it in the bundle: %2")
+                    .arg(QString::fromStdString(path), QString::fromStdString(error)));
+        }
+        entries->push_back({kBundleDataFilesFolder + QString::fromStdString(path),
+                            QByteArray::fromStdString(*bytes)});
+    }
     const int steps = 4;
     control.report(0, steps, QStringLiteral("the lesson PDF"));
     QByteArray pdf;

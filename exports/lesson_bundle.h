@@ -19,6 +19,7 @@
 //                             blocked score as -inf.
 //   figures/ID-heatmap.png    each attention cell's heatmap of the shares (every head, up to 4)
 //   figures/ID-chart.png      each chart cell's line chart
+//   data/files/PATH           every file a cell reads ({file: PATH}), byte for byte
 
 #include "exports/bundle_writer.h"
 #include "exports/export_control.h"
@@ -29,6 +30,9 @@
 #include <vector>
 
 namespace attnbook {
+
+// Where a bundle keeps the files that cells read: data/files/PATH.
+inline const QString kBundleDataFilesFolder = QStringLiteral("data/files/");
 
 struct BundleOptions {
     Paper paper = Paper::A4;

@@ -456,6 +456,20 @@ QString AttentionCellModel::keep() {
     if (!keeper_) {
         return QStringLiteral("this window cannot change the document");
     }
+    // Keep writes every changed value as typed YAML; a value read from a
+    // file ({file: PATH}) is never written back into its file. A loaded
+    // matrix too big to type out (a GPT-2 projection is 589824 numbers)
+    // stays a what-if: the lesson must stay a file one can read and diff.
+    constexpr size_t kMaxKeptYaml = 256 * 1024;
+    for (const auto& [key, yaml] : changes) {
+        if (yaml.size() > kMaxKeptYaml) {
+            return QStringLiteral("%1 is too large to write into the lesson as typed numbers "
+                                  "(%2 KB of YAML); your edit stays a what-if. To keep it, "
+                                  "change the file it was read from.")
+                .arg(QString::fromStdString(key))
+                .arg(yaml.size() / 1024);
+        }
+    }
     if (const auto error = keeper_(id_.toStdString(), changes)) {
         return QString::fromStdString(*error);
     }

@@ -1,6 +1,7 @@
 // attnbook-window-bench: how long the window takes from an edit to updated
 // models, and to paint a heatmap, for a lesson-sized cell (n = 16) and a
-// large one (n = 512). Built with the tests, never run by CTest:
+// large one (n = 512), and for a GPT-2-shaped one read from files (n = 64,
+// d = 768, 12 heads). Built with the tests, never run by CTest:
 //   attnbook-window-bench [repetitions]
 #include "app/models/attention_cell_model.h"
 #include "app/models/heatmap_item.h"
@@ -8,9 +9,11 @@
 #include "app/models/matrix_table_model.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QGuiApplication>
 #include <QImage>
 #include <QPainter>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <cstdio>
@@ -149,6 +152,91 @@ void benchCell(int n, int d, int repetitions) {
     }
 }
 
+// Writes `m` (rows × cols) as a float32 .npy file in C order, as numpy.save would.
+void writeNpy(const std::string& path, const arma::mat& m) {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                         std::to_string(m.n_rows) + ", " + std::to_string(m.n_cols) + "), }";
+    header.append(63 - (10 + header.size()) % 64, ' ');
+    header += '\n';
+    std::string bytes = std::string("\x93NUMPY\x01\x00", 8);
+    bytes += char(header.size() & 0xff);
+    bytes += char(header.size() >> 8);
+    bytes += header;
+    for (arma::uword r = 0; r < m.n_rows; ++r) {
+        for (arma::uword c = 0; c < m.n_cols; ++c) {
+            const float v = float(m(r, c));
+            bytes.append(reinterpret_cast<const char*>(&v), 4);
+        }
+    }
+    QFile file(QString::fromStdString(path));
+    file.open(QIODevice::WriteOnly);
+    file.write(bytes.data(), qint64(bytes.size()));
+}
+
+// GPT-2 small's shape (issue 14): 64 tokens, width 768, 12 heads, its
+// projections cut from one packed 768 × 2304 c_attn array the way GPT-2
+// stores them, everything read from .npy files next to the lesson.
+void benchGpt2Shaped(int repetitions) {
+    const int n = 64, d = 768;
+    QTemporaryDir folder;
+    const std::string dir = folder.path().toStdString();
+    arma::arma_rng::set_seed(7);
+    writeNpy(dir + "/x.npy", arma::randn(n, d));
+    writeNpy(dir + "/c_attn.npy", arma::randn(d, 3 * d) * 0.02);
+    writeNpy(dir + "/c_proj.npy", arma::randn(d, d) * 0.02);
+    std::ostringstream text;
+    text << "# GPT-2 shaped\n\n```attention big\ntokens: [";
+    for (int i = 0; i < n; ++i) {
+        text << (i ? ", " : "") << "t" << i;
+    }
+    text << "]\nX: {file: x.npy}\nheads: 12\nmask: causal\n"
+            "W_Q: {file: c_attn.npy, cols: [0, 768], transpose: true}\n"
+            "W_K: {file: c_attn.npy, cols: [768, 1536], transpose: true}\n"
+            "W_V: {file: c_attn.npy, cols: [1536, 2304], transpose: true}\n"
+            "W_O: {file: c_proj.npy, transpose: true}\n"
+            "views: [matrices, heatmap]\n```\n";
+    const QString path = folder.filePath(QStringLiteral("gpt2.md"));
+    std::printf("GPT-2-shaped cell: n = %d, d = %d, 12 heads, weights from .npy files\n", n, d);
+    LessonSession session;
+    report("open: read the files, compute, build the models", n,
+           measure(3, [&](int) { session.openText(path, text.str()); }));
+    auto* cell = qobject_cast<AttentionCellModel*>(session.cell(QStringLiteral("big")));
+    if (!cell) {
+        std::printf("the GPT-2-shaped lesson did not open\n");
+        return;
+    }
+    MatrixTableModel weights, output;
+    weights.setCell(cell);
+    weights.setMatrix(QStringLiteral("weights"));
+    output.setCell(cell);
+    output.setMatrix(QStringLiteral("output"));
+    report("edit one entry of X → models updated", n, measure(repetitions, [&](int i) {
+               cell->setMatrixEntry(QStringLiteral("X0"), i % n, i % d,
+                                    QString::number(0.5 + 0.01 * i));
+           }));
+    std::printf("      (of which the core's forward pass: %.3f ms)\n",
+                cell->lastComputeMilliseconds());
+    report("edit one entry of the loaded W_Q → models updated", n, measure(repetitions, [&](int i) {
+               cell->setMatrixEntry(QStringLiteral("W_Q"), i % d, i % d, QString::number(0.01 * i));
+           }));
+    report("switch the causal mask → models updated", n, measure(repetitions, [&](int i) {
+               cell->setMask(i % 2 ? QStringLiteral("none") : QStringLiteral("causal"));
+           }));
+    report("switch 12 ↔ 6 heads → models updated", n,
+           measure(repetitions, [&](int i) { cell->setHeads(i % 2 ? 6 : 12); }));
+    HeatmapItem heatmap;
+    heatmap.setCell(cell);
+    heatmap.setWidth(1200);
+    heatmap.setHeight(heatmap.implicitHeight());
+    QImage target(1200, int(heatmap.implicitHeight()) + 1, QImage::Format_ARGB32_Premultiplied);
+    report("edit, then the heatmap repainted, 1200 px wide", n, measure(repetitions, [&](int i) {
+               cell->setMask(i % 2 ? QStringLiteral("none") : QStringLiteral("causal"));
+               target.fill(Qt::white);
+               QPainter painter(&target);
+               heatmap.paint(&painter);
+           }));
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -161,5 +249,6 @@ int main(int argc, char* argv[]) {
     std::printf("cell of n tokens, d = 8 (n = 16) and d = 64 (n = 512)\n");
     benchCell(16, 8, repetitions);
     benchCell(512, 64, repetitions);
+    benchGpt2Shaped(repetitions);
     return 0;
 }

@@ -4,6 +4,7 @@
 // at the value's line and column, and loaded values computing exactly like
 // typed ones.
 #include "core/document/cell_editor.h"
+#include "core/document/editable_attention.h"
 #include "core/document/lesson.h"
 #include "core/document/tensor_file.h"
 
@@ -472,6 +473,38 @@ class TestDataFiles : public QObject {
         const Lesson gone = parseLesson(
             "# T\n\n```attention a\ntokens: [a, b, c, d, e]\nX: {file: data/w.npy}\n```\n", path);
         QCOMPARE(gone.cells[0].attention(), nullptr);
+    }
+
+    // A what-if edit of a loaded matrix works like one of a typed matrix;
+    // Keep writes the edited matrix back as typed YAML and leaves the file
+    // and every unedited {file: PATH} value alone.
+    void keepWritesAnEditedLoadedMatrixAsTyped() {
+        const std::string body = "tokens: [a, b, c, d, e]\nX: {file: m.csv, cols: [0, 4]}\n"
+                                 "W_Q: {file: c64.npy, rows: [0, 4], cols: [1, 5]}\n"
+                                 "W_K: {file: c64.npy, rows: [1, 5], cols: [3, 7]}\n";
+        const Lesson before = lesson(body);
+        QVERIFY2(before.cells[0].attention(), describe(before.diagnostics).c_str());
+        const EditableAttention authored =
+            EditableAttention::fromSpec(*before.cells[0].attention());
+        EditableAttention edited = authored;
+        QCOMPARE(setMatrixEntry(edited, "W_Q", 1, 2, 0.5), EditRefusal());
+        const auto changes = changedKeys(authored, edited);
+        QCOMPARE(changes.size(), size_t(1));
+        QCOMPARE(changes[0].first, std::string("W_Q"));
+        arma::mat expected = baseMatrix().submat(0, 1, 3, 4);
+        expected(1, 2) = 0.5;
+        QCOMPARE(changes[0].second, yamlFlowMatrix(expected));
+
+        Document document = before.document;
+        QCOMPARE(setCellKey(document, "a", changes[0].first, changes[0].second),
+                 std::optional<std::string>());
+        const Lesson after = parseLesson(document.serialize(), folder_ + "/t.md");
+        QVERIFY2(after.cells[0].attention(), describe(after.diagnostics).c_str());
+        QVERIFY(sameMatrix(after.cells[0].attention()->config.wQ.weights, expected));
+        QCOMPARE(after.cells[0].read.dataFiles, (std::vector<std::string>{"m.csv", "c64.npy"}));
+        QVERIFY(document.serialize().find("W_K: {file: c64.npy, rows: [1, 5], cols: [3, 7]}") !=
+                std::string::npos);
+        QVERIFY(sameMatrix(load("c64.npy"), baseMatrix())); // the file is untouched
     }
 
     // A cell whose matrices come from files computes exactly like the same

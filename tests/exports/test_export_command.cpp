@@ -7,6 +7,7 @@
 #include "exports/lesson_bundle.h"
 #include "app/lesson_source.h"
 
+#include <QtCore/QCryptographicHash>
 #include <QtCore/QDirIterator>
 #include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
@@ -52,6 +53,52 @@ class TestExportCommand : public QObject {
     Q_OBJECT
 
   private Q_SLOTS:
+    // A lesson whose cells read files: the bundle carries them as
+    // data/files/PATH with their hashes, and reopens identically once the
+    // lesson's folder is gone.
+    void aBundleCarriesTheFilesCellsRead() {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("lesson"));
+        const QString data = folder + QStringLiteral("/data/real-head");
+        QVERIFY(QDir().mkpath(data));
+        const QString source = QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents");
+        QVERIFY(QFile::copy(source + QStringLiteral("/real-head.md"),
+                            folder + QStringLiteral("/real-head.md")));
+        const QStringList files = {QStringLiteral("emb.npy"), QStringLiteral("vocab.txt"),
+                                   QStringLiteral("pos.npy"), QStringLiteral("c_attn.npy"),
+                                   QStringLiteral("w_o.csv")};
+        for (const QString& name : files) {
+            QVERIFY(QFile::copy(source + QStringLiteral("/data/real-head/") + name,
+                                data + u'/' + name));
+        }
+        const QString md = folder + QStringLiteral("/real-head.md");
+        const QString zip = dir.filePath(QStringLiteral("real-head.zip"));
+        const std::string before = computeJson(md.toStdString());
+        QVERIFY(before.find("\"head\"") != std::string::npos);
+        QCOMPARE(exportWith({md, QStringLiteral("--bundle"), zip}), int(ExitDone));
+
+        QString error;
+        const std::optional<Bundle> bundle = readBundle(zip, &error); // checks every sha256
+        QVERIFY2(bundle, qPrintable(error));
+        const QJsonObject hashes = bundle->manifest.value(QStringLiteral("entries")).toObject();
+        for (const QString& name : files) {
+            const QString entry = QStringLiteral("data/files/data/real-head/") + name;
+            QVERIFY2(bundle->entries.count(entry), qPrintable(entry));
+            QCOMPARE(bundle->entries.at(entry), fileBytes(data + u'/' + name));
+            QCOMPARE(hashes.value(entry).toString(),
+                     QString::fromLatin1(QCryptographicHash::hash(fileBytes(data + u'/' + name),
+                                                                  QCryptographicHash::Sha256)
+                                             .toHex()));
+        }
+
+        QVERIFY(QDir(folder).removeRecursively());
+        QVERIFY(!QFile::exists(md));
+        QCOMPARE(computeJson(zip.toStdString()), before);
+        // The unpacked lesson alone, with no files beside it, cannot compute.
+        const Lesson orphan = parseLesson(bundle->lesson().toStdString(), md.toStdString());
+        QVERIFY(hasErrors(orphan.diagnostics));
+    }
+
     void aBundleRoundTrips() {
         QTemporaryDir dir;
         const QString zip = dir.filePath(QStringLiteral("lesson.zip"));
