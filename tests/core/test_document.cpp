@@ -171,7 +171,8 @@ class TestDocument : public QObject {
         QVERIFY(files.size() >= 3);
         for (const QString& name : files) {
             const std::string bytes = readAll(dir.filePath(name));
-            const Lesson lesson = parseLesson(bytes, name.toStdString());
+            // The full path: real-head.md reads files from data/ beside it.
+            const Lesson lesson = parseLesson(bytes, dir.filePath(name).toStdString());
             QVERIFY2(!hasErrors(lesson.diagnostics), qPrintable(name));
             QVERIFY2(lesson.document.serialize() == bytes, qPrintable(name));
             QVERIFY(!lesson.cells.empty());
