@@ -29,7 +29,9 @@ packages=(
   # bundles
   libquazip1-qt6-dev
   # fonts for the window and the PDFs; tools to look at PDFs and the window
-  fonts-dejavu-core poppler-utils
+  fonts-dejavu-core poppler-utils mupdf-tools
+  # the install test: the desktop entry and AppStream validators, CPack's dpkg-shlibdeps
+  desktop-file-utils appstream dpkg-dev
   # benchmark
   libbenchmark-dev
 )
