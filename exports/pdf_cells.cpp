@@ -1,7 +1,7 @@
 #include "exports/pdf_cells.h"
 
-#include "exports/pdf_prose.h"
 #include "core/math/worked_steps.h"
+#include "exports/pdf_prose.h"
 
 #include <QtGui/QAbstractTextDocumentLayout>
 #include <QtGui/QPainter>
@@ -70,7 +70,9 @@ Figure viewTitle(const QString& title, qreal width) {
 
 std::shared_ptr<FigureRowsBox> viewBox(const QString& title, const CellPrintArea& area) {
     auto box = std::make_shared<FigureRowsBox>(area.width, area.maxHeight);
-    box->addRow({{viewTitle(title, area.width)}});
+    FigureRowsBox::Row titleRow{{viewTitle(title, area.width)}};
+    titleRow.keepWithNext = true;
+    box->addRow(titleRow);
     box->keepTogether = true;
     box->spaceBefore = 9;
     return box;
@@ -97,6 +99,38 @@ arma::umat blockedOf(const HeadResult& h) {
     return blocked;
 }
 
+// A formula as one unit for line breaking: the spaces inside brackets and around "=", "×", "·",
+// "/", "÷" and "−" do not break, so "√4 = 2" or "[0.5, 0]" never wrap inside; a long line
+// still wraps, between the terms of a sum or after a comma between numbers.
+QString keptTogether(const QString& text) {
+    static const QString binders = QStringLiteral("=×·/÷−^");
+    QString out;
+    out.reserve(text.size());
+    int depth = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (c == u'[' || c == u'(') {
+            ++depth;
+        } else if ((c == u']' || c == u')') && depth > 0) {
+            --depth;
+        }
+        if (c == u' ') {
+            const QChar before = i > 0 ? text[i - 1] : QChar();
+            const QChar after = i + 1 < text.size() ? text[i + 1] : QChar();
+            if (depth > 0 || binders.contains(before) || binders.contains(after)) {
+                out += QChar(QChar::Nbsp);
+                continue;
+            }
+        }
+        out += c;
+    }
+    return out;
+}
+
+QString formulaHtml(const std::string& text) {
+    return htmlEscaped(keptTogether(qs(text)));
+}
+
 // Lines numbered (1), (2), ... in a two-column table so that wrapped lines hang.
 QString numberedLines(const std::vector<std::string>& lines, int& counter) {
     QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1\" width=\"100%\">");
@@ -106,7 +140,7 @@ QString numberedLines(const std::vector<std::string>& lines, int& counter) {
                                "<td>&nbsp;%3</td></tr>")
                     .arg(pdf::kMuted.name())
                     .arg(++counter)
-                    .arg(htmlEscaped(qs(lines[i])));
+                    .arg(formulaHtml(lines[i]));
     }
     if (shown < lines.size()) {
         html +=
@@ -121,52 +155,69 @@ QString headLabel(const AttentionResult& r, int head) {
     return r.h > 1 ? QStringLiteral("Head %1, ").arg(head + 1) : QString();
 }
 
+const QFont& viewTextFont() {
+    static const QFont font = pdf::font(pdf::kSans, 8);
+    return font;
+}
+
+// A row of small print that introduces the rows after it ("Head 2", "query red (row 1)").
+FigureRowsBox::Row introRow(const QString& html, const CellPrintArea& area, qreal spaceBefore) {
+    FigureRowsBox::Row row{
+        {textFigure(htmlDocument(html, viewTextFont(), area.width))}, 14, spaceBefore};
+    row.keepWithNext = true;
+    return row;
+}
+
+// One row per section of the worked arithmetic, so a long one can break between sections.
 PdfBoxPtr arithmeticView(const AttentionResult& r, int focus, const CellPrintArea& area) {
     auto box = viewBox(QStringLiteral("Worked arithmetic"), area);
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
-        QString html =
+        box->addRow(introRow(
             QStringLiteral("<p style=\"color:%1\">%2query %3 (row %4)</p>")
                 .arg(pdf::kMuted.name(), headLabel(r, head), htmlEscaped(qs(queryLabel(r, focus))))
-                .arg(focus + 1);
+                .arg(focus + 1),
+            area, head == 0 ? 6 : 10));
         int counter = 0;
         for (const WorkedSection& section : workedArithmetic(r, head, focus)) {
-            html += QStringLiteral("<p style=\"margin-top:4px\"><b>%1</b></p>")
-                        .arg(htmlEscaped(qs(section.title)));
-            html += numberedLines(section.lines, counter);
+            const QString html =
+                QStringLiteral("<p><b>%1</b></p>").arg(htmlEscaped(qs(section.title))) +
+                numberedLines(section.lines, counter);
+            box->addRow({{textFigure(htmlDocument(html, viewTextFont(), area.width))}, 14, 3});
         }
-        box->addRow(
-            {{textFigure(htmlDocument(html, pdf::font(pdf::kSans, 8), area.width))}, 14, 6});
     }
     return box;
 }
 
+// One row per step of the trace, each a two-column table of the same widths, so the steps line
+// up and a long trace can break between steps.
 PdfBoxPtr traceView(const AttentionResult& r, int focus, const CellPrintArea& area) {
     auto box = viewBox(QStringLiteral("Trace, step by step"), area);
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
-        QString html;
         if (r.h > 1) {
-            html += QStringLiteral("<p style=\"color:%1\">Head %2</p>")
-                        .arg(pdf::kMuted.name())
-                        .arg(head + 1);
+            box->addRow(introRow(QStringLiteral("<p style=\"color:%1\">Head %2</p>")
+                                     .arg(pdf::kMuted.name())
+                                     .arg(head + 1),
+                                 area, head == 0 ? 6 : 10));
         }
-        html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1.5\" width=\"100%\">");
+        bool first = r.h == 1;
         for (const TraceStep& step : traceSteps(r, head, focus)) {
             QStringList lines;
             const size_t shown = std::min(step.lines.size(), kMaxLinesPerSection);
             for (size_t i = 0; i < shown; ++i) {
-                lines << htmlEscaped(qs(step.lines[i]));
+                lines << formulaHtml(step.lines[i]);
             }
             if (shown < step.lines.size()) {
                 lines << QStringLiteral("… %1 more").arg(step.lines.size() - shown);
             }
-            html +=
-                QStringLiteral("<tr><td width=\"150\" style=\"padding-bottom:3px\"><b>%1</b></td>"
-                               "<td style=\"padding-bottom:3px\">%2</td></tr>")
-                    .arg(htmlEscaped(qs(step.title)), lines.join(QStringLiteral("<br>")));
+            const QString html =
+                QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1.5\" width=\"100%\">"
+                               "<tr><td width=\"150\"><b>%1</b></td><td>%2</td></tr></table>")
+                    .arg(formulaHtml(step.title), lines.join(QStringLiteral("<br>")));
+            box->addRow({{textFigure(htmlDocument(html, viewTextFont(), area.width))},
+                         14,
+                         first ? qreal(6) : qreal(3)});
+            first = false;
         }
-        html += QStringLiteral("</table>");
-        box->addRow(
-            {{textFigure(htmlDocument(html, pdf::font(pdf::kSans, 8), area.width))}, 14, 6});
     }
     return box;
 }

@@ -113,33 +113,52 @@ void FigureRowsBox::addGroups(const std::vector<std::vector<Figure>>& groups, qr
 std::vector<qreal> FigureRowsBox::breaks() const {
     std::vector<qreal> out;
     for (size_t i = 1; i < rows_.size(); ++i) {
-        out.push_back(rows_[i].top);
+        if (!rows_[i - 1].row.keepWithNext) {
+            out.push_back(rows_[i].top);
+        }
     }
     return out;
 }
 
 namespace {
 
-// The least of a box that must come onto a page with it: all of it when it stays whole, else
-// its first piece.
-qreal firstPiece(const PdfBox& box, qreal pageHeight) {
+// A box that should stay whole is still cut, at one of its breaks, when moving it whole to the
+// next page would leave more than this share of the page empty.
+constexpr qreal kMostEmpty = 1.0 / 3.0;
+
+// Whether a box that does not fit in `room` is cut there rather than moved whole.
+bool cutsInto(const PdfBox& box, qreal room, qreal pageHeight) {
     const std::vector<qreal> breaks = box.breaks();
-    if (breaks.empty() || (box.keepTogether && box.height() <= pageHeight)) {
+    if (breaks.empty() || box.keepWithNext) {
+        return false;
+    }
+    if (!box.keepTogether || box.height() > pageHeight) {
+        return true;
+    }
+    return room > pageHeight * kMostEmpty && breaks.front() <= room + kEpsilon;
+}
+
+// The least of a box that must come onto a page with what keeps with it, given `room`: all of
+// it when it fits or moves whole, else its first piece.
+qreal firstPiece(const PdfBox& box, qreal room, qreal pageHeight) {
+    if (box.height() <= room + kEpsilon || !cutsInto(box, room, pageHeight)) {
         return box.height();
     }
-    return breaks.front();
+    return box.breaks().front();
 }
 
 // What the boxes from `i` on that are chained by keep-with-next need on the page after a box
-// that keeps with them.
-qreal chainNeed(const std::vector<PdfBoxPtr>& boxes, size_t i, qreal pageHeight, int depth = 0) {
+// that keeps with them, when `room` is left there.
+qreal chainNeed(const std::vector<PdfBoxPtr>& boxes, size_t i, qreal room, qreal pageHeight,
+                int depth = 0) {
     if (i >= boxes.size() || depth > 8) {
         return 0;
     }
     const PdfBox& box = *boxes[i];
-    qreal need = box.spaceBefore + firstPiece(box, pageHeight);
-    if (box.keepWithNext) {
-        need += chainNeed(boxes, i + 1, pageHeight, depth + 1);
+    const qreal piece = firstPiece(box, room - box.spaceBefore, pageHeight);
+    qreal need = box.spaceBefore + piece;
+    if (box.keepWithNext && piece >= box.height()) {
+        need += chainNeed(boxes, i + 1, room - need, pageHeight, depth + 1);
     }
     return need;
 }
@@ -167,8 +186,9 @@ void paginate(PdfSection& section, qreal H) {
         qreal gap = pages.back().items.empty() ? 0 : box.spaceBefore;
         qreal need = h;
         if (box.keepWithNext) {
-            const qreal chained = h + chainNeed(section.boxes, i + 1, H);
-            if (chained <= H) {
+            const qreal chained = h + chainNeed(section.boxes, i + 1, H - y - gap - h, H);
+            // A chain that could never fit on one page keeps only what fits.
+            if (h + chainNeed(section.boxes, i + 1, H - h, H) <= H + kEpsilon) {
                 need = chained;
             }
         }
@@ -177,7 +197,7 @@ void paginate(PdfSection& section, qreal H) {
             continue;
         }
         const std::vector<qreal> breaks = box.breaks();
-        const bool splitHere = !breaks.empty() && !box.keepWithNext && (!box.keepTogether || h > H);
+        const bool splitHere = cutsInto(box, H - y - gap, H);
         if (!splitHere) {
             if (!pages.back().items.empty()) {
                 newPage();

@@ -46,7 +46,8 @@ struct Figure {
 };
 
 // Rows of figures side by side, each row left-aligned (or centred) within `width`. May be cut
-// between rows only; a row taller than `maxRowHeight` is scaled down to fit a page.
+// between rows only (never after a row that keeps with the next); a row taller than
+// `maxRowHeight` is scaled down to fit a page.
 class FigureRowsBox : public PdfBox {
   public:
     struct Row {
@@ -54,6 +55,7 @@ class FigureRowsBox : public PdfBox {
         qreal gap = 14;        // between figures
         qreal spaceBefore = 0; // above the row (not at the top of the box)
         bool centred = false;
+        bool keepWithNext = false; // a title: no cut between it and the next row
     };
     FigureRowsBox(qreal width, qreal maxRowHeight) : width_(width), maxRowHeight_(maxRowHeight) {}
 

@@ -19,6 +19,8 @@ namespace {
 
 constexpr qreal kCodeSize = 8.5;
 constexpr qreal kTableSize = 8.5;
+constexpr int kBulletItem = QTextFormat::UserProperty + 1; // a block that was a bulleted item
+constexpr qreal kCodeHang = 18; // the indent of a wrapped code line's continuation
 
 enum class Role { Body, Heading, Code, TableCell, TableHead, Quote };
 
@@ -145,6 +147,10 @@ void styleBlocks(QTextDocument& doc, const PrintProseStyle& style) {
             role = Role::Code;
             bf.setTopMargin(0);
             bf.setBottomMargin(0);
+            // A long line wraps inside the shaded block, its continuation indented.
+            bf.setNonBreakableLines(false);
+            bf.setLeftMargin(kCodeHang);
+            bf.setTextIndent(-kCodeHang);
             bf.setLineHeight(118, QTextBlockFormat::ProportionalHeight);
             bf.setAlignment(Qt::AlignLeft);
         } else {
@@ -173,6 +179,47 @@ void styleBlocks(QTextDocument& doc, const PrintProseStyle& style) {
             lf.setIndent(std::max(1, lf.indent()));
             list->setFormat(lf);
         }
+    }
+}
+
+// Bulleted lists get their bullet as text, "• " in the body font, on a hanging indent: a
+// bullet drawn by the layout has no space after it at print sizes, is not text (a reader's
+// search and copy lose it), and is drawn with its item even when only a later line is shown.
+void textBullets(QTextDocument& doc, const ProseStyle& style) {
+    struct Item {
+        QTextBlock block;
+        QTextList* list;
+    };
+    std::vector<Item> items;
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        QTextList* list = block.textList();
+        if (!list) {
+            continue;
+        }
+        const QTextListFormat::Style kind = list->format().style();
+        if (kind == QTextListFormat::ListDisc || kind == QTextListFormat::ListCircle ||
+            kind == QTextListFormat::ListSquare) {
+            items.push_back({block, list});
+        }
+    }
+    const QFont body = pdf::font(pdf::kSerif, style.bodySize);
+    const QString bullet = QStringLiteral("• ");
+    const qreal hang = QFontMetricsF(body, layoutDevice()).horizontalAdvance(bullet);
+    QTextCharFormat bulletFormat;
+    bulletFormat.setFont(body);
+    bulletFormat.setForeground(pdf::kInk);
+    for (auto it = items.rbegin(); it != items.rend(); ++it) {
+        const int indent = std::max(1, it->list->format().indent());
+        it->list->remove(it->block);
+        QTextCursor cursor(it->block);
+        QTextBlockFormat bf = it->block.blockFormat();
+        bf.setIndent(0);
+        bf.setLeftMargin(doc.indentWidth() * indent);
+        bf.setTextIndent(-hang);
+        bf.setProperty(kBulletItem, true);
+        cursor.setBlockFormat(bf);
+        cursor.movePosition(QTextCursor::StartOfBlock);
+        cursor.insertText(bullet, bulletFormat);
     }
 }
 
@@ -270,6 +317,9 @@ void prepare(QTextDocument& doc, const QFont& font, qreal width) {
     doc.setDocumentMargin(0);
     doc.setIndentWidth(20);
     doc.setDefaultFont(font);
+    QTextOption option = doc.defaultTextOption();
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere); // a word wider than a line
+    doc.setDefaultTextOption(option);
     doc.setTextWidth(width);
 }
 
@@ -333,9 +383,10 @@ std::vector<Rule> tableRules(QTextDocument& doc, QTextTable& table) {
 class ProseSliceBox : public PdfBox {
   public:
     ProseSliceBox(std::shared_ptr<QTextDocument> doc, qreal top, qreal bottom,
-                  std::vector<qreal> breaks, bool clipped, std::vector<Rule> rules)
+                  std::vector<qreal> breaks, bool clipped, std::vector<Rule> rules,
+                  QTextBlock block)
         : doc_(std::move(doc)), top_(top), bottom_(bottom), breaks_(std::move(breaks)),
-          clipped_(clipped), rules_(std::move(rules)) {}
+          clipped_(clipped), rules_(std::move(rules)), block_(block) {}
 
     qreal height() const override { return bottom_ - top_; }
     std::vector<qreal> breaks() const override { return breaks_; }
@@ -343,6 +394,11 @@ class ProseSliceBox : public PdfBox {
     void paint(QPainter& painter, qreal from, qreal to) const override {
         painter.save();
         painter.translate(0, -top_);
+        if (block_.isValid() && (from > 0 || to < height())) {
+            paintLines(painter, from, to);
+            painter.restore();
+            return;
+        }
         QAbstractTextDocumentLayout::PaintContext context;
         context.palette.setColor(QPalette::Text, pdf::kInk);
         context.palette.setColor(QPalette::Link, pdf::kAccent);
@@ -362,11 +418,28 @@ class ProseSliceBox : public PdfBox {
     }
 
   private:
+    // Part of a paragraph: exactly the lines that start in [from, to). QTextLayout::draw with a
+    // clip also draws the last line above the clip (Qt 6.4), which would print, and be found
+    // by a reader's search, on two pages.
+    void paintLines(QPainter& painter, qreal from, qreal to) const {
+        const QTextLayout* layout = block_.layout();
+        const QPointF origin = layout->position();
+        painter.setPen(pdf::kInk);
+        for (int i = 0; i < layout->lineCount(); ++i) {
+            const QTextLine line = layout->lineAt(i);
+            const qreal y = origin.y() + line.y() - top_;
+            if (y >= from - 0.5 && y < to - 0.5) {
+                line.draw(&painter, origin);
+            }
+        }
+    }
+
     std::shared_ptr<QTextDocument> doc_;
     qreal top_, bottom_;
     std::vector<qreal> breaks_;
     bool clipped_;
     std::vector<Rule> rules_;
+    QTextBlock block_; // a paragraph, drawn line by line when only part of it is shown
 };
 
 // Cuts between lines, keeping at least two lines on each side (no widows or orphans).
@@ -386,6 +459,7 @@ std::shared_ptr<QTextDocument> markdownDocument(const QString& markdown, qreal w
     prepare(*doc, pdf::font(pdf::kSerif, style.bodySize), width);
     doc->setMarkdown(markdown, QTextDocument::MarkdownDialectGitHub);
     styleBlocks(*doc, style);
+    textBullets(*doc, style);
     styleTables(*doc);
     frameCodeBlocks(*doc);
     collapseEmptyBlocks(*doc);
@@ -421,6 +495,7 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
         bool clipped = false;
         bool empty = false;
         std::vector<Rule> rules;
+        QTextBlock block; // when the chunk is a paragraph
     };
     QAbstractTextDocumentLayout* layout = doc->documentLayout();
     std::vector<Chunk> chunks;
@@ -455,12 +530,13 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
             }
         } else {
             const QTextBlock block = it.currentBlock();
+            chunk.block = block;
             chunk.top = layout->blockBoundingRect(block).top();
             chunk.empty = block.length() <= 1 && !block.textList();
             chunk.heading = block.blockFormat().headingLevel() > 0;
             chunk.introduces = block.text().trimmed().endsWith(u':');
-            chunk.shortLine =
-                !block.textList() && block.layout() && block.layout()->lineCount() == 1;
+            const bool listItem = block.textList() || block.blockFormat().boolProperty(kBulletItem);
+            chunk.shortLine = !listItem && block.layout() && block.layout()->lineCount() == 1;
             addLineBreaks(block, 0, chunk.breaks);
         }
         if (chunk.empty && !chunks.empty()) {
@@ -483,7 +559,7 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
             }
         }
         auto box = std::make_shared<ProseSliceBox>(doc, c.top, bottom, std::move(breaks), c.clipped,
-                                                   c.rules);
+                                                   c.rules, c.block);
         // A heading, a paragraph ending in ':' and a one-line paragraph before a code block or a
         // table introduce what follows: never last on a page.
         const bool beforeFrame = i + 1 < chunks.size() && chunks[i + 1].frame;

@@ -17,7 +17,8 @@ namespace attnbook {
 
 struct PrintProseStyle {
     qreal bodySize = pdf::kBody;
-    bool justify = true;
+    // Justified print opens wide gaps in narrow columns and around long numbers: ragged right.
+    bool justify = false;
     int headingShift = 0; // 1: "#" prints like "##" (quiz text, worksheet sections)
 };
 
