@@ -99,34 +99,6 @@ arma::umat blockedOf(const HeadResult& h) {
     return blocked;
 }
 
-// A formula as one unit for line breaking: the spaces inside brackets and around "=", "×", "·",
-// "/", "÷" and "−" do not break, so "√4 = 2" or "[0.5, 0]" never wrap inside; a long line
-// still wraps, between the terms of a sum or after a comma between numbers.
-QString keptTogether(const QString& text) {
-    static const QString binders = QStringLiteral("=×·/÷−^");
-    QString out;
-    out.reserve(text.size());
-    int depth = 0;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (c == u'[' || c == u'(') {
-            ++depth;
-        } else if ((c == u']' || c == u')') && depth > 0) {
-            --depth;
-        }
-        if (c == u' ') {
-            const QChar before = i > 0 ? text[i - 1] : QChar();
-            const QChar after = i + 1 < text.size() ? text[i + 1] : QChar();
-            if (depth > 0 || binders.contains(before) || binders.contains(after)) {
-                out += QChar(QChar::Nbsp);
-                continue;
-            }
-        }
-        out += c;
-    }
-    return out;
-}
-
 QString formulaHtml(const std::string& text) {
     return htmlEscaped(keptTogether(qs(text)));
 }
@@ -243,10 +215,10 @@ PdfBoxPtr matricesView(const AttentionCellSpec& spec, const AttentionResult& r,
             "Q = K = V = X here: the projections are the identity and the biases zero.");
     }
     if (!note.isEmpty()) {
-        box->addRow(
-            {{labelFigure(note, pdf::font(pdf::kSans, 7.5, false, true), pdf::kMuted, area.width)},
-             0,
-             4});
+        box->addRow({{labelFigure(note, pdf::font(pdf::kSans, pdf::kTiny, false, true), pdf::kMuted,
+                                  area.width)},
+                     0,
+                     4});
     }
     return box;
 }

@@ -42,7 +42,7 @@ void drawCaption(QPainter& p, const QString& caption, const QString& note, qreal
     p.drawText(QRectF(0, y, 1000, h), Qt::AlignLeft | Qt::AlignVCenter, caption);
     if (!note.isEmpty()) {
         const qreal x = textWidth(bold, caption) + 5;
-        p.setFont(pdf::font(pdf::kSans, 7.5));
+        p.setFont(pdf::font(pdf::kSans, pdf::kTiny));
         p.setPen(pdf::kMuted);
         p.drawText(QRectF(x, y, 1000, h), Qt::AlignLeft | Qt::AlignVCenter, note);
     }
@@ -76,7 +76,7 @@ QStringList coordinateLabels(int count, int first) {
 
 Figure matrixFigure(const MatrixTable& t) {
     const QFont numberFont = pdf::font(pdf::kSans, 8);
-    const QFont labelFont = pdf::font(pdf::kSans, 7.5);
+    const QFont labelFont = pdf::font(pdf::kSans, pdf::kTiny);
     const QFont answerFont = pdf::font(pdf::kSans, 8.5);
     const bool boxed = t.mode != MatrixMode::Filled;
     const int rows = int(t.values.n_rows);
@@ -111,7 +111,8 @@ Figure matrixFigure(const MatrixTable& t) {
             maxFraction[size_t(c)] = std::max(maxFraction[size_t(c)], e.fraction);
         }
     }
-    qreal colW = boxed ? 52 : 24;
+    // An answer box is sized for handwriting (a box is its cell less 1.5 pt all round).
+    qreal colW = boxed ? kAnswerBoxWidth + 3 : 24;
     for (int c = 0; c < shownCols; ++c) {
         colW = std::max(colW, maxWhole[size_t(c)] + maxFraction[size_t(c)] + 10);
         if (c < t.columnLabels.size()) {
@@ -124,7 +125,7 @@ Figure matrixFigure(const MatrixTable& t) {
     }
     const bool moreCols = shownCols < cols;
     const bool moreRows = shownRows < rows;
-    const qreal rowH = boxed ? 18 : 12.5;
+    const qreal rowH = boxed ? kAnswerBoxHeight + 3 : 12.5;
     const qreal captionH = t.caption.isEmpty() ? 0 : 13;
     const qreal headerH = 11.5;
     const qreal gridTop = captionH + headerH;
@@ -218,8 +219,9 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
     const bool showValues = m <= 14;
     const qreal cell = m <= 8 ? 34 : m <= 14 ? 24 : 14;
     const qreal cellH = m <= 8 ? 22 : cell;
-    const QFont labelFont = pdf::font(pdf::kSans, 7.5);
-    const QFont valueFont = pdf::font(pdf::kSans, m <= 8 ? 7 : 6);
+    const QFont labelFont = pdf::font(pdf::kSans, pdf::kTiny);
+    // The shares at print's smallest size; a grid too fine for 8 pt digits shows colour only.
+    const QFont valueFont = pdf::font(pdf::kSans, pdf::kTiny);
     const QStringList rows = queryLabels(r);
     const QStringList cols = keyLabels(r);
     qreal labelW = 0;
@@ -305,7 +307,7 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
         }
         p.setPen(QPen(pdf::kRule, 0.5));
         p.drawRect(QRectF(lx, gridTop, legendW, legendH));
-        p.setFont(pdf::font(pdf::kSans, 6.5));
+        p.setFont(pdf::font(pdf::kSans, pdf::kTiny));
         p.setPen(pdf::kMuted);
         for (double v : {0.0, 0.5, 1.0}) {
             const qreal y = gridTop + legendH * (1.0 - v);
@@ -425,17 +427,38 @@ QString powerOfTen(int k) {
     return QStringLiteral("10") + exponent;
 }
 
-// Log axes read 0.1, 1, 10, 10², 10³ ...; linear axes plain numbers, grouped by thousands.
-QString tickLabel(double v, bool log) {
-    if (log && v > 0) {
-        const int k = int(std::lround(std::log10(v)));
-        return k >= -1 && k <= 1 ? QLocale(QLocale::English).toString(v, 'g', 3) : powerOfTen(k);
-    }
-    QString text = QLocale(QLocale::English).toString(v, 'g', 6);
-    return text.replace(u'-', QChar(0x2212));
-}
-
 } // namespace
+
+QStringList axisTickLabels(const std::vector<double>& ticks, bool log) {
+    QStringList out;
+    const QLocale english(QLocale::English);
+    if (log) {
+        std::vector<int> powers;
+        bool plain = true;
+        for (double v : ticks) {
+            const int k = v > 0 ? int(std::lround(std::log10(v))) : 0;
+            powers.push_back(k);
+            plain = plain && k >= -2 && k <= 4;
+        }
+        for (size_t i = 0; i < ticks.size(); ++i) {
+            out << (plain ? english.toString(ticks[i], 'f', std::max(0, -powers[i]))
+                          : powerOfTen(powers[i]));
+        }
+        return out;
+    }
+    // As many decimals as the step between ticks needs, the same for every tick.
+    double step = 0;
+    for (size_t i = 1; i < ticks.size(); ++i) {
+        const double d = std::abs(ticks[i] - ticks[i - 1]);
+        step = step == 0 ? d : std::min(step, d);
+    }
+    const int decimals =
+        step > 0 ? std::clamp(int(-std::floor(std::log10(step) + 1e-9)), 0, 12) : 0;
+    for (double v : ticks) {
+        out << english.toString(v, 'f', decimals).replace(u'-', QChar(0x2212));
+    }
+    return out;
+}
 
 Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& series,
                    QSizeF size) {
@@ -463,12 +486,14 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
     }
     const std::vector<double> xTicks = ticks(x);
     const std::vector<double> yTicks = ticks(y);
-    const QFont tickFont = pdf::font(pdf::kSans, 7);
+    const QFont tickFont = pdf::font(pdf::kSans, pdf::kTiny);
     const QFont labelFont = pdf::font(pdf::kSans, 8);
     const QFont titleFont = pdf::font(pdf::kSans, 8.5, true);
+    const QStringList xLabels = axisTickLabels(xTicks, x.log);
+    const QStringList yLabels = axisTickLabels(yTicks, y.log);
     qreal yTickW = 0;
-    for (double v : yTicks) {
-        yTickW = std::max(yTickW, textWidth(tickFont, tickLabel(v, y.log)));
+    for (const QString& label : yLabels) {
+        yTickW = std::max(yTickW, textWidth(tickFont, label));
     }
     const QString title = QString::fromStdString(chart.title);
     const qreal titleH = title.isEmpty() ? 4 : 18;
@@ -481,23 +506,25 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
             p.drawText(QRectF(0, 0, size.width(), titleH), Qt::AlignLeft | Qt::AlignVCenter, title);
         }
         p.setFont(tickFont);
-        for (double v : xTicks) {
+        for (size_t k = 0; k < xTicks.size(); ++k) {
+            const double v = xTicks[k];
             const qreal px = x.map(v, plot.left(), plot.right());
             p.setPen(QPen(pdf::kFaint, 0.6));
             p.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
             p.setPen(QPen(pdf::kMuted, 0.6));
             p.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + 3));
             p.drawText(QRectF(px - 30, plot.bottom() + 4, 60, 10), Qt::AlignHCenter | Qt::AlignTop,
-                       tickLabel(v, x.log));
+                       xLabels[qsizetype(k)]);
         }
-        for (double v : yTicks) {
+        for (size_t k = 0; k < yTicks.size(); ++k) {
+            const double v = yTicks[k];
             const qreal py = y.map(v, plot.bottom(), plot.top());
             p.setPen(QPen(pdf::kFaint, 0.6));
             p.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
             p.setPen(QPen(pdf::kMuted, 0.6));
             p.drawLine(QPointF(plot.left() - 3, py), QPointF(plot.left(), py));
             p.drawText(QRectF(plot.left() - 5 - yTickW - 2, py - 5, yTickW + 2, 10),
-                       Qt::AlignRight | Qt::AlignVCenter, tickLabel(v, y.log));
+                       Qt::AlignRight | Qt::AlignVCenter, yLabels[qsizetype(k)]);
         }
         p.setPen(QPen(pdf::kMuted, 0.7));
         p.drawLine(plot.bottomLeft(), plot.bottomRight());

@@ -5,9 +5,9 @@
 
 #include "exports/pdf_layout.h"
 
-#include "core/math/attention_result.h"
 #include "core/document/cell_specs.h"
 #include "core/document/chart_series.h"
+#include "core/math/attention_result.h"
 
 #include <QtCore/QStringList>
 #include <QtGui/QImage>
@@ -30,6 +30,10 @@ struct MatrixTable {
     int maxColumns = 10;
 };
 
+// The boxes of a blank matrix, room for a handwritten number: 23 × 8.5 mm, in points.
+inline constexpr qreal kAnswerBoxWidth = 23.0 * 72.0 / 25.4;
+inline constexpr qreal kAnswerBoxHeight = 8.5 * 72.0 / 25.4;
+
 Figure matrixFigure(const MatrixTable& table);
 
 // Row labels of the queries, column labels of the keys, coordinates "1".."n".
@@ -43,6 +47,11 @@ Figure heatmapFigure(const AttentionResult& result, int head);
 
 // The shares one query gives each key, as bars.
 Figure sharesFigure(const AttentionResult& result, int head, int row, qreal width);
+
+// The labels of an axis's ticks, all in one format: on a log axis plain numbers while every
+// tick is between 0.01 and 10,000, else every one a power of ten (10⁻³ … 10⁶); on a linear axis
+// numbers grouped by thousands with the decimals the step needs ("0.0, 0.5, 1.0").
+QStringList axisTickLabels(const std::vector<double>& ticks, bool log);
 
 // A line chart of the series, with axes, ticks, grid and legend.
 Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& series, QSizeF size);

@@ -1,5 +1,6 @@
 #include "exports/pdf_layout.h"
 
+#include <QtCore/QBuffer>
 #include <QtCore/QIODevice>
 #include <QtGui/QPageLayout>
 #include <QtGui/QPainter>
@@ -262,7 +263,7 @@ void paintPageFurniture(QPainter& p, const PageGeometry& g, const PdfSection& se
                         int pages) {
     const QRectF content = g.content();
     p.save();
-    p.setFont(pdf::font(pdf::kSans, pdf::kTiny + 0.5));
+    p.setFont(pdf::font(pdf::kSans, pdf::kTiny));
     p.setPen(pdf::kMuted);
     if (!section.headerLeft.isEmpty() || !section.headerRight.isEmpty()) {
         const QRectF head(content.left(), content.top() - 26, content.width(), 12);
@@ -282,14 +283,17 @@ void paintPageFurniture(QPainter& p, const PageGeometry& g, const PdfSection& se
 
 } // namespace
 
-ExportResult renderPdf(QIODevice& out, const PageGeometry& g, const QString& title,
+ExportResult renderPdf(QIODevice& out, const PageGeometry& g, const PdfDocumentInfo& info,
                        const std::vector<const PdfSection*>& sections, const ExportControl& control,
                        int firstStep, int totalSteps) {
-    QPdfWriter writer(&out);
+    QByteArray painted;
+    QBuffer buffer(&painted);
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter writer(&buffer);
     writer.setResolution(72);
     writer.setPageLayout(QPageLayout(g.pageSize(), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0),
                                      QPageLayout::Point));
-    writer.setTitle(title);
+    writer.setTitle(info.title);
     writer.setCreator(QStringLiteral("attnbook %1").arg(QStringLiteral(ATTNBOOK_VERSION)));
     QPainter painter;
     if (!painter.begin(&writer)) {
@@ -301,6 +305,8 @@ ExportResult renderPdf(QIODevice& out, const PageGeometry& g, const QString& tit
     const int total = totalSteps > 0 ? totalSteps : pageCount(sections);
     int step = firstStep;
     bool first = true;
+    std::vector<PdfOutlineEntry> outline;
+    int pageIndex = 0;
     for (const PdfSection* section : sections) {
         for (size_t n = 0; n < section->pages.size(); ++n) {
             if (control.cancelled()) {
@@ -314,17 +320,31 @@ ExportResult renderPdf(QIODevice& out, const PageGeometry& g, const QString& tit
             first = false;
             paintPageFurniture(painter, g, *section, int(n), int(section->pages.size()));
             for (const PdfPlacement& item : section->pages[n].items) {
+                if (item.box->outlineLevel > 0 && item.from == 0) {
+                    outline.push_back({item.box->outlineLevel, item.box->outlineTitle, pageIndex,
+                                       content.top() + item.y});
+                }
                 painter.save();
                 painter.translate(content.left(), content.top() + item.y - item.from);
                 item.box->paint(painter, item.from, item.to);
                 painter.restore();
             }
             ++step;
+            ++pageIndex;
             control.report(step, total, QStringLiteral("page %1").arg(step));
         }
     }
     if (!painter.end()) {
         return ExportResult::failed(QStringLiteral("cannot finish the PDF"));
+    }
+    QString error;
+    const QByteArray finished = addOutlineAndInfo(painted, outline, info, &error);
+    if (finished.isEmpty()) {
+        return ExportResult::failed(error);
+    }
+    if (out.write(finished) != finished.size()) {
+        return ExportResult::failed(
+            QStringLiteral("cannot write the PDF: %1").arg(out.errorString()));
     }
     return ExportResult::done();
 }

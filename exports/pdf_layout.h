@@ -6,6 +6,7 @@
 // is a separate, sequential step into one QPdfWriter.
 
 #include "exports/export_control.h"
+#include "exports/pdf_outline.h"
 #include "exports/pdf_style.h"
 
 #include <QtCore/QSizeF>
@@ -35,6 +36,9 @@ class PdfBox {
     bool keepWithNext = false; // a heading or caption: never last on a page
     bool keepTogether = false; // moves whole to the next page unless taller than a page
     bool pageBreakBefore = false;
+    // A heading: listed in the PDF's outline at this level (0: not listed).
+    int outlineLevel = 0;
+    QString outlineTitle;
 };
 
 using PdfBoxPtr = std::shared_ptr<const PdfBox>;
@@ -118,9 +122,10 @@ struct PdfSection {
 // Places the section's boxes on pages of `contentHeight` points.
 void paginate(PdfSection& section, qreal contentHeight);
 
-// Paints the sections, already paginated, into `out` as one PDF. Reports one progress step per
-// page (from `firstStep` of `totalSteps`); stops at once when cancelled.
-ExportResult renderPdf(QIODevice& out, const PageGeometry& geometry, const QString& title,
+// Paints the sections, already paginated, into `out` as one PDF, with the document information
+// and an outline of the boxes that have an outline title. Reports one progress step per page
+// (from `firstStep` of `totalSteps`); stops at once when cancelled.
+ExportResult renderPdf(QIODevice& out, const PageGeometry& geometry, const PdfDocumentInfo& info,
                        const std::vector<const PdfSection*>& sections, const ExportControl& control,
                        int firstStep = 0, int totalSteps = 0);
 

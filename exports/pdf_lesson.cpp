@@ -117,7 +117,10 @@ ExportResult renderLessonPdf(const Lesson& lesson, const LessonResults& results,
     }
     QBuffer buffer(pdf);
     buffer.open(QIODevice::WriteOnly);
-    return renderPdf(buffer, geometry, qs(lesson.title()), {&section}, control);
+    PdfDocumentInfo info(qs(lesson.title()));
+    info.author = qs(lesson.document.frontMatterValue("author"));
+    info.subject = qs(lesson.document.frontMatterValue("subtitle"));
+    return renderPdf(buffer, geometry, info, {&section}, control);
 }
 
 ExportResult exportLessonPdf(const QString& path, const Lesson& lesson,

@@ -223,6 +223,42 @@ void textBullets(QTextDocument& doc, const ProseStyle& style) {
     }
 }
 
+// Formulas in running text stay on one line ("√4 = 2", "[0.5, 0.0]"): their spaces become
+// no-break spaces (keptTogether), run by run so every run keeps its format. Code is left as
+// typed.
+void keepFormulasTogether(QTextDocument& doc) {
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        if (isCodeBlock(block)) {
+            continue;
+        }
+        const QString text = block.text();
+        const QString kept = keptTogether(text);
+        if (kept == text) {
+            continue;
+        }
+        // Collected first: replacing a character may split or merge the runs being walked.
+        std::vector<std::pair<int, QTextCharFormat>> spaces;
+        for (QTextBlock::iterator it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (fragment.charFormat().fontFixedPitch()) {
+                continue; // a code span: wraps where it must
+            }
+            const int start = fragment.position() - block.position();
+            for (int i = 0; i < fragment.length(); ++i) {
+                if (text[start + i] != kept[start + i]) {
+                    spaces.emplace_back(fragment.position() + i, fragment.charFormat());
+                }
+            }
+        }
+        for (const auto& [position, format] : spaces) {
+            QTextCursor cursor(&doc);
+            cursor.setPosition(position);
+            cursor.setPosition(position + 1, QTextCursor::KeepAnchor);
+            cursor.insertText(QString(QChar(QChar::Nbsp)), format);
+        }
+    }
+}
+
 // Tables as in print: a rule above and below the header, one at the end, faint rules between
 // rows, no vertical lines (the rules are drawn by ProseSliceBox).
 void styleTables(QTextDocument& doc) {
@@ -460,6 +496,7 @@ std::shared_ptr<QTextDocument> markdownDocument(const QString& markdown, qreal w
     doc->setMarkdown(markdown, QTextDocument::MarkdownDialectGitHub);
     styleBlocks(*doc, style);
     textBullets(*doc, style);
+    keepFormulasTogether(*doc);
     styleTables(*doc);
     frameCodeBlocks(*doc);
     collapseEmptyBlocks(*doc);
@@ -488,6 +525,7 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
         qreal top = 0;
         std::vector<qreal> breaks; // absolute until the chunk's top is known
         bool heading = false;
+        int headingLevel = 0;
         bool introduces = false; // a paragraph ending in ':'
         bool shortLine = false;  // one line, like a run-in title ("**Sample answer**")
         bool frame = false;      // a code block or a table
@@ -533,7 +571,8 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
             chunk.block = block;
             chunk.top = layout->blockBoundingRect(block).top();
             chunk.empty = block.length() <= 1 && !block.textList();
-            chunk.heading = block.blockFormat().headingLevel() > 0;
+            chunk.headingLevel = block.blockFormat().headingLevel();
+            chunk.heading = chunk.headingLevel > 0;
             chunk.introduces = block.text().trimmed().endsWith(u':');
             const bool listItem = block.textList() || block.blockFormat().boolProperty(kBulletItem);
             chunk.shortLine = !listItem && block.layout() && block.layout()->lineCount() == 1;
@@ -565,6 +604,10 @@ std::vector<PdfBoxPtr> proseBoxes(const std::shared_ptr<QTextDocument>& doc, qre
         const bool beforeFrame = i + 1 < chunks.size() && chunks[i + 1].frame;
         box->keepWithNext = c.heading || c.introduces || (c.shortLine && beforeFrame);
         box->keepTogether = c.keepTogether;
+        if (c.heading && c.block.isValid()) {
+            box->outlineLevel = c.headingLevel;
+            box->outlineTitle = c.block.text().simplified();
+        }
         box->spaceBefore = boxes.empty() ? spaceBefore : 0;
         boxes.push_back(std::move(box));
     }
@@ -589,6 +632,31 @@ Figure labelFigure(const QString& text, const QFont& font, const QColor& colour,
                       painter.drawText(QRectF(0, 0, w, metrics.height()),
                                        Qt::AlignLeft | Qt::AlignVCenter, text);
                   }};
+}
+
+QString keptTogether(const QString& text) {
+    static const QString binders = QStringLiteral("=×·/÷−^");
+    QString out;
+    out.reserve(text.size());
+    int depth = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (c == u'[' || c == u'(') {
+            ++depth;
+        } else if ((c == u']' || c == u')') && depth > 0) {
+            --depth;
+        }
+        if (c == u' ') {
+            const QChar before = i > 0 ? text[i - 1] : QChar();
+            const QChar after = i + 1 < text.size() ? text[i + 1] : QChar();
+            if (depth > 0 || binders.contains(before) || binders.contains(after)) {
+                out += QChar(QChar::Nbsp);
+                continue;
+            }
+        }
+        out += c;
+    }
+    return out;
 }
 
 QString htmlEscaped(const QString& text) {

@@ -44,4 +44,9 @@ Figure labelFigure(const QString& text, const QFont& font, const QColor& colour 
 
 QString htmlEscaped(const QString& text);
 
+// A formula as one unit for line breaking: the spaces inside brackets and around "=", "×", "·",
+// "/", "÷", "−" and "^" become no-break spaces, so "√4 = 2" or "[0.5, 0]" never wrap inside; a
+// long line still wraps, between the terms of a sum or after a comma between numbers.
+QString keptTogether(const QString& text);
+
 } // namespace attnbook

@@ -42,7 +42,7 @@ QFont font(const QString& family, qreal points, bool bold = false, bool italic =
 // Sizes, points.
 constexpr qreal kBody = 10.0;
 constexpr qreal kSmall = 8.5; // tables, figure text
-constexpr qreal kTiny = 7.0;  // heatmap cells, page furniture
+constexpr qreal kTiny = 8.0;  // the smallest print: heatmap digits, figure labels, page furniture
 constexpr qreal kCaption = 8.5;
 
 // Colours.

@@ -1,11 +1,11 @@
 #include "exports/worksheet_pdf.h"
 
+#include "core/math/worked_steps.h"
 #include "exports/export_output.h"
 #include "exports/pdf_cells.h"
 #include "exports/pdf_figures.h"
 #include "exports/pdf_layout.h"
 #include "exports/pdf_prose.h"
-#include "core/math/worked_steps.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 #include <QtCore/QBuffer>
@@ -632,13 +632,15 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
         worksheetSections.push_back(&s);
     }
     const QString title = qs(lesson.title());
+    PdfDocumentInfo info(title + QStringLiteral(" — Worksheet"));
+    info.author = qs(lesson.document.frontMatterValue("author"));
+    info.subject = qs(lesson.document.frontMatterValue("subtitle"));
     const int totalPages =
         pageCount(worksheetSections) + (options.answers ? pageCount(keySections) : 0);
     {
         QBuffer buffer(&files->worksheet);
         buffer.open(QIODevice::WriteOnly);
-        ExportResult r = renderPdf(buffer, g, title + QStringLiteral(" — Worksheet"),
-                                   worksheetSections, control, 0, totalPages);
+        ExportResult r = renderPdf(buffer, g, info, worksheetSections, control, 0, totalPages);
         if (!r.ok()) {
             return r;
         }
@@ -647,8 +649,9 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
     if (options.answers) {
         QBuffer buffer(&files->answers);
         buffer.open(QIODevice::WriteOnly);
-        ExportResult r = renderPdf(buffer, g, title + QStringLiteral(" — Answer key"), keySections,
-                                   control, files->worksheetPages, totalPages);
+        info.title = title + QStringLiteral(" — Answer key");
+        ExportResult r =
+            renderPdf(buffer, g, info, keySections, control, files->worksheetPages, totalPages);
         if (!r.ok()) {
             return r;
         }

@@ -15,6 +15,8 @@ packages=(
   libcsv-dev nlohmann-json3-dev
   # tests: NumPy writes the data-file fixtures and recomputes documents/real-head.md
   python3-numpy
+  # the PDF outline (bookmarks) and document information
+  libqpdf-dev
   # Qt 6: libraries, QML modules the window loads, offscreen platform
   qt6-base-dev qt6-declarative-dev qt6-declarative-dev-tools qt6-charts-dev
   qt6-pdf-dev qt6-svg-dev libgl-dev qt6-qpa-plugins
