@@ -497,7 +497,10 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
     }
     const QString title = QString::fromStdString(chart.title);
     const qreal titleH = title.isEmpty() ? 4 : 18;
-    const QRectF plot(yTickW + 22, titleH + 4, size.width() - yTickW - 32,
+    // Room on the right for half the last x tick's label, which is centred on the plot's edge.
+    const qreal rightRoom =
+        std::max<qreal>(10, xLabels.isEmpty() ? 0 : textWidth(tickFont, xLabels.back()) / 2 + 2);
+    const QRectF plot(yTickW + 22, titleH + 4, size.width() - yTickW - 22 - rightRoom,
                       size.height() - titleH - 4 - 34);
     auto paint = [=](QPainter& p) {
         if (!title.isEmpty()) {
