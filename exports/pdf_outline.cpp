@@ -1,5 +1,7 @@
 #include "exports/pdf_outline.h"
 
+// qpdf 11 without its deprecated PointerHolder (std::shared_ptr throughout).
+#define POINTERHOLDER_TRANSITION 4
 #include <qpdf/Buffer.hh>
 #include <qpdf/QPDF.hh>
 #include <qpdf/QPDFExc.hh>

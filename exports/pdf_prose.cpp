@@ -185,7 +185,7 @@ void styleBlocks(QTextDocument& doc, const PrintProseStyle& style) {
 // Bulleted lists get their bullet as text, "• " in the body font, on a hanging indent: a
 // bullet drawn by the layout has no space after it at print sizes, is not text (a reader's
 // search and copy lose it), and is drawn with its item even when only a later line is shown.
-void textBullets(QTextDocument& doc, const ProseStyle& style) {
+void textBullets(QTextDocument& doc, const PrintProseStyle& style) {
     struct Item {
         QTextBlock block;
         QTextList* list;
