@@ -28,6 +28,8 @@ usage:
   attnbook export FILE --worksheet OUT.pdf [--answers KEY.pdf] [--variants N] [--seed S]
                                        [--roster NAMES.txt]
   attnbook export FILE --bundle OUT.zip
+  attnbook export FILE --notebook OUT.ipynb
+                                       a Jupyter notebook that recomputes every cell in NumPy
   attnbook edit FILE --set ID.KEY=YAML... [--out OUT]
                                        apply changes to cells and save
   attnbook new FILE                    a new lesson from the template

@@ -17,21 +17,23 @@ const char* const kExportUsage = "usage: attnbook export FILE [--pdf OUT.pdf] [-
                                  "                            [--worksheet OUT.pdf [--answers "
                                  "KEY.pdf] [--variants N] [--seed S]\n"
                                  "                             [--roster NAMES.txt]]\n"
-                                 "                            [--bundle OUT.zip]";
+                                 "                            [--bundle OUT.zip] [--notebook "
+                                 "OUT.ipynb]";
 
 using ExportOptions = CommandOptions;
 
 ExportOptions parseExportOptions(const QStringList& arguments) {
-    ExportOptions options =
-        parseCommandOptions(arguments, {{"--pdf", "--paper", "--worksheet", "--answers",
-                                         "--variants", "--seed", "--roster", "--bundle"},
-                                        {},
-                                        {}});
+    ExportOptions options = parseCommandOptions(
+        arguments, {{"--pdf", "--paper", "--worksheet", "--answers", "--variants", "--seed",
+                     "--roster", "--bundle", "--notebook"},
+                    {},
+                    {}});
     if (!options.error.empty()) {
         return options;
     }
-    if (!options.has("--pdf") && !options.has("--worksheet") && !options.has("--bundle")) {
-        options.error = "say what to export: --pdf, --worksheet or --bundle";
+    if (!options.has("--pdf") && !options.has("--worksheet") && !options.has("--bundle") &&
+        !options.has("--notebook")) {
+        options.error = "say what to export: --pdf, --worksheet, --bundle or --notebook";
     } else {
         for (const char* needsWorksheet : {"--answers", "--variants", "--seed", "--roster"}) {
             if (options.has(needsWorksheet) && !options.has("--worksheet")) {
@@ -84,7 +86,9 @@ std::optional<CommandExport> exportFromOptions(const ExportOptions& options, std
     out.request.worksheet = options.has("--worksheet");
     out.request.answers = options.has("--answers");
     out.request.bundle = options.has("--bundle");
-    out.targets = {path("--pdf"), path("--worksheet"), path("--answers"), path("--bundle")};
+    out.request.notebook = options.has("--notebook");
+    out.targets = {path("--pdf"), path("--worksheet"), path("--answers"), path("--bundle"),
+                   path("--notebook")};
     QString why;
     if (options.has("--paper")) {
         const std::optional<Paper> paper = readPaper(path("--paper"), &why);
@@ -144,6 +148,9 @@ std::string describe(const QString& role, const QString& path, const CommandExpo
     if (role == QLatin1String("roster")) {
         return p + ": the roster, " + std::to_string(job.request.roster.size()) + " names";
     }
+    if (role == QLatin1String("notebook")) {
+        return p + ": the lesson as a Jupyter notebook";
+    }
     return p + ": the lesson as a bundle";
 }
 
@@ -164,8 +171,9 @@ int runExportCommand(const QStringList& arguments) {
 
     // Fail before the work when an output cannot be written at all.
     QStringList targets;
-    for (const QString& role : {QStringLiteral("lesson"), QStringLiteral("worksheet"),
-                                QStringLiteral("answers"), QStringLiteral("bundle")}) {
+    for (const QString& role :
+         {QStringLiteral("lesson"), QStringLiteral("worksheet"), QStringLiteral("answers"),
+          QStringLiteral("bundle"), QStringLiteral("notebook")}) {
         if (!job->targets.of(role).isEmpty()) {
             targets << job->targets.of(role);
         }

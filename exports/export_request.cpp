@@ -4,6 +4,7 @@
 #include "exports/bundle_writer.h"
 #include "exports/export_output.h"
 #include "exports/lesson_bundle.h"
+#include "exports/lesson_notebook.h"
 #include "exports/pdf_lesson.h"
 #include "exports/worksheet_variants.h"
 
@@ -54,7 +55,7 @@ QString resolvedPath(const QString& path) {
 
 QString ExportRequest::problem() const {
     if (empty()) {
-        return tr("say what to export: the lesson PDF, a worksheet or a bundle");
+        return tr("say what to export: the lesson PDF, a worksheet, a bundle or a notebook");
     }
     if (answers && !worksheet) {
         return tr("the answer key goes with a worksheet");
@@ -221,6 +222,14 @@ ExportResult renderExport(const Lesson& lesson, const ExportRequest& request, Re
             out->bundleEntries = int(entries.size()) + 1;
             out->parts.push_back({QStringLiteral("bundle"), std::move(zip)});
         }
+        if (request.notebook) {
+            QByteArray notebook;
+            if (ExportResult r = renderLessonNotebook(lesson, results, &notebook, control);
+                !r.ok()) {
+                return r;
+            }
+            out->parts.push_back({QStringLiteral("notebook"), std::move(notebook)});
+        }
     } catch (const std::bad_alloc&) {
         *out = RenderedExport{};
         return ExportResult::failed(tr("not enough memory for this export"));
@@ -251,6 +260,9 @@ QString ExportTargets::of(const QString& role) const {
     }
     if (role == QLatin1String("bundle")) {
         return bundle;
+    }
+    if (role == QLatin1String("notebook")) {
+        return notebook;
     }
     return {};
 }

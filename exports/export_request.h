@@ -35,12 +35,13 @@ struct ExportRequest {
     bool worksheet = false;
     bool answers = false; // the worksheet's key (only with worksheet)
     bool bundle = false;
+    bool notebook = false; // the lesson as a Jupyter notebook (lesson_notebook.h)
     Paper paper = Paper::A4;
     int variants = 0; // 0: the lesson's own numbers
     std::uint64_t seed = 1;
     QStringList roster; // student names, in order; empty: none
 
-    bool empty() const { return !lessonPdf && !worksheet && !bundle; }
+    bool empty() const { return !lessonPdf && !worksheet && !bundle && !notebook; }
     // Why the request cannot be rendered whatever the lesson ("--answers goes with the
     // worksheet"), or "".
     QString problem() const;
@@ -54,15 +55,15 @@ std::optional<int> readVariants(const QString& text, QString* error);
 std::optional<std::uint64_t> readSeed(const QString& text, QString* error);
 
 // One rendered file. `role` says what it is: "lesson", "worksheet", "answers", "roster",
-// "bundle"; `preview` is a PDF to show for it when the file itself is not one (a bundle's
-// lesson.pdf).
+// "bundle", "notebook"; `preview` is a PDF to show for it when the file itself is not one (a
+// bundle's lesson.pdf).
 struct RenderedPart {
     QString role;
     QByteArray bytes;
 };
 
 struct RenderedExport {
-    std::vector<RenderedPart> parts; // in the order lesson, worksheet, answers, roster, bundle
+    std::vector<RenderedPart> parts; // lesson, worksheet, answers, roster, bundle, notebook
     QByteArray bundlePreview;        // the bundle's lesson.pdf, for the window to show
     int worksheetPages = 0;
     int answerPages = 0;
@@ -84,7 +85,7 @@ ExportResult renderExport(const Lesson& lesson, const ExportRequest& request, Re
 
 // Where each rendered part goes.
 struct ExportTargets {
-    QString lessonPdf, worksheet, answers, bundle;
+    QString lessonPdf, worksheet, answers, bundle, notebook;
     // The roster CSV beside the worksheet: "sheets.pdf" → "sheets-roster.csv".
     QString roster() const;
     QString of(const QString& role) const;

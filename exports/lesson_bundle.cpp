@@ -1,6 +1,7 @@
 #include "exports/lesson_bundle.h"
 
 #include "exports/export_output.h"
+#include "exports/lesson_notebook.h"
 #include "exports/pdf_figures.h"
 #include "exports/pdf_lesson.h"
 #include "exports/worksheet_pdf.h"
@@ -173,6 +174,12 @@ ExportResult lessonBundleEntries(const Lesson& lesson, const LessonResults& resu
                                 pngBytes(renderFigures({chart}, 2.5))});
         }
     }
+    // The lesson's Jupyter twin, which recomputes every cell in NumPy (lesson_notebook.h).
+    QByteArray notebook;
+    if (ExportResult r = renderLessonNotebook(lesson, results, &notebook); !r.ok()) {
+        return r;
+    }
+    entries->push_back({QStringLiteral("lesson.ipynb"), std::move(notebook)});
     control.report(steps, steps, QStringLiteral("done"));
     return control.cancelled() ? ExportResult::cancelled() : ExportResult::done();
 }

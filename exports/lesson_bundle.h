@@ -20,6 +20,7 @@
 //   figures/ID-heatmap.png    each attention cell's heatmap of the shares (every head, up to 4)
 //   figures/ID-chart.png      each chart cell's line chart
 //   data/files/PATH           every file a cell reads ({file: PATH}), byte for byte
+//   lesson.ipynb              the lesson's Jupyter twin (lesson_notebook.h)
 
 #include "exports/bundle_writer.h"
 #include "exports/export_control.h"

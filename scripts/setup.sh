@@ -15,6 +15,8 @@ packages=(
   libcsv-dev nlohmann-json3-dev
   # tests: NumPy writes the data-file fixtures and recomputes documents/real-head.md
   python3-numpy
+  # tests: exported notebooks validated (nbformat) and executed (nbclient on ipykernel)
+  python3-nbformat python3-nbclient python3-ipykernel
   # the PDF outline (bookmarks) and document information
   libqpdf-dev
   # Qt 6: libraries, QML modules the window loads, offscreen platform

@@ -1,11 +1,11 @@
 // `attnbook export`: bundles round-trip and verify, and the exit codes of cli.md — 0 done,
 // 1 an output that cannot be written (and nothing partial left, earlier files intact), 2 usage,
 // 3 an invalid document — in process, and once through the real executable with no display.
-#include "exports/bundle_reader.h"
 #include "app/command_line.h"
 #include "app/export_command.h"
-#include "exports/lesson_bundle.h"
 #include "app/lesson_source.h"
+#include "exports/bundle_reader.h"
+#include "exports/lesson_bundle.h"
 
 #include <QtCore/QCryptographicHash>
 #include <QtCore/QDirIterator>
@@ -114,11 +114,19 @@ class TestExportCommand : public QObject {
              {"lesson.pdf", "worksheet.pdf", "answers.pdf", "data/colour.json",
               "data/colour/head0_weights.csv", "data/two_heads/head1_context.csv",
               "data/colour/grad_W_Q.csv", "data/shared_weights.json", "figures/colour-heatmap.png",
-              "figures/two_heads-heatmap.png"}) {
+              "figures/two_heads-heatmap.png", "lesson.ipynb"}) {
             QVERIFY2(bundle->entries.count(QString::fromLatin1(name)), name);
             QVERIFY(hashes.contains(QString::fromLatin1(name)));
         }
         QVERIFY(bundle->entries.at(QStringLiteral("lesson.pdf")).startsWith("%PDF-"));
+        // lesson.ipynb is what `export --notebook` writes, byte for byte, with its hash.
+        const QString notebook = dir.filePath(QStringLiteral("lesson.ipynb"));
+        QCOMPARE(exportWith({kLesson, QStringLiteral("--notebook"), notebook}), int(ExitDone));
+        QCOMPARE(bundle->entries.at(QStringLiteral("lesson.ipynb")), fileBytes(notebook));
+        QCOMPARE(
+            hashes.value(QStringLiteral("lesson.ipynb")).toString(),
+            QString::fromLatin1(
+                QCryptographicHash::hash(fileBytes(notebook), QCryptographicHash::Sha256).toHex()));
         QImage heatmap;
         QVERIFY(heatmap.loadFromData(
             bundle->entries.at(QStringLiteral("figures/colour-heatmap.png")), "PNG"));
@@ -169,10 +177,12 @@ class TestExportCommand : public QObject {
                         QStringLiteral("--answers"), dir.filePath(QStringLiteral("k.pdf")),
                         QStringLiteral("--variants=3"), QStringLiteral("--seed"),
                         QStringLiteral("11"), QStringLiteral("--roster"), roster,
-                        QStringLiteral("--bundle"), dir.filePath(QStringLiteral("b.zip"))}),
+                        QStringLiteral("--bundle"), dir.filePath(QStringLiteral("b.zip")),
+                        QStringLiteral("--notebook"), dir.filePath(QStringLiteral("n.ipynb"))}),
             int(ExitDone));
-        QCOMPARE(filesIn(dir.path()),
-                 (QStringList{"b.zip", "k.pdf", "l.pdf", "names.txt", "w-roster.csv", "w.pdf"}));
+        QCOMPARE(filesIn(dir.path()), (QStringList{"b.zip", "k.pdf", "l.pdf", "n.ipynb",
+                                                   "names.txt", "w-roster.csv", "w.pdf"}));
+        QVERIFY(fileBytes(dir.filePath(QStringLiteral("n.ipynb"))).startsWith("{\n \"cells\": ["));
         QVERIFY(fileBytes(dir.filePath(QStringLiteral("w-roster.csv")))
                     .startsWith("name,variant,seed,hash\r\nAda,1,11,"));
     }
@@ -195,6 +205,9 @@ class TestExportCommand : public QObject {
                      int(ExitOutputFailed));
             QCOMPARE(exportWith({kLesson, QStringLiteral("--pdf"), earlier,
                                  QStringLiteral("--bundle"), bad}),
+                     int(ExitOutputFailed));
+            QCOMPARE(exportWith({kLesson, QStringLiteral("--pdf"), earlier,
+                                 QStringLiteral("--notebook"), bad}),
                      int(ExitOutputFailed));
         }
         QCOMPARE(fileBytes(earlier), QByteArray("an earlier export"));
@@ -221,6 +234,10 @@ class TestExportCommand : public QObject {
              QStringLiteral("-1")},
             {kLesson, QStringLiteral("--worksheet"), out, QStringLiteral("--answers"), out},
             {kLesson, QStringLiteral("--pdf"), kLesson},
+            {kLesson, QStringLiteral("--notebook")},
+            {kLesson, QStringLiteral("--notebook"), kLesson},
+            {kLesson, QStringLiteral("--notebook"), out, QStringLiteral("--variants"),
+             QStringLiteral("2")},
             {kLesson, QStringLiteral("--worksheet"), out, QStringLiteral("--roster"),
              dir.filePath(QStringLiteral("none.txt"))},
             {kLesson, QStringLiteral("--pdf"), out, QStringLiteral("--colour")},
@@ -238,6 +255,9 @@ class TestExportCommand : public QObject {
         writeBytes(bad,
                    "# Bad\n\n```attention c\ntokens: [a]\nvocab:\n  a: [1, 0]\nheads: 3\n```\n");
         QCOMPARE(exportWith({bad, QStringLiteral("--pdf"), dir.filePath(QStringLiteral("o.pdf"))}),
+                 int(ExitInvalidDocument));
+        QCOMPARE(exportWith(
+                     {bad, QStringLiteral("--notebook"), dir.filePath(QStringLiteral("o.ipynb"))}),
                  int(ExitInvalidDocument));
         QCOMPARE(filesIn(dir.path()), QStringList{"bad.md"});
         // A worksheet with no workable variant fails the whole export: the lesson PDF asked for

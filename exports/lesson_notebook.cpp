@@ -1,0 +1,97 @@
+#include "exports/lesson_notebook.h"
+
+#include "exports/notebook_cells.h"
+#include "exports/notebook_python.h"
+#include "exports/notebook_writer.h"
+
+#include <set>
+
+namespace attnbook {
+namespace {
+
+NotebookCell titleCell(const Lesson& lesson) {
+    const Document& doc = lesson.document;
+    std::string text;
+    // Without a front matter title the lesson's first heading is its title, and it is in the
+    // prose already.
+    if (const std::string title = doc.frontMatterValue("title"); !title.empty()) {
+        text.append("# ").append(markdownLiteral(title)).append("\n\n");
+    }
+    if (const std::string subtitle = doc.frontMatterValue("subtitle"); !subtitle.empty()) {
+        text.append("*").append(markdownLiteral(subtitle)).append("*\n\n");
+    }
+    std::string byline;
+    for (const char* key : {"author", "date"}) {
+        if (const std::string value = doc.frontMatterValue(key); !value.empty()) {
+            byline += (byline.empty() ? "" : " · ") + markdownLiteral(value);
+        }
+    }
+    if (!byline.empty()) {
+        text += byline + "\n\n";
+    }
+    text += "<sub>The Jupyter twin of an attnbook lesson. The numbers in the text were computed "
+            "by attnbook " ATTNBOOK_VERSION "; each attention and chart cell below recomputes "
+            "its own with NumPy. Run the cells from the top.</sub>\n";
+    return {NotebookCell::Kind::Markdown, "title", text, false, {}};
+}
+
+// nbformat wants unique ids: a second "prose" becomes "prose-2".
+void giveUniqueIds(std::vector<NotebookCell>& cells) {
+    std::set<std::string> taken;
+    for (NotebookCell& cell : cells) {
+        const std::string base = notebookCellId(cell.id).substr(0, 56);
+        std::string id = base;
+        for (int k = 2; taken.count(id); ++k) {
+            id = base + "-" + std::to_string(k);
+        }
+        taken.insert(id);
+        cell.id = id;
+    }
+}
+
+} // namespace
+
+ExportResult renderLessonNotebook(const Lesson& lesson, const LessonResults& results,
+                                  QByteArray* notebook, const ExportControl& control) {
+    const Document& doc = lesson.document;
+    std::vector<NotebookCell> cells{titleCell(lesson)};
+    cells.push_back({NotebookCell::Kind::Code, "functions", notebookFunctions(), false, {}});
+    int question = 0;
+    const int total = int(doc.segments.size());
+    int done = 0;
+    for (const Segment& segment : doc.segments) {
+        control.report(done++, total, QStringLiteral("the notebook"));
+        if (control.cancelled()) {
+            return ExportResult::cancelled();
+        }
+        std::vector<NotebookCell> part;
+        if (!segment.isCell()) {
+            part = proseNotebookCells(segment.prose(), doc, results);
+        } else if (const LessonCell* cell = lesson.cell(segment.cell().id)) {
+            const ComputedCell* computed = results.cell(cell->id);
+            if (const AttentionCellSpec* spec = cell->attention();
+                spec && computed && computed->attention) {
+                part = attentionNotebookCells(cell->id, *spec, *computed->attention);
+            } else if (const ChartCellSpec* chart = cell->chart(); chart && computed) {
+                part = chartNotebookCells(cell->id, *chart);
+            } else if (const QuizCellSpec* quiz = cell->quiz()) {
+                part =
+                    quizNotebookCells(cell->id, *quiz, ++question,
+                                      computed ? computed->json.find("answer") : nullptr, results);
+            }
+        }
+        cells.insert(cells.end(), part.begin(), part.end());
+    }
+    giveUniqueIds(cells);
+    NotebookMetadata metadata;
+    metadata.title = lesson.title();
+    if (const std::string author = doc.frontMatterValue("author"); !author.empty()) {
+        metadata.authors.push_back(author);
+    }
+    metadata.appVersion = ATTNBOOK_VERSION;
+    *notebook = notebookBytes(metadata, cells);
+    control.report(total, total, QStringLiteral("done"));
+    return ExportResult::done();
+}
+
+} // namespace attnbook
