@@ -7,8 +7,8 @@ import QtQuick.Pdf
 import Attnbook
 import Attnbook.Models
 
-// File → Export: the open lesson as a lesson PDF, a worksheet with its answer key, or a bundle.
-// The options on the left, the rendered PDF on the right; rendering runs in the background with
+// File → Export: the open lesson as a lesson PDF, a worksheet with its answer key, a bundle or
+// a Jupyter notebook. The options on the left, the rendered PDF (a notebook's summary) on the right; rendering runs in the background with
 // a progress bar and Cancel, and Save writes what the preview shows (all files or none).
 Dialog {
     id: dialog
@@ -83,11 +83,14 @@ Dialog {
         objectName: "saveDialog"
         title: exporter.kind === ExportController.Bundle ? qsTr("Save the bundle")
                : exporter.kind === ExportController.Worksheet ? qsTr("Save the worksheet")
+               : exporter.kind === ExportController.Notebook ? qsTr("Save the notebook")
                : qsTr("Save the lesson PDF")
         fileMode: FileDialog.SaveFile
-        nameFilters: exporter.kind === ExportController.Bundle
-                     ? [qsTr("Bundles (*.zip)")] : [qsTr("PDF documents (*.pdf)")]
-        defaultSuffix: exporter.kind === ExportController.Bundle ? "zip" : "pdf"
+        nameFilters: exporter.kind === ExportController.Bundle ? [qsTr("Bundles (*.zip)")]
+                     : exporter.kind === ExportController.Notebook ? [qsTr("Jupyter notebooks (*.ipynb)")]
+                     : [qsTr("PDF documents (*.pdf)")]
+        defaultSuffix: exporter.kind === ExportController.Bundle ? "zip"
+                       : exporter.kind === ExportController.Notebook ? "ipynb" : "pdf"
         onAccepted: exporter.save(selectedFile.toString())
     }
     FileDialog {
@@ -202,7 +205,10 @@ Dialog {
                                           : qsTr("This lesson has no worksheet options and no quizzes.") },
                                 { value: ExportController.Bundle, name: "kindBundle", available: true,
                                   title: qsTr("Bundle (.zip)"),
-                                  detail: qsTr("The lesson, its PDFs, every matrix as CSV and the figures, with a manifest of hashes.") }
+                                  detail: qsTr("The lesson, its PDFs and notebook, every matrix as CSV and the figures, with a manifest of hashes.") },
+                                { value: ExportController.Notebook, name: "kindNotebook", available: true,
+                                  title: qsTr("Jupyter notebook (.ipynb)"),
+                                  detail: qsTr("The prose and quizzes, and NumPy code that recomputes every cell: the same numbers, runnable anywhere.") }
                             ]
                             // One choice: a radio button, and a line below saying what it gives.
                             delegate: ColumnLayout {
@@ -249,12 +255,14 @@ Dialog {
                         }
 
                         SectionTitle {
+                            visible: exporter.kind !== ExportController.Notebook
                             text: qsTr("PAPER")
                             Layout.leftMargin: 16
                             Layout.topMargin: 12
                             font.letterSpacing: 0.8
                         }
                         Choice {
+                            visible: exporter.kind !== ExportController.Notebook
                             Layout.leftMargin: 16
                             name: "paper"
                             accessibleName: qsTr("Paper")
@@ -467,7 +475,8 @@ Dialog {
                     // One view per file: a view is never pointed at another file while it
                     // still loads pages of the last one.
                     Repeater {
-                        model: exporter.previewReady ? [dialog.shownUrl] : []
+                        model: exporter.previewReady && dialog.shownUrl.toString().length > 0
+                               ? [dialog.shownUrl] : []
                         delegate: PdfMultiPageView {
                             id: pageView
                             required property url modelData
@@ -504,6 +513,31 @@ Dialog {
                             text: exporter.busy ? qsTr("Rendering…")
                                   : !exporter.exportable ? qsTr("No lesson is open.")
                                   : qsTr("Choose what to export, then render the preview.")
+                        }
+                    }
+
+                    // A notebook has no pages to show: what it holds, and where it opens.
+                    Column {
+                        anchors.centerIn: parent
+                        width: Math.min(parent.width - 40, 460)
+                        spacing: 10
+                        visible: exporter.previewCurrent && dialog.shownUrl.toString().length === 0
+                        Text {
+                            objectName: "notebookPreview"
+                            width: parent.width
+                            horizontalAlignment: Text.AlignHCenter
+                            wrapMode: Text.Wrap
+                            color: Theme.text
+                            font.pixelSize: Theme.proseSize
+                            text: exporter.previewSummary
+                        }
+                        Text {
+                            width: parent.width
+                            horizontalAlignment: Text.AlignHCenter
+                            wrapMode: Text.Wrap
+                            color: Theme.mutedText
+                            font.pixelSize: Theme.smallSize + 1
+                            text: qsTr("A notebook has no page preview. Save it, then open it in Jupyter or VS Code and run its cells from the top: each code cell recomputes its attention or chart cell in NumPy.")
                         }
                     }
 

@@ -100,6 +100,10 @@ class ProgressMap {
             }
             break;
         }
+        case ExportController::Notebook:
+            value = 0.1 + 0.85 * f;
+            text = tr("writing the notebook");
+            break;
         }
         last_ = std::max(last_, std::min(value, 0.99));
         if (!text.isEmpty()) {
@@ -163,7 +167,8 @@ ExportController::Outcome renderJob(const Job& job, const Post& post) {
             {QStringLiteral("worksheet"), QStringLiteral("worksheet.pdf")},
             {QStringLiteral("answers"), QStringLiteral("answers.pdf")},
             {QStringLiteral("roster"), QStringLiteral("roster.csv")},
-            {QStringLiteral("bundle"), QStringLiteral("bundle.zip")}};
+            {QStringLiteral("bundle"), QStringLiteral("bundle.zip")},
+            {QStringLiteral("notebook"), QStringLiteral("lesson.ipynb")}};
         for (const RenderedPart& part : rendered.parts) {
             if (!keep(part.role, fileNames.at(part.role), part.bytes)) {
                 break;
@@ -176,6 +181,13 @@ ExportController::Outcome renderJob(const Job& job, const Post& post) {
                 tr("Bundle: %1 · %2 · %3 · the preview shows its lesson.pdf")
                     .arg(count(rendered.bundleEntries, "file", "files"),
                          sizeText(rendered.part(QStringLiteral("bundle"))->bytes.size()), paper);
+        } else if (const RenderedPart* notebook = rendered.part(QStringLiteral("notebook"))) {
+            // No page to preview: what it holds, and where it opens.
+            out.summary =
+                tr("Notebook: %1 · %2 · nbformat 4 for the python3 kernel, no outputs "
+                   "stored")
+                    .arg(count(int(notebook->bytes.count("\"cell_type\": ")), "cell", "cells"),
+                         sizeText(notebook->bytes.size()));
         } else if (job.request.lessonPdf) {
             out.summary = tr("Lesson PDF · %1 · %2")
                               .arg(paper, sizeText(rendered.parts.front().bytes.size()));
@@ -331,6 +343,7 @@ ExportRequest ExportController::request() const {
     r.lessonPdf = kind_ == LessonPdf;
     r.worksheet = kind_ == Worksheet;
     r.bundle = kind_ == Bundle;
+    r.notebook = kind_ == Notebook;
     r.paper = readPaper(paperText_, nullptr).value_or(Paper::A4);
     if (r.worksheet) {
         r.answers = answers_;
@@ -543,8 +556,9 @@ QString withSuffix(const QString& path, ExportController::Kind kind) {
     if (path.isEmpty() || !QFileInfo(path).suffix().isEmpty()) {
         return path;
     }
-    return path +
-           (kind == ExportController::Bundle ? QStringLiteral(".zip") : QStringLiteral(".pdf"));
+    return path + (kind == ExportController::Bundle     ? QStringLiteral(".zip")
+                   : kind == ExportController::Notebook ? QStringLiteral(".ipynb")
+                                                        : QStringLiteral(".pdf"));
 }
 
 } // namespace
@@ -599,7 +613,7 @@ bool ExportController::save(const QString& pathOrUrl) {
         rendered.parts.push_back({f.role, file.readAll()});
     }
     ExportTargets targets;
-    targets.lessonPdf = targets.worksheet = targets.bundle = path;
+    targets.lessonPdf = targets.worksheet = targets.bundle = targets.notebook = path;
     targets.answers = answersPathFor(path);
     QStringList inputs{localPath(rosterPath_)};
     if (session_ && !session_->bundled()) {
@@ -648,6 +662,8 @@ QString ExportController::suggestedFileName() const {
         return base + QStringLiteral(".pdf");
     case Worksheet:
         return base + QStringLiteral("-worksheet.pdf");
+    case Notebook:
+        return base + QStringLiteral(".ipynb");
     case Bundle:
         break;
     }

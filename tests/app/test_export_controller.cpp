@@ -392,7 +392,8 @@ class ExportControllerTest : public QObject {
         QVERIFY(render(again));
         const QByteArray original = readAll(zip);
         QVERIFY(!again.save(zip));
-        QVERIFY2(again.error().contains(QStringLiteral("name the same file")), qPrintable(again.error()));
+        QVERIFY2(again.error().contains(QStringLiteral("name the same file")),
+                 qPrintable(again.error()));
         QCOMPARE(readAll(zip), original);
 
         const QString tampered = out.filePath(QStringLiteral("tampered.zip"));
@@ -404,6 +405,36 @@ class ExportControllerTest : public QObject {
         QVERIFY2(message.contains(QStringLiteral("cannot open the bundle tampered.zip")) &&
                      message.contains(QStringLiteral("sha256")),
                  qPrintable(message));
+    }
+
+    // File → Export → Notebook: the same bytes as `attnbook export --notebook`, no page preview.
+    void notebookSavedAsTheCommandLineWritesIt() {
+        LessonSession session;
+        QVERIFY(session.open(QString()));
+        ExportController controller;
+        controller.setSession(&session);
+        controller.setKind(ExportController::Notebook);
+        QVERIFY(controller.request().notebook && !controller.request().lessonPdf);
+        QCOMPARE(controller.suggestedFileName(), QStringLiteral("attention.ipynb"));
+        QVERIFY(render(controller));
+        QVERIFY(controller.previewUrl().isEmpty());
+        QVERIFY2(controller.previewSummary().startsWith(QStringLiteral("Notebook: ")) &&
+                     controller.previewSummary().contains(QStringLiteral(" cells · ")),
+                 qPrintable(controller.previewSummary()));
+        QTemporaryDir out;
+        const QString path = out.filePath(QStringLiteral("twin"));
+        QCOMPARE(controller.targetsFor(path), QStringList{path + QStringLiteral(".ipynb")});
+        QVERIFY2(controller.save(path), qPrintable(controller.error()));
+
+        ExportRequest request;
+        request.notebook = true;
+        RenderedExport expected;
+        QVERIFY(renderExport(session.documentText().toStdString(), session.filePath().toStdString(),
+                             request, &expected)
+                    .ok());
+        QCOMPARE(readAll(path + QStringLiteral(".ipynb")),
+                 expected.part(QStringLiteral("notebook"))->bytes);
+        QCOMPARE(QDir(out.path()).entryList(QDir::Files), QStringList{"twin.ipynb"});
     }
 
     void destroyedWhileRendering() {
@@ -515,6 +546,18 @@ class ExportControllerTest : public QObject {
         settle(300);
         QVERIFY(window->grabWindow().save(
             QStringLiteral("/tmp/attnbook-shots/export-dialog-stale.png")));
+
+        // The notebook: its summary where the pages would be.
+        controller->setKind(ExportController::Notebook);
+        QVERIFY(controller->renderPreview());
+        QTRY_VERIFY_WITH_TIMEOUT(controller->previewCurrent(), kRenderTimeout);
+        auto* notebook = window->findChild<QObject*>(QStringLiteral("notebookPreview"));
+        QVERIFY(notebook);
+        QTRY_VERIFY(notebook->property("visible").toBool());
+        QVERIFY(notebook->property("text").toString().startsWith(QStringLiteral("Notebook: ")));
+        settle(300);
+        QVERIFY(window->grabWindow().save(
+            QStringLiteral("/tmp/attnbook-shots/export-dialog-notebook.png")));
         QTest::keyClick(window, Qt::Key_Escape);
         QTRY_VERIFY(!dialog->property("visible").toBool());
 
