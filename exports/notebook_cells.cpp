@@ -129,6 +129,18 @@ bool endsWithSampleAnswer(const std::string& markdownText) {
     return lastLine.find("sample answer") != std::string::npos;
 }
 
+// `text` as a code span: a run of backquotes longer than any inside it.
+std::string markdownCode(const std::string& text) {
+    size_t longest = 0;
+    for (size_t i = 0, run = 0; i < text.size(); ++i) {
+        run = text[i] == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const std::string fence(longest + 1, '`');
+    const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
+    return fence + (pad ? " " : "") + text + (pad ? " " : "") + fence;
+}
+
 } // namespace
 
 std::string markdownLiteral(const std::string& text) {
@@ -501,7 +513,7 @@ std::vector<NotebookCell> attentionNotebookCells(const std::string& id,
         text += "- Read from files: ";
         size_t i = 0;
         for (const auto& [key, from] : spec.loadedFrom) {
-            text += (i++ ? "; " : "") + key + " from " + markdownLiteral(from);
+            text += (i++ ? "; " : "") + key + " from " + markdownCode(from);
         }
         text += ". The numbers are written out in the code below, so the notebook runs "
                 "anywhere.\n";
@@ -589,7 +601,7 @@ std::vector<NotebookCell> quizNotebookCells(const std::string& id, const QuizCel
         break;
     }
     case QuizCellSpec::AnswerKind::Text:
-        text += "**Sample answer:** " + quiz.text;
+        text += "**Sample answer:** " + boundMarkdown(quiz.text, results);
         break;
     }
     text += "\n";

@@ -354,6 +354,8 @@ def show_attention(result, query_labels, key_labels, gradients=False):
         show(name + "scores", h["scores"], query_labels, key_labels)
         show(name + "shares", h["weights"], query_labels, key_labels)
         show(name + "context", h["context"], query_labels)
+    if len(result["head"]) > 1:
+        show("C (the heads side by side)", result["concat"], query_labels)
     show("Y (output)", result["output"], query_labels)
     if gradients:
         for key, G in result["grad"].items():

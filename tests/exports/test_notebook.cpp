@@ -264,6 +264,28 @@ class TestNotebook : public QObject {
                  qPrintable(settings));
     }
 
+    // Values read from files are written out: the notebook needs no file beside it.
+    void loadedValuesAreWrittenOut() {
+        const Lesson lesson = loadLesson(ATTNBOOK_SOURCE_DIR "/documents/real-head.md");
+        QVERIFY(!hasErrors(lesson.diagnostics));
+        const QJsonObject notebook = parsed(notebookOf(lesson));
+        const QString settings = sourceOf(cellWithId(notebook, QStringLiteral("head-settings")));
+        QVERIFY2(settings.contains(QStringLiteral("W_Q from `data/real-head/c_attn.npy, shape "
+                                                  "16×24, cols: [0, 8], transposed`")),
+                 qPrintable(settings));
+        const QString code = sourceOf(cellWithId(notebook, QStringLiteral("head")));
+        QVERIFY(code.contains(QStringLiteral("# W_O was read from data/real-head/w_o.csv")));
+        QVERIFY(code.contains(QStringLiteral("W_O = matrix([\n    [")));
+        QVERIFY(code.contains(QStringLiteral("causal=True")));
+        QVERIFY(!code.contains(QStringLiteral("np.load")) &&
+                !code.contains(QStringLiteral("open(")));
+        // Every vocab row a token uses, and no other.
+        QVERIFY(code.contains(QStringLiteral("    \"slept\": [")));
+        QCOMPARE(code.count(QRegularExpression(QStringLiteral("^    \"\\w+\": \\[-?\\d"),
+                                               QRegularExpression::MultilineOption)),
+                 7);
+    }
+
     // Labels that are not plain words reach Python and Markdown escaped.
     void labelsAreEscaped() {
         const std::string text = "# Odd labels\n\n"
