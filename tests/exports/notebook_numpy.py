@@ -144,6 +144,8 @@ def check_lesson(attnbook, lesson, work, comparison):
     if notebook.metadata.kernelspec.name != "python3":
         comparison.failures.append(f"{name}: kernel {notebook.metadata.kernelspec.name}")
     for cell in notebook.cells:
+        if "\r" in cell.source:
+            comparison.failures.append(f"{name}: cell {cell.id} keeps a carriage return")
         if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None):
             comparison.failures.append(f"{name}: cell {cell.id} has stored outputs")
 
@@ -290,9 +292,18 @@ def main():
                ("attention.md", "transformers.md", "template.md", "real-head.md")]
     random_path = os.path.join(work, "random.md")
     random_lesson(random_path, seed=13)
+    # The template with Windows line ends: prose and code cells come out with "\n" alone.
+    crlf_path = os.path.join(work, "template-crlf.md")
+    with open(os.path.join(documents, "template.md"), "rb") as f:
+        text = f.read().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    with open(crlf_path, "wb") as f:
+        f.write(text)
     total = 0
-    for lesson in lessons + [random_path]:
+    for lesson in lessons + [random_path, crlf_path]:
         total += check_lesson(attnbook, lesson, work, comparison)
+    with open(os.path.join(work, "template.md.ipynb"), "rb") as lf, open(crlf_path + ".ipynb", "rb") as crlf:
+        if lf.read() != crlf.read():
+            comparison.failures.append("template.md: CRLF line ends change the notebook")
     print(f"{total} cells, {comparison.numbers} numbers compared; the largest difference is "
           f"{comparison.worst:.3g} of max(1, |value|) (at {comparison.worst_at})")
     for failure in comparison.failures[:40]:
