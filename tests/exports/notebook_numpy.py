@@ -157,6 +157,14 @@ def check_lesson(attnbook, lesson, work, comparison):
     with open(dump) as f:
         results = json.load(f)
     cells = compare_lesson(name, computed, results, comparison)
+    # Each attention cell prints its shares as the window shows them, to 4 decimals.
+    printed = {cell.id: "".join(o.get("text", "") for o in cell.outputs)
+               for cell in notebook.cells if cell.cell_type == "code"}
+    for cell in computed["cells"]:
+        if cell["kind"] == "attention":
+            share = f"{cell['head'][0]['weights'][0][0]:.4f}"
+            if "shares" not in printed.get(cell["id"], "") or share not in printed[cell["id"]]:
+                comparison.failures.append(f"{name}:{cell['id']}: the printed shares lack {share}")
     print(f"{name}: {len(notebook.cells) - 1} notebook cells, {cells} computed cells compared")
     return cells
 
@@ -284,9 +292,17 @@ def random_lesson(path, seed):
 
 def main():
     attnbook, documents, work = sys.argv[1:4]
-    os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # the kernel's debugger, on frozen modules
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
+    os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # the kernel's debugger, on frozen modules
+    # The python3 kernel is this interpreter (Debian's, with NumPy and ipykernel), whatever
+    # other python3 kernel a user has installed: JUPYTER_PATH comes first in the search.
+    kernel = os.path.join(work, "jupyter", "kernels", "python3")
+    os.makedirs(kernel)
+    with open(os.path.join(kernel, "kernel.json"), "w") as f:
+        json.dump({"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                   "display_name": "Python 3", "language": "python"}, f)
+    os.environ["JUPYTER_PATH"] = os.path.join(work, "jupyter")
     comparison = Comparison()
     lessons = [os.path.join(documents, name) for name in
                ("attention.md", "transformers.md", "template.md", "real-head.md")]
