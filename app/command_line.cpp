@@ -5,11 +5,14 @@
 #include "app/lesson_source.h"
 #include "app/shot_command.h"
 #include "app/what_if.h"
+#include "exports/output_policy.h"
 
 #include <QFile>
 #include <QFileInfo>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <new>
 
@@ -176,10 +179,28 @@ int editCommand(const QStringList& arguments) {
         return usageError("a bundle is not edited in place: give --out LESSON.md");
     }
     const std::string out = options.value("--out").empty() ? options.file : options.value("--out");
-    std::string error;
-    if (!writeFileAtomically(out, whatIf->lesson.document.serialize(), error)) {
-        printError(error);
+    // FILE itself may be the output (in place, however it is spelled), never a data file its
+    // cells read nor the bundle it came from.
+    const QString file = QString::fromStdString(options.file);
+    QStringList inputs = lessonInputs(whatIf->lesson, file);
+    if (!isBundlePath(options.file)) {
+        inputs.removeFirst();
+    }
+    if (const QString problem = outputsProblem({QString::fromStdString(out)}, inputs);
+        !problem.isEmpty()) {
+        printError(problem.toStdString());
         return ExitOutputFailed;
+    }
+    QString error;
+    QString warning;
+    if (!writeOutputFile(QString::fromStdString(out),
+                         QByteArray::fromStdString(whatIf->lesson.document.serialize()), &error,
+                         &warning)) {
+        printError(error.toStdString());
+        return ExitOutputFailed;
+    }
+    if (!warning.isEmpty()) {
+        printError("attnbook: warning: " + warning.toStdString());
     }
     return ExitDone;
 }
@@ -189,7 +210,9 @@ int newCommand(const QStringList& arguments) {
     if (!options.error.empty()) {
         return usageError(options.error);
     }
-    if (QFileInfo::exists(QString::fromStdString(options.file))) {
+    // A dangling link counts as a file: new never writes through it.
+    const QFileInfo target(QString::fromStdString(options.file));
+    if (target.exists() || target.isSymLink()) {
         printError(options.file + ": error: already exists; attnbook new never overwrites a file");
         return ExitOutputFailed;
     }
@@ -221,7 +244,9 @@ bool isHeadlessCommand(const QStringList& arguments) {
     return commands.contains(arguments.front());
 }
 
-int runCommandLine(const QStringList& arguments) {
+namespace {
+
+int runCommand(const QStringList& arguments) {
     const QString command = arguments.front();
     try {
         if (command == QLatin1String("--help") || command == QLatin1String("-h")) {
@@ -255,6 +280,25 @@ int runCommandLine(const QStringList& arguments) {
         printError("attnbook: out of memory");
         return ExitOutputFailed;
     }
+}
+
+} // namespace
+
+int runCommandLine(const QStringList& arguments) {
+    int code = runCommand(arguments);
+    // What went to stdout counts as an output: a full disk or a closed pipe (`check >
+    // /dev/full`) is a failed write, exit 1, never a silent success.
+    std::cout.flush();
+    errno = 0;
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        const int why = errno;
+        printError(std::string("attnbook: cannot write to standard output") +
+                   (why ? std::string(": ") + std::strerror(why) : std::string()));
+        if (code == ExitDone) {
+            code = ExitOutputFailed;
+        }
+    }
+    return code;
 }
 
 } // namespace attnbook

@@ -4,6 +4,7 @@
 #include "app/command_options.h"
 #include "app/lesson_source.h"
 #include "exports/export_request.h"
+#include "exports/output_policy.h"
 #include "exports/worksheet_variants.h"
 
 #include <iostream>
@@ -201,9 +202,11 @@ int runExportCommand(const QStringList& arguments) {
     if (const int code = exitCodeOf(result, options.file, rendered.errors)) {
         return code;
     }
+    // Now that the lesson is read, the data files its cells read are inputs too.
     QStringList written;
+    const QStringList allInputs = lessonInputs(lesson, file) << job->rosterPath;
     if (const int code =
-            exitCodeOf(writeExport(rendered, job->targets, inputs, &written), options.file)) {
+            exitCodeOf(writeExport(rendered, job->targets, allInputs, &written), options.file)) {
         return code;
     }
     for (qsizetype i = 0; i < written.size(); ++i) {

@@ -2,13 +2,11 @@
 
 #include "exports/bundle_reader.h"
 #include "exports/lesson_bundle.h"
+#include "exports/output_policy.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
-
-#include <cerrno>
 
 namespace attnbook {
 
@@ -69,54 +67,10 @@ Lesson openLessonSource(const std::string& path) {
 }
 
 bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string& error) {
-    const QString name = QString::fromStdString(path);
-    const QFileInfo info(name);
-    const auto fail = [&](const QString& why) {
-        error = path + ": cannot write: " + why.toStdString();
+    QString why;
+    if (!writeOutputFile(QString::fromStdString(path), QByteArray::fromStdString(bytes), &why)) {
+        error = why.toStdString();
         return false;
-    };
-    if (info.isDir()) {
-        return fail(QStringLiteral("it is a folder"));
-    }
-    if (info.exists() && !info.isFile()) {
-        // A rename over a device or a pipe would replace it, not write into it.
-        return fail(QStringLiteral("it is not a regular file (a device, pipe or socket)"));
-    }
-    const QFileInfo folder(info.absolutePath());
-    if (!folder.exists()) {
-        return fail(QStringLiteral("the folder %1 does not exist").arg(folder.filePath()));
-    }
-    if (!folder.isDir()) {
-        return fail(QStringLiteral("%1 is not a folder").arg(folder.filePath()));
-    }
-    // QSaveFile's own message is often empty or "Unknown error" when the
-    // system refused (a full disk, a file-size limit): errno says why.
-    const auto reason = [](const QSaveFile& f, int code) {
-        const QString qt = f.errorString();
-        if (code != 0 && (qt.isEmpty() || qt == QLatin1String("Unknown error"))) {
-            return qt_error_string(code);
-        }
-        return qt.isEmpty() ? qt_error_string(code) : qt;
-    };
-    QSaveFile file(name);
-    errno = 0;
-    if (!file.open(QIODevice::WriteOnly)) {
-        return fail(reason(file, errno));
-    }
-    // Flush now, so that a short write (a full disk) is seen here: commit()
-    // would otherwise report success over a truncated file.
-    errno = 0;
-    const qint64 written = file.write(bytes.data(), qint64(bytes.size()));
-    const bool flushed = file.flush();
-    if (written != qint64(bytes.size()) || !flushed || file.size() != qint64(bytes.size())) {
-        const QString why = reason(file, errno ? errno : EIO);
-        file.cancelWriting();
-        return fail(why);
-    }
-    errno = 0;
-    if (!file.commit()) {
-        // QSaveFile often says only "Unknown error": add what we know.
-        return fail(reason(file, errno ? errno : EIO));
     }
     return true;
 }

@@ -13,9 +13,10 @@ Lesson openLessonSource(const std::string& path);
 
 bool isBundlePath(const std::string& path);
 
-// Writes `bytes` to `path` atomically (QSaveFile). On failure returns false
-// with a message naming the path and the system's reason; an existing file
-// at `path` is left as it was.
+// Writes `bytes` to `path` by the output policy (exports/output_policy.h):
+// atomically, links resolved, only over a regular file, keeping its owner,
+// group and mode. On failure returns false with a message naming the path and
+// the reason; an existing file at `path` is left as it was.
 bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string& error);
 
 } // namespace attnbook

@@ -14,6 +14,24 @@
 Q_IMPORT_QML_PLUGIN(AttnbookPlugin)
 Q_IMPORT_QML_PLUGIN(AttnbookModelsPlugin)
 
+namespace {
+
+QtMessageHandler qtHandler = nullptr;
+
+// Headless commands print only their result and real problems. Qt warns on every start of a
+// QGuiApplication without XDG_RUNTIME_DIR (ssh, CI, cron) and then uses a folder of its own,
+// which is all attnbook needs: that one warning is dropped, every other one passes.
+void quietHeadlessMessages(QtMsgType type, const QMessageLogContext& context,
+                           const QString& message) {
+    if (type == QtWarningMsg &&
+        message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))) {
+        return;
+    }
+    qtHandler(type, context, message);
+}
+
+} // namespace
+
 int main(int argc, char* argv[]) {
     QStringList arguments;
     for (int i = 1; i < argc; ++i) {
@@ -23,6 +41,9 @@ int main(int argc, char* argv[]) {
         // export paints PDFs and figures: it needs fonts, so a QGuiApplication, but never a
         // window, so it runs on the offscreen platform, with or without a display
         // (reliability.md §22).
+        if (attnbook::isHeadlessCommand(arguments)) {
+            qtHandler = qInstallMessageHandler(quietHeadlessMessages);
+        }
         if (!arguments.isEmpty() && arguments.front() == QLatin1String("export")) {
             if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
                 qputenv("QT_QPA_PLATFORM", "offscreen");

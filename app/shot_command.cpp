@@ -1,19 +1,19 @@
 #include "app/shot_command.h"
 
 #include "app/command_line.h"
-#include "core/document/diagnostic.h"
 #include "app/window.h"
+#include "core/document/diagnostic.h"
+#include "exports/output_policy.h"
 
 #include <QAbstractItemModel>
+#include <QBuffer>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
 #include <QImageWriter>
 #include <QQmlApplicationEngine>
 #include <QQuickWindow>
-#include <QSaveFile>
 #include <QThread>
 
 #include <cmath>
@@ -139,6 +139,11 @@ int runShotCommand(const QStringList& arguments) {
     if (const std::optional<int> code = parse(arguments, options)) {
         return *code;
     }
+    // The output policy before any work: never over the lesson, a device, a FIFO or a folder.
+    if (const QString problem = outputsProblem({options.out}, {options.file}); !problem.isEmpty()) {
+        std::cerr << problem.toStdString() << '\n';
+        return ExitOutputFailed;
+    }
     // The software renderer draws the same pixels with or without a GPU.
     QQuickWindow::setGraphicsApi(QSGRendererInterface::Software);
     chooseControlsStyle();
@@ -182,23 +187,18 @@ int runShotCommand(const QStringList& arguments) {
         std::cerr << "attnbook shot: the window could not be drawn\n";
         return ExitOutputFailed;
     }
-    const QString out = options.out;
-    QSaveFile file(out);
-    if (QFileInfo(out).isDir() || !file.open(QIODevice::WriteOnly)) {
-        std::cerr << out.toStdString() << ": cannot write: "
-                  << (QFileInfo(out).isDir() ? std::string("it is a folder")
-                                             : file.errorString().toStdString())
-                  << '\n';
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
+    if (!writer.write(image)) {
+        std::cerr << options.out.toStdString()
+                  << ": cannot write: " << writer.errorString().toStdString() << '\n';
         return ExitOutputFailed;
     }
-    QImageWriter writer(&file, "png");
-    if (!writer.write(image) || !file.commit()) {
-        std::cerr << out.toStdString() << ": cannot write: "
-                  << (writer.error() != QImageWriter::UnknownError ? writer.errorString()
-                                                                   : file.errorString())
-                         .toStdString()
-                  << '\n';
-        file.cancelWriting();
+    QString error;
+    if (!writeOutputFile(options.out, png, &error)) {
+        std::cerr << error.toStdString() << '\n';
         return ExitOutputFailed;
     }
     if (height > kMaximumHeight) {

@@ -1,4 +1,5 @@
 #include "exports/bundle_writer.h"
+#include "exports/output_policy.h"
 
 #include <quazip/quacrc32.h>
 #include <quazip/quazip.h>
@@ -193,6 +194,12 @@ bool writeBundle(const QString& zipPath, const BundleMetadata& metadata,
             *error = zipPath + QStringLiteral(": ") + why;
         return false;
     };
+    // The output policy first: never over a device, a FIFO or a folder, links resolved.
+    if (const QString problem = outputProblem(zipPath); !problem.isEmpty()) {
+        if (error)
+            *error = problem;
+        return false;
+    }
     const BundleLimits limits; // what readBundle accepts by default
     const QDateTime created =
         metadata.created.isValid() ? metadata.created.toUTC() : QDateTime::currentDateTimeUtc();
@@ -202,7 +209,7 @@ bool writeBundle(const QString& zipPath, const BundleMetadata& metadata,
 
     // Until commit() the bytes go to a temporary file beside ZIPPATH; on any failure the
     // QSaveFile destructor removes it and ZIPPATH stays as it was.
-    QSaveFile file(zipPath);
+    QSaveFile file(resolvedOutputPath(zipPath));
     const auto ioFailure = [&](const QString& entry) {
         const QString reason = systemReason(file, errno);
         if (entry.isEmpty())

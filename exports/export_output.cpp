@@ -1,28 +1,10 @@
 #include "exports/export_output.h"
 
-#include <QtCore/QFileInfo>
 #include <QtCore/QRegularExpression>
-#include <QtCore/QSaveFile>
 
 #include <memory>
 
 namespace attnbook {
-
-namespace {
-
-QString cannotWrite(const QString& path, const QString& why) {
-    return QStringLiteral("%1: cannot write: %2").arg(path, why);
-}
-
-// QSaveFile often says only "Unknown error": add what we know.
-QString systemReason(const QFileDevice& file) {
-    const QString why = file.errorString();
-    return why.isEmpty() || why == QLatin1String("Unknown error")
-               ? QStringLiteral("the folder is not writable or the disk is full")
-               : why;
-}
-
-} // namespace
 
 QString csvField(const QString& text) {
     static const QRegularExpression special(QStringLiteral("[\",\\r\\n]|^ | $"));
@@ -32,56 +14,24 @@ QString csvField(const QString& text) {
     return u'"' + QString(text).replace(u'"', QStringLiteral("\"\"")) + u'"';
 }
 
-QString outputProblem(const QString& path) {
-    if (path.isEmpty()) {
-        return QStringLiteral("an output needs a file name");
-    }
-    const QFileInfo info(path);
-    if (info.isDir()) {
-        return cannotWrite(path, QStringLiteral("it is a folder"));
-    }
-    const QFileInfo folder(info.absolutePath());
-    if (!folder.exists()) {
-        return cannotWrite(path,
-                           QStringLiteral("the folder %1 does not exist").arg(folder.filePath()));
-    }
-    if (!folder.isDir()) {
-        return cannotWrite(path, QStringLiteral("%1 is not a folder").arg(folder.filePath()));
-    }
-    if (!folder.isWritable()) {
-        return cannotWrite(path,
-                           QStringLiteral("the folder %1 is not writable").arg(folder.filePath()));
-    }
-    if (info.exists() && !info.isFile()) {
-        // QSaveFile would rename its temporary file over a device node or a pipe.
-        return cannotWrite(path,
-                           QStringLiteral("it is not a regular file (a device, pipe or socket)"));
-    }
-    if (info.exists() && !info.isWritable()) {
-        return cannotWrite(path, QStringLiteral("the file is read-only"));
-    }
-    return {};
-}
-
 OutputBatch::OutputBatch() = default;
 OutputBatch::~OutputBatch() = default; // an uncommitted QSaveFile removes its temporary file
 
 ExportResult OutputBatch::stage(const ExportOutput& output) {
-    if (const QString problem = outputProblem(output.path); !problem.isEmpty()) {
-        return ExportResult::failed(problem);
-    }
-    auto file = std::make_unique<QSaveFile>(output.path);
-    if (!file->open(QIODevice::WriteOnly) || file->write(output.bytes) != output.bytes.size()) {
-        return ExportResult::failed(cannotWrite(output.path, systemReason(*file)));
+    auto file = std::make_unique<OutputFile>(output.path);
+    QString error;
+    if (!file->open(&error) || !file->write(output.bytes, &error)) {
+        return ExportResult::failed(error);
     }
     files_.push_back(std::move(file));
     return ExportResult::done();
 }
 
 ExportResult OutputBatch::commit() {
-    for (std::unique_ptr<QSaveFile>& file : files_) {
-        if (!file->commit()) {
-            return ExportResult::failed(cannotWrite(file->fileName(), systemReason(*file)));
+    for (std::unique_ptr<OutputFile>& file : files_) {
+        QString error;
+        if (!file->commit(&error)) {
+            return ExportResult::failed(error);
         }
     }
     files_.clear();
@@ -89,10 +39,12 @@ ExportResult OutputBatch::commit() {
 }
 
 ExportResult writeOutputs(const std::vector<ExportOutput>& outputs, const ExportControl& control) {
+    QStringList paths;
     for (const ExportOutput& output : outputs) {
-        if (const QString problem = outputProblem(output.path); !problem.isEmpty()) {
-            return ExportResult::failed(problem);
-        }
+        paths << output.path;
+    }
+    if (const QString problem = outputsProblem(paths, {}); !problem.isEmpty()) {
+        return ExportResult::failed(problem);
     }
     OutputBatch batch;
     for (const ExportOutput& output : outputs) {

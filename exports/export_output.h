@@ -3,14 +3,13 @@
 // leaves no partial file and keeps whatever was there before (reliability.md 12, 22).
 
 #include "exports/export_control.h"
+#include "exports/output_policy.h"
 
 #include <QtCore/QByteArray>
 #include <QtCore/QString>
 
 #include <memory>
 #include <vector>
-
-class QSaveFile;
 
 namespace attnbook {
 
@@ -19,17 +18,13 @@ struct ExportOutput {
     QByteArray bytes;
 };
 
-// Why PATH cannot be written ("PATH: cannot write: the folder /x does not exist"), or an empty
-// string when it looks writable. Cheap: run it before a long render to fail early.
-QString outputProblem(const QString& path);
-
 // TEXT as one CSV field (RFC 4180): quoted when it holds a comma, a quote, a line break or
 // leading or trailing spaces, with quotes doubled.
 QString csvField(const QString& text);
 
-// Outputs written together: stage() writes each into its temporary file beside the target;
-// commit() renames them all into place. Destroyed uncommitted, it removes the temporary files
-// and no target changes.
+// Outputs written together, each by the output policy (output_policy.h): stage() writes each
+// into its temporary file beside the target; commit() renames them all into place. Destroyed
+// uncommitted, it removes the temporary files and no target changes.
 class OutputBatch {
   public:
     OutputBatch();
@@ -41,7 +36,7 @@ class OutputBatch {
     ExportResult commit();
 
   private:
-    std::vector<std::unique_ptr<QSaveFile>> files_;
+    std::vector<std::unique_ptr<OutputFile>> files_;
 };
 
 // Stages every output, then commits them (OutputBatch). Returns Failed with the path and the

@@ -9,11 +9,9 @@
 #include "exports/worksheet_variants.h"
 
 #include <QtCore/QCoreApplication>
-#include <QtCore/QFileInfo>
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <new>
 #include <tuple>
 
@@ -41,14 +39,6 @@ ExportResult invalidDocument(const Diagnostic& d) {
     r.column = d.column;
     r.error = QString::fromStdString(d.message);
     return r;
-}
-
-// A path as the file system will resolve it: an existing file (or a link to one) by its
-// canonical path, a new name by its absolute path, so that two spellings of one file match.
-QString resolvedPath(const QString& path) {
-    const QFileInfo info(path);
-    const QString canonical = info.canonicalFilePath();
-    return canonical.isEmpty() ? info.absoluteFilePath() : canonical;
 }
 
 } // namespace
@@ -268,32 +258,11 @@ QString ExportTargets::of(const QString& role) const {
 }
 
 QString targetsClash(const QStringList& targets, const QStringList& inputs) {
-    // Never over an input, and never one file twice (a link counts as the file it names).
-    std::map<QString, QString> seen;
-    for (const QString& input : inputs) {
-        if (!input.isEmpty() && !input.startsWith(QLatin1Char(':'))) {
-            seen[resolvedPath(input)] = input;
-        }
-    }
-    for (const QString& target : targets) {
-        const auto [at, fresh] = seen.emplace(resolvedPath(target), target);
-        if (!fresh) {
-            return tr("%1 and %2 name the same file").arg(target, at->second);
-        }
-    }
-    return {};
+    return outputsClash(targets, inputs);
 }
 
 QString targetsProblem(const QStringList& targets, const QStringList& inputs) {
-    if (const QString clash = targetsClash(targets, inputs); !clash.isEmpty()) {
-        return tr("cannot write: %1").arg(clash);
-    }
-    for (const QString& target : targets) {
-        if (const QString problem = outputProblem(target); !problem.isEmpty()) {
-            return problem;
-        }
-    }
-    return {};
+    return outputsProblem(targets, inputs);
 }
 
 ExportResult writeExport(const RenderedExport& rendered, const ExportTargets& targets,

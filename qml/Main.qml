@@ -114,7 +114,8 @@ ApplicationWindow {
     }
     function openNow(path: string) {
         lessonSession.open(path)
-        if (lessonSession.filePath.length > 0 && !lessonSession.bundled)
+        // Only a file that was read, and never from `attnbook shot` (scripts, CI).
+        if (!window.shotMode && lessonSession.saver.hasFile)
             recent.add(lessonSession.filePath)
         lessonView.contentY = 0
     }

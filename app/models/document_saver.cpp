@@ -2,6 +2,7 @@
 
 #include "app/models/document_editor.h"
 #include "app/models/lesson_session.h"
+#include "exports/output_policy.h"
 
 #include <QUrl>
 
@@ -98,6 +99,16 @@ bool DocumentSaver::saveAs(const QString& pathOrUrl) {
                              ? QUrl(pathOrUrl).toLocalFile()
                              : pathOrUrl;
     const QString oldPath = file_.path();
+    // A lesson opened from a bundle has no file of its own: Save As must not turn the bundle it
+    // came from into a Markdown file (the output policy; the lesson file itself may be chosen).
+    if (!file_.hasFile() && !session_->bundled() && !session_->filePath().isEmpty()) {
+        if (const QString clash = outputsProblem({path}, {session_->filePath()});
+            !clash.isEmpty()) {
+            error_ = clash;
+            Q_EMIT stateChanged();
+            return false;
+        }
+    }
     QString why;
     if (file_.saveAs(path, QByteArray::fromStdString(session_->working().serialize()), &why) !=
         LessonFile::SaveResult::Saved) {
