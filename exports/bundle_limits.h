@@ -12,6 +12,7 @@ struct BundleLimits {
     int maxEntries = 10000;             // entries in the zip, manifest.json included
     qint64 maxTotalBytes = 256LL << 20; // uncompressed bytes of all entries together
     double maxRatio = 200.0;            // uncompressed / compressed, per entry
+    qint64 maxLessonBytes = 16LL << 20; // lesson.md: the limit of a lesson file on disk
 };
 
 inline constexpr int kBundleFormat = 1;

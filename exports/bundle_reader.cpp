@@ -138,7 +138,13 @@ void checkDeclaredEntry(const QuaZipFileInfo64& info, const BundleLimits& limits
                                  .arg(info.method);
     if (isFolder(info) && info.uncompressedSize > 0)
         *problems << entry + QStringLiteral(" is a folder with content");
-    if (info.uncompressedSize > static_cast<quint64>(limits.maxTotalBytes)) {
+    if (info.name == kBundleLessonName &&
+        info.uncompressedSize > static_cast<quint64>(limits.maxLessonBytes)) {
+        // The same limit as for a lesson file on disk (readFileBytes), before inflating.
+        *problems << entry +
+                         QStringLiteral(" declares %1, over the limit of %2 for a lesson")
+                             .arg(sizeText(info.uncompressedSize), sizeText(limits.maxLessonBytes));
+    } else if (info.uncompressedSize > static_cast<quint64>(limits.maxTotalBytes)) {
         *problems << entry +
                          QStringLiteral(" declares %1 uncompressed, over the limit of %2 "
                                         "(a zip bomb?)")

@@ -1,5 +1,6 @@
 #include "exports/worksheet_pdf.h"
 
+#include "core/document/source_text.h"
 #include "core/math/worked_steps.h"
 #include "exports/export_output.h"
 #include "exports/pdf_cells.h"
@@ -32,6 +33,7 @@ namespace {
 enum class Sheet { Worksheet, Key };
 
 constexpr int kDigits = 4;
+constexpr long long kMaxRosterBytes = 1LL << 20; // a class list, not a phone book
 
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
@@ -511,15 +513,21 @@ QString rosterCsvPath(const QString& worksheetPath) {
 }
 
 std::optional<QStringList> readRoster(const QString& path, QString* error) {
-    QFile file(path);
-    if (QFileInfo(path).isDir() || !file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot read the roster: %2")
-                     .arg(path, QFileInfo(path).isDir() ? QStringLiteral("it is a folder")
-                                                        : file.errorString());
+    // Only a regular file, opened without waiting (a FIFO is refused at once, never read).
+    std::string why;
+    const std::optional<std::string> bytes =
+        readFileBytes(QFile::encodeName(path).toStdString(), why, kMaxRosterBytes);
+    if (!bytes) {
+        // readFileBytes speaks of lessons: this file is a roster.
+        const QString reason =
+            QString::fromStdString(why)
+                .replace(QStringLiteral(", not a lesson file"), QString())
+                .replace(QStringLiteral("for a lesson"), QStringLiteral("for a roster"));
+        *error = QStringLiteral("%1: cannot read the roster: %2").arg(path, reason);
         return std::nullopt;
     }
     QStringList names;
-    const QStringList lines = QString::fromUtf8(file.read(1 << 20)).split(u'\n');
+    const QStringList lines = QString::fromStdString(*bytes).split(u'\n');
     for (QString line : lines) {
         line = line.trimmed();
         if (!line.isEmpty() && !line.startsWith(u'#')) {

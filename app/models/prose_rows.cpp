@@ -1,6 +1,6 @@
 #include "app/models/prose_rows.h"
 
-#include <regex>
+#include "core/document/text_scan.h"
 
 namespace attnbook {
 namespace {
@@ -41,7 +41,6 @@ int lineCount(const std::string& text) {
 
 std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
                                       const std::vector<LineRange>& codeLines) {
-    static const std::regex heading(R"(^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*\r?$)");
     std::vector<ProsePieceRow> rows;
     ProsePieceRow current;
     current.firstLine = block.firstLine;
@@ -64,16 +63,17 @@ std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
         size_t end = block.text.find('\n', start);
         end = end == std::string::npos ? block.text.size() : end + 1;
         const std::string lineText = block.text.substr(start, end - start);
-        std::smatch match;
         const std::string bare =
             lineText.back() == '\n' ? lineText.substr(0, lineText.size() - 1) : lineText;
-        if (!inCode(line, codeLines) && std::regex_match(bare, match, heading)) {
+        std::string_view title;
+        const int level = inCode(line, codeLines) ? 0 : atxHeading(bare, title);
+        if (level > 0) {
             if (!current.text.empty()) {
                 finish(line - 1);
             }
             current.firstLine = line;
-            current.headingLevel = int(match[1].length());
-            current.headingTitle = plainTitle(match[2].str());
+            current.headingLevel = level;
+            current.headingTitle = plainTitle(std::string(title));
         }
         current.text += lineText;
         start = end;

@@ -1,9 +1,8 @@
 #include "core/document/cell_editor.h"
 
 #include "core/document/json.h"
+#include "core/document/text_scan.h"
 #include "core/document/yaml_tree.h"
-
-#include <regex>
 
 namespace attnbook {
 namespace {
@@ -103,8 +102,7 @@ std::optional<std::string> setCellKey(Document& document, const std::string& cel
     if (!cell) {
         return "there is no cell '" + cellId + "'";
     }
-    static const std::regex keyPattern("[A-Za-z_][A-Za-z0-9_]*");
-    if (!std::regex_match(key, keyPattern)) {
+    if (!isPlainName(key)) {
         return "'" + key + "' is not a key name";
     }
     try {
@@ -179,13 +177,12 @@ std::string yamlFlowMatrix(const arma::mat& m) {
 }
 
 std::string yamlFlowStrings(const std::vector<std::string>& items) {
-    static const std::regex plain("[A-Za-z_][A-Za-z0-9_ '-]*");
     std::string out = "[";
     for (size_t i = 0; i < items.size(); ++i) {
         out += i ? ", " : "";
         const std::string& s = items[i];
         const bool reserved = s == "true" || s == "false" || s == "null" || s == "~";
-        if (std::regex_match(s, plain) && !reserved && s.back() != ' ') {
+        if (isPlainName(s, " '-") && !reserved && s.back() != ' ') {
             out += s;
         } else {
             out += "\"";

@@ -620,6 +620,8 @@ std::optional<QuizCellSpec> readQuiz(BodyReader& in, const YamlNode& body) {
         if (a.size() > 4 && a.rfind("{{", 0) == 0 && a.compare(a.size() - 2, 2, "}}") == 0) {
             quiz.answerKind = QuizCellSpec::AnswerKind::Binding;
             quiz.text = a.substr(2, a.size() - 4);
+        } else if (!number && !answer->quoted && ignored.find("not finite") != std::string::npos) {
+            in.error(answer->at, ignored); // 1e400, .inf: a number, but not one to compare with
         } else if (number && !quiz.choices.empty()) {
             if (*number != std::floor(*number) || *number < 0 ||
                 *number >= double(quiz.choices.size())) {

@@ -1,12 +1,13 @@
 #include "core/document/document.h"
 
+#include "core/document/text_scan.h"
+
 #include <cmark.h>
 
 #include <filesystem>
 
 #include <algorithm>
 #include <memory>
-#include <regex>
 
 namespace attnbook {
 
@@ -32,8 +33,7 @@ std::optional<CellKind> cellKindFromName(std::string_view name) {
 }
 
 bool isValidCellId(std::string_view id) {
-    static const std::regex pattern("[A-Za-z_][A-Za-z0-9_-]*");
-    return std::regex_match(id.begin(), id.end(), pattern);
+    return isPlainName(id, "-");
 }
 
 std::string Document::title() const {

@@ -11,32 +11,37 @@
 namespace attnbook {
 
 SourceText::SourceText(std::string bytes, bool hadBom) : bytes_(std::move(bytes)), hadBom_(hadBom) {
+    // Line ends as CommonMark (and so cmark) counts them: "\n", "\r\n", and a lone "\r".
+    // The line numbers cmark reports must name lines here.
     lineStarts_.push_back(0);
     for (size_t i = 0; i < bytes_.size(); ++i) {
-        if (bytes_[i] == '\n') {
-            if (i > 0 && bytes_[i - 1] == '\r') {
-                crlf_ = true;
-            }
-            if (i + 1 < bytes_.size()) {
-                lineStarts_.push_back(i + 1);
-            }
+        const bool crlf = bytes_[i] == '\r' && i + 1 < bytes_.size() && bytes_[i + 1] == '\n';
+        if (crlf) {
+            crlf_ = true;
+            ++i;
+        }
+        if ((bytes_[i] == '\n' || bytes_[i] == '\r') && i + 1 < bytes_.size()) {
+            lineStarts_.push_back(i + 1);
         }
     }
 }
 
 std::string_view SourceText::lineText(int line) const {
+    if (line < 1 || line > lineCount()) {
+        return {};
+    }
     const size_t start = lineStart(line);
-    size_t end = bytes_.find('\n', start);
+    size_t end = bytes_.find_first_of("\r\n", start);
     if (end == std::string::npos) {
         end = bytes_.size();
-    }
-    if (end > start && bytes_[end - 1] == '\r') {
-        --end;
     }
     return std::string_view(bytes_).substr(start, end - start);
 }
 
 size_t SourceText::offsetOfLine(int line) const {
+    if (line < 1) {
+        return 0;
+    }
     return line - 1 < int(lineStarts_.size()) ? lineStarts_[size_t(line - 1)] : bytes_.size();
 }
 

@@ -1,5 +1,7 @@
 #include "core/document/yaml_tree.h"
 
+#include "core/document/text_scan.h"
+
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -8,7 +10,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <regex>
 #include <sstream>
 
 namespace attnbook {
@@ -185,22 +186,19 @@ std::optional<double> yamlNumber(const YamlNode& node, std::string& whyNot) {
         return std::nullopt;
     }
     const std::string& s = node.scalar;
-    static const std::regex decimal(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
-    static const std::regex infinity(R"([-+]?\.(inf|Inf|INF))");
-    static const std::regex notANumber(R"(\.(nan|NaN|NAN))");
-    static const std::regex octal(R"(0o[0-7]+)");
-    static const std::regex hex(R"(0x[0-9a-fA-F]+)");
-    if (std::regex_match(s, infinity) || std::regex_match(s, notANumber)) {
+    if (isYamlInfinity(s) || isYamlNotANumber(s)) {
         whyNot = "the number " + s + " is not finite";
         return std::nullopt;
     }
-    if (std::regex_match(s, octal)) {
+    if (isPrefixedNumber(s, "0o", [](char c) { return c >= '0' && c <= '7'; })) {
         return double(std::strtoll(s.c_str() + 2, nullptr, 8));
     }
-    if (std::regex_match(s, hex)) {
+    if (isPrefixedNumber(s, "0x", [](char c) {
+            return isAsciiDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+        })) {
         return double(std::strtoll(s.c_str() + 2, nullptr, 16));
     }
-    if (!std::regex_match(s, decimal)) {
+    if (!isDecimalNumber(s)) {
         if (s.find(',') != std::string::npos) {
             whyNot = "expected a number, found '" + s + "' (write decimals with a point: 1.5)";
         } else {

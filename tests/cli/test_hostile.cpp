@@ -168,6 +168,21 @@ class TestHostile : public QObject {
         QVERIFY2(overPipe.err.contains("FIFO"), overPipe.err.constData());
     }
 
+    // Defect 6: a FIFO as FILE or as --roster is refused at once, never waited on.
+    void fifoInputsAreRefusedAtOnce() {
+        const QString lesson = write("fifo-in.md", kLesson);
+        for (const QString& name : {QStringLiteral("in.md"), QStringLiteral("in.zip")}) {
+            const Run run = attnbook({"check", fifo(name)});
+            QCOMPARE(run.exitCode, 3);
+            QVERIFY2(run.err.contains("not a regular file"), run.err.constData());
+        }
+        const Run roster = attnbook({"export", lesson, "--worksheet", dir_.filePath("r.pdf"),
+                                     "--roster", fifo("names.fifo")});
+        QCOMPARE(roster.exitCode, 2);
+        QVERIFY2(roster.err.contains("not a regular file"), roster.err.constData());
+        QVERIFY(roster.ms < 20000);
+    }
+
     // Defect 10: edit in place keeps the mode (and, as root, the owner) of the file; --out
     // refuses a FIFO at once; new never writes through a dangling link.
     void editKeepsOwnerGroupAndMode() {

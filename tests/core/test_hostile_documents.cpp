@@ -1,0 +1,108 @@
+// Documents from the hostile round of issue 11 that crashed or misread the reader: lone
+// carriage returns, values of tens of kilobytes where std::regex recursed per character, and
+// numbers too large for a double.
+#include "core/document/cell_editor.h"
+#include "core/document/document.h"
+#include "core/document/lesson.h"
+#include "core/document/yaml_tree.h"
+
+#include <QtTest>
+
+#include <string>
+
+using namespace attnbook;
+
+namespace {
+
+bool hasError(const Lesson& lesson, const std::string& part) {
+    for (const Diagnostic& d : lesson.diagnostics) {
+        if (d.severity == Severity::Error && d.message.find(part) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+class TestHostileDocuments : public QObject {
+    Q_OBJECT
+
+  private Q_SLOTS:
+    // cmark ends a line at a lone "\r": a fence on line 3 by its count must be line 3 here too
+    // (it was past the end of SourceText's lines: out_of_range, or a heap overflow).
+    void aLoneCarriageReturnEndsALineAsInCommonMark() {
+        const std::string bytes = "# T\r\rSome prose.\r```quiz q\rquestion: Q?\r"
+                                  "choices: [a, b]\ranswer: 1\r```\r";
+        const Lesson lesson = parseLesson(bytes, "cr.md");
+        QCOMPARE(lesson.cells.size(), size_t(1));
+        QCOMPARE(lesson.cells.front().openLine, 4);
+        QCOMPARE(lesson.cells.front().id, std::string("q"));
+        // And the file is written back byte for byte.
+        QCOMPARE(lesson.document.serialize(), bytes);
+    }
+
+    void aFenceThatClosesPastTheLastNewlineDoesNotReadOutOfBounds() {
+        // One "\n"-line to SourceText before the fix; three lines to cmark.
+        const std::string bytes = "x\r\r```attention a\rtokens: [p]\rvocab: {p: [1, 0]}\r```";
+        const Lesson lesson = parseLesson(bytes, "cr-end.md");
+        QCOMPARE(lesson.cells.size(), size_t(1));
+        QCOMPARE(lesson.cells.front().openLine, 3);
+    }
+
+    // std::regex overflowed the stack on ~40 KB: an id, a number, a --set key.
+    void longValuesAreScannedNotRecursed() {
+        const std::string id(200000, 'a');
+        QVERIFY(isValidCellId(id));
+        QVERIFY(!isValidCellId(id + "!"));
+        const std::string lesson =
+            "```quiz " + id + "\nquestion: Q?\nchoices: [a, b]\nanswer: 0\n```\n";
+        QCOMPARE(parseLesson(lesson, "long-id.md").cells.size(), size_t(1));
+
+        YamlNode number;
+        number.kind = YamlNode::Kind::Scalar;
+        number.scalar = "1." + std::string(200000, '5');
+        std::string why;
+        QVERIFY(yamlNumber(number, why).has_value());
+        number.scalar = std::string(200000, '9');
+        QVERIFY(!yamlNumber(number, why).has_value()); // 1e200000: not finite
+        QVERIFY(why.find("not finite") != std::string::npos);
+
+        Document document = parseLesson(lesson, "long-id.md").document;
+        const std::optional<std::string> error =
+            setCellKey(document, id, std::string(200000, 'k') + "-", "1");
+        QVERIFY(error && error->find("is not a key name") != std::string::npos);
+    }
+
+    void numbersAsYamlWritesThem() {
+        const auto read = [](const std::string& text) {
+            YamlNode node;
+            node.kind = YamlNode::Kind::Scalar;
+            node.scalar = text;
+            std::string why;
+            return yamlNumber(node, why);
+        };
+        QCOMPARE(*read("-1.5e3"), -1500.0);
+        QCOMPARE(*read(".5"), 0.5);
+        QCOMPARE(*read("+2."), 2.0);
+        QCOMPARE(*read("0x1F"), 31.0);
+        QCOMPARE(*read("0o17"), 15.0);
+        for (const char* no : {"", ".", "1e", "e3", "1.2.3", "0x", "0o8", "1,5", "- 1", ".inf",
+                               "-.Inf", ".NaN", "1e400"}) {
+            QVERIFY2(!read(no).has_value(), no);
+        }
+    }
+
+    // A quiz answer of 1e400 is a number too large, not the text "1e400".
+    void aQuizAnswerThatIsNotFiniteIsAnError() {
+        const Lesson lesson =
+            parseLesson("```quiz q\nquestion: How many?\nanswer: 1e400\n```\n", "inf.md");
+        QVERIFY(hasError(lesson, "not finite"));
+        const Lesson text =
+            parseLesson("```quiz q\nquestion: Who?\nanswer: \"1e400\"\n```\n", "text.md");
+        QVERIFY(!hasError(text, "not finite"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHostileDocuments)
+#include "test_hostile_documents.moc"
