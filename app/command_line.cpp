@@ -5,13 +5,16 @@
 #include "app/lesson_source.h"
 #include "app/shot_command.h"
 #include "app/what_if.h"
+#include "core/document/cell_cost.h"
 #include "exports/output_policy.h"
 
 #include <QFile>
 #include <QFileInfo>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <new>
@@ -24,9 +27,10 @@ const char* const kUsage = R"(attnbook — lessons about attention, live
 usage:
   attnbook [FILE]                      open FILE (a lesson .md or a bundle .zip) in the window;
                                        without FILE, the bundled default lesson
-  attnbook compute FILE [--cell ID] [--set ID.KEY=YAML]...
+  attnbook compute FILE [--cell ID] [--set ID.KEY=YAML]... [LIMITS]
                                        print the computed cells as JSON
-  attnbook check FILE [--strict]       validate; print errors and warnings
+  attnbook check FILE [--strict] [LIMITS]
+                                       validate; print errors and warnings
   attnbook export FILE --pdf OUT.pdf [--paper a4|letter]
   attnbook export FILE --worksheet OUT.pdf [--answers KEY.pdf] [--variants N] [--seed S]
                                        [--roster NAMES.txt]
@@ -38,6 +42,10 @@ usage:
   attnbook new FILE                    a new lesson from the template
   attnbook shot FILE --out PAGE.png [--width W] [--cell ID] [--theme light|dark]
   attnbook --version | --help
+
+limits (check, compute): a cell whose estimated cost passes them is refused before
+  it is computed; SIZE takes K, M or G (binary), COUNT plain or with e (2e10)
+  --max-memory SIZE  (1G)   --max-work COUNT multiply-adds (2e10)   --max-json SIZE (64M)
 
 exit codes: 0 done, 1 an output could not be written, 2 usage error,
             3 the document is invalid (FILE:LINE:COLUMN: error: ... on stderr)
@@ -69,6 +77,64 @@ std::vector<Diagnostic> allDiagnostics(const Lesson& lesson, const LessonResults
     std::vector<Diagnostic> all = lesson.diagnostics;
     all.insert(all.end(), results.diagnostics.begin(), results.diagnostics.end());
     return all;
+}
+
+const std::vector<std::string> kLimitOptions = {"--max-memory", "--max-work", "--max-json"};
+
+// "512M", "2G", "1e9", "1048576": a positive number, K, M and G in powers of 1024.
+std::optional<double> readAmount(const std::string& text) {
+    if (text.empty()) {
+        return std::nullopt;
+    }
+    double scale = 1;
+    std::string digits = text;
+    switch (text.back()) {
+    case 'K':
+    case 'k':
+        scale = 1024.0;
+        break;
+    case 'M':
+    case 'm':
+        scale = 1024.0 * 1024;
+        break;
+    case 'G':
+    case 'g':
+        scale = 1024.0 * 1024 * 1024;
+        break;
+    default:
+        break;
+    }
+    if (scale != 1) {
+        digits.pop_back();
+    }
+    char* end = nullptr;
+    const double value = std::strtod(digits.c_str(), &end);
+    if (digits.empty() || end != digits.c_str() + digits.size() || !std::isfinite(value) ||
+        value <= 0) {
+        return std::nullopt;
+    }
+    return value * scale;
+}
+
+// Applies --max-memory, --max-work and --max-json (cell_cost.h); false after a usage error.
+bool applyCostLimits(const CommandOptions& options, int& exitCode) {
+    CostLimits limits;
+    double* targets[] = {&limits.maxBytes, &limits.maxMultiplyAdds, &limits.maxJsonBytes};
+    for (size_t i = 0; i < kLimitOptions.size(); ++i) {
+        if (!options.has(kLimitOptions[i])) {
+            continue;
+        }
+        const std::optional<double> amount = readAmount(options.value(kLimitOptions[i]));
+        if (!amount) {
+            exitCode =
+                usageError(kLimitOptions[i] + " takes a positive number (512M, 2G, 2e10), not '" +
+                           options.value(kLimitOptions[i]) + "'");
+            return false;
+        }
+        *targets[i] = *amount;
+    }
+    setCostLimits(limits);
+    return true;
 }
 
 // Reads FILE and applies the --set what-ifs. Returns nullopt after printing
@@ -111,14 +177,18 @@ std::optional<WhatIf> openForCommand(const QStringList& arguments, const Command
         exitCode = usageError(options.error);
         return std::nullopt;
     }
+    if (!applyCostLimits(options, exitCode)) {
+        return std::nullopt;
+    }
     return openWithWhatIfs(options, exitCode);
 }
 
 int computeCommand(const QStringList& arguments) {
     CommandOptions options;
     int exitCode = ExitDone;
-    const std::optional<WhatIf> whatIf =
-        openForCommand(arguments, {{"--cell"}, {"--set"}, {}}, options, exitCode);
+    const std::optional<WhatIf> whatIf = openForCommand(
+        arguments, {{"--cell", "--max-memory", "--max-work", "--max-json"}, {"--set"}, {}}, options,
+        exitCode);
     if (!whatIf) {
         return exitCode;
     }
@@ -142,7 +212,7 @@ int checkCommand(const QStringList& arguments) {
     CommandOptions options;
     int exitCode = ExitDone;
     const std::optional<WhatIf> whatIf =
-        openForCommand(arguments, {{}, {"--set"}, {"--strict"}}, options, exitCode);
+        openForCommand(arguments, {kLimitOptions, {"--set"}, {"--strict"}}, options, exitCode);
     if (!whatIf) {
         return exitCode;
     }

@@ -19,8 +19,8 @@
 namespace attnbook {
 namespace {
 
-QString tr(const char* text) {
-    return QCoreApplication::translate("OutputPolicy", text);
+QString tr(const char* text, const char* disambiguation = nullptr, int n = -1) {
+    return QCoreApplication::translate("OutputPolicy", text, disambiguation, n);
 }
 
 QString cannotWrite(const QString& path, const QString& why) {
@@ -284,9 +284,10 @@ bool OutputFile::commit(QString* error) {
             (void)::fchmod(fd, replaced->st_mode & 07777);
         }
         if (replaced->st_nlink > 1) {
-            warning_ = tr("%1 had %2 hard links: the others keep the old contents")
-                           .arg(path_)
-                           .arg(replaced->st_nlink - 1);
+            // An atomic save is a new file: other names (hard links) of the old one keep it.
+            warning_ = tr("%1 had %n other name(s) (hard links), which keep the old contents",
+                          nullptr, int(replaced->st_nlink - 1))
+                           .arg(path_);
         }
     }
     errno = 0;

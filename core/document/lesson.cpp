@@ -1,6 +1,7 @@
 #include "core/document/lesson.h"
 
 #include "core/document/bindings.h"
+#include "core/document/cell_cost.h"
 #include "core/document/result_json.h"
 
 #include <algorithm>
@@ -148,6 +149,25 @@ void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
     results.cells.push_back(std::move(out));
 }
 
+// Adds the cell's estimated cost to `spent`; when that passes the limits, refuses the cell
+// (an error naming it, its line and the estimate) before anything is allocated for it.
+bool refuseCostlyCell(const LessonCell& cell, CellCost& spent, LessonResults& results) {
+    CellCost total = spent;
+    total += cellCost(cell);
+    const std::string why = costProblem(total, costLimits());
+    if (why.empty()) {
+        spent = total;
+        return false;
+    }
+    const bool alone = costProblem(cellCost(cell), costLimits()) == why;
+    results.diagnostics.push_back({Severity::Error, cell.openLine, 1,
+                                   "cell '" + cell.id + "' is too costly to compute" +
+                                       (alone ? "" : " after the cells before it") + ": " + why,
+                                   cell.id});
+    results.cells.push_back({cell.id, cell.kind, false, {}, nullptr, {}});
+    return true;
+}
+
 } // namespace
 
 Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonResults& results) {
@@ -181,7 +201,11 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
                             const ComputePolicy& policy) {
     LessonResults results;
     // Attention and chart cells first: quiz answers may bind to them.
+    CellCost spent; // by the cells computed so far (cell_cost.h)
     for (const LessonCell& cell : lesson.cells) {
+        if (refuseCostlyCell(cell, spent, results)) {
+            continue;
+        }
         if (const AttentionCellSpec* spec = cell.attention()) {
             computeAttention(cell, *spec, engine, policy, results);
         } else if (const ChartCellSpec* chart = cell.chart()) {

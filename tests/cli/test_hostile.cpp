@@ -212,6 +212,22 @@ class TestHostile : public QObject {
         QVERIFY(!QFileInfo::exists(dir_.filePath("elsewhere.md")));
     }
 
+    // Defects 5 and 7: the limits of the cost model are flags of check and compute.
+    void costLimitsAreFlags() {
+        const QString lesson = write("limits.md", kLesson);
+        const Run tight = attnbook({"compute", lesson, "--max-json", "1K"});
+        QCOMPARE(tight.exitCode, 3);
+        QVERIFY2(tight.err.contains("limits.md:3:1: error: cell 'colour' is too costly to "
+                                    "compute: about "),
+                 tight.err.constData());
+        QVERIFY2(tight.err.contains("--max-json"), tight.err.constData());
+        QCOMPARE(attnbook({"check", lesson, "--max-memory", "64M", "--max-work", "1e9"}).exitCode,
+                 0);
+        const Run bad = attnbook({"check", lesson, "--max-work", "lots"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--max-work takes a positive number"), bad.err.constData());
+    }
+
     // Defect 10: a failed write to stdout is a failed output.
     void checkIntoAFullDiskFails() {
         if (!QFileInfo::exists("/dev/full")) {

@@ -1,6 +1,7 @@
 // Documents from the hostile round of issue 11 that crashed or misread the reader: lone
 // carriage returns, values of tens of kilobytes where std::regex recursed per character, and
 // numbers too large for a double.
+#include "core/document/cell_cost.h"
 #include "core/document/cell_editor.h"
 #include "core/document/document.h"
 #include "core/document/lesson.h"
@@ -91,6 +92,60 @@ class TestHostileDocuments : public QObject {
                                "-.Inf", ".NaN", "1e400"}) {
             QVERIFY2(!read(no).has_value(), no);
         }
+    }
+
+    // A cell inside the limits of n and d but too costly to compute (n = 2048, d = 512 took
+    // minutes and gigabytes) is refused up front with its name, its line and the estimate.
+    void aCostlyAttentionCellIsRefusedBeforeAllocating() {
+        std::string tokens, vector;
+        for (int i = 0; i < 2048; ++i) {
+            tokens += i ? ", a" : "a";
+        }
+        for (int i = 0; i < 512; ++i) {
+            vector += i ? ", 0" : "1";
+        }
+        const std::string bytes = "# Big\n\n```attention big\ntokens: [" + tokens +
+                                  "]\nvocab:\n  a: [" + vector + "]\n```\n";
+        const Lesson lesson = parseLesson(bytes, "big.md");
+        QVERIFY(lesson.diagnostics.empty());
+        QElapsedTimer timer;
+        timer.start();
+        AttentionEngine engine;
+        const LessonResults results = computeLesson(lesson, engine);
+        QVERIFY(timer.elapsed() < 2000);
+        QCOMPARE(results.diagnostics.size(), size_t(1));
+        const Diagnostic& d = results.diagnostics.front();
+        QCOMPARE(d.line, 3);
+        QVERIFY2(d.message.find("cell 'big' is too costly") != std::string::npos,
+                 d.message.c_str());
+        QVERIFY2(d.message.find("multiply-adds") != std::string::npos, d.message.c_str());
+        QVERIFY2(d.message.find("of JSON") != std::string::npos, d.message.c_str());
+        // With the limits raised (as --max-work and --max-json do), the estimate is all that
+        // changes: the cost model itself says what n = 2048, d = 512 needs.
+        const CellCost cost = cellCost(lesson.cells.front());
+        QVERIFY(cost.multiplyAdds > 5e10 && cost.multiplyAdds < 5e11);
+        QVERIFY(cost.jsonBytes > 300e6 && cost.jsonBytes < 800e6); // about 22 million numbers
+    }
+
+    // A 5 KB chart with 200 series of 100000 points took 29 s and 3.8 GB in check.
+    void aCostlyChartIsRefusedBeforeAllocating() {
+        std::string bytes =
+            "```chart wide\nx: {var: n, from: 1, to: 100, points: 100000}\nseries:\n";
+        for (int i = 0; i < 200; ++i) {
+            bytes += "  - {label: s" + std::to_string(i) + ", y: n*" + std::to_string(i) + "}\n";
+        }
+        bytes += "```\n";
+        const Lesson lesson = parseLesson(bytes, "chart.md");
+        QVERIFY(lesson.diagnostics.empty());
+        QElapsedTimer timer;
+        timer.start();
+        AttentionEngine engine;
+        const LessonResults results = computeLesson(lesson, engine);
+        QVERIFY(timer.elapsed() < 2000);
+        QCOMPARE(results.diagnostics.size(), size_t(1));
+        QCOMPARE(results.diagnostics.front().line, 1);
+        QVERIFY(results.diagnostics.front().message.find("cell 'wide' is too costly") !=
+                std::string::npos);
     }
 
     // A quiz answer of 1e400 is a number too large, not the text "1e400".

@@ -1,0 +1,134 @@
+#include "core/document/cell_cost.h"
+
+#include "core/document/lesson.h"
+#include "core/math/attention_shapes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace attnbook {
+namespace {
+
+// Bytes per printed number: "-0.12345678901234567," is about 22 characters.
+constexpr double kJsonTextPerNumber = 22;
+// Bytes per number while the Json tree is built (a node with its variant and vector slot),
+// measured: n = 4096, d = 64 took 4.2 GB for 35 million numbers and 0.85 GB of tensors.
+constexpr double kJsonTreePerNumber = 100;
+// Tensors alive at once: the forward pass, its gradients, the gradient check's copy.
+constexpr double kTensorCopies = 3;
+
+CostLimits& currentLimits() {
+    static CostLimits limits;
+    return limits;
+}
+
+std::string shortNumber(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2g", value);
+    return text;
+}
+
+} // namespace
+
+CellCost& CellCost::operator+=(const CellCost& other) {
+    bytes += other.bytes;
+    multiplyAdds += other.multiplyAdds;
+    jsonBytes += other.jsonBytes;
+    return *this;
+}
+
+CellCost attentionCost(const AttentionShapes& s) {
+    const double n = s.n, m = s.m, d = s.d, h = s.h, dK = s.dK, dV = s.dV, dO = s.dO;
+    // Doubles of one forward pass, by tensor (shape in the comment):
+    const double inputs = 3 * n * d;                        // X0, P, X: (n × d)
+    const double projected = (n + m) * h * dK + m * h * dV; // Q (n × h·d_k), K, V (m × h·d_·)
+    const double attention = 2 * h * n * m;                 // scores, weights: h × (n × m)
+    const double mixed = 2 * n * h * dV + n * dO; // contexts, concat (n × h·d_v), output (n × d_o)
+    const double weights = d * h * (2 * dK + dV) + h * dV * dO; // W_Q, W_K, W_V, W_O
+    const double forward = inputs + projected + attention + mixed + weights;
+    // compute prints the forward tensors and a gradient for every input: upstream (n × d_o),
+    // then X and the weights, or in direct mode Q, K and V.
+    const double gradients = n * dO + (d > 0 ? n * d + weights : projected);
+    const double numbers = forward + gradients;
+
+    // Multiply-adds of one forward pass (gradient_check.cpp counts the same way).
+    const double forwardWork =
+        n * d * h * dK + m * d * h * (dK + dV) + n * m * h * (dK + dV) + n * h * dV * dO;
+    // The gradient check: two forward passes per sampled entry, as many as fit in about 1e9
+    // multiply-adds, but at least 8 and at most 4000.
+    const double sampled = std::clamp(1e9 / (2 * std::max(forwardWork, 1.0)), 8.0, 4000.0);
+    CellCost cost;
+    cost.multiplyAdds = 3 * forwardWork + 2 * sampled * forwardWork;
+    cost.jsonBytes = kJsonTextPerNumber * numbers;
+    cost.bytes = 8 * kTensorCopies * forward + (kJsonTreePerNumber + kJsonTextPerNumber) * numbers;
+    return cost;
+}
+
+CellCost chartCost(const ChartCellSpec& chart) {
+    const double points = std::max(chart.points, 0);
+    CellCost cost;
+    for (const ChartSeriesSpec& series : chart.series) {
+        // muParser evaluates its bytecode once per point: about one step per formula byte.
+        cost.multiplyAdds += points * (10 + double(series.formula.size()));
+        const double numbers = 2 * points; // x and y
+        cost.jsonBytes += kJsonTextPerNumber * numbers;
+        cost.bytes += 8 * numbers + (kJsonTreePerNumber + kJsonTextPerNumber) * numbers;
+    }
+    return cost;
+}
+
+CellCost cellCost(const LessonCell& cell) {
+    if (const AttentionCellSpec* spec = cell.attention()) {
+        try {
+            return attentionCost(resolveShapes(spec->config, AttentionLimits{}));
+        } catch (const InvalidConfig&) {
+            return {}; // computing it fails first, before allocating
+        }
+    }
+    if (const ChartCellSpec* chart = cell.chart()) {
+        return chartCost(*chart);
+    }
+    return {};
+}
+
+std::string sizeText(double bytes) {
+    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int unit = 0;
+    while (bytes >= 1024 && unit < 5) {
+        bytes /= 1024;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, unit == 0 || bytes >= 10 ? "%.0f %s" : "%.1f %s", bytes,
+                  units[unit]);
+    return text;
+}
+
+std::string costProblem(const CellCost& cost, const CostLimits& limits) {
+    std::string why;
+    const auto add = [&why](const std::string& part) { why += (why.empty() ? "" : ", ") + part; };
+    if (cost.bytes > limits.maxBytes) {
+        add("about " + sizeText(cost.bytes) + " of memory (the limit is " +
+            sizeText(limits.maxBytes) + ": --max-memory)");
+    }
+    if (cost.multiplyAdds > limits.maxMultiplyAdds) {
+        add("about " + shortNumber(cost.multiplyAdds) + " multiply-adds (the limit is " +
+            shortNumber(limits.maxMultiplyAdds) + ": --max-work)");
+    }
+    if (cost.jsonBytes > limits.maxJsonBytes) {
+        add("about " + sizeText(cost.jsonBytes) + " of JSON (the limit is " +
+            sizeText(limits.maxJsonBytes) + ": --max-json)");
+    }
+    return why;
+}
+
+const CostLimits& costLimits() {
+    return currentLimits();
+}
+
+void setCostLimits(const CostLimits& limits) {
+    currentLimits() = limits;
+}
+
+} // namespace attnbook

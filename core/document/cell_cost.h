@@ -1,0 +1,59 @@
+#pragma once
+// What a cell will cost before anything is allocated for it (issue 11): memory, multiply-adds
+// and the size of its JSON, estimated from its shapes alone (n, m, d, h, d_k, d_v, d_o for an
+// attention cell; series × points for a chart). computeLesson refuses a cell, and then every
+// later one, whose estimate passes the limits, with the cell, its line and the estimate, so
+// that `check` and `compute` finish in seconds or say up front why they will not.
+//
+// The model (measured on the 2-core machine of issue 11; see cell_cost.cpp):
+//   tensors   the forward pass keeps X0, P, X, Q, K, V, the scores and weights of every head
+//             (2·h·n·m: the dominant term), the contexts, concat and output; the backward pass
+//             one gradient per tensor; the gradient check a private copy of the configuration
+//             and one forward pass at a time: about three times the forward doubles.
+//   work      forward  n·d·h·d_k + m·d·h·(d_k + d_v) + n·m·h·(d_k + d_v) + n·h·d_v·d_o,
+//             backward about twice that, and the gradient check two forward passes per sampled
+//             entry (gradient_check.cpp: at least 8 entries, else about 1e9 multiply-adds).
+//   JSON      every number compute prints (about 22 bytes of text each, and about 100 bytes
+//             of Json tree while it is built, which counts as memory).
+
+#include <string>
+
+namespace attnbook {
+
+struct AttentionShapes;
+struct ChartCellSpec;
+struct LessonCell;
+
+struct CellCost {
+    double bytes = 0;        // peak memory, estimated
+    double multiplyAdds = 0; // arithmetic, estimated
+    double jsonBytes = 0;    // the cell's `compute` JSON
+
+    CellCost& operator+=(const CellCost& other);
+};
+
+struct CostLimits {
+    double maxBytes = double(1ull << 30);      // 1 GiB
+    double maxMultiplyAdds = 2e10;             // about 5 s of this machine's dgemm
+    double maxJsonBytes = double(64ull << 20); // 64 MiB, about 3 million numbers
+};
+
+CellCost attentionCost(const AttentionShapes& shapes);
+CellCost chartCost(const ChartCellSpec& chart);
+// The cost of a cell that read without errors; zero for a quiz, or when its shapes do not
+// resolve (computing it then fails before allocating, with its own error).
+CellCost cellCost(const LessonCell& cell);
+
+// Why `cost` passes `limits`: "about 4.2 GB of memory, over the limit of 1 GiB (--max-memory)";
+// "" when it does not.
+std::string costProblem(const CellCost& cost, const CostLimits& limits);
+
+// "3.2 GB", "512 MB", "12 kB": a size for messages.
+std::string sizeText(double bytes);
+
+// The limits computeLesson applies: the defaults above unless the command line set others
+// (--max-memory, --max-work, --max-json).
+const CostLimits& costLimits();
+void setCostLimits(const CostLimits& limits);
+
+} // namespace attnbook
