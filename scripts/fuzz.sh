@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Fuzzes the document reader, the bundle reader and --set values (tests/fuzz) with libFuzzer,
+# under AddressSanitizer and UndefinedBehaviorSanitizer.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]     SECONDS per target (60), TARGET document, bundle,
+#                                             set_value (all three)
+#
+# Builds with clang in build-fuzz/ (Debian's clang and libclang-rt-dev hold libFuzzer), seeds
+# each target from documents/, the error fixtures and tests/fuzz/corpus/TARGET, and runs one
+# job at a time (the machine is shared). New inputs go to build-fuzz/corpus/TARGET; a finding
+# is saved as build-fuzz/findings/TARGET-crash-* (or -timeout-, -oom-, -leak-) and replays
+# with build-fuzz/tests/fuzz/fuzz_TARGET FILE. Add a fixed finding to tests/fuzz/corpus/TARGET
+# so that every build replays it. Exit 1 when a target found something.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+seconds="${1:-60}"
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    targets=(document bundle set_value)
+fi
+build="$here/build-fuzz"
+launcher=()
+if command -v ccache >/dev/null; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER=clang++ -DATTNBOOK_FUZZ=ON -DATTNBOOK_SANITIZE=address,undefined \
+    "${launcher[@]}" >/dev/null
+cmake --build "$build" -j "${ATTNBOOK_JOBS:-2}" --target "${targets[@]/#/fuzz_}"
+
+export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
+status=0
+for target in "${targets[@]}"; do
+    seeds="$build/seeds/$target"
+    rm -rf "$seeds"
+    mkdir -p "$seeds" "$build/corpus/$target" "$build/findings"
+    cp "$here/tests/fuzz/corpus/$target"/* "$seeds/" 2>/dev/null || true
+    if [ "$target" = document ]; then
+        cp "$here"/documents/*.md "$here"/tests/fixtures/errors/*.md "$seeds/"
+    fi
+    log="$build/findings/$target.log"
+    echo "== fuzz_$target for ${seconds}s (log: $log)"
+    if ! "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=65536 \
+        -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+        -artifact_prefix="$build/findings/$target-" \
+        "$build/corpus/$target" "$seeds" >"$log" 2>&1; then
+        status=1
+        echo "   FOUND something: $(grep -m1 -E 'ERROR|SUMMARY|deadly' "$log" || tail -1 "$log")"
+    fi
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$log" | sed 's/^/   /' || true
+done
+exit $status
