@@ -1,9 +1,9 @@
 #include "core/document/editable_attention.h"
 
-#include "core/math/attention_shapes.h"
 #include "core/document/cell_editor.h"
 #include "core/document/cell_specs.h"
 #include "core/document/json.h"
+#include "core/math/attention_shapes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -576,7 +576,8 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
         {"b_O", &AttentionConfig::bO}};
     for (const auto& [name, member] : biases) {
         if (!sameVector(x.*member, y.*member)) {
-            changed(name, [&] { return std::string(yamlFlowVector(y.*member)); });
+            // Captured by name: clang before 16 cannot capture a structured binding.
+            changed(name, [&y, field = member] { return std::string(yamlFlowVector(y.*field)); });
         }
     }
     const std::pair<const char*, const arma::mat AttentionConfig::*> direct[] = {
@@ -585,7 +586,7 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
         {"values", &AttentionConfig::values}};
     for (const auto& [name, member] : direct) {
         if (y.direct && !sameMatrix(x.*member, y.*member)) {
-            changed(name, [&] { return std::string(yamlFlowMatrix(y.*member)); });
+            changed(name, [&y, field = member] { return std::string(yamlFlowMatrix(y.*field)); });
         }
     }
     if (x.upstream.has_value() != y.upstream.has_value() ||

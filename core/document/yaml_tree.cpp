@@ -179,6 +179,13 @@ YamlNode parseYaml(const std::string& text, int firstLine, int columnOffset) {
     return builder.hasRoot() ? builder.takeRoot() : YamlNode{};
 }
 
+YamlNode::YamlNode() = default;
+YamlNode::YamlNode(const YamlNode&) = default;
+YamlNode::YamlNode(YamlNode&&) noexcept = default;
+YamlNode& YamlNode::operator=(const YamlNode&) = default;
+YamlNode& YamlNode::operator=(YamlNode&&) noexcept = default;
+YamlNode::~YamlNode() = default;
+
 std::optional<double> yamlNumber(const YamlNode& node, std::string& whyNot) {
     if (!node.isScalar() || node.quoted) {
         whyNot = "expected a number, found " +

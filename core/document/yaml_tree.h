@@ -25,6 +25,15 @@ struct YamlNode {
     std::vector<YamlNode> items;                        // Kind::Sequence
     std::vector<std::pair<YamlNode, YamlNode>> entries; // Kind::Map, in file order
 
+    // Defined in yaml_tree.cpp, where YamlNode is complete: clang with libstdc++ in C++20
+    // instantiates the members' vector of pairs too early otherwise (scripts/fuzz.sh).
+    YamlNode();
+    YamlNode(const YamlNode&);
+    YamlNode(YamlNode&&) noexcept;
+    YamlNode& operator=(const YamlNode&);
+    YamlNode& operator=(YamlNode&&) noexcept;
+    ~YamlNode();
+
     bool isNull() const { return kind == Kind::Null; }
     bool isScalar() const { return kind == Kind::Scalar; }
     bool isSequence() const { return kind == Kind::Sequence; }
