@@ -1,7 +1,6 @@
 #include "app/models/attention_cell_model.h"
 
 #include "core/document/cell_specs.h"
-#include "core/math/gradient_check.h"
 #include "app/models/number_text.h"
 #include "core/math/worked_steps.h"
 
@@ -23,21 +22,6 @@ QStringList toQStringList(const std::vector<std::string>& items) {
 
 QString refusalText(const EditRefusal& refusal) {
     return refusal ? QString::fromStdString(*refusal) : QString();
-}
-
-// The gradient check costs two forward passes per checked entry. Within
-// this many multiply-adds per edit it stays well inside one frame; past it
-// the check samples fewer entries, and below a handful it is skipped.
-constexpr double kGradientCheckBudget = 2e6;
-constexpr size_t kMinCheckedEntries = 8;
-constexpr size_t kMaxCheckedEntries = 4000;
-
-size_t gradientCheckEntries(const AttentionResult& r) {
-    const double perForward = double(r.n) * r.m * r.h * (r.dK + r.dV) +
-                              double(r.n + r.m) * std::max(r.d, 1) * r.h * (2 * r.dK + r.dV) +
-                              double(r.n) * r.h * r.dV * r.dO;
-    const double entries = kGradientCheckBudget / std::max(2.0 * perForward, 1.0);
-    return entries >= double(kMaxCheckedEntries) ? kMaxCheckedEntries : size_t(entries);
 }
 
 } // namespace
@@ -72,7 +56,6 @@ AttentionCellModel* AttentionCellModel::fromComputed(const std::string& id,
     model->needsGradients_ = needsGradients || model->views_.contains(QStringLiteral("gradients"));
     *model->result_ = computed;
     *model->authoredResult_ = computed;
-    model->gradientChecked_ = true; // computeLesson runs the backward pass and its check
     model->checkRows();
     ++model->revision_;
     return model;
@@ -227,15 +210,10 @@ std::optional<ConfigError> AttentionCellModel::recompute() {
     timer.start();
     try {
         if (needsGradients_) {
-            engine_.compute(state_.config, *result_, GradientCheck::Skip);
-            const size_t entries = gradientCheckEntries(*result_);
-            gradientChecked_ = entries >= kMinCheckedEntries;
-            result_->maxRelError =
-                gradientChecked_ ? gradientCheck(state_.config, *result_, engine_.limits(), entries)
-                                 : 0.0;
+            engine_.compute(state_.config, *result_, GradientCheck::Run);
         } else {
             engine_.forward(state_.config, *result_);
-            gradientChecked_ = false;
+            result_->gradcheck = {};
         }
     } catch (const InvalidConfig& e) {
         return e.error();
@@ -552,6 +530,38 @@ double AttentionCellModel::outputAt(int row, int column) const {
         return 0.0;
     }
     return result_->output(arma::uword(row), arma::uword(column));
+}
+
+} // namespace attnbook
+
+namespace attnbook {
+
+QString AttentionCellModel::gradientCheckText() const {
+    const GradientCheckReport& check = result_->gradcheck;
+    if (!needsGradients_) {
+        return {};
+    }
+    if (!check.ran) {
+        return tr("Gradient check skipped: %1.").arg(QString::fromStdString(check.skipped));
+    }
+    const GradientCheckEntry& worst = check.worst;
+    const QString entry = worst.gradient.rfind("b_", 0) == 0
+                              ? QStringLiteral("%1[%2]").arg(QString::fromStdString(worst.gradient))
+                                    .arg(worst.col)
+                              : QStringLiteral("%1[%2][%3]")
+                                    .arg(QString::fromStdString(worst.gradient))
+                                    .arg(worst.row)
+                                    .arg(worst.col);
+    return tr("Gradient check against central differences: relative error %1 %2 (below 1e-6 "
+              "passes). Largest difference at ∂L/∂%3: analytic %4, numeric %5. %6 of %7 entries "
+              "checked.")
+        .arg(QString::number(check.maxRelError, 'e', 1))
+        .arg(check.passed() ? QStringLiteral("✓") : QStringLiteral("✗"))
+        .arg(entry)
+        .arg(QString::number(worst.analytic, 'g', 10))
+        .arg(QString::number(worst.numeric, 'g', 10))
+        .arg(check.checked)
+        .arg(check.total);
 }
 
 } // namespace attnbook

@@ -61,8 +61,11 @@ class AttentionCellModel : public QObject {
     Q_PROPERTY(bool rowCheckPassed READ rowCheckPassed NOTIFY recomputed)
     Q_PROPERTY(QString rowCheck READ rowCheck NOTIFY recomputed)
     Q_PROPERTY(QStringList warnings READ warnings NOTIFY recomputed)
+    // The gradient check (attention.md), as core/math/gradient_check computed it.
     Q_PROPERTY(bool gradientChecked READ gradientChecked NOTIFY recomputed)
+    Q_PROPERTY(bool gradientCheckPassed READ gradientCheckPassed NOTIFY recomputed)
     Q_PROPERTY(double maxRelError READ maxRelError NOTIFY recomputed)
+    Q_PROPERTY(QString gradientCheckText READ gradientCheckText NOTIFY recomputed)
     Q_PROPERTY(QStringList gradientNames READ gradientNames CONSTANT)
 
   public:
@@ -117,8 +120,11 @@ class AttentionCellModel : public QObject {
     bool rowCheckPassed() const { return rowCheckPassed_; }
     QString rowCheck() const { return rowCheck_; }
     QStringList warnings() const;
-    bool gradientChecked() const { return gradientChecked_; }
-    double maxRelError() const { return result_->maxRelError; }
+    bool gradientChecked() const { return result_->gradcheck.ran; }
+    bool gradientCheckPassed() const { return result_->gradcheck.passed(); }
+    double maxRelError() const { return result_->gradcheck.maxRelError; }
+    // One sentence: the error, the worst entry, how many entries; or why it did not run.
+    QString gradientCheckText() const;
     QStringList gradientNames() const;
 
     // Edits. Each returns "" when applied, else the reason it was refused
@@ -192,7 +198,6 @@ class AttentionCellModel : public QObject {
     bool rowCheckPassed_ = true;
     double largestShare_ = 0.0;
     QString rowCheck_;
-    bool gradientChecked_ = false;
     double lastComputeMs_ = 0.0;
 };
 

@@ -24,6 +24,27 @@ Json matrixOrNull(const arma::mat& m, bool present) {
     return present ? jsonMatrix(m) : Json(nullptr);
 }
 
+// cli.md: the norm-wise error, how many entries were compared, and the worst
+// one. A check that did not run says why, and its error is null.
+Json gradientCheckJson(const GradientCheckReport& check) {
+    Json out = Json::object();
+    out.set("max_rel_error", check.ran ? Json(check.maxRelError) : Json());
+    out.set("checked", double(check.checked)).set("total", double(check.total));
+    if (check.ran && check.checked > 0) {
+        Json worst = Json::object();
+        worst.set("gradient", check.worst.gradient)
+            .set("row", check.worst.row)
+            .set("col", check.worst.col)
+            .set("analytic", check.worst.analytic)
+            .set("numeric", check.worst.numeric);
+        out.set("worst", std::move(worst));
+    }
+    if (!check.ran) {
+        out.set("skipped", check.skipped);
+    }
+    return out;
+}
+
 } // namespace
 
 Json attentionJson(const std::string& id, const AttentionResult& r) {
@@ -63,9 +84,7 @@ Json attentionJson(const std::string& id, const AttentionResult& r) {
         grad.set("W_O", jsonMatrix(g.W_O)).set("b_O", jsonVector(g.b_O));
     }
     cell.set("grad", std::move(grad));
-    Json check = Json::object();
-    check.set("max_rel_error", r.maxRelError);
-    cell.set("gradcheck", std::move(check));
+    cell.set("gradcheck", gradientCheckJson(r.gradcheck));
 
     Json::Array warnings;
     for (const AttentionWarning& w : r.warnings) {

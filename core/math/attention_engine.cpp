@@ -123,7 +123,8 @@ void AttentionEngine::compute(const AttentionConfig& config, AttentionResult& re
     const KeyMask mask(shapes.n, shapes.m, config.mask, config.padding);
     forwardPass(config, shapes, mask, result);
     backwardPass(config, shapes, mask, result);
-    result.maxRelError = check == GradientCheck::Run ? gradientCheck(config, result, limits_) : 0.0;
+    result.gradcheck =
+        check == GradientCheck::Run ? gradientCheck(config, result, limits_) : GradientCheckReport{};
 }
 
 void AttentionEngine::forward(const AttentionConfig& config, AttentionResult& result) {

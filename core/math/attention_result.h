@@ -3,6 +3,7 @@
 // the exports, `compute` and the tests read them (attention.md).
 
 #include "core/math/attention_config.h"
+#include "core/math/gradient_check.h"
 
 #include <armadillo>
 
@@ -62,7 +63,7 @@ struct AttentionResult {
     arma::mat output; // (n × d_o) Y = C W_Oᵀ + b_O; equals C in direct mode
 
     AttentionGradients grad;
-    double maxRelError = 0.0; // gradient check, attention.md
+    GradientCheckReport gradcheck; // attention.md; not run when computed with GradientCheck::Skip
     std::vector<AttentionWarning> warnings;
 };
 

@@ -1,10 +1,11 @@
 #include "core/math/gradient_check.h"
 
 #include "core/math/attention_engine.h"
+#include "core/math/attention_result.h"
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
+#include <cstdio>
 
 namespace attnbook {
 namespace {
@@ -14,6 +15,7 @@ constexpr double kStep = 1e-6;
 // One parameter as the check sees it: the entries to perturb in a private copy
 // of the configuration, and the analytic gradient to compare against.
 struct CheckedParameter {
+    const char* name;
     arma::mat* values; // inside the copy of the configuration
     const arma::mat* analytic;
 };
@@ -25,10 +27,26 @@ void explicitIdentity(Projection& proj, arma::uword size) {
     }
 }
 
+std::string scientific(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1e", value);
+    return buffer;
+}
+
 } // namespace
 
-double gradientCheck(const AttentionConfig& config, const AttentionResult& analytic,
-                     const AttentionLimits& limits, size_t maxEntries) {
+double forwardCost(const AttentionResult& r) {
+    const double n = r.n, m = r.m, h = r.h;
+    const double projections =
+        (n + 2 * m) * double(r.Q.n_cols) * std::max(1, r.d); // Q, K, V from X
+    const double heads = n * m * h * (r.dK + r.dV);           // scores and contexts
+    const double readout = n * double(r.dO) * double(r.concat.n_cols);
+    return projections + heads + readout;
+}
+
+GradientCheckReport gradientCheck(const AttentionConfig& config, const AttentionResult& analytic,
+                                  const AttentionLimits& limits) {
+    GradientCheckReport report;
     AttentionConfig probe = config;
     const AttentionGradients& g = analytic.grad;
     probe.upstream = g.upstream;
@@ -38,7 +56,9 @@ double gradientCheck(const AttentionConfig& config, const AttentionResult& analy
     std::vector<CheckedParameter> params;
     arma::mat bQ, bK, bV, bO, gbQ, gbK, gbV, gbO;
     if (config.direct) {
-        params = {{&probe.queries, &g.queries}, {&probe.keys, &g.keys}, {&probe.values, &g.values}};
+        params = {{"queries", &probe.queries, &g.queries},
+                  {"keys", &probe.keys, &g.keys},
+                  {"values", &probe.values, &g.values}};
     } else {
         explicitIdentity(probe.wQ, arma::uword(analytic.d));
         explicitIdentity(probe.wK, arma::uword(analytic.d));
@@ -52,31 +72,34 @@ double gradientCheck(const AttentionConfig& config, const AttentionResult& analy
         bV = biasOr(config.bV, g.b_V.n_elem);
         bO = biasOr(config.bO, g.b_O.n_elem);
         gbQ = g.b_Q, gbK = g.b_K, gbV = g.b_V, gbO = g.b_O;
-        params = {{&probe.X0, &g.X},
-                  {&probe.wQ.weights, &g.W_Q},
-                  {&probe.wK.weights, &g.W_K},
-                  {&probe.wV.weights, &g.W_V},
-                  {&probe.wO.weights, &g.W_O},
-                  {&bQ, &gbQ},
-                  {&bK, &gbK},
-                  {&bV, &gbV},
-                  {&bO, &gbO}};
+        params = {{"X", &probe.X0, &g.X},
+                  {"W_Q", &probe.wQ.weights, &g.W_Q},
+                  {"W_K", &probe.wK.weights, &g.W_K},
+                  {"W_V", &probe.wV.weights, &g.W_V},
+                  {"W_O", &probe.wO.weights, &g.W_O},
+                  {"b_Q", &bQ, &gbQ},
+                  {"b_K", &bK, &gbK},
+                  {"b_V", &bV, &gbV},
+                  {"b_O", &bO, &gbO}};
     }
 
-    size_t total = 0;
     for (const CheckedParameter& p : params) {
-        total += p.values->n_elem;
+        report.total += p.values->n_elem;
     }
-    // Two forward passes per checked entry: keep the whole check to about a
-    // billion multiply-adds (a second or two), so a 512-token cell is checked
-    // on a sample instead of for minutes.
-    const double n = analytic.n, m = analytic.m, h = analytic.h;
-    const double forwardCost = n * m * h * (analytic.dK + analytic.dV) +
-                               (n + 2 * m) * double(analytic.Q.n_cols) * std::max(1, analytic.d) +
-                               n * double(analytic.dO) * double(analytic.concat.n_cols);
-    const size_t affordable =
-        size_t(std::clamp(1e9 / (2 * std::max(forwardCost, 1.0)), 8.0, double(maxEntries)));
-    const size_t stride = std::max<size_t>(1, (total + affordable - 1) / affordable);
+    const double perEntry = 2 * std::max(forwardCost(analytic), 1.0);
+    const double affordable = std::min(GradientCheckPolicy::kBudget / perEntry,
+                                       double(GradientCheckPolicy::kMaxEntries));
+    if (affordable < double(std::min(report.total, GradientCheckPolicy::kMinEntries))) {
+        report.skipped = "this cell is too large to check: one entry costs " +
+                         scientific(perEntry) + " multiply-adds";
+        return report;
+    }
+    const size_t sample = std::min(report.total, size_t(affordable));
+    // Evenly spaced entries: index·total/sample for index = 0 … sample−1.
+    const auto sampled = [&](size_t flat) {
+        const size_t k = (flat * sample + report.total - 1) / report.total;
+        return k < sample && k * report.total / sample == flat;
+    };
 
     AttentionEngine engine(limits);
     AttentionResult scratch;
@@ -89,11 +112,12 @@ double gradientCheck(const AttentionConfig& config, const AttentionResult& analy
         return arma::accu(g.upstream % scratch.output); // L = Σ G_Y ⊙ Y
     };
 
-    double worst = 0.0;
-    size_t index = 0;
+    double largestDifference = -1.0;
+    double largestMagnitude = 0.0;
+    size_t flat = 0;
     for (const CheckedParameter& p : params) {
-        for (arma::uword e = 0; e < p.values->n_elem; ++e, ++index) {
-            if (index % stride != 0) {
+        for (arma::uword e = 0; e < p.values->n_elem; ++e, ++flat) {
+            if (!sampled(flat)) {
                 continue;
             }
             double& entry = (*p.values)(e);
@@ -105,11 +129,20 @@ double gradientCheck(const AttentionConfig& config, const AttentionResult& analy
             entry = saved;
             const double numeric = (up - down) / (2 * kStep);
             const double exact = (*p.analytic)(e);
-            const double scale = std::max({1e-6, std::abs(exact), std::abs(numeric)});
-            worst = std::max(worst, std::abs(exact - numeric) / scale);
+            ++report.checked;
+            largestMagnitude = std::max({largestMagnitude, std::abs(exact), std::abs(numeric)});
+            const double difference = std::abs(exact - numeric);
+            if (difference > largestDifference) {
+                largestDifference = difference;
+                // Armadillo is column-major: flat index e is (e mod rows, e div rows).
+                report.worst = {p.name, int(e % p.values->n_rows), int(e / p.values->n_rows),
+                                exact, numeric};
+            }
         }
     }
-    return worst;
+    report.ran = true;
+    report.maxRelError = largestMagnitude > 0 ? largestDifference / largestMagnitude : 0.0;
+    return report;
 }
 
 } // namespace attnbook

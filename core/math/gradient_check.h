@@ -1,18 +1,55 @@
 #pragma once
+// The gradient check of attention.md: each analytic gradient against central
+// differences (step 1e-6) of L = Σ G_Y ⊙ Y, with a norm-wise error.
 
 #include "core/math/attention_config.h"
-#include "core/math/attention_result.h"
+
+#include <cstddef>
+#include <string>
 
 namespace attnbook {
 
-// Compares every analytic gradient in `analytic` with central differences
-// (step 1e-6) of L = Σ G_Y ⊙ Y and returns the largest relative error
-// |analytic − numeric| / max(1e-6, |analytic|, |numeric|) (attention.md).
-//
-// Each entry costs two forward passes; past `maxEntries` entries (fewer for
-// large cells, so that the check stays within about a second) an evenly
-// spaced sample of them is checked, so large cells stay interactive.
-double gradientCheck(const AttentionConfig& config, const AttentionResult& analytic,
-                     const AttentionLimits& limits, size_t maxEntries = 4000);
+struct AttentionResult;
+
+// The checked entry whose analytic and numeric values differ most.
+struct GradientCheckEntry {
+    std::string gradient; // "W_Q", "b_K", "X", "queries", ...
+    int row = 0;
+    int col = 0; // a bias is one row: row 0, col = its index
+    double analytic = 0.0;
+    double numeric = 0.0;
+};
+
+struct GradientCheckReport {
+    bool ran = false;
+    // max |analytic − numeric| over the checked entries, divided by the largest
+    // |analytic| or |numeric| among them (0 when every one of them is 0).
+    double maxRelError = 0.0;
+    size_t checked = 0; // entries compared
+    size_t total = 0;   // entries in every gradient
+    GradientCheckEntry worst;
+    std::string skipped; // why the check did not run (ran == false)
+
+    // A correct pass lands near 1e-9; a wrong gradient far above 1e-6.
+    static constexpr double kPassBelow = 1e-6;
+    bool passed() const { return ran && maxRelError < kPassBelow; }
+};
+
+// The one sampling policy that every view shares, so that `compute`, the PDF
+// and the window check the same entries and print the same error: each entry
+// costs two forward passes; the check may spend `kBudget` multiply-adds, and
+// when it cannot afford every entry it takes evenly spaced ones. Below
+// `kMinEntries` affordable entries it does not run and says why.
+struct GradientCheckPolicy {
+    static constexpr double kBudget = 4e7;
+    static constexpr size_t kMaxEntries = 4000;
+    static constexpr size_t kMinEntries = 8;
+};
+
+GradientCheckReport gradientCheck(const AttentionConfig& config, const AttentionResult& analytic,
+                                  const AttentionLimits& limits);
+
+// Multiply-adds of one forward pass of a cell of the result's shape.
+double forwardCost(const AttentionResult& shape);
 
 } // namespace attnbook

@@ -59,13 +59,9 @@ ColumnLayout {
     }
     Text {
         objectName: "gradientCheck"
-        text: view.cell.gradientChecked
-              ? qsTr("Gradient check against central differences: largest relative error %1 %2")
-                    .arg(view.cell.maxRelError.toExponential(2))
-                    .arg(view.cell.maxRelError < 1e-5 ? "✓" : "✗")
-              : qsTr("Gradient check skipped: this cell is too large to check on every edit")
+        text: view.cell.gradientCheckText
         color: !view.cell.gradientChecked ? Theme.mutedText
-               : view.cell.maxRelError < 1e-5 ? Theme.good : Theme.bad
+               : view.cell.gradientCheckPassed ? Theme.good : Theme.bad
         font.pixelSize: Theme.smallSize
         wrapMode: Text.WordWrap
         Layout.maximumWidth: view.availableWidth

@@ -92,18 +92,13 @@ bool noNaNAnywhere(const AttentionResult& r) {
             return false;
         }
     }
-    return std::isfinite(r.maxRelError);
+    return std::isfinite(r.gradcheck.maxRelError);
 }
 
-// The gradient check's error floor of 1e-6 is absolute, while a central
-// difference of L carries rounding of about ε · Σ|G_Y ⊙ Y| / 2e-6; with
-// projections ∂L/∂b_K is exactly 0, so the check reports that rounding. Allow
-// it, or 1e-5 where it is smaller (test_attention_reference.cpp has the rest).
+// The norm-wise gradient check (attention.md) passes below 1e-6.
 bool gradientCheckPasses(const AttentionResult& r) {
-    const double loss = arma::accu(arma::abs(r.grad.upstream % r.output));
-    const double floor = std::numeric_limits<double>::epsilon() * loss / 2e-6 / 1e-6;
-    if (!(r.maxRelError < std::max(1e-5, 8 * floor))) {
-        qWarning("max_rel_error %g, rounding floor %g", r.maxRelError, floor);
+    if (!r.gradcheck.passed()) {
+        qWarning("max_rel_error %g", r.gradcheck.maxRelError);
         return false;
     }
     return true;
@@ -648,7 +643,7 @@ class TestAttentionSpec : public QObject {
         QVERIFY(r.grad.X.is_empty() && r.grad.W_Q.is_empty() && r.grad.b_O.is_empty());
         // L = ΣY: ∂L/∂V row c = share c in each column.
         QVERIFY(expectNear(r.grad.values.col(0), r.head[0].weights().t(), 1e-15));
-        QVERIFY(r.maxRelError < 1e-5); // direct mode has no b_K
+        QVERIFY(r.gradcheck.passed());
     }
 
     // --- Scale ----------------------------------------------------------
@@ -768,7 +763,7 @@ class TestAttentionSpec : public QObject {
         }
         QVERIFY(expectNear(r.grad.queries.rows(0, 1), arma::mat(2, 4, arma::fill::zeros), 0));
         QVERIFY(noNaNAnywhere(r));
-        QVERIFY(r.maxRelError < 1e-5); // direct mode has no b_K
+        QVERIFY(r.gradcheck.passed());
     }
 
     void causalDirectWithMoreKeys() {
