@@ -192,7 +192,17 @@ int computeCommand(const QStringList& arguments) {
     if (!whatIf) {
         return exitCode;
     }
-    if (reportDiagnostics(options.file, allDiagnostics(whatIf->lesson, whatIf->results), true)) {
+    // A document with any error, a broken binding included, is refused (document-format.md
+    // "Errors"); its warnings are check's business. A claim that a --set what-if makes false
+    // is not an error of the document: "claims" lists it with holds: false.
+    const FalseClaims falseClaims =
+        options.all("--set").empty() ? FalseClaims::AreErrors : FalseClaims::AreListed;
+    std::vector<Diagnostic> errors = lessonProblems(whatIf->lesson, whatIf->results, falseClaims);
+    std::erase_if(errors, [](const Diagnostic& d) { return d.severity != Severity::Error; });
+    for (Diagnostic& d : errors) {
+        d.line = whatIf->originalLine(d.line);
+    }
+    if (reportDiagnostics(options.file, errors, true)) {
         return ExitInvalidDocument;
     }
     const std::string onlyCell = options.value("--cell");
@@ -200,7 +210,11 @@ int computeCommand(const QStringList& arguments) {
         printError(options.file + ": error: there is no cell '" + onlyCell + "'");
         return ExitUsage;
     }
-    const std::string json = lessonJson(whatIf->lesson, whatIf->results, onlyCell).dump() + "\n";
+    const std::string json =
+        lessonJson(whatIf->lesson, whatIf->results, onlyCell,
+                   [&](int line) { return whatIf->originalLine(line); })
+            .dump() +
+        "\n";
     if (std::fwrite(json.data(), 1, json.size(), stdout) != json.size() || std::fflush(stdout)) {
         printError("attnbook: cannot write to standard output");
         return ExitOutputFailed;
@@ -216,12 +230,10 @@ int checkCommand(const QStringList& arguments) {
     if (!whatIf) {
         return exitCode;
     }
-    std::vector<Diagnostic> all = allDiagnostics(whatIf->lesson, whatIf->results);
-    const std::vector<Diagnostic> lint = checkLesson(whatIf->lesson, whatIf->results);
-    all.insert(all.end(), lint.begin(), lint.end());
-    std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
-        return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-    });
+    std::vector<Diagnostic> all = lessonProblems(whatIf->lesson, whatIf->results);
+    for (Diagnostic& d : all) {
+        d.line = whatIf->originalLine(d.line); // the file's lines, not the what-if's
+    }
     const bool errors = reportDiagnostics(options.file, all, true);
     const size_t warnings = size_t(std::count_if(all.begin(), all.end(), [](const Diagnostic& d) {
         return d.severity == Severity::Warning;

@@ -2,6 +2,7 @@
 
 #include "core/document/cell_editor.h"
 
+#include <algorithm>
 #include <set>
 
 namespace attnbook {
@@ -21,6 +22,7 @@ std::optional<SetOption> parseSetOption(const std::string& text, std::string& er
 WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
                    AttentionEngine& engine) {
     WhatIf out;
+    out.original = lesson.document;
     Document document = lesson.document;
     for (const SetOption& set : sets) {
         const LessonCell* cell = lesson.cell(set.cellId);
@@ -78,6 +80,42 @@ WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
         }
     }
     return out;
+}
+
+namespace {
+
+int linesOf(const Segment& segment) {
+    const auto count = [](const std::string& text) {
+        return int(std::count(text.begin(), text.end(), '\n')) +
+               (!text.empty() && text.back() != '\n' ? 1 : 0);
+    };
+    if (!segment.isCell()) {
+        return count(segment.prose().text);
+    }
+    const CellBlock& cell = segment.cell();
+    return count(cell.openFence) + count(cell.body) + count(cell.closeFence);
+}
+
+int firstLineOf(const Segment& segment) {
+    return segment.isCell() ? segment.cell().openLine : segment.prose().firstLine;
+}
+
+} // namespace
+
+int WhatIf::originalLine(int line) const {
+    const std::vector<Segment>& now = lesson.document.segments;
+    const std::vector<Segment>& before = original.segments;
+    if (now.size() != before.size()) {
+        return line;
+    }
+    for (size_t i = 0; i < now.size(); ++i) {
+        const int first = firstLineOf(now[i]);
+        if (line >= first && line < first + linesOf(now[i])) {
+            const bool edited = now[i].isCell() && now[i].cell().body != before[i].cell().body;
+            return edited ? firstLineOf(before[i]) : firstLineOf(before[i]) + (line - first);
+        }
+    }
+    return line;
 }
 
 } // namespace attnbook

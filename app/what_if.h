@@ -25,6 +25,11 @@ struct WhatIf {
     LessonResults results;
     // "--set colour.heads: error: ..." for each set the lesson refuses.
     std::vector<std::string> errors;
+    Document original; // the document as the file has it
+
+    // The file's line for a line of the what-if document: an edited cell may grow or
+    // shrink, moving everything after it. A line inside an edited cell maps to its fence.
+    int originalLine(int line) const;
 };
 
 // Applies every set to `lesson`, re-reads and recomputes it. Errors that

@@ -143,14 +143,8 @@ ExportResult renderExport(const Lesson& lesson, const ExportRequest& request, Re
         }
         AttentionEngine engine;
         const LessonResults results = computeLesson(lesson, engine);
-        out->errors = errorsOf(results.diagnostics);
-        const std::vector<Diagnostic> checked = errorsOf(checkLesson(lesson, results));
-        out->errors.insert(out->errors.end(), checked.begin(), checked.end());
+        out->errors = errorsOf(lessonProblems(lesson, results));
         if (!out->errors.empty()) {
-            std::stable_sort(out->errors.begin(), out->errors.end(),
-                             [](const Diagnostic& a, const Diagnostic& b) {
-                                 return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-                             });
             return invalidDocument(out->errors.front());
         }
         if (request.worksheet && !lessonHasWorksheet(lesson)) {

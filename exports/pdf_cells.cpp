@@ -16,6 +16,23 @@ namespace attnbook {
 
 namespace {
 
+// The gradient check in words, as the window's gradients view says it: two short lines,
+// since a figure label does not wrap.
+QStringList gradientCheckLines(const GradientCheckReport& check) {
+    if (!check.ran) {
+        return {QStringLiteral("Gradient check skipped: %1.").arg(QString::fromStdString(check.skipped))};
+    }
+    return {QStringLiteral("Gradient check against central differences: relative error %1, %2 "
+                           "(below 1e-6 passes).")
+                .arg(QString::number(check.maxRelError, 'e', 1))
+                .arg(check.passed() ? QStringLiteral("passed") : QStringLiteral("failed")),
+            QStringLiteral("%1 of %2 entries checked; the largest difference is in ∂L/∂%3.")
+                .arg(check.checked)
+                .arg(check.total)
+                .arg(QString::fromStdString(check.worst.gradient))};
+}
+
+
 constexpr int kMaxHeadsShown = 4;
 constexpr size_t kMaxLinesPerSection = 16;
 
@@ -29,12 +46,12 @@ QString num(double v, int digits = 4) {
 
 // "÷ √4" or "÷ 2" or "not scaled".
 QString scaleWords(const AttentionResult& r) {
-    if (r.scale == 1.0) {
-        return QStringLiteral("scores not scaled");
-    }
     const double divisor = 1.0 / r.scale;
     if (std::abs(divisor - std::sqrt(double(r.dK))) < 1e-12) {
-        return QStringLiteral("scores ÷ √%1").arg(r.dK);
+        return QStringLiteral("scores ÷ √%1").arg(r.dK); // also at d_k = 1: ÷ √1
+    }
+    if (r.scale == 1.0) {
+        return QStringLiteral("scores not scaled");
     }
     return QStringLiteral("scores ÷ %1").arg(num(divisor));
 }
@@ -278,15 +295,9 @@ PdfBoxPtr gradientsView(const AttentionResult& r, const CellPrintArea& area) {
         vec(QStringLiteral("∂L/∂b_O"), g.b_O);
     }
     box->addFlow(figures, 18, 8);
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.3g", r.maxRelError);
-    box->addRow(
-        {{labelFigure(QStringLiteral("Gradient check: the largest relative difference between "
-                                     "these gradients and central differences is %1.")
-                          .arg(QString::fromLatin1(buffer)),
-                      pdf::font(pdf::kSans, 8), pdf::kInk, area.width)},
-         0,
-         6});
+    for (const QString& line : gradientCheckLines(r.gradcheck)) {
+        box->addRow({{labelFigure(line, pdf::font(pdf::kSans, 8), pdf::kInk, area.width)}, 0, 2});
+    }
     return box;
 }
 
@@ -494,7 +505,7 @@ std::vector<PdfBoxPtr> chartCellBoxes(const std::string& id, const ChartCellSpec
 QString boundText(const std::string& text, const LessonResults& results) {
     const std::vector<ProsePiece> pieces = scanProse(text, 1);
     return qs(substituteBindings(text, pieces,
-                                 [&](const BindingPath& path) { return results.boundText(path); }));
+                                 [&](const Binding& binding) { return results.boundText(binding); }));
 }
 
 std::vector<PdfBoxPtr> quizCellBoxes(const QuizCellSpec& quiz, int number,

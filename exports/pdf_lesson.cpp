@@ -65,7 +65,7 @@ PdfSection lessonSection(const Lesson& lesson, const LessonResults& results,
     if (PdfBoxPtr title = titleBlock(doc, area)) {
         section.boxes.push_back(title);
     }
-    const auto lookup = [&](const BindingPath& path) { return results.boundText(path); };
+    const auto lookup = [&](const Binding& binding) { return results.boundText(binding); };
     int question = 0;
     bool afterCell = false;
     for (const Segment& segment : doc.segments) {

@@ -1,5 +1,6 @@
 #include "exports/worksheet_pdf.h"
 
+#include "core/document/quiz_answer.h"
 #include "core/document/source_text.h"
 #include "core/math/worked_steps.h"
 #include "exports/export_output.h"
@@ -196,12 +197,12 @@ QString givensText(const AttentionCellSpec& spec, const AttentionResult& r,
         }
         heads += QStringLiteral(": ") + slices.join(QStringLiteral(", "));
     }
-    if (r.scale == 1.0) {
-        parts << heads + QStringLiteral("; the scores are not scaled.");
-    } else if (std::abs(1.0 / r.scale - std::sqrt(double(r.dK))) < 1e-12) {
+    if (std::abs(1.0 / r.scale - std::sqrt(double(r.dK))) < 1e-12) {
         parts << heads + QStringLiteral("; multiply every score by s = 1/√%1 = %2.")
                              .arg(r.dK)
                              .arg(num(r.scale));
+    } else if (r.scale == 1.0) {
+        parts << heads + QStringLiteral("; the scores are not scaled.");
     } else {
         parts << heads + QStringLiteral("; divide every score by %1.").arg(num(1.0 / r.scale));
     }
@@ -335,9 +336,9 @@ QString answerText(const QuizCellSpec& quiz, const Json* answer, const LessonRes
     case QuizCellSpec::AnswerKind::Binding: {
         const double v = answer && answer->isNumber() ? answer->number() : quiz.number;
         QString text = QStringLiteral("**Answer: %1**").arg(num(v));
-        if (quiz.tolerance > 0) {
+        if (const double tolerance = quizTolerance(quiz, v); tolerance > 0) {
             text += QStringLiteral(" (within ± %1)")
-                        .arg(qs(readableNumber(quiz.tolerance, 6))
+                        .arg(qs(readableNumber(tolerance, 6))
                                  .remove(QRegularExpression(QStringLiteral("0+$"))));
         }
         return text;
@@ -451,6 +452,42 @@ PdfBoxPtr quizBox(const LessonCell& cell, const QuizCellSpec& quiz, int number,
 
 // ---- Sheets ----
 
+// What a question about a cell that is not an exercise needs from it, so it can be answered
+// from the paper alone: the set-up in words and the input matrices.
+std::vector<PdfBoxPtr> givensBoxes(const LessonCell& cell, const AttentionResult& r,
+                                   const CellPrintArea& area) {
+    const AttentionCellSpec& spec = *cell.attention();
+    std::vector<std::vector<Figure>> groups(1);
+    for (NamedMatrix& m : attentionMatrices(spec, r, false)) {
+        const bool input = r.direct ? (m.name == "Q" || m.name == "K" || m.name == "V")
+                                    : m.name == "X";
+        if (input) {
+            groups.back().push_back(matrixFigure(m.table));
+        }
+    }
+    std::vector<PdfBoxPtr> boxes;
+    PrintProseStyle style;
+    style.bodySize = 9.5;
+    style.justify = false;
+    const QString text = QStringLiteral("**Given (cell %1).** ").arg(qs(cell.id)) +
+                         givensText(spec, r, {});
+    for (PdfBoxPtr& b : proseBoxes(markdownDocument(text, area.width, style))) {
+        std::const_pointer_cast<PdfBox>(b)->keepWithNext = true;
+        boxes.push_back(b);
+    }
+    if (!groups.back().empty()) {
+        auto matrices = std::make_shared<FigureRowsBox>(area.width, area.maxHeight);
+        matrices->addGroups(groups, 18, 10);
+        matrices->keepTogether = true;
+        matrices->spaceBefore = 4;
+        matrices->keepWithNext = true;
+        boxes.push_back(matrices);
+    }
+    return boxes;
+}
+
+// A quiz about a cell prints right after that cell's exercise; the others follow under
+// "Questions", each after the givens of the cell it asks about (document-format.md).
 std::vector<PdfBoxPtr> sheetBoxes(const WorksheetVariant& v, Sheet sheet, const QString& student,
                                   const CellPrintArea& area) {
     const Lesson& lesson = v.lesson;
@@ -458,27 +495,52 @@ std::vector<PdfBoxPtr> sheetBoxes(const WorksheetVariant& v, Sheet sheet, const 
     std::vector<PdfBoxPtr> boxes;
     boxes.push_back(titleBox(qs(lesson.title()), sheet, area));
     boxes.push_back(nameBox(sheet, student, v.label(), area));
+    const auto append = [&](std::vector<PdfBoxPtr> more) {
+        for (PdfBoxPtr& b : more) {
+            boxes.push_back(std::move(b));
+        }
+    };
+    std::set<std::string> exercises;
+    for (const LessonCell* cell : worksheetCells(lesson)) {
+        exercises.insert(cell->id);
+    }
     int exercise = 0;
+    int question = 0;
+    std::set<std::string> asked;
     for (const LessonCell* cell : worksheetCells(lesson)) {
         const ComputedCell* computed = v.results.cell(cell->id);
         if (!computed || !computed->attention) {
             continue;
         }
         const auto it = headings.find(cell->id);
-        for (PdfBoxPtr& b :
-             exerciseBoxes(*cell->attention(), *computed->attention, ++exercise,
-                           it == headings.end() ? QString() : it->second, sheet, area)) {
-            boxes.push_back(std::move(b));
+        append(exerciseBoxes(*cell->attention(), *computed->attention, ++exercise,
+                             it == headings.end() ? QString() : it->second, sheet, area));
+        for (const LessonCell& quiz : lesson.cells) {
+            if (quiz.quiz() && quizSubject(quiz) == cell->id) {
+                boxes.push_back(quizBox(quiz, *quiz.quiz(), ++question, v.results, sheet, area));
+                asked.insert(quiz.id);
+            }
         }
     }
-    int question = 0;
+    bool headed = false;
+    std::set<std::string> given;
     for (const LessonCell& cell : lesson.cells) {
-        if (const QuizCellSpec* quiz = cell.quiz()) {
-            if (question == 0) {
-                boxes.push_back(headingBox(QStringLiteral("Questions"), area, 20));
-            }
-            boxes.push_back(quizBox(cell, *quiz, ++question, v.results, sheet, area));
+        const QuizCellSpec* quiz = cell.quiz();
+        if (!quiz || asked.count(cell.id)) {
+            continue;
         }
+        if (!headed) {
+            boxes.push_back(headingBox(QStringLiteral("Questions"), area, 20));
+            headed = true;
+        }
+        const std::string subject = quizSubject(cell);
+        const LessonCell* about = lesson.cell(subject);
+        const ComputedCell* computed = v.results.cell(subject);
+        if (about && about->attention() && computed && computed->attention &&
+            given.insert(subject).second) {
+            append(givensBoxes(*about, *computed->attention, area));
+        }
+        boxes.push_back(quizBox(cell, *quiz, ++question, v.results, sheet, area));
     }
     return boxes;
 }
@@ -557,6 +619,17 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
     const int sheets = std::max(count, 1);
     if (count > kMaxVariants) {
         return ExportResult::failed(QStringLiteral("at most %1 variants").arg(kMaxVariants));
+    }
+    const std::vector<const LessonCell*> cells = worksheetCells(lesson);
+    const bool anythingVaries = std::any_of(cells.begin(), cells.end(), [](const LessonCell* c) {
+        return !c->attention()->worksheet->vary.empty();
+    });
+    if (options.variants > 0 && !anythingVaries) {
+        return ExportResult::failed(
+            QStringLiteral("nothing in this lesson varies (no cell has worksheet.vary), so %1 "
+                           "variants would be %1 identical sheets: leave out the variants, or "
+                           "give a cell worksheet.vary")
+                .arg(options.variants));
     }
 
     // The pool's threads never expire while it lives: the documents laid out on them keep font

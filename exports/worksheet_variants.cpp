@@ -72,7 +72,7 @@ bool lessonHasWorksheet(const Lesson& lesson) {
                        [](const LessonCell& c) { return c.quiz() != nullptr; });
 }
 
-std::string unworkableReason(const AttentionResult& r) {
+std::string unworkableReason(const AttentionResult& r, double maxScore) {
     const auto zeroRow = [](const arma::mat& m, arma::uword row, arma::uword first,
                             arma::uword count) {
         return count > 0 && !arma::any(m.row(row).cols(first, first + count - 1) != 0.0);
@@ -98,6 +98,12 @@ std::string unworkableReason(const AttentionResult& r) {
         }
         const HeadResult& h = r.head[size_t(head)];
         for (int i = 0; i < r.n; ++i) {
+            for (int j = 0; j < r.m; ++j) {
+                if (!h.blocked(arma::uword(i), arma::uword(j)) &&
+                    std::abs(h.score(arma::uword(i), arma::uword(j))) > maxScore) {
+                    return "a score beyond ±" + shortestDouble(maxScore);
+                }
+            }
             double best = -1;
             for (int j = 0; j < r.m; ++j) {
                 if (!h.blocked(arma::uword(i), arma::uword(j))) {
@@ -247,7 +253,7 @@ ExportResult drawVariant(const Lesson& lesson, std::uint64_t seed, int number, i
                     }
                     AttentionResult result;
                     engine.compute(spec->config, result, GradientCheck::Skip);
-                    why = unworkableReason(result);
+                    why = unworkableReason(result, spec->worksheet->maxScore);
                 } catch (const InvalidConfig& e) {
                     why = e.what();
                 }
@@ -277,6 +283,21 @@ ExportResult drawVariant(const Lesson& lesson, std::uint64_t seed, int number, i
                             .arg(QString::fromStdString(d.message)),
                         d.line, d.column};
             }
+        }
+    }
+    // Quiz text is printed with this variant's numbers; a claim it relies on must hold for
+    // them too, or the sheet would say something false (document-format.md).
+    for (const LessonClaim& claim : lessonClaims(out->lesson, out->results)) {
+        if (!claim.cellId.empty() && !claim.verdict.holds) {
+            const std::string why = claim.verdict.error.empty()
+                                        ? "claim is false: " + claim.expression + " (" +
+                                              claim.verdict.sides + ")"
+                                        : claim.verdict.error;
+            return {ExportStatus::InvalidDocument,
+                    QStringLiteral("variant %1: quiz %2: %3")
+                        .arg(number)
+                        .arg(QString::fromStdString(claim.cellId), QString::fromStdString(why)),
+                    claim.line, claim.column};
         }
     }
     out->hash = QString::fromLatin1(

@@ -50,8 +50,9 @@ std::vector<const LessonCell*> worksheetCells(const Lesson& lesson);
 // True when a worksheet has something to show: worksheet options or quizzes.
 bool lessonHasWorksheet(const Lesson& lesson);
 
-// Is this computed cell workable by hand? Empty when it is, else why not.
-std::string unworkableReason(const AttentionResult& result);
+// Is this computed cell workable by hand? Empty when it is, else why not: a zero vector, a tie
+// for the largest share, or a scaled score beyond ±maxScore.
+std::string unworkableReason(const AttentionResult& result, double maxScore = 3.0);
 
 // Variant `number` of `count` (0: the lesson's own numbers), computed. Fails with
 // InvalidDocument, at the cell's worksheet key, when a cell finds no workable draw.

@@ -213,7 +213,7 @@ Flickable {
 
                 Component {
                     id: proseRow
-                    ProseBlock { markdown: entry.markdown }
+                    ProseBlock { objectName: "prose_" + entry.index; markdown: entry.markdown }
                 }
                 Component {
                     id: proseEditorRow

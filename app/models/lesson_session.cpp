@@ -155,22 +155,36 @@ void LessonSession::clearCells() {
 
 QString LessonSession::textWithBindings(const std::string& text) const {
     const std::vector<ProsePiece> pieces = scanProse(text, 1);
-    return QString::fromStdString(substituteBindings(text, pieces, [this](const BindingPath& path) {
-        const std::optional<std::string> value = results_.boundText(path);
+    return QString::fromStdString(substituteBindings(text, pieces, [this](const Binding& binding) {
+        const std::optional<std::string> value = results_.boundText(binding);
         // A binding that does not resolve is listed as an error; in the
         // prose it stays visible as what the author wrote.
         return std::optional<std::string>(value ? escapeMarkdown(*value)
-                                                : "`{{" + path.text() + "}}`");
-    }));
+                                                : "`{{" + binding.expression + "}}`");
+    }, [this](const Binding& claim) { return claimMark(claim); }));
+}
+
+// A claim shows nothing while it holds. When a what-if makes it false, the
+// sentence it guards keeps its words and gets a visible mark (document-format.md).
+std::string LessonSession::claimMark(const Binding& claim) const {
+    const ClaimVerdict verdict = evaluateClaim(claim, results_.lookup());
+    if (verdict.holds || !verdict.error.empty()) {
+        return {}; // an error is listed with the problems instead
+    }
+    return " **⚠ " + tr("not true for your edit").toStdString() + "** *(" +
+           escapeMarkdown(claim.expression) + ": " + verdict.sides + ")*";
 }
 
 QString LessonSession::proseMarkdown(const ProsePieceRow& row) const {
     return QString::fromStdString(
-        substituteBindings(row.text, row.pieces, [this](const BindingPath& path) {
-            const std::optional<std::string> value = results_.boundText(path);
-            return std::optional<std::string>(value ? escapeMarkdown(*value)
-                                                    : "`{{" + path.text() + "}}`");
-        }));
+        substituteBindings(
+            row.text, row.pieces,
+            [this](const Binding& binding) {
+                const std::optional<std::string> value = results_.boundText(binding);
+                return std::optional<std::string>(value ? escapeMarkdown(*value)
+                                                        : "`{{" + binding.expression + "}}`");
+            },
+            [this](const Binding& claim) { return claimMark(claim); }));
 }
 
 void LessonSession::present(Lesson lesson, const QString& path) {
@@ -186,11 +200,13 @@ void LessonSession::present(Lesson lesson, const QString& path) {
         if (p.kind != ProsePiece::Kind::Binding) {
             return;
         }
-        quotedCells_.insert(p.path.cellId);
-        const auto* first =
-            p.path.steps.empty() ? nullptr : std::get_if<std::string>(&p.path.steps[0]);
-        if (first && (*first == "grad" || *first == "gradcheck")) {
-            gradientCells_.insert(p.path.cellId);
+        for (const BindingPath& path : p.binding.paths) {
+            quotedCells_.insert(path.cellId);
+            const auto* first =
+                path.steps.empty() ? nullptr : std::get_if<std::string>(&path.steps[0]);
+            if (first && (*first == "grad" || *first == "gradcheck")) {
+                gradientCells_.insert(path.cellId);
+            }
         }
     };
     const Document& doc = lesson_.document;
@@ -219,14 +235,7 @@ void LessonSession::present(Lesson lesson, const QString& path) {
     }
 
     computeCells();
-    std::vector<Diagnostic> diagnostics = lesson_.diagnostics;
-    diagnostics.insert(diagnostics.end(), results_.diagnostics.begin(), results_.diagnostics.end());
-    const std::vector<Diagnostic> lint = checkLesson(lesson_, results_);
-    diagnostics.insert(diagnostics.end(), lint.begin(), lint.end());
-    std::stable_sort(diagnostics.begin(), diagnostics.end(),
-                     [](const Diagnostic& a, const Diagnostic& b) {
-                         return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-                     });
+    const std::vector<Diagnostic> diagnostics = lessonProblems(lesson_, results_);
 
     std::vector<CellListModel::Row> rows;
     std::vector<OutlineModel::Heading> headings;
@@ -280,10 +289,12 @@ void LessonSession::present(Lesson lesson, const QString& path) {
                 if (quiz->answerKind == QuizCellSpec::AnswerKind::Binding) {
                     answer = [this, binding = quiz->text]() -> std::optional<double> {
                         std::string error;
-                        const std::optional<BindingPath> path = parseBindingPath(binding, error);
-                        const Json* value = path ? results_.bound(*path, error) : nullptr;
-                        return value && value->isNumber() ? std::optional(value->number())
-                                                          : std::nullopt;
+                        const std::optional<Binding> parsed = parseBinding(binding, error);
+                        const BindingValue value =
+                            parsed ? results_.value(*parsed) : BindingValue{};
+                        return value.value && value.value->isNumber()
+                                   ? std::optional(value.value->number())
+                                   : std::nullopt;
                     };
                 } else {
                     answer = [number = quiz->number] { return std::optional(number); };

@@ -116,6 +116,7 @@ class LessonSession : public QObject {
     void computeCells();
     void attentionRecomputed(const std::string& id);
     QString proseMarkdown(const ProsePieceRow& row) const;
+    std::string claimMark(const Binding& claim) const;
     QString textWithBindings(const std::string& text) const;
     std::optional<std::string> keep(const std::string& id,
                                     const std::vector<std::pair<std::string, std::string>>& keys);

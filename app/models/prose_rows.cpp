@@ -52,7 +52,9 @@ std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
             current.pieces = scanProse(current.text, current.firstLine, 1, codeLines);
             for (const ProsePiece& p : current.pieces) {
                 if (p.kind == ProsePiece::Kind::Binding) {
-                    current.boundCells.insert(p.path.cellId);
+                    for (const BindingPath& path : p.binding.paths) {
+                        current.boundCells.insert(path.cellId);
+                    }
                 }
             }
             rows.push_back(std::move(current));

@@ -1,7 +1,7 @@
 #include "app/models/quiz_cell_model.h"
 
-#include "core/document/cell_specs.h"
 #include "app/models/number_text.h"
+#include "core/document/quiz_answer.h"
 
 #include <cmath>
 
@@ -9,7 +9,7 @@ namespace attnbook {
 
 QuizCellModel::QuizCellModel(const std::string& id, const QuizCellSpec& spec, TextFilter markdown,
                              NumberSource answer, QObject* parent)
-    : QObject(parent), id_(QString::fromStdString(id)), tolerance_(spec.tolerance),
+    : QObject(parent), id_(QString::fromStdString(id)), spec_(spec),
       questionSource_(spec.question), choiceSources_(spec.choices), explainSource_(spec.explain),
       markdown_(std::move(markdown)), answer_(std::move(answer)) {
     using Kind = QuizCellSpec::AnswerKind;
@@ -39,6 +39,11 @@ void QuizCellModel::refresh() {
     explanation_ = markdown_(explainSource_);
     Q_EMIT textChanged();
     recheck();
+}
+
+double QuizCellModel::tolerance() const {
+    const std::optional<double> answer = answer_ ? answer_() : std::nullopt;
+    return quizTolerance(spec_, answer.value_or(0.0));
 }
 
 QString QuizCellModel::answerText() const {
@@ -76,7 +81,13 @@ void QuizCellModel::checkNumber(const QString& text) {
         return;
     }
     QString reason;
-    const std::optional<double> typed = parseTypedNumber(text, reason);
+    // A fraction such as 1/2 is a number too (document-format.md).
+    std::optional<double> typed = text.contains(u'/')
+                                      ? parseAnswerNumber(text.trimmed().toStdString())
+                                      : parseTypedNumber(text, reason);
+    if (!typed && reason.isEmpty()) {
+        reason = QStringLiteral("'%1' is not a number or a fraction like 1/2").arg(text.trimmed());
+    }
     if (!typed) {
         lastNumber_.reset();
         setVerdict(QStringLiteral("refused"), reason);
@@ -96,9 +107,7 @@ void QuizCellModel::recheck() {
                    QStringLiteral("This question's answer cannot be computed right now."));
         return;
     }
-    // A little slack for rounding the tolerance itself (0.001 typed as such).
-    const double slack = 1e-9 * std::max(1.0, std::abs(*answer));
-    if (std::abs(*lastNumber_ - *answer) <= tolerance_ + slack) {
+    if (quizAccepts(spec_, *lastNumber_, *answer)) {
         setVerdict(QStringLiteral("right"),
                    QStringLiteral("Right: the answer is %1.").arg(displayNumber(*answer, 4)));
     } else {

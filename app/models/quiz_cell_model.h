@@ -8,12 +8,12 @@
 #include <QStringList>
 #include <QtQml/qqmlregistration.h>
 
+#include "core/document/cell_specs.h"
+
 #include <functional>
 #include <optional>
 
 namespace attnbook {
-
-struct QuizCellSpec;
 
 class QuizCellModel : public QObject {
     Q_OBJECT
@@ -25,7 +25,8 @@ class QuizCellModel : public QObject {
     Q_PROPERTY(QStringList choices READ choices NOTIFY textChanged)
     Q_PROPERTY(QString explanation READ explanation NOTIFY textChanged)
     Q_PROPERTY(QString sampleAnswer READ sampleAnswer CONSTANT)
-    Q_PROPERTY(double tolerance READ tolerance CONSTANT)
+    // How far a typed number may be from the answer (quiz_answer.h); follows a bound answer.
+    Q_PROPERTY(double tolerance READ tolerance NOTIFY textChanged)
     // open (not answered), right, wrong, refused (the input was not a number)
     Q_PROPERTY(QString verdict READ verdict NOTIFY verdictChanged)
     Q_PROPERTY(QString feedback READ feedback NOTIFY verdictChanged)
@@ -44,7 +45,7 @@ class QuizCellModel : public QObject {
     QStringList choices() const { return choices_; }
     QString explanation() const { return explanation_; }
     QString sampleAnswer() const { return sampleAnswer_; }
-    double tolerance() const { return tolerance_; }
+    double tolerance() const;
     QString verdict() const { return verdict_; }
     QString feedback() const { return feedback_; }
     int chosen() const { return chosen_; }
@@ -71,7 +72,7 @@ class QuizCellModel : public QObject {
     QString id_;
     QString kind_;
     int rightChoice_ = -1;
-    double tolerance_ = 0.005;
+    QuizCellSpec spec_; // the answer's kind, decimals and tolerance
     std::string questionSource_;
     std::vector<std::string> choiceSources_;
     std::string explainSource_;

@@ -5,95 +5,6 @@
 
 namespace attnbook {
 
-std::string BindingPath::text() const {
-    std::string out = cellId;
-    for (const auto& step : steps) {
-        if (const auto* key = std::get_if<std::string>(&step)) {
-            out += "." + *key;
-        } else {
-            out += "[" + std::to_string(std::get<size_t>(step)) + "]";
-        }
-    }
-    return out;
-}
-
-namespace {
-
-bool isNameStart(char c) {
-    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
-}
-bool isNameChar(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-}
-
-} // namespace
-
-std::optional<BindingPath> parseBindingPath(std::string_view inner, std::string& error) {
-    BindingPath path;
-    size_t i = 0;
-    const auto name = [&]() {
-        const size_t start = i;
-        if (i < inner.size() && isNameStart(inner[i])) {
-            ++i;
-            while (i < inner.size() && isNameChar(inner[i])) {
-                ++i;
-            }
-        }
-        return std::string(inner.substr(start, i - start));
-    };
-    path.cellId = name();
-    if (path.cellId.empty()) {
-        error = "a binding starts with a cell id, like {{colour.output[0]}}";
-        return std::nullopt;
-    }
-    while (i < inner.size() && inner[i] != ':') {
-        if (inner[i] == '.') {
-            ++i;
-            const std::string key = name();
-            if (key.empty()) {
-                error = "expected a name after '.'";
-                return std::nullopt;
-            }
-            path.steps.emplace_back(key);
-        } else if (inner[i] == '[') {
-            ++i;
-            const size_t start = i;
-            while (i < inner.size() && std::isdigit(static_cast<unsigned char>(inner[i]))) {
-                ++i;
-            }
-            if (i == start || i >= inner.size() || inner[i] != ']' || i - start > 9) {
-                error = "expected an index like [0]";
-                return std::nullopt;
-            }
-            path.steps.emplace_back(
-                size_t(std::stoul(std::string(inner.substr(start, i - start)))));
-            ++i;
-        } else {
-            error = "unexpected '" + std::string(1, inner[i]) + "' in the binding";
-            return std::nullopt;
-        }
-    }
-    if (path.steps.empty()) {
-        error = "a binding names a value inside the cell, like {{" + path.cellId + ".output[0]}}";
-        return std::nullopt;
-    }
-    if (i < inner.size()) { // ":DIGITS"
-        const std::string_view digits = inner.substr(i + 1);
-        if (digits.empty() || digits.size() > 2 ||
-            !std::all_of(digits.begin(), digits.end(),
-                         [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-            error = "the digits after ':' must be a number from 0 to 15";
-            return std::nullopt;
-        }
-        path.digits = std::stoi(std::string(digits));
-        if (path.digits > 15) {
-            error = "the digits after ':' must be a number from 0 to 15";
-            return std::nullopt;
-        }
-    }
-    return path;
-}
-
 const Json* resolveBindingPath(const Json& cell, const BindingPath& path, std::string& error) {
     const Json* at = &cell;
     std::string walked = path.cellId;
@@ -261,13 +172,13 @@ std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firs
         flushText(start, textLine, textColumn);
         std::string error;
         const std::string_view inner = text.substr(i + 2, close - i - 2);
-        const std::optional<BindingPath> path = parseBindingPath(inner, error);
-        ProsePiece piece{path ? ProsePiece::Kind::Binding : ProsePiece::Kind::Malformed,
+        const std::optional<Binding> binding = parseBinding(inner, error);
+        ProsePiece piece{binding ? ProsePiece::Kind::Binding : ProsePiece::Kind::Malformed,
                          start,
                          close + 2 - start,
                          startLine,
                          startColumn,
-                         path.value_or(BindingPath{}),
+                         binding.value_or(Binding{}),
                          error};
         pieces.push_back(std::move(piece));
         while (i < close + 2) {
@@ -280,14 +191,18 @@ std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firs
 }
 
 std::string substituteBindings(std::string_view text, const std::vector<ProsePiece>& pieces,
-                               const BindingLookup& valueOf) {
+                               const BindingLookup& valueOf, const ClaimText& claimText) {
     std::string out;
     out.reserve(text.size());
     for (const ProsePiece& piece : pieces) {
         const std::string_view raw = text.substr(piece.offset, piece.length);
         switch (piece.kind) {
         case ProsePiece::Kind::Binding:
-            if (const auto value = valueOf(piece.path)) {
+            if (piece.binding.claim) {
+                out += claimText ? claimText(piece.binding) : std::string();
+                break;
+            }
+            if (const auto value = valueOf(piece.binding)) {
                 out += *value;
             } else {
                 out += raw;

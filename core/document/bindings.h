@@ -1,10 +1,12 @@
 #pragma once
 // Bindings in prose: `{{ID.PATH}}` or `{{ID.PATH:DIGITS}}` stand for the
 // value at PATH in cell ID's computed JSON, rounded to DIGITS decimals
-// (default 4). `{{{{` writes a literal `{{`. Code spans and code blocks are
-// left alone (document-format.md).
+// (default 4); `{{EXPR:DIGITS}}` for an expression over such paths, and
+// `{{? EXPR}}` for a claim that shows nothing (expression.h). `{{{{` writes a
+// literal `{{`. Code spans and code blocks are left alone (document-format.md).
 
 #include "core/document/document.h"
+#include "core/document/expression.h"
 #include "core/document/json.h"
 
 #include <functional>
@@ -14,16 +16,6 @@
 #include <vector>
 
 namespace attnbook {
-
-struct BindingPath {
-    std::string cellId;
-    std::vector<std::variant<std::string, size_t>> steps; // keys and indices after the id
-    int digits = 4;
-    std::string text() const; // "colour.head[0].weights[0][1]" (without digits)
-};
-
-// Parses the inside of `{{ ... }}`. Returns nullopt with `error` set when malformed.
-std::optional<BindingPath> parseBindingPath(std::string_view inner, std::string& error);
 
 // The value at the path inside a cell's JSON, or nullptr (with `error` saying
 // which step failed).
@@ -40,7 +32,7 @@ struct ProsePiece {
     size_t length = 0;
     int line = 0;
     int column = 0;
-    BindingPath path;  // Kind::Binding
+    Binding binding;   // Kind::Binding
     std::string error; // Kind::Malformed
 };
 
@@ -50,10 +42,12 @@ struct ProsePiece {
 std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firstColumn = 1,
                                   const std::vector<LineRange>& codeLines = {});
 
-// `text` with every binding replaced by `valueOf(path)`; a binding that
-// cannot be resolved shows `fallback(path)`.
-using BindingLookup = std::function<std::optional<std::string>(const BindingPath&)>;
+// `text` with every binding replaced by `valueOf(binding)`; a binding that
+// cannot be resolved shows as written. A claim shows `claimText(claim)`, by
+// default nothing (the window marks a claim that an edit made false).
+using BindingLookup = std::function<std::optional<std::string>(const Binding&)>;
+using ClaimText = std::function<std::string(const Binding&)>;
 std::string substituteBindings(std::string_view text, const std::vector<ProsePiece>& pieces,
-                               const BindingLookup& valueOf);
+                               const BindingLookup& valueOf, const ClaimText& claimText = {});
 
 } // namespace attnbook

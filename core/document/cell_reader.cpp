@@ -1,8 +1,10 @@
 #include "core/document/cell_reader.h"
 
+#include "core/document/expression.h"
 #include "core/document/file_value.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 namespace attnbook {
@@ -319,7 +321,7 @@ void readNameList(BodyReader& in, const YamlNode& node, const std::string& key,
 
 std::optional<WorksheetSpec> readWorksheet(BodyReader& in, const YamlNode& node) {
     if (!node.isMap()) {
-        in.error(node.at, "worksheet must be a map with blank: and vary:");
+        in.error(node.at, "worksheet must be a map with blank:, vary: and max_score:");
         return std::nullopt;
     }
     WorksheetSpec sheet;
@@ -355,6 +357,13 @@ std::optional<WorksheetSpec> readWorksheet(BodyReader& in, const YamlNode& node)
                     in.error(range.at, "min is larger than max");
                 }
                 sheet.vary[what.scalar] = r;
+            }
+        } else if (key.scalar == "max_score") {
+            const std::optional<double> limit = in.number(value, "worksheet.max_score");
+            if (limit && !(*limit > 0)) {
+                in.error(value.at, "worksheet.max_score must be a number above 0");
+            } else if (limit) {
+                sheet.maxScore = *limit;
             }
         } else {
             in.warning(key.at, "unknown worksheet key '" + key.scalar + "'");
@@ -576,11 +585,50 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
     return spec;
 }
 
+// `tolerance: 0.001` (absolute) or `tolerance: 1%` (relative to the answer).
+std::optional<QuizCellSpec::Tolerance> readTolerance(BodyReader& in, const YamlNode& value) {
+    QuizCellSpec::Tolerance tolerance;
+    if (value.isScalar() && !value.scalar.empty() && value.scalar.back() == '%') {
+        YamlNode number = value;
+        number.scalar.pop_back();
+        std::string ignored;
+        const std::optional<double> percent = yamlNumber(number, ignored);
+        if (!percent || *percent < 0 || *percent > 100) {
+            in.error(value.at, "tolerance must be a number ≥ 0 or a percentage like 1%");
+            return std::nullopt;
+        }
+        tolerance.relative = *percent / 100;
+        return tolerance;
+    }
+    const std::optional<double> absolute = in.number(value, "tolerance");
+    if (!absolute) {
+        return std::nullopt;
+    }
+    if (*absolute < 0) {
+        in.error(value.at, "tolerance must be ≥ 0");
+        return std::nullopt;
+    }
+    tolerance.absolute = *absolute;
+    return tolerance;
+}
+
+// Decimals typed in a number: "0.25" → 2, "5" → 0, "1e-3" → 3.
+int typedDecimals(const std::string& text) {
+    const size_t exponent = text.find_first_of("eE");
+    const std::string mantissa = text.substr(0, exponent);
+    const size_t point = mantissa.find('.');
+    int decimals = point == std::string::npos ? 0 : int(mantissa.size() - point - 1);
+    if (exponent != std::string::npos) {
+        decimals -= std::atoi(text.c_str() + exponent + 1);
+    }
+    return std::clamp(decimals, 0, 15);
+}
+
 std::optional<QuizCellSpec> readQuiz(BodyReader& in, const YamlNode& body) {
     QuizCellSpec quiz;
     const int errorsBefore = in.errorCount();
     static const std::vector<std::string> keys = {"question", "choices", "answer", "tolerance",
-                                                  "explain"};
+                                                  "explain",  "cell"};
     const YamlNode* answer = nullptr;
     for (const auto& [key, value] : body.entries) {
         const std::string& k = key.scalar;
@@ -592,11 +640,11 @@ std::optional<QuizCellSpec> readQuiz(BodyReader& in, const YamlNode& body) {
         } else if (k == "answer") {
             answer = &value;
         } else if (k == "tolerance") {
-            if (const auto t = in.number(value, "tolerance")) {
-                if (*t < 0) {
-                    in.error(value.at, "tolerance must be ≥ 0");
-                }
-                quiz.tolerance = *t;
+            quiz.tolerance = readTolerance(in, value);
+        } else if (k == "cell") {
+            quiz.cell = in.text(value, "cell").value_or("");
+            if (!quiz.cell.empty() && !isValidCellId(quiz.cell)) {
+                in.error(value.at, "cell must be a cell id, like colour");
             }
         } else if (k == "explain") {
             quiz.explain = in.text(value, "explain").value_or("");
@@ -620,6 +668,10 @@ std::optional<QuizCellSpec> readQuiz(BodyReader& in, const YamlNode& body) {
         if (a.size() > 4 && a.rfind("{{", 0) == 0 && a.compare(a.size() - 2, 2, "}}") == 0) {
             quiz.answerKind = QuizCellSpec::AnswerKind::Binding;
             quiz.text = a.substr(2, a.size() - 4);
+            std::string error;
+            if (const std::optional<Binding> binding = parseBinding(quiz.text, error)) {
+                quiz.answerDecimals = binding->digits;
+            }
         } else if (!number && !answer->quoted && ignored.find("not finite") != std::string::npos) {
             in.error(answer->at, ignored); // 1e400, .inf: a number, but not one to compare with
         } else if (number && !quiz.choices.empty()) {
@@ -633,6 +685,7 @@ std::optional<QuizCellSpec> readQuiz(BodyReader& in, const YamlNode& body) {
         } else if (number) {
             quiz.answerKind = QuizCellSpec::AnswerKind::Number;
             quiz.number = *number;
+            quiz.answerDecimals = typedDecimals(a);
         } else {
             quiz.answerKind = QuizCellSpec::AnswerKind::Text;
             quiz.text = a;

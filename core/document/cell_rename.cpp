@@ -12,8 +12,14 @@ std::string renameInText(const std::string& text, int firstLine,
     std::string out;
     for (const ProsePiece& piece : scanProse(text, firstLine, 1, codeLines)) {
         std::string raw = text.substr(piece.offset, piece.length);
-        if (piece.kind == ProsePiece::Kind::Binding && piece.path.cellId == oldId) {
-            raw.replace(2, oldId.size(), newId); // "{{" + id + ...
+        if (piece.kind == ProsePiece::Kind::Binding) {
+            // Back to front, so the offsets of the paths before stay valid.
+            const std::vector<BindingPath>& paths = piece.binding.paths;
+            for (auto path = paths.rbegin(); path != paths.rend(); ++path) {
+                if (path->cellId == oldId) {
+                    raw.replace(2 + path->offset, oldId.size(), newId); // "{{" + inner + "}}"
+                }
+            }
         }
         out += raw;
     }

@@ -30,6 +30,9 @@ struct WorksheetSpec {
         int max = 2;
     };
     std::map<std::string, Range> vary; // cell key (vocab, X, W_Q, queries ...) → integer range
+    // A variant is redrawn until every scaled score lies within ±maxScore, so that
+    // e^score stays a number a student can work out by hand (e^3 ≈ 20).
+    double maxScore = 3.0;
 };
 
 struct AttentionCellSpec {
@@ -54,8 +57,16 @@ struct QuizCellSpec {
     int choice = -1;
     double number = 0.0;
     std::string text; // the binding (without braces) or the free text
-    double tolerance = 0.005;
+    // `tolerance:` as written: absolute (0.001) or relative (1%); unset: the default of
+    // document-format.md (quiz_answer.h computes it).
+    struct Tolerance {
+        double absolute = 0.0;
+        double relative = 0.0;
+    };
+    std::optional<Tolerance> tolerance;
+    int answerDecimals = 4; // decimals the key shows: the binding's digits, or as typed
     std::string explain;
+    std::string cell; // `cell:` as written; empty: the first cell the quiz's text binds
 };
 
 struct ChartSeriesSpec {

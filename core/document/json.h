@@ -30,10 +30,12 @@ class Json {
     static Json object() { return Json(Object{}); }
 
     bool isNull() const { return std::holds_alternative<std::monostate>(value_); }
+    bool isBool() const { return std::holds_alternative<bool>(value_); }
     bool isNumber() const { return std::holds_alternative<double>(value_); }
     bool isString() const { return std::holds_alternative<std::string>(value_); }
     bool isArray() const { return std::holds_alternative<Array>(value_); }
     bool isObject() const { return std::holds_alternative<Object>(value_); }
+    bool boolean() const { return std::get<bool>(value_); }
     double number() const { return std::get<double>(value_); }
     const std::string& string() const { return std::get<std::string>(value_); }
     const Array& array() const { return std::get<Array>(value_); }

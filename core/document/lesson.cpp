@@ -5,6 +5,7 @@
 #include "core/document/result_json.h"
 
 #include <algorithm>
+#include <tuple>
 #include <new>
 
 namespace attnbook {
@@ -88,13 +89,20 @@ const Json* LessonResults::bound(const BindingPath& path, std::string& error) co
     return resolveBindingPath(c->json, path, error);
 }
 
-std::optional<std::string> LessonResults::boundText(const BindingPath& path) const {
-    std::string error;
-    const Json* value = bound(path, error);
-    if (!value) {
+PathLookup LessonResults::lookup() const {
+    return [this](const BindingPath& path, std::string& error) { return bound(path, error); };
+}
+
+BindingValue LessonResults::value(const Binding& binding) const {
+    return evaluateBinding(binding, lookup());
+}
+
+std::optional<std::string> LessonResults::boundText(const Binding& binding) const {
+    const BindingValue result = value(binding);
+    if (!result.value) {
         return std::nullopt;
     }
-    return formatBoundValue(*value, path.digits);
+    return formatBoundValue(*result.value, binding.digits);
 }
 
 namespace {
@@ -183,17 +191,18 @@ Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonR
     }
     std::string error;
     const FilePosition at = cell.read.positions.of("answer");
-    const std::optional<BindingPath> path = parseBindingPath(quiz.text, error);
-    const Json* value = path ? results.bound(*path, error) : nullptr;
-    if (!value || !value->isNumber()) {
+    const std::optional<Binding> binding = parseBinding(quiz.text, error);
+    const BindingValue value =
+        binding && !binding->claim ? results.value(*binding) : BindingValue{std::nullopt, error};
+    if (!value.value || !value.value->isNumber()) {
         results.diagnostics.push_back(
             {Severity::Error, at.line, at.column,
              "the answer {{" + quiz.text + "}} " +
-                 (value ? "is not a number" : "does not resolve: " + error),
+                 (value.value ? "is not a number" : "does not resolve: " + value.error),
              cell.id});
         return Json();
     }
-    return *value;
+    return *value.value;
 }
 
 
@@ -310,8 +319,8 @@ std::vector<TypedNumber> typedNumbers(std::string_view text) {
 
 class LessonChecker {
   public:
-    LessonChecker(const Lesson& lesson, const LessonResults& results)
-        : lesson_(lesson), results_(results) {
+    LessonChecker(const Lesson& lesson, const LessonResults& results, FalseClaims falseClaims)
+        : lesson_(lesson), results_(results), falseClaims_(falseClaims) {
         for (const ComputedCell& cell : results.cells) {
             if (cell.ok && cell.kind == CellKind::Attention) {
                 collectLeaves(cell.json, cell.id, leaves_, 200000);
@@ -323,19 +332,9 @@ class LessonChecker {
                    const std::vector<LineRange>& codeLines, const std::string& cellId) {
         for (const ProsePiece& piece : scanProse(text, firstLine, firstColumn, codeLines)) {
             switch (piece.kind) {
-            case ProsePiece::Kind::Binding: {
-                std::string error;
-                const LessonCell* target = lesson_.cell(piece.path.cellId);
-                const ComputedCell* computed = results_.cell(piece.path.cellId);
-                if (target && (!computed || !computed->ok)) {
-                    break; // the cell's own error says why it has no values
-                }
-                if (!results_.bound(piece.path, error)) {
-                    add(Severity::Error, piece, "binding {{" + piece.path.text() + "}}: " + error,
-                        cellId);
-                }
+            case ProsePiece::Kind::Binding:
+                checkBinding(piece, cellId);
                 break;
-            }
             case ProsePiece::Kind::Malformed:
                 add(Severity::Error, piece, "malformed binding: " + piece.error, cellId);
                 break;
@@ -360,6 +359,34 @@ class LessonChecker {
     void add(Severity severity, const ProsePiece& piece, const std::string& message,
              const std::string& cellId) {
         out_.push_back({severity, piece.line, piece.column, message, cellId});
+    }
+
+    // A binding that does not resolve, or a claim that is false, is an error.
+    void checkBinding(const ProsePiece& piece, const std::string& cellId) {
+        const Binding& binding = piece.binding;
+        for (const BindingPath& path : binding.paths) {
+            const LessonCell* target = lesson_.cell(path.cellId);
+            const ComputedCell* computed = results_.cell(path.cellId);
+            if (target && (!computed || !computed->ok)) {
+                return; // the cell's own error says why it has no values
+            }
+        }
+        if (binding.claim) {
+            const ClaimVerdict verdict = evaluateClaim(binding, results_.lookup());
+            if (!verdict.error.empty()) {
+                add(Severity::Error, piece, "claim {{? " + binding.expression + "}}: " + verdict.error,
+                    cellId);
+            } else if (!verdict.holds && falseClaims_ == FalseClaims::AreErrors) {
+                add(Severity::Error, piece,
+                    "claim is false: " + binding.expression + " (" + verdict.sides + ")", cellId);
+            }
+            return;
+        }
+        const BindingValue value = results_.value(binding);
+        if (!value.value) {
+            add(Severity::Error, piece, "binding {{" + binding.expression + "}}: " + value.error,
+                cellId);
+        }
     }
 
     void checkTypedNumbers(std::string_view text, const ProsePiece& piece,
@@ -394,22 +421,31 @@ class LessonChecker {
 
     const Lesson& lesson_;
     const LessonResults& results_;
+    FalseClaims falseClaims_;
     std::vector<NumberLeaf> leaves_;
     std::vector<Diagnostic> out_;
 };
 
 } // namespace
 
-std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& results) {
-    LessonChecker checker(lesson, results);
+std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& results,
+                                    FalseClaims falseClaims) {
+    LessonChecker checker(lesson, results, falseClaims);
     for (const Segment& segment : lesson.document.segments) {
         if (!segment.isCell()) {
             const ProseBlock& prose = segment.prose();
             checker.checkText(prose.text, prose.firstLine, 1, lesson.document.codeBlocks, "");
         }
     }
+    std::vector<Diagnostic> subjects;
     for (const LessonCell& cell : lesson.cells) {
         if (const QuizCellSpec* quiz = cell.quiz()) {
+            if (!quiz->cell.empty() && !lesson.cell(quiz->cell)) {
+                const FilePosition at = cell.read.positions.of("cell");
+                subjects.push_back({Severity::Error, at.line, at.column,
+                                    "cell: there is no cell '" + quiz->cell + "' to ask about",
+                                    cell.id});
+            }
             const auto check = [&](const std::string& key, const std::string& text) {
                 const FilePosition at = cell.read.positions.of(key);
                 checker.checkText(text, at.line, at.column, {}, cell.id);
@@ -421,12 +457,92 @@ std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& r
             }
         }
     }
-    return checker.take();
+    std::vector<Diagnostic> out = checker.take();
+    out.insert(out.end(), subjects.begin(), subjects.end());
+    return out;
 }
 
-Json lessonJson(const Lesson& lesson, const LessonResults& results, const std::string& onlyCell) {
+std::string quizSubject(const LessonCell& cell) {
+    const QuizCellSpec* quiz = cell.quiz();
+    if (!quiz) {
+        return {};
+    }
+    if (!quiz->cell.empty()) {
+        return quiz->cell;
+    }
+    const std::string answer =
+        quiz->answerKind == QuizCellSpec::AnswerKind::Binding ? "{{" + quiz->text + "}}" : "";
+    for (const std::string* text : {&quiz->question, &answer, &quiz->explain}) {
+        for (const ProsePiece& piece : scanProse(*text, 1)) {
+            if (piece.kind == ProsePiece::Kind::Binding && !piece.binding.paths.empty()) {
+                return piece.binding.paths.front().cellId;
+            }
+        }
+    }
+    return {};
+}
+
+std::vector<Diagnostic> lessonProblems(const Lesson& lesson, const LessonResults& results,
+                                       FalseClaims falseClaims) {
+    std::vector<Diagnostic> all = lesson.diagnostics;
+    all.insert(all.end(), results.diagnostics.begin(), results.diagnostics.end());
+    const std::vector<Diagnostic> lint = checkLesson(lesson, results, falseClaims);
+    all.insert(all.end(), lint.begin(), lint.end());
+    std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+    });
+    return all;
+}
+
+std::vector<LessonClaim> lessonClaims(const Lesson& lesson, const LessonResults& results) {
+    std::vector<LessonClaim> claims;
+    const auto collect = [&](std::string_view text, int line, int column,
+                             const std::vector<LineRange>& code, const std::string& cellId) {
+        for (const ProsePiece& piece : scanProse(text, line, column, code)) {
+            if (piece.kind == ProsePiece::Kind::Binding && piece.binding.claim) {
+                claims.push_back({piece.line, piece.column, cellId, piece.binding.expression,
+                                  evaluateClaim(piece.binding, results.lookup())});
+            }
+        }
+    };
+    for (const Segment& segment : lesson.document.segments) {
+        if (!segment.isCell()) {
+            const ProseBlock& prose = segment.prose();
+            collect(prose.text, prose.firstLine, 1, lesson.document.codeBlocks, "");
+        }
+    }
+    for (const LessonCell& cell : lesson.cells) {
+        if (const QuizCellSpec* quiz = cell.quiz()) {
+            const auto fromKey = [&](const std::string& key, const std::string& text) {
+                const FilePosition at = cell.read.positions.of(key);
+                collect(text, at.line, at.column, {}, cell.id);
+            };
+            fromKey("question", quiz->question);
+            for (const std::string& choice : quiz->choices) {
+                fromKey("choices", choice);
+            }
+            fromKey("explain", quiz->explain);
+        }
+    }
+    std::stable_sort(claims.begin(), claims.end(), [](const LessonClaim& a, const LessonClaim& b) {
+        return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+    });
+    return claims;
+}
+
+Json lessonJson(const Lesson& lesson, const LessonResults& results, const std::string& onlyCell,
+                const std::function<int(int)>& fileLine) {
     Json out = Json::object();
     out.set("title", lesson.title());
+    Json::Array claims;
+    for (const LessonClaim& claim : lessonClaims(lesson, results)) {
+        Json o = Json::object();
+        o.set("line", fileLine ? fileLine(claim.line) : claim.line)
+            .set("expr", claim.expression)
+            .set("holds", claim.verdict.holds);
+        claims.push_back(std::move(o));
+    }
+    out.set("claims", Json(std::move(claims)));
     Json::Array cells;
     for (const ComputedCell& cell : results.cells) {
         if (onlyCell.empty() || cell.id == onlyCell) {

@@ -68,8 +68,10 @@ struct LessonResults {
 
     const ComputedCell* cell(const std::string& id) const;
     // The bound value as prose shows it, or nullopt when it does not resolve.
-    std::optional<std::string> boundText(const BindingPath& path) const;
+    std::optional<std::string> boundText(const Binding& binding) const;
+    BindingValue value(const Binding& binding) const;
     const Json* bound(const BindingPath& path, std::string& error) const;
+    PathLookup lookup() const;
 };
 
 // A quiz's answer as `compute` prints it: the choice index, the number, the
@@ -90,13 +92,40 @@ struct ComputePolicy {
 LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
                             const ComputePolicy& policy = {});
 
-// The bindings in prose and quiz text: errors for those that do not resolve,
-// warnings for `{{` left unclosed and for hand-typed numbers that equal a
-// cell's value (they go stale when the cell changes).
-std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& results);
+// The bindings in prose and quiz text: errors for those that do not resolve
+// and for claims that are false, warnings for `{{` left unclosed and for
+// hand-typed numbers that equal a cell's value (they go stale when the cell changes).
+// With `FalseClaims::Listed`, a false claim is not an error: `compute` after
+// --set what-ifs lists it in its "claims" instead (document-format.md).
+enum class FalseClaims { AreErrors, AreListed };
+std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& results,
+                                    FalseClaims falseClaims = FalseClaims::AreErrors);
 
-// The `compute` JSON of the whole lesson, or of one cell when `onlyCell` is set.
+// The cell a quiz is about: its `cell:`, else the first cell its question, answer or
+// explanation binds; empty when there is none.
+std::string quizSubject(const LessonCell& quiz);
+
+// Every problem of a lesson in file order: reading, computing, bindings, claims
+// and the lint. `check`, `compute`, every export and the window list these.
+std::vector<Diagnostic> lessonProblems(const Lesson& lesson, const LessonResults& results,
+                                       FalseClaims falseClaims = FalseClaims::AreErrors);
+
+// One `{{? EXPR}}` of the document and whether it holds for the computed numbers.
+struct LessonClaim {
+    int line = 0;
+    int column = 0;
+    std::string cellId; // the quiz that holds it; empty in prose
+    std::string expression;
+    ClaimVerdict verdict;
+};
+
+// Every claim in prose and quiz text, in file order.
+std::vector<LessonClaim> lessonClaims(const Lesson& lesson, const LessonResults& results);
+
+// The `compute` JSON of the whole lesson, or of one cell when `onlyCell` is set. `fileLine`
+// maps a line of `lesson` to the file's (a --set what-if may move lines); unset: the same.
 Json lessonJson(const Lesson& lesson, const LessonResults& results,
-                const std::string& onlyCell = {});
+                const std::string& onlyCell = {},
+                const std::function<int(int)>& fileLine = {});
 
 } // namespace attnbook

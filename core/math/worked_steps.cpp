@@ -77,13 +77,14 @@ std::string dotProductLine(const AttentionResult& r, int head, int focus, int ke
 }
 
 std::string scaleText(const AttentionResult& r, int digits) {
-    if (r.scale == 1.0) {
-        return "no scaling";
-    }
     const double divisor = 1.0 / r.scale;
     const double root = std::sqrt(double(r.dK));
+    // 1/√d_k first: at d_k = 1 it is a division by √1 = 1, not "no scaling".
     if (std::abs(divisor - root) < 1e-12) {
         return "divide by √" + std::to_string(r.dK) + " = " + readableNumber(root, digits);
+    }
+    if (r.scale == 1.0) {
+        return "no scaling";
     }
     return "divide by " + readableNumber(divisor, digits);
 }

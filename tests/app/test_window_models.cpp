@@ -313,6 +313,11 @@ class WindowModelsTest : public QObject {
         QCOMPARE(number->verdict(), QStringLiteral("right"));
         number->checkNumber(QStringLiteral("0.25"));
         QCOMPARE(number->verdict(), QStringLiteral("wrong"));
+        number->checkNumber(QStringLiteral("1/4")); // a fraction is a number
+        QCOMPARE(number->verdict(), QStringLiteral("wrong"));
+        QVERIFY2(number->feedback().contains(QStringLiteral("0.25")), qPrintable(number->feedback()));
+        number->checkNumber(QStringLiteral("1/x"));
+        QCOMPARE(number->verdict(), QStringLiteral("refused"));
         QCOMPARE(attention(session, "colour")->setHeads(2), QString());
         QVERIFY(std::abs(number->answerText().toDouble() - 0.1978) < 5e-5);
         choice->checkChoice(1);

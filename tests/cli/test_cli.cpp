@@ -132,6 +132,63 @@ class TestCli : public QObject {
         QVERIFY(missing.err.contains("no such file"));
     }
 
+    // A claim that a --set makes false: compute lists it with holds: false; check on a
+    // document whose claim is false as written exits 3 at the claim's line.
+    void claimsAreListedByComputeAndEnforcedByCheck() {
+        const QByteArray lesson = QByteArray(kSmall) +
+                                  "\nThe two reds read the same.{{? near(colour.output[0][0], "
+                                  "colour.output[2][0])}}\n";
+        const QString path = write("claims.md", lesson);
+        const Run plain = attnbook({"compute", path});
+        QCOMPARE(plain.exitCode, 0);
+        const QJsonArray claims = QJsonDocument::fromJson(plain.out).object()["claims"].toArray();
+        QCOMPARE(claims.size(), 1);
+        QCOMPARE(claims[0].toObject()["line"].toInt(), 12);
+        QCOMPARE(claims[0].toObject()["holds"].toBool(), true);
+        QCOMPARE(claims[0].toObject()["expr"].toString(),
+                 QStringLiteral("near(colour.output[0][0], colour.output[2][0])"));
+
+        const Run causal = attnbook({"compute", path, "--set", "colour.mask=causal"});
+        QCOMPARE(causal.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(causal.out).object()["claims"].toArray()[0]
+                     .toObject()["holds"].toBool(),
+                 false);
+        const Run checkCausal = attnbook({"check", path, "--set", "colour.mask=causal"});
+        QCOMPARE(checkCausal.exitCode, 3);
+        QVERIFY2(checkCausal.err.contains(":12:28: error: claim is false: near(colour.output[0][0], "
+                                          "colour.output[2][0]) (1.0000 vs 0.7673)"),
+                 checkCausal.err.constData());
+
+        QByteArray falseAsWritten = lesson;
+        falseAsWritten.replace("output[2][0]", "output[1][0]");
+        const QString wrong = write("false-claim.md", falseAsWritten);
+        const Run check = attnbook({"check", wrong});
+        QCOMPARE(check.exitCode, 3);
+        QVERIFY2(check.err.contains(":12:28: error: claim is false"), check.err.constData());
+        const Run compute = attnbook({"compute", wrong});
+        QCOMPARE(compute.exitCode, 3);
+        QVERIFY(compute.out.isEmpty());
+    }
+
+    // Every reading command refuses a document with errors, a broken binding included:
+    // exit 3, nothing on stdout, nothing written.
+    void brokenBindingsAreRefusedEverywhere() {
+        const QString path =
+            write("broken.md", QByteArray(kSmall) + "\nGone: {{nothing.output[0]}}.\n");
+        const Run compute = attnbook({"compute", path});
+        QCOMPARE(compute.exitCode, 3);
+        QVERIFY(compute.out.isEmpty());
+        QVERIFY2(compute.err.contains(":12:7: error: binding {{nothing.output[0]}}"),
+                 compute.err.constData());
+        QCOMPARE(attnbook({"check", path}).exitCode, 3);
+        for (const QString& option : {QStringLiteral("--pdf"), QStringLiteral("--bundle")}) {
+            const QString out = dir_.filePath("broken-out" + option);
+            const Run run = attnbook({"export", path, option, out});
+            QCOMPARE(run.exitCode, 3);
+            QVERIFY(!QFile::exists(out));
+        }
+    }
+
     void usageErrorsExitTwo() {
         QCOMPARE(attnbook({"compute"}).exitCode, 2);
         QCOMPARE(attnbook({"compute", "a.md", "--frobnicate"}).exitCode, 2);

@@ -245,21 +245,21 @@ class TestDocument : public QObject {
         const ProseBlock& prose = lesson.document.segments.back().prose();
         const auto pieces = scanProse(prose.text, prose.firstLine, 1, lesson.document.codeBlocks);
         const std::string shown = substituteBindings(
-            prose.text, pieces, [&](const BindingPath& p) { return results.boundText(p); });
+            prose.text, pieces, [&](const Binding& b) { return results.boundText(b); });
         QVERIFY2(shown.find("Red gives 0.2327 to blue, `{{colour.n}}` stays code.") !=
                      std::string::npos,
                  shown.c_str());
         std::string error;
-        const auto path = parseBindingPath("colour.output[0]:2", error);
+        const auto path = parseBinding("colour.output[0]:2", error);
         QVERIFY(path);
         QCOMPARE(*results.boundText(*path), std::string("[0.77, 0.23, 0.00, 0.00]"));
         const auto literal = scanProse("a {{{{b}} c", 1);
         QCOMPARE(substituteBindings("a {{{{b}} c", literal,
-                                    [](const BindingPath&) { return std::nullopt; }),
+                                    [](const Binding&) { return std::nullopt; }),
                  std::string("a {{b}} c"));
-        QVERIFY(!parseBindingPath("colour", error));
-        QVERIFY(!parseBindingPath("colour.output[x]", error));
-        QVERIFY(!parseBindingPath("colour.output:99", error));
+        QVERIFY(!parseBinding("colour", error));
+        QVERIFY(!parseBinding("colour.output[x]", error));
+        QVERIFY(!parseBinding("colour.output:99", error));
     }
 
     void yesAndNoAreTokenLabels() {

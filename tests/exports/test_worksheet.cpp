@@ -146,6 +146,11 @@ class TestWorksheet : public QObject {
                 const ComputedCell* computed = v.results.cell(cell->id);
                 QVERIFY(computed && computed->attention);
                 QCOMPARE(unworkableReason(*computed->attention), std::string());
+                // Every scaled score within ±3, the default limit: e^3 ≈ 20 by hand.
+                for (const HeadResult& head : computed->attention->head) {
+                    const arma::mat scores = head.scoresT;
+                    QVERIFY(arma::abs(scores.elem(arma::find_finite(scores))).max() <= 3.0);
+                }
                 for (const auto& [label, vector] : spec.vocab) {
                     for (double x : vector) {
                         QVERIFY(x == std::round(x) && x >= -2 && x <= 2);
@@ -201,6 +206,65 @@ class TestWorksheet : public QObject {
                  QStringLiteral("/tmp/class/sheets-roster.csv"));
     }
 
+    // A quiz about an exercise's cell prints right after that exercise; a quiz about a cell
+    // that is not an exercise prints under Questions, after that cell's givens.
+    void quizzesFollowTheirCells() {
+        const Lesson lesson = lessonFrom(QStringLiteral(
+            "# T\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
+            "worksheet:\n  blank: [weights]\n```\n\n"
+            "```attention d\ntokens: [x, y]\nvocab:\n  x: [2, 0]\n  y: [0, 1]\n```\n\n"
+            "```quiz about_d\nquestion: Which token does x read most?\nanswer: 0\n"
+            "choices: [x, y]\nexplain: \"x's own score is {{d.head[0].scores[0][0]:2}}.\"\n```\n\n"
+            "```quiz about_c\nquestion: Name the cell's second token.\nanswer: b\ncell: c\n```\n"));
+        QVERIFY(!hasErrors(lesson.diagnostics));
+        QCOMPARE(quizSubject(*lesson.cell("about_d")), std::string("d"));
+        QCOMPARE(quizSubject(*lesson.cell("about_c")), std::string("c"));
+        WorksheetFiles files;
+        QVERIFY(renderWorksheets(lesson, {}, &files).ok());
+        const QString text = pdfPageTexts(files.worksheet).join(u' ').simplified();
+        const qsizetype exercise = text.indexOf(QStringLiteral("Exercise 1"));
+        const qsizetype aboutC = text.indexOf(QStringLiteral("Name the cell's second token"));
+        const qsizetype questions = text.indexOf(QStringLiteral("Questions"));
+        const qsizetype givens = text.indexOf(QStringLiteral("Given (cell d)"));
+        const qsizetype aboutD = text.indexOf(QStringLiteral("Which token does x read most"));
+        QVERIFY2(exercise >= 0 && exercise < aboutC && aboutC < questions && questions < givens &&
+                     givens < aboutD,
+                 qPrintable(text));
+        QVERIFY2(text.indexOf(QStringLiteral("Tokens x, y")) > questions, qPrintable(text));
+    }
+
+    // --variants on a lesson where nothing varies says so instead of printing identical sheets.
+    void variantsOfALessonThatDoesNotVary() {
+        const Lesson lesson = lessonFrom(QStringLiteral(
+            "# T\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
+            "worksheet:\n  blank: [weights]\n```\n"));
+        WorksheetFiles files;
+        QVERIFY(renderWorksheets(lesson, {}, &files).ok());
+        WorksheetOptions options;
+        options.variants = 3;
+        const ExportResult r = renderWorksheets(lesson, options, &files);
+        QCOMPARE(r.status, ExportStatus::Failed);
+        QVERIFY2(r.error.startsWith(QStringLiteral("nothing in this lesson varies")),
+                 qPrintable(r.error));
+    }
+
+    // An author may widen the limit; a narrow one that no draw meets is reported.
+    void theScoreLimitIsTheAuthors() {
+        const QString base = QStringLiteral(
+            "# T\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
+            "worksheet:\n  blank: [weights]\n  max_score: %1\n  vary:\n    vocab: {min: 1, max: 4}\n```\n");
+        WorksheetOptions options;
+        options.variants = 2;
+        WorksheetFiles files;
+        // Scores of [1..4]·[1..4]/√2 lie between 1.4 and 22.6: a limit of 1 allows none.
+        const ExportResult narrow = renderWorksheets(lessonFrom(base.arg(1)), options, &files);
+        QCOMPARE(narrow.status, ExportStatus::InvalidDocument);
+        QVERIFY2(narrow.error.contains(QStringLiteral("a score beyond ±1")), qPrintable(narrow.error));
+        QVERIFY(renderWorksheets(lessonFrom(base.arg(30)), options, &files).ok());
+        const Lesson zero = lessonFrom(base.arg(0));
+        QVERIFY(hasErrors(zero.diagnostics));
+    }
+
     void aRangeWithNoWorkableDrawIsAnError() {
         const Lesson lesson = lessonFrom(QStringLiteral(
             "# T\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
@@ -213,6 +277,60 @@ class TestWorksheet : public QObject {
         QCOMPARE(r.status, ExportStatus::InvalidDocument);
         QCOMPARE(r.line, 8); // worksheet:
         QVERIFY(r.error.contains(QStringLiteral("no workable variant")));
+    }
+
+    // A claim in a quiz's text must hold for every variant's numbers, or no sheet is written:
+    // the error names the variant, the quiz and the claim, at the claim's line.
+    void aQuizClaimFalseForAVariantStopsTheExport() {
+        const QString markdown = QStringLiteral(
+            "# T\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
+            "worksheet:\n  blank: [weights]\n  vary:\n    vocab: {min: -2, max: 2}\n```\n\n"
+            "```quiz q\nquestion: \"Token a is [1, 0].{{? near(c.X0[0][0], 1)}} What is A[0][0]?\"\n"
+            "answer: \"{{c.head[0].weights[0][0]}}\"\n"
+            "explain: \"The share is {{c.head[0].weights[0][0]:4}}.\"\n```\n");
+        const Lesson lesson = lessonFrom(markdown);
+        QVERIFY(!hasErrors(lesson.diagnostics));
+        WorksheetFiles files;
+        QVERIFY(renderWorksheets(lesson, {}, &files).ok()); // the lesson's own numbers
+        WorksheetOptions options;
+        options.variants = 5;
+        options.seed = 11;
+        const ExportResult r = renderWorksheets(lesson, options, &files);
+        QCOMPARE(r.status, ExportStatus::InvalidDocument);
+        QCOMPARE(r.line, 15);
+        QVERIFY2(r.error.contains(QRegularExpression(
+                     QStringLiteral("^variant \\d: quiz q: claim is false: near\\(c.X0\\[0\\]\\[0\\], 1\\) "
+                                    "\\(-?\\d\\.0000 vs 1.0000\\)$"))),
+                 qPrintable(r.error));
+    }
+
+    // The key explains each variant with that variant's numbers: the bound explanation
+    // equals the variant's own share, recomputed from its cells.
+    void theKeyExplainsEachVariantWithItsNumbers() {
+        const QString markdown = QStringLiteral(
+            "# T\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
+            "worksheet:\n  blank: [weights]\n  vary:\n    vocab: {min: -2, max: 2}\n```\n\n"
+            "```quiz q\nquestion: What share does a give itself?\n"
+            "answer: \"{{c.head[0].weights[0][0]}}\"\n"
+            "explain: \"Here it is {{c.head[0].weights[0][0]:4}} because the score is "
+            "{{c.head[0].scores[0][0]:2}}.\"\n```\n");
+        const Lesson lesson = lessonFrom(markdown);
+        for (int number = 1; number <= 3; ++number) {
+            WorksheetVariant v;
+            QVERIFY(drawVariant(lesson, 11, number, 3, &v).ok());
+            const AttentionResult& r = *v.results.cell("c")->attention;
+            WorksheetOptions options;
+            options.variants = 3;
+            options.seed = 11;
+            options.answers = true;
+            WorksheetFiles files;
+            QVERIFY(renderWorksheets(lesson, options, &files).ok());
+            const QString key = pdfPageTexts(files.answers).join(u' ').simplified();
+            const QString expected = QStringLiteral("Here it is %1 because the score is %2.")
+                                         .arg(r.head[0].weight(0, 0), 0, 'f', 4)
+                                         .arg(r.head[0].score(0, 0), 0, 'f', 2);
+            QVERIFY2(key.contains(expected), qPrintable(expected + " | " + key));
+        }
     }
 
     void cancelStopsAndWritesNothing() {

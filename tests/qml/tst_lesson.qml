@@ -51,6 +51,33 @@ Item {
             verify(code.indexOf("{{colour.output[0]}}") >= 0, code)
         }
 
+        // A what-if that makes a claim false marks the sentence it guards, keeping
+        // its words; Reset clears the mark (document-format.md).
+        function test_falseClaimIsMarked() {
+            openLesson("claims.md")
+            const row = rowOf("colour") + 1
+            function prose() {
+                return lessonSession.cells.data(lessonSession.cells.index(row, 0), CellListModel.MarkdownRole)
+            }
+            verify(prose().indexOf("not true for your edit") < 0, prose())
+            verify(prose().indexOf("The two red tokens end up exactly the same") >= 0, prose())
+            lessonSession.cell("colour").setMask("causal")
+            const marked = prose()
+            verify(marked.indexOf("The two red tokens end up exactly the same") >= 0, marked)
+            verify(marked.indexOf("not true for your edit") >= 0, marked)
+            verify(marked.indexOf("1.0000 vs 0.7673") >= 0, marked)
+            // Only the false claim is marked: blue still gets a share from the second red.
+            compare(marked.split("not true for your edit").length, 2)
+            // The rendered paragraph shows it too.
+            view.showRow(row)
+            waitForRendering(view)
+            const shown = findChild(view, "prose_" + row)
+            verify(shown, "the prose row is rendered")
+            verify(shown.getText(0, shown.length).indexOf("not true for your edit") >= 0)
+            lessonSession.cell("colour").reset()
+            verify(prose().indexOf("not true for your edit") < 0, prose())
+        }
+
         function test_choiceQuiz() {
             openLesson("window.md")
             const quiz = findChild(view, "quiz_zero_score")

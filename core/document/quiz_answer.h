@@ -1,0 +1,24 @@
+#pragma once
+// How a numeric quiz answer is judged (document-format.md, quiz cells): one rule for the
+// window that grades it and the answer key that prints it.
+
+#include "core/document/cell_specs.h"
+
+#include <optional>
+#include <string_view>
+
+namespace attnbook {
+
+// The largest |typed − answer| that counts as right. Without `tolerance:` it is the larger
+// of 1% of the answer and one unit in the last decimal the key shows (0.0001 at 4 digits),
+// so 0 is never right for 0.0009. A whole-number answer typed as such allows half a unit,
+// so 4 is not right for 5.
+double quizTolerance(const QuizCellSpec& quiz, double answer);
+
+bool quizAccepts(const QuizCellSpec& quiz, double typed, double answer);
+
+// A typed answer: a decimal number ("0.25", "-1.5", "1e-3") or a fraction of two such
+// numbers ("1/2", "-3/4"). Nullopt when it is neither, or not finite.
+std::optional<double> parseAnswerNumber(std::string_view text);
+
+} // namespace attnbook
