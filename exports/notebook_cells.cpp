@@ -160,7 +160,7 @@ std::vector<NotebookCell> proseNotebookCells(const ProseBlock& prose, const Docu
     const std::vector<std::string> lines = linesOf(prose.text);
     const int lastLine = prose.firstLine + int(lines.size()) - 1;
     const auto lineText = [&](int fileLine) { return lines[size_t(fileLine - prose.firstLine)]; };
-    const auto lookup = [&](const BindingPath& path) { return results.boundText(path); };
+    const auto lookup = [&](const Binding& binding) { return results.boundText(binding); };
 
     // Prose lines [first, last] as one Markdown cell, bindings replaced.
     std::string previousMarkdown;
@@ -570,7 +570,7 @@ namespace {
 std::string boundMarkdown(const std::string& text, const LessonResults& results) {
     const std::vector<ProsePiece> pieces = scanProse(text, 1);
     return substituteBindings(text, pieces,
-                              [&](const BindingPath& path) { return results.boundText(path); });
+                              [&](const Binding& binding) { return results.boundText(binding); });
 }
 
 } // namespace
