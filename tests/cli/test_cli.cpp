@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+
 namespace {
 
 struct Run {
@@ -242,6 +244,45 @@ class TestCli : public QObject {
         QCOMPARE(fileBytes(path), fileBytes(lessonPath("template.md")));
         QCOMPARE(attnbook({"check", "--strict", path}).exitCode, 0);
         QCOMPARE(attnbook({"new", path}).exitCode, 1); // never overwrites
+    }
+
+    // The shipped lessons' claims hold as written, and a what-if on one cell falsifies only
+    // sentences about that cell: with the colour example masked, "blue still gets something"
+    // and "the two red tokens end up the same" are false; a sentence that reads no colour
+    // value stays true.
+    void shippedLessonClaimsFollowAWhatIf() {
+        const auto claimsOf = [&](const QStringList& extra) {
+            QStringList args{QStringLiteral("compute"), lessonPath("attention.md")};
+            args += extra;
+            const Run run = attnbook(args);
+            if (run.exitCode != 0) {
+                qWarning("%s", run.err.constData());
+            }
+            return QJsonDocument::fromJson(run.out).object()["claims"].toArray();
+        };
+        const QJsonArray asWritten = claimsOf({});
+        QVERIFY(asWritten.size() >= 20);
+        for (const QJsonValue& c : asWritten) {
+            QVERIFY2(c.toObject()["holds"].toBool(), qPrintable(c.toObject()["expr"].toString()));
+        }
+        const QJsonArray masked =
+            claimsOf({QStringLiteral("--set"), QStringLiteral("colour.mask=causal")});
+        QCOMPARE(masked.size(), asWritten.size());
+        QStringList falsified;
+        for (const QJsonValue& c : masked) {
+            const QString expr = c.toObject()["expr"].toString();
+            if (!c.toObject()["holds"].toBool()) {
+                falsified << expr;
+                QVERIFY2(expr.contains(QStringLiteral("colour.")), qPrintable(expr));
+            }
+        }
+        const auto falsifiedHas = [&](const char* part) {
+            return std::any_of(falsified.begin(), falsified.end(),
+                               [&](const QString& e) { return e.contains(QLatin1String(part)); });
+        };
+        QVERIFY(falsifiedHas("colour.head[0].weights[0][1] > 0"));
+        QVERIFY(falsifiedHas("near(colour.output[0][0], colour.output[2][0])"));
+        QVERIFY(!falsifiedHas("positional.")); // the positional section reads no colour value
     }
 
     void shippedLessonsGiveTheBriefsFigures() {

@@ -9,6 +9,8 @@
 #include <QtPdf/QPdfDocument>
 #include <QtTest>
 
+#include <cmath>
+
 using namespace attnbook;
 
 namespace {
@@ -330,6 +332,51 @@ class TestWorksheet : public QObject {
                                          .arg(r.head[0].weight(0, 0), 0, 'f', 4)
                                          .arg(r.head[0].score(0, 0), 0, 'f', 2);
             QVERIFY2(key.contains(expected), qPrintable(expected + " | " + key));
+        }
+    }
+
+    // documents/attention.md, five variants of seed 11: every worked explanation in the key
+    // carries its own variant's numbers, recomputed here from that variant's cells.
+    void theLessonsKeyExplainsEachVariantWithItsNumbers() {
+        WorksheetOptions options;
+        options.variants = 5;
+        options.seed = 11;
+        options.answers = true;
+        WorksheetFiles files;
+        QVERIFY(renderWorksheets(lesson_, options, &files).ok());
+        const QString key = pdfPageTexts(files.answers).join(u' ').simplified();
+        // As a binding prints: fixed digits, no minus on a zero.
+        const auto shown = [](double x, int digits) {
+            QString s = QString::number(x, 'f', digits);
+            return s.toDouble() == 0.0 ? QString::number(0.0, 'f', digits) : s;
+        };
+        for (int number = 1; number <= 5; ++number) {
+            WorksheetVariant v;
+            QVERIFY(drawVariant(lesson_, 11, number, 5, &v).ok());
+            const AttentionResult& colour = *v.results.cell("colour")->attention;
+            const AttentionResult& two = *v.results.cell("two_heads")->attention;
+            const AttentionResult& causal = *v.results.cell("causal")->attention;
+            const QStringList expected = {
+                // blue_self_score: the dot product, then the scaled score.
+                QStringLiteral("so their dot product is %1.")
+                    .arg(shown(colour.head[0].score(1, 1) / colour.scale, 0)),
+                QStringLiteral("which gives %1.").arg(shown(colour.head[0].score(1, 1), 1)),
+                // two_heads_blue: blue's own exponential over the three, and its share.
+                QStringLiteral("%1 / (%2 + %1 + %3) = %4.")
+                    .arg(shown(std::exp(two.head[0].score(1, 1)), 4),
+                         shown(std::exp(two.head[0].score(1, 0)), 4),
+                         shown(std::exp(two.head[0].score(1, 2)), 4),
+                         shown(two.head[0].weight(1, 1), 4)),
+                // causal_blue: the first red's exponential over the two blue may read.
+                QStringLiteral("%1 / (%1 + %2) = %3.")
+                    .arg(shown(std::exp(causal.head[0].score(1, 0)), 4),
+                         shown(std::exp(causal.head[0].score(1, 1)), 4),
+                         shown(causal.head[0].weight(1, 0), 4)),
+            };
+            for (const QString& e : expected) {
+                QVERIFY2(key.contains(e),
+                         qPrintable(QStringLiteral("variant %1: %2").arg(number).arg(e)));
+            }
         }
     }
 
