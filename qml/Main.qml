@@ -132,6 +132,7 @@ ApplicationWindow {
         id: saveAsDialog
         title: qsTr("Save the lesson as")
         fileMode: FileDialog.SaveFile
+        acceptLabel: qsTr("Save")
         defaultSuffix: "md"
         nameFilters: [qsTr("Lessons (*.md)"), qsTr("All files (*)")]
         onAccepted: {

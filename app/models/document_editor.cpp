@@ -278,6 +278,14 @@ std::string DocumentEditor::templateBody(const std::string& kind,
         }
         return body;
     }
+    if (kind == "chart") { // the template shows no chart: a first one to change
+        return "title: Comparisons in one attention step\n"
+               "x: {label: tokens n, var: n, from: 1, to: 1024, points: 50, scale: log}\n"
+               "y: {label: comparisons, scale: log}\n"
+               "series:\n"
+               "  - {label: every token with every token, y: \"n^2\"}\n"
+               "  - {label: one new token, y: \"n\"}\n";
+    }
     return {};
 }
 
@@ -314,8 +322,10 @@ QString DocumentEditor::insertBelow(int row, const QString& kind) {
         }
         return commit(tr("Insert prose"), edited);
     }
-    const CellKind cellKind = k == "quiz" ? CellKind::Quiz : CellKind::Attention;
-    if (k != "quiz" && k != "attention") {
+    const CellKind cellKind = k == "quiz"    ? CellKind::Quiz
+                              : k == "chart" ? CellKind::Chart
+                                             : CellKind::Attention;
+    if (k != "quiz" && k != "attention" && k != "chart") {
         return tr("Cannot insert a %1 cell.").arg(kind);
     }
     const std::string id = unusedCellId(edited, k);

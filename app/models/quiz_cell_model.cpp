@@ -38,6 +38,10 @@ void QuizCellModel::refresh() {
     }
     explanation_ = markdown_(explainSource_);
     Q_EMIT textChanged();
+    if (verdict_ == QLatin1String("revealed") && kind_ != QLatin1String("text")) {
+        showAnswer(); // a bound answer moved with its cell
+        return;
+    }
     recheck();
 }
 
@@ -72,7 +76,8 @@ void QuizCellModel::checkChoice(int index) {
     if (index == rightChoice_) {
         setVerdict(QStringLiteral("right"), QStringLiteral("Right."));
     } else {
-        setVerdict(QStringLiteral("wrong"), QStringLiteral("Not this one."));
+        setVerdict(QStringLiteral("wrong"),
+                   QStringLiteral("Not this one. Try again, or show the answer."));
     }
 }
 
@@ -111,11 +116,22 @@ void QuizCellModel::recheck() {
         setVerdict(QStringLiteral("right"),
                    QStringLiteral("Right: the answer is %1.").arg(displayNumber(*answer, 4)));
     } else {
+        // The answer stays hidden after a wrong try, so the learner can try again.
         setVerdict(QStringLiteral("wrong"),
-                   QStringLiteral("Not quite: the answer is %1, and %2 is off by %3.")
-                       .arg(displayNumber(*answer, 4), displayNumber(*lastNumber_, 4),
-                            displayNumber(std::abs(*lastNumber_ - *answer), 4)));
+                   QStringLiteral("Not quite: %1 is not it. Try again, or show the answer.")
+                       .arg(displayNumber(*lastNumber_, 4)));
     }
+}
+
+void QuizCellModel::showAnswer() {
+    if (kind_ == QLatin1String("text")) {
+        reveal();
+        return;
+    }
+    const QString answer = answerText();
+    setVerdict(QStringLiteral("revealed"),
+               answer.isEmpty() ? QStringLiteral("This question's answer cannot be computed right now.")
+                                : QStringLiteral("The answer is %1.").arg(answer));
 }
 
 void QuizCellModel::reveal() {

@@ -27,7 +27,8 @@ class QuizCellModel : public QObject {
     Q_PROPERTY(QString sampleAnswer READ sampleAnswer CONSTANT)
     // How far a typed number may be from the answer (quiz_answer.h); follows a bound answer.
     Q_PROPERTY(double tolerance READ tolerance NOTIFY textChanged)
-    // open (not answered), right, wrong, refused (the input was not a number)
+    // open (not answered), right, wrong (the answer stays hidden), revealed (shown on
+    // request), refused (the input was not a number)
     Q_PROPERTY(QString verdict READ verdict NOTIFY verdictChanged)
     Q_PROPERTY(QString feedback READ feedback NOTIFY verdictChanged)
     Q_PROPERTY(int chosen READ chosen NOTIFY verdictChanged)
@@ -54,6 +55,8 @@ class QuizCellModel : public QObject {
     Q_INVOKABLE void checkNumber(const QString& text);
     // A free-text question has no verdict: show the sample answer.
     Q_INVOKABLE void reveal();
+    // The learner gives up: show the answer (and the explanation).
+    Q_INVOKABLE void showAnswer();
     Q_INVOKABLE void clear();
     // The answer as it stands now (a bound answer follows its cell).
     Q_INVOKABLE QString answerText() const;

@@ -47,7 +47,7 @@ RowLayout {
         id: insertButton
         objectName: "insert_" + tools.row
         text: qsTr("Insert below ▾")
-        tip: qsTr("Insert a new prose paragraph, attention cell or quiz below this row")
+        tip: qsTr("Insert a new prose paragraph, attention cell, quiz or chart below this row")
         onClicked: insertMenu.open()
         Menu {
             id: insertMenu
@@ -55,6 +55,7 @@ RowLayout {
             MenuItem { text: qsTr("Prose"); onTriggered: tools.run(tools.editor.insertBelow(tools.row, "prose")) }
             MenuItem { text: qsTr("Attention cell"); onTriggered: tools.run(tools.editor.insertBelow(tools.row, "attention")) }
             MenuItem { text: qsTr("Quiz"); onTriggered: tools.run(tools.editor.insertBelow(tools.row, "quiz")) }
+            MenuItem { text: qsTr("Chart"); onTriggered: tools.run(tools.editor.insertBelow(tools.row, "chart")) }
         }
     }
     ToolLink {

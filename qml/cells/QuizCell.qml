@@ -13,7 +13,7 @@ Card {
     property int picked: -1
     objectName: "quiz_" + quiz.cellId
     kind: qsTr("Check yourself")
-    cellId: quiz.cellId
+    cellId: "" // the id is the author's name for it: students see only the question
     edge: quiz.verdict === "right" ? Theme.good : quiz.verdict === "wrong" ? Theme.bad : Theme.border
     Accessible.role: Accessible.Grouping
     Accessible.name: qsTr("Quiz %1").arg(quiz.cellId)
@@ -94,16 +94,24 @@ Card {
             ToolTip.text: qsTr("Check your answer")
             Accessible.name: text
         }
+        Button {
+            objectName: "showAnswer"
+            visible: card.quiz.verdict === "wrong"
+            text: qsTr("Show the answer")
+            onClicked: card.quiz.showAnswer()
+            Accessible.name: text
+        }
         Text {
             objectName: "verdict"
             visible: card.quiz.verdict !== "open" && card.quiz.feedback.length > 0
-            text: (card.quiz.verdict === "right" ? "✓ " : card.quiz.verdict === "wrong" ? "✗ " : "⚠ ")
-                  + card.quiz.feedback
-            color: card.quiz.verdict === "right" ? Theme.good : Theme.bad
+            text: (card.quiz.verdict === "right" ? "✓ " : card.quiz.verdict === "wrong" ? "✗ "
+                   : card.quiz.verdict === "revealed" ? "" : "⚠ ") + card.quiz.feedback
+            color: card.quiz.verdict === "right" ? Theme.good
+                   : card.quiz.verdict === "revealed" ? Theme.text : Theme.bad
             font.pixelSize: Theme.proseSize - 1
             font.bold: true
             wrapMode: Text.WordWrap
-            Layout.preferredWidth: Math.min(implicitWidth, card.contentWidth - 260)
+            Layout.preferredWidth: Math.min(implicitWidth, card.contentWidth - 400)
             Accessible.role: Accessible.AlertMessage
             Accessible.name: text
         }
@@ -120,8 +128,8 @@ Card {
     }
     Rectangle {
         objectName: "explanation"
-        visible: (card.quiz.verdict === "right" || card.quiz.verdict === "wrong"
-                  || card.quiz.verdict === "revealed") && card.quiz.explanation.length > 0
+        visible: (card.quiz.verdict === "right" || card.quiz.verdict === "revealed")
+                 && card.quiz.explanation.length > 0
         width: card.contentWidth
         implicitHeight: explainText.implicitHeight + 16
         color: Theme.surfaceAlt

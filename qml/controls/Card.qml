@@ -37,6 +37,8 @@ Rectangle {
             font.letterSpacing: 0.8
         }
         Text {
+            objectName: "cardCellId"
+            visible: text.length > 0
             text: card.cellId
             color: Theme.mutedText
             font.family: Theme.monoFamily

@@ -37,7 +37,7 @@ ColumnLayout {
 
     Text {
         text: view.change
-              ? qsTr("Change in each share against the lesson's own cell (red: more, blue: less)")
+              ? qsTr("Change in each share against the lesson's own cell (warm: a larger share than before, cool: a smaller one)")
               : qsTr("Rows: the token that reads · columns: the token read · outlined: the focus row")
         color: Theme.mutedText
         font.pixelSize: Theme.smallSize

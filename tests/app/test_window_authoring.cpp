@@ -126,6 +126,9 @@ class TestWindowAuthoring : public QObject {
         QCOMPARE(editor->insertBelow(session.cells()->rowOfCell(QStringLiteral("colour")),
                                      QStringLiteral("quiz")),
                  QString());
+        QCOMPARE(editor->insertBelow(0, QStringLiteral("chart")), QString());
+        QVERIFY(session.cell(QStringLiteral("chart1"))); // a chart that computes
+        QCOMPARE(session.problems()->errorCount(), 0);
         QCOMPARE(editor->duplicate(QStringLiteral("colour")), QString());
         QCOMPARE(editor->move(QStringLiteral("blue_share"), -1), QString());
         QCOMPARE(editor->rename(QStringLiteral("colour"), QStringLiteral("hue")), QString());

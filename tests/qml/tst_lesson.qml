@@ -89,11 +89,15 @@ Item {
             mouseClick(findChild(quiz, "choice_0"))
             mouseClick(check)
             compare(quiz.quiz.verdict, "wrong")
-            verify(findChild(quiz, "explanation").visible)
+            // A wrong try keeps the answer and the explanation hidden: try again.
+            verify(!findChild(quiz, "explanation").visible)
+            verify(findChild(quiz, "showAnswer").visible)
             mouseClick(findChild(quiz, "choice_1"))
             mouseClick(check)
             compare(quiz.quiz.verdict, "right")
             verify(findChild(quiz, "verdict").text.indexOf("✓") === 0)
+            verify(findChild(quiz, "explanation").visible)
+            verify(!findChild(quiz, "showAnswer").visible)
         }
 
         function test_numberQuizFollowsItsCell() {
@@ -113,8 +117,16 @@ Item {
             // The bound cell changes: the answer moves, and the verdict with it.
             lessonSession.cell("colour").setHeads(2)
             compare(quiz.quiz.verdict, "wrong")
+            verify(quiz.quiz.feedback.indexOf("0.1978") < 0, "the answer stays hidden: " + quiz.quiz.feedback)
+            mouseClick(findChild(quiz, "showAnswer"))
+            compare(quiz.quiz.verdict, "revealed")
             verify(quiz.quiz.feedback.indexOf("0.1978") >= 0, quiz.quiz.feedback)
+            verify(findChild(quiz, "explanation").visible)
+            // The card shows no cell id to students.
+            verify(!findChild(quiz, "cardCellId") || !findChild(quiz, "cardCellId").visible
+                   || findChild(quiz, "cardCellId").text === "")
             lessonSession.cell("colour").reset()
+            quiz.quiz.checkNumber("0.2327")
             compare(quiz.quiz.verdict, "right")
             // A decimal comma is refused with the reason.
             quiz.quiz.checkNumber("0,2327")
