@@ -261,7 +261,15 @@ std::vector<TraceStep> traceSteps(const AttentionResult& r, int head, int focus,
                              readableNumber(e, digits));
     }
     steps.push_back(exps);
-    steps.push_back({"6. Their total", {"total = " + readableNumber(total, digits)}});
+    TraceStep sum{"6. Their total", {"total = " + readableNumber(total, digits)}};
+    if (shift == 0.0 && maximum != 0.0 && std::isfinite(maximum)) {
+        // The arithmetic view exponentiates score − max: a different total, the same shares.
+        sum.lines.push_back("(the arithmetic view subtracts the largest score, " +
+                            readableNumber(maximum, digits) + ", first: its total is " +
+                            readableNumber(total * std::exp(-maximum), digits) +
+                            ", and the shares come out the same)");
+    }
+    steps.push_back(sum);
 
     TraceStep shares{"7. Shares: each exponential over the total", {}};
     for (int c = 0; c < r.m; ++c) {
