@@ -128,7 +128,9 @@ void QuizCellModel::showAnswer() {
         reveal();
         return;
     }
-    const QString answer = answerText();
+    const std::optional<double> number =
+        kind_ == QLatin1String("number") ? answer_() : std::optional<double>();
+    const QString answer = number ? displayNumber(*number, 4) : answerText();
     setVerdict(QStringLiteral("revealed"),
                answer.isEmpty() ? QStringLiteral("This question's answer cannot be computed right now.")
                                 : QStringLiteral("The answer is %1.").arg(answer));

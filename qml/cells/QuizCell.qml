@@ -94,13 +94,6 @@ Card {
             ToolTip.text: qsTr("Check your answer")
             Accessible.name: text
         }
-        Button {
-            objectName: "showAnswer"
-            visible: card.quiz.verdict === "wrong"
-            text: qsTr("Show the answer")
-            onClicked: card.quiz.showAnswer()
-            Accessible.name: text
-        }
         Text {
             objectName: "verdict"
             visible: card.quiz.verdict !== "open" && card.quiz.feedback.length > 0
@@ -111,12 +104,20 @@ Card {
             font.pixelSize: Theme.proseSize - 1
             font.bold: true
             wrapMode: Text.WordWrap
-            Layout.preferredWidth: Math.min(implicitWidth, card.contentWidth - 400)
+            Layout.preferredWidth: Math.min(implicitWidth, card.contentWidth - 260)
             Accessible.role: Accessible.AlertMessage
             Accessible.name: text
         }
     }
 
+    // After a wrong try the answer stays hidden until the learner asks for it.
+    Button {
+        objectName: "showAnswer"
+        visible: card.quiz.verdict === "wrong"
+        text: qsTr("Show the answer")
+        onClicked: card.quiz.showAnswer()
+        Accessible.name: text
+    }
     Text {
         visible: card.quiz.verdict === "revealed" && card.quiz.sampleAnswer.length > 0
         width: card.contentWidth

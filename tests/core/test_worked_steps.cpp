@@ -47,7 +47,7 @@ class TestWorkedSteps : public QObject {
         QCOMPARE(trace.size(), size_t(8));
         const TraceStep& total = trace[5];
         QCOMPARE(total.lines[0], std::string("total = 4.2974"));
-        QVERIFY2(mentions(total.lines, "subtracts the largest score, 0.5, first: its total is 2.6065"),
+        QVERIFY2(mentions(total.lines, "subtracts the largest score, 0.5000, first: its total is 2.6065"),
                  joined(total.lines).c_str());
         const std::vector<WorkedSection> arithmetic = workedArithmetic(r, 0, 0);
         bool shifted = false;
@@ -61,7 +61,7 @@ class TestWorkedSteps : public QObject {
     void scalingAtWidthOneIsScaling() {
         AttentionConfig config;
         config.tokens = {"a", "b"};
-        config.X0 = {{1}, {2}};
+        config.X0 = arma::mat(arma::colvec{1.0, 2.0});
         const AttentionResult r = AttentionEngine().compute(config, GradientCheck::Skip);
         QCOMPARE(r.dK, 1);
         std::string all;
@@ -71,7 +71,7 @@ class TestWorkedSteps : public QObject {
         QVERIFY2(all.find("divide by √1 = 1") != std::string::npos, all.c_str());
         QVERIFY(all.find("no scaling") == std::string::npos);
         config.scaleKind = ScaleKind::Off;
-        config.X0 = {{1, 0}, {0, 2}};
+        config.X0 = arma::mat{{1.0, 0.0}, {0.0, 2.0}};
         const AttentionResult off = AttentionEngine().compute(config, GradientCheck::Skip);
         all.clear();
         for (const WorkedSection& s : workedArithmetic(off, 0, 0)) {
