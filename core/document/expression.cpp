@@ -107,6 +107,9 @@ bool splitDigits(std::string_view& text, int& digits, std::string& error) {
 }
 
 double near(double a, double b) {
+    if (!std::isfinite(a) || !std::isfinite(b)) {
+        return a == b ? 1.0 : 0.0; // −∞ (a blocked score) is near only −∞
+    }
     return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)}) ? 1.0 : 0.0;
 }
 double logicalNot(double a) {

@@ -373,7 +373,7 @@ class LessonChecker {
         }
         if (binding.claim) {
             const ClaimVerdict verdict = evaluateClaim(binding, results_.lookup());
-            if (!verdict.error.empty()) {
+            if (!verdict.error.empty() && falseClaims_ == FalseClaims::AreErrors) {
                 add(Severity::Error, piece, "claim {{? " + binding.expression + "}}: " + verdict.error,
                     cellId);
             } else if (!verdict.holds && falseClaims_ == FalseClaims::AreErrors) {

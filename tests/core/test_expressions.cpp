@@ -182,6 +182,9 @@ class TestExpressions : public QObject {
         QVERIFY(holds("? near(colour.n * 1e12, 3e12 + 2000)"));
         QVERIFY(!holds("? near(colour.n * 1e12, 3e12 + 4000)"));
         QVERIFY(holds("? near(colour.head[0].scores[0][1], 1e-10)"));
+        // −∞ (a blocked score) is near only −∞, never a finite number.
+        QVERIFY(!holds("? near(-1/0 + colour.n, 5)"));
+        QVERIFY(!holds("? near(5, -1/0 + colour.n)"));
     }
 
     void computeListsClaimsAfterWhatIfs() {
