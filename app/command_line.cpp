@@ -6,6 +6,7 @@
 #include "app/shot_command.h"
 #include "app/what_if.h"
 #include "core/document/cell_cost.h"
+#include "core/document/typed_numbers.h"
 #include "exports/output_policy.h"
 
 #include <QFile>
@@ -29,8 +30,9 @@ usage:
                                        without FILE, the bundled default lesson
   attnbook compute FILE [--cell ID] [--set ID.KEY=YAML]... [LIMITS]
                                        print the computed cells as JSON
-  attnbook check FILE [--strict] [LIMITS]
-                                       validate; print errors and warnings
+  attnbook check FILE [--strict] [--fix] [LIMITS]
+                                       validate; print errors and warnings (--fix: hand-typed
+                                       numbers become bindings, no other byte changes)
   attnbook export FILE --pdf OUT.pdf [--paper a4|letter]
   attnbook export FILE --worksheet OUT.pdf [--answers KEY.pdf] [--variants N] [--seed S]
                                        [--roster NAMES.txt]
@@ -222,13 +224,77 @@ int computeCommand(const QStringList& arguments) {
     return ExitDone;
 }
 
+// `check --fix`: rewrites each hand-typed number (typed_numbers.h) into its binding in
+// FILE, through the output policy as `edit` writes, and says what it did. Returns false
+// after printing why when nothing could be written, with `exitCode` set.
+bool fixTypedNumbersInFile(const CommandOptions& options, const WhatIf& whatIf, int& exitCode) {
+    if (!options.all("--set").empty()) {
+        exitCode = usageError("--fix rewrites the file as it is: it does not take --set");
+        return false;
+    }
+    if (isBundlePath(options.file)) {
+        exitCode = usageError("a bundle is not fixed in place: unpack its lesson.md first");
+        return false;
+    }
+    std::string error;
+    const std::optional<std::string> bytes = readFileBytes(options.file, error);
+    if (!bytes) {
+        printError(error);
+        exitCode = ExitOutputFailed;
+        return false;
+    }
+    const TypedNumberFix fix =
+        fixTypedNumbers(*bytes, findTypedNumbers(whatIf.lesson, whatIf.results));
+    for (const auto& [site, why] : fix.refused) {
+        printError(options.file + ":" + std::to_string(site.line) + ":" +
+                   std::to_string(site.column) + ": warning: " + site.typed + " not fixed: " + why);
+    }
+    if (fix.fixed.empty()) {
+        std::cout << options.file << ": nothing to fix\n";
+        return true; // not written: byte for byte as it was
+    }
+    const QString file = QString::fromStdString(options.file);
+    QStringList inputs = lessonInputs(whatIf.lesson, file);
+    inputs.removeFirst(); // FILE itself is the output; never a data file its cells read
+    if (const QString problem = outputsProblem({file}, inputs); !problem.isEmpty()) {
+        printError(problem.toStdString());
+        exitCode = ExitOutputFailed;
+        return false;
+    }
+    QString writeError;
+    QString warning;
+    if (!writeOutputFile(file, QByteArray::fromStdString(fix.bytes), &writeError, &warning)) {
+        printError(writeError.toStdString());
+        exitCode = ExitOutputFailed;
+        return false;
+    }
+    if (!warning.isEmpty()) {
+        printError("attnbook: warning: " + warning.toStdString());
+    }
+    for (const TypedNumber& site : fix.fixed) {
+        std::cout << options.file << ":" << site.line << ":" << site.column
+                  << ": fixed: " << site.typed << " -> " << site.replacement() << '\n';
+    }
+    std::cout << options.file << ": " << fix.fixed.size()
+              << (fix.fixed.size() == 1 ? " number" : " numbers") << " bound\n";
+    return true;
+}
+
 int checkCommand(const QStringList& arguments) {
     CommandOptions options;
     int exitCode = ExitDone;
-    const std::optional<WhatIf> whatIf =
-        openForCommand(arguments, {kLimitOptions, {"--set"}, {"--strict"}}, options, exitCode);
+    const std::optional<WhatIf> whatIf = openForCommand(
+        arguments, {kLimitOptions, {"--set"}, {"--strict", "--fix"}}, options, exitCode);
     if (!whatIf) {
         return exitCode;
+    }
+    if (options.has("--fix")) {
+        if (!fixTypedNumbersInFile(options, *whatIf, exitCode)) {
+            return exitCode;
+        }
+        QStringList again = arguments; // check the file as it is now
+        again.removeAll(QStringLiteral("--fix"));
+        return checkCommand(again);
     }
     std::vector<Diagnostic> all = lessonProblems(whatIf->lesson, whatIf->results);
     for (Diagnostic& d : all) {

@@ -3,6 +3,7 @@
 #include "core/document/bindings.h"
 #include "core/document/cell_cost.h"
 #include "core/document/result_json.h"
+#include "core/document/typed_numbers.h"
 
 #include <algorithm>
 #include <tuple>
@@ -248,85 +249,10 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
 
 namespace {
 
-struct NumberLeaf {
-    std::string path;
-    double value;
-};
-
-void collectLeaves(const Json& json, const std::string& path, std::vector<NumberLeaf>& out,
-                   size_t limit) {
-    if (out.size() >= limit) {
-        return;
-    }
-    if (json.isNumber()) {
-        out.push_back({path, json.number()});
-    } else if (json.isArray()) {
-        for (size_t i = 0; i < json.array().size(); ++i) {
-            collectLeaves(json.array()[i], path + "[" + std::to_string(i) + "]", out, limit);
-        }
-    } else if (json.isObject()) {
-        for (const auto& [key, value] : json.object_()) {
-            if (key != "n" && key != "d" && key != "heads" && key != "d_k" && key != "d_v" &&
-                key != "d_o") {
-                collectLeaves(value, path + "." + key, out, limit);
-            }
-        }
-    }
-}
-
-// Hand-typed decimals with at least two places, like 0.3837 or -1.25.
-struct TypedNumber {
-    size_t offset;
-    std::string text;
-    int decimals;
-};
-
-std::vector<TypedNumber> typedNumbers(std::string_view text) {
-    std::vector<TypedNumber> out;
-    for (size_t i = 0; i < text.size(); ++i) {
-        const bool boundary = i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) ||
-                                          text[i - 1] == '.' || text[i - 1] == '_');
-        if (!boundary || !std::isdigit(static_cast<unsigned char>(text[i]))) {
-            continue;
-        }
-        size_t j = i;
-        while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) {
-            ++j;
-        }
-        if (j + 2 < text.size() + 0 && text[j] == '.' &&
-            std::isdigit(static_cast<unsigned char>(text[j + 1]))) {
-            size_t k = j + 1;
-            while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) {
-                ++k;
-            }
-            const bool endBoundary =
-                k == text.size() || !(std::isalnum(static_cast<unsigned char>(text[k])) ||
-                                      (text[k] == '.' && k + 1 < text.size() &&
-                                       std::isdigit(static_cast<unsigned char>(text[k + 1]))));
-            const int decimals = int(k - j - 1);
-            const bool negative = i > 0 && (text[i - 1] == '-');
-            if (endBoundary && decimals >= 2) {
-                const size_t start = negative ? i - 1 : i;
-                out.push_back({start, std::string(text.substr(start, k - start)), decimals});
-            }
-            i = k;
-        } else {
-            i = j;
-        }
-    }
-    return out;
-}
-
 class LessonChecker {
   public:
     LessonChecker(const Lesson& lesson, const LessonResults& results, FalseClaims falseClaims)
-        : lesson_(lesson), results_(results), falseClaims_(falseClaims) {
-        for (const ComputedCell& cell : results.cells) {
-            if (cell.ok && cell.kind == CellKind::Attention) {
-                collectLeaves(cell.json, cell.id, leaves_, 200000);
-            }
-        }
-    }
+        : lesson_(lesson), results_(results), falseClaims_(falseClaims) {}
 
     void checkText(std::string_view text, int firstLine, int firstColumn,
                    const std::vector<LineRange>& codeLines, const std::string& cellId) {
@@ -343,9 +269,6 @@ class LessonChecker {
                     "'{{' is never closed with '}}', so it shows as typed (write {{{{ for "
                     "literal braces)",
                     cellId);
-                break;
-            case ProsePiece::Kind::Text:
-                checkTypedNumbers(text.substr(piece.offset, piece.length), piece, cellId);
                 break;
             default:
                 break;
@@ -389,40 +312,9 @@ class LessonChecker {
         }
     }
 
-    void checkTypedNumbers(std::string_view text, const ProsePiece& piece,
-                           const std::string& cellId) {
-        for (const TypedNumber& number : typedNumbers(text)) {
-            const double value = std::stod(number.text);
-            if (value == std::floor(value)) {
-                continue; // 1.00 and 0.00 are too common to mean a cell's value
-            }
-            for (const NumberLeaf& leaf : leaves_) {
-                if (formatBoundValue(Json(leaf.value), number.decimals) != number.text) {
-                    continue;
-                }
-                // Position of the number: count lines and characters before it.
-                int line = piece.line, column = piece.column;
-                for (size_t i = 0; i < number.offset; ++i) {
-                    if (text[i] == '\n') {
-                        ++line, column = 1;
-                    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-                        ++column;
-                    }
-                }
-                out_.push_back({Severity::Warning, line, column,
-                                number.text + " is typed by hand but equals " + leaf.path +
-                                    ": write {{" + leaf.path + ":" +
-                                    std::to_string(number.decimals) + "}} so it stays true",
-                                cellId});
-                break;
-            }
-        }
-    }
-
     const Lesson& lesson_;
     const LessonResults& results_;
     FalseClaims falseClaims_;
-    std::vector<NumberLeaf> leaves_;
     std::vector<Diagnostic> out_;
 };
 
@@ -459,6 +351,9 @@ std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& r
     }
     std::vector<Diagnostic> out = checker.take();
     out.insert(out.end(), subjects.begin(), subjects.end());
+    for (const TypedNumber& site : findTypedNumbers(lesson, results)) {
+        out.push_back(site.diagnostic());
+    }
     return out;
 }
 

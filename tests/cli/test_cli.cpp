@@ -211,6 +211,57 @@ class TestCli : public QObject {
         QCOMPARE(attnbook({"check", "--strict", stale}).exitCode, 3);
     }
 
+    void checkFixBindsTypedNumbersAndChangesNoOtherByte() {
+        const QByteArray typed =
+            QByteArray(kSmall) + "By hand: 0.2327, and blue is [0, 1, 0, 0].\n";
+        const QByteArray expected = QByteArray(kSmall) +
+                                    "By hand: {{colour.head[0].weights[0][1]:4}}, and blue is "
+                                    "{{colour.X0[1]:0}}.\n";
+        for (const bool crlf : {false, true}) {
+            QByteArray before = typed;
+            QByteArray after = expected;
+            if (crlf) {
+                before.replace("\n", "\r\n");
+                after.replace("\n", "\r\n");
+            }
+            const QString path = write(crlf ? "fix-crlf.md" : "fix.md", before);
+            const Run run = attnbook({"check", path, "--fix"});
+            QVERIFY2(run.exitCode == 0, run.err.constData());
+            QCOMPARE(fileBytes(path), after);
+            QVERIFY2(
+                run.out.contains(":11:10: fixed: 0.2327 -> {{colour.head[0].weights[0][1]:4}}\n"),
+                run.out.constData());
+            QVERIFY(run.out.contains(":11:30: fixed: [0, 1, 0, 0] -> {{colour.X0[1]:0}}\n"));
+            QVERIFY(run.out.contains(": 2 numbers bound\n"));
+            QVERIFY(run.out.contains("no errors, 0 warnings")); // checked again after the fix
+            const Run again = attnbook({"check", path, "--fix", "--strict"});
+            QCOMPARE(again.exitCode, 0);
+            QVERIFY(again.out.contains(": nothing to fix\n"));
+            QCOMPARE(fileBytes(path), after);
+        }
+        QCOMPARE(attnbook({"check", write("fix-set.md", typed), "--fix", "--set", "colour.heads=1"})
+                     .exitCode,
+                 2);
+    }
+
+    void aTypedNumberInAVaryingQuizIsAnError() {
+        const QByteArray varying =
+            "# Q\n\n```attention colour\ntokens: [red, blue, red]\nvocab:\n"
+            "  red: [1, 0, 0, 0]\n  blue: [0, 1, 0, 0]\nworksheet:\n  vary:\n"
+            "    vocab: {min: -2, max: 2}\n```\n\n```quiz q\ncell: colour\n"
+            "question: \"Blue's share is 0.2327: how much is red's?\"\n"
+            "answer: \"{{colour.head[0].weights[0][0]}}\"\n```\n";
+        const QString path = write("varying.md", varying);
+        const Run run = attnbook({"check", path});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains(":15:28: error: 0.2327 is typed by hand"), run.err.constData());
+        QVERIFY(run.err.contains("false on every other variant"));
+        const Run fix = attnbook({"check", path, "--fix"});
+        QVERIFY2(fix.exitCode == 0, fix.err.constData());
+        QVERIFY(fileBytes(path).contains(
+            "question: \"Blue's share is {{colour.head[0].weights[0][1]:4}}: how much"));
+    }
+
     void editWritesThroughTheSameWriter() {
         const QString path = write("edit.md", kSmall);
         const Run same = attnbook({"edit", path, "--out", dir_.filePath("same.md")});

@@ -1,0 +1,683 @@
+#include "core/document/typed_numbers.h"
+
+#include "core/document/bindings.h"
+#include "core/document/lesson.h"
+#include "core/document/source_text.h"
+#include "core/document/yaml_tree.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <optional>
+#include <tuple>
+
+namespace attnbook {
+
+Diagnostic TypedNumber::diagnostic() const {
+    std::string message = typed + " is typed by hand but equals " +
+                          binding.substr(0, binding.rfind(':')) + ": write " + replacement() +
+                          " so it stays true";
+    if (inVaryingQuiz) {
+        message += " (this quiz's cell varies on worksheets, so the typed number is false on "
+                   "every other variant)";
+    }
+    return {inVaryingQuiz ? Severity::Error : Severity::Warning, line, column, message, quizId};
+}
+
+namespace {
+
+// Line starts of a file's bytes, so that a diagnostic's LINE:COLUMN (columns in characters)
+// and a byte offset convert both ways. A BOM is skipped; \n, \r\n and a lone \r end a line,
+// as the reader counts them (source_text.h).
+class LineIndex {
+  public:
+    explicit LineIndex(std::string_view bytes) : bytes_(bytes) {
+        size_t i = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+        starts_.push_back(i);
+        for (; i < bytes.size(); ++i) {
+            if (bytes[i] == '\n' ||
+                (bytes[i] == '\r' && (i + 1 == bytes.size() || bytes[i + 1] != '\n'))) {
+                starts_.push_back(i + 1);
+            }
+        }
+    }
+
+    // The byte where LINE:COLUMN starts, or nullopt when the line has no such column.
+    std::optional<size_t> offset(int line, int column) const {
+        if (line < 1 || size_t(line) > starts_.size() || column < 1) {
+            return std::nullopt;
+        }
+        size_t at = starts_[size_t(line) - 1];
+        for (int c = 1; c < column; ++c) {
+            if (at >= bytes_.size() || bytes_[at] == '\n' || bytes_[at] == '\r') {
+                return std::nullopt;
+            }
+            ++at;
+            while (at < bytes_.size() && (static_cast<unsigned char>(bytes_[at]) & 0xC0) == 0x80) {
+                ++at;
+            }
+        }
+        return at;
+    }
+
+    FilePosition position(size_t offset) const {
+        const auto next = std::upper_bound(starts_.begin(), starts_.end(), offset);
+        const size_t line = size_t(next - starts_.begin());
+        int column = 1;
+        for (size_t i = starts_[line - 1]; i < offset; ++i) {
+            if ((static_cast<unsigned char>(bytes_[i]) & 0xC0) != 0x80) {
+                ++column;
+            }
+        }
+        return {int(line), column};
+    }
+
+    size_t lineStart(int line) const { return starts_[size_t(line) - 1]; }
+
+  private:
+    std::string_view bytes_;
+    std::vector<size_t> starts_;
+};
+
+bool isDigit(char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
+bool isWordChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+// A number or vector as typed: its place in the scanned text and how it reads.
+struct Typed {
+    size_t offset = 0;
+    std::string text;
+    std::vector<double> values; // one for a number
+    int decimals = 0;
+    bool vector = false;
+};
+
+// Reads "-12.345" at `i`: its end, value and decimals; nullopt when no number starts there.
+struct ReadNumber {
+    size_t end;
+    double value;
+    int decimals;
+};
+std::optional<ReadNumber> readNumber(std::string_view text, size_t i) {
+    const size_t start = i;
+    if (i < text.size() && text[i] == '-') {
+        ++i;
+    }
+    const size_t digits = i;
+    while (i < text.size() && isDigit(text[i])) {
+        ++i;
+    }
+    if (i == digits) {
+        return std::nullopt;
+    }
+    int decimals = 0;
+    if (i + 1 < text.size() && text[i] == '.' && isDigit(text[i + 1])) {
+        ++i;
+        while (i < text.size() && isDigit(text[i])) {
+            ++i, ++decimals;
+        }
+    }
+    // strtod, not stod: 400 digits are a huge number, not an exception
+    return ReadNumber{i, std::strtod(std::string(text.substr(start, i - start)).c_str(), nullptr),
+                      decimals};
+}
+
+// What typed text ending at `end` must not run into: more of a word, a version's next part,
+// an exponent or a percent sign (a different number).
+bool endsCleanly(std::string_view text, size_t end) {
+    if (end == text.size()) {
+        return true;
+    }
+    const char c = text[end];
+    if (isWordChar(c) || c == '%') {
+        return false;
+    }
+    return !(c == '.' && end + 1 < text.size() && isDigit(text[end + 1]));
+}
+
+// "in [0, 1]": an interval, not a vector.
+bool followsIntervalWord(std::string_view text, size_t at) {
+    for (const std::string_view word : {"in ", "within ", "range ", "interval "}) {
+        if (at >= word.size() && text.substr(at - word.size(), word.size()) == word &&
+            (at == word.size() || !isWordChar(text[at - word.size() - 1]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// "[1, 0, 0, 0]" or "[0.38, 0.23]" at `i` (a '['), written as a binding would show it.
+std::optional<Typed> readVector(std::string_view text, size_t i) {
+    if (i > 0 && (isWordChar(text[i - 1]) || text[i - 1] == '!' || text[i - 1] == ']' ||
+                  text[i - 1] == '\\')) {
+        return std::nullopt; // an image, a link reference, an index such as X[0, 1]
+    }
+    Typed out;
+    out.offset = i;
+    out.vector = true;
+    size_t at = i + 1;
+    while (true) {
+        const std::optional<ReadNumber> number = readNumber(text, at);
+        if (!number) {
+            return std::nullopt;
+        }
+        if (!out.values.empty() && number->decimals != out.decimals) {
+            return std::nullopt;
+        }
+        out.decimals = number->decimals;
+        out.values.push_back(number->value);
+        at = number->end;
+        if (at < text.size() && text[at] == ']') {
+            ++at;
+            break;
+        }
+        if (text.substr(at, 2) != ", ") {
+            return std::nullopt;
+        }
+        at += 2;
+    }
+    if (out.values.size() < 2 || (at < text.size() && (text[at] == '(' || text[at] == '[' ||
+                                                       text[at] == ':' || isWordChar(text[at])))) {
+        return std::nullopt; // a link, a reference definition
+    }
+    if (out.decimals == 0 && out.values.size() == 2 && followsIntervalWord(text, i)) {
+        return std::nullopt;
+    }
+    out.text = std::string(text.substr(i, at - i));
+    return out;
+}
+
+// The numbers and vectors typed in `text` that could be a cell's value: decimals with at
+// least one place that are not whole (1.0 is too common to mean a cell), and vectors.
+std::vector<Typed> typedIn(std::string_view text) {
+    std::vector<Typed> out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '[') {
+            if (std::optional<Typed> vector = readVector(text, i)) {
+                out.push_back(std::move(*vector)); // its numbers follow: the caller keeps
+            }                                      // them when the vector is no cell's
+            continue;
+        }
+        if (!isDigit(text[i]) ||
+            (i > 0 && (isWordChar(text[i - 1]) || text[i - 1] == '.' || text[i - 1] == '/' ||
+                       text[i - 1] == '\\' || text[i - 1] == '^' || text[i - 1] == ','))) {
+            continue;
+        }
+        size_t start = i;
+        if (i > 0 && text[i - 1] == '-') {
+            if (i > 1 && (isWordChar(text[i - 2]) || text[i - 2] == ')')) {
+                continue; // a hyphenated word or a subtraction, not a sign
+            }
+            start = i - 1;
+        }
+        const std::optional<ReadNumber> number = readNumber(text, start);
+        size_t end = number->end;
+        if (number->decimals >= 1 && endsCleanly(text, end) &&
+            number->value != std::floor(number->value)) {
+            out.push_back({start,
+                           std::string(text.substr(start, end - start)),
+                           {number->value},
+                           number->decimals,
+                           false});
+        }
+        while (end < text.size() && (isDigit(text[end]) || text[end] == '.')) {
+            ++end; // the rest of 1.2.3, never a number of its own
+        }
+        i = end - 1;
+    }
+    return out;
+}
+
+// A cell's body as its YAML is parsed: an indented fence's indentation taken off each line
+// (as readCell does), so positions are the file's.
+YamlNode cellYaml(const CellBlock& cell) {
+    std::string yaml;
+    size_t start = 0;
+    while (start < cell.body.size()) {
+        size_t end = cell.body.find('\n', start);
+        end = end == std::string::npos ? cell.body.size() : end + 1;
+        std::string_view line(cell.body.data() + start, end - start);
+        for (int i = 0; i < cell.indent && !line.empty() && line.front() == ' '; ++i) {
+            line.remove_prefix(1);
+        }
+        yaml.append(line);
+        start = end;
+    }
+    return parseYaml(yaml, cell.bodyFirstLine, cell.indent);
+}
+
+// A number or a row of numbers somewhere in a computed cell.
+struct CellValue {
+    std::string path;
+    const Json* json;
+    int cellIndex;
+    int rank; // the stage that computes it: inputs first (X0, the token vectors), then
+              // what is derived from them, in the order the layer computes it
+};
+
+// A top-level key's stage; a head's scores, weights and context are 4, 5 and 6.
+int stageOf(const std::string& key) {
+    static const std::vector<std::string> order = {"X0",    "X",    "P",      "Q",      "K",   "V",
+                                                   "scale", "head", "concat", "output", "grad"};
+    const auto at = std::find(order.begin(), order.end(), key);
+    const int index = int(at - order.begin());
+    return index <= 2 ? index : index <= 6 ? 3 : index == 7 ? 5 : index + 1; // unknown: last
+}
+
+bool isNumberRow(const Json& json) {
+    return json.isArray() && !json.array().empty() &&
+           std::all_of(json.array().begin(), json.array().end(),
+                       [](const Json& v) { return v.isNumber(); });
+}
+
+void collectValues(const Json& json, const std::string& path, int cellIndex, int rank,
+                   std::vector<CellValue>& out, size_t limit) {
+    if (out.size() >= limit) {
+        return;
+    }
+    if (json.isNumber() || isNumberRow(json)) {
+        out.push_back({path, &json, cellIndex, rank});
+    }
+    if (json.isArray()) {
+        for (size_t i = 0; i < json.array().size(); ++i) {
+            collectValues(json.array()[i], path + "[" + std::to_string(i) + "]", cellIndex, rank,
+                          out, limit);
+        }
+    } else if (json.isObject()) {
+        // Sizes and the gradient check's report are settings and diagnostics, not values
+        // prose restates; a width typed as 4 is not a decimal anyway.
+        static const std::vector<std::string> skipped = {"n",   "d",   "heads",     "d_k",
+                                                         "d_v", "d_o", "gradcheck", "warnings"};
+        for (const auto& [key, value] : json.object_()) {
+            if (std::find(skipped.begin(), skipped.end(), key) != skipped.end()) {
+                continue;
+            }
+            const bool inHead = rank == stageOf("head") && path.find(".head[") != std::string::npos;
+            const int keyRank = path.find('.') == std::string::npos ? stageOf(key)
+                                : inHead && key == "scores"         ? 4
+                                : inHead && key == "weights"        ? 5
+                                : inHead && key == "context"        ? 6
+                                                                    : rank;
+            collectValues(value, path + "." + key, cellIndex, keyRank, out, limit);
+        }
+    }
+}
+
+bool shows(const CellValue& candidate, const Typed& typed) {
+    const Json& json = *candidate.json;
+    if (typed.vector != json.isArray()) {
+        return false;
+    }
+    if (typed.vector) {
+        if (json.array().size() != typed.values.size()) {
+            return false;
+        }
+        for (size_t i = 0; i < typed.values.size(); ++i) {
+            if (std::abs(json.array()[i].number() - typed.values[i]) >
+                std::pow(10.0, -typed.decimals)) {
+                return false;
+            }
+        }
+    } else if (std::abs(json.number() - typed.values[0]) > std::pow(10.0, -typed.decimals)) {
+        return false; // far off: skip the formatting
+    } else if (typed.decimals == 1 && std::abs(json.number() - typed.values[0]) >
+                                          1e-9 * std::max(1.0, std::abs(json.number()))) {
+        // One place is too coarse to tell a restatement from a coincidence: a cell of a few
+        // hundred values has one near any 0.1 ("an error of 0.1 or more"). Only a value that
+        // is exactly what was typed (a scale of 0.5) counts.
+        return false;
+    }
+    return formatBoundValue(json, typed.decimals) == typed.text;
+}
+
+class TypedNumberFinder {
+  public:
+    TypedNumberFinder(const Lesson& lesson, const LessonResults& results)
+        : lesson_(lesson), results_(results), file_(lesson.document.serialize()), lines_(file_) {
+        for (size_t i = 0; i < results.cells.size(); ++i) {
+            const ComputedCell& cell = results.cells[i];
+            if (cell.ok && cell.kind == CellKind::Attention) {
+                collectValues(cell.json, cell.id, int(i), 99, values_, 400000);
+            }
+        }
+    }
+
+    std::vector<TypedNumber> find() {
+        if (values_.empty()) {
+            return {};
+        }
+        for (const Segment& segment : lesson_.document.segments) {
+            if (!segment.isCell()) {
+                findInProse(segment.prose());
+            }
+        }
+        for (const CellBlock* block : lesson_.document.cells()) {
+            if (block->kind == CellKind::Quiz) {
+                findInQuiz(*block);
+            }
+        }
+        std::stable_sort(out_.begin(), out_.end(), [](const TypedNumber& a, const TypedNumber& b) {
+            return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+        });
+        return std::move(out_);
+    }
+
+  private:
+    // The binding for `typed`: the subject cell's value first, then the first cell's, then
+    // inputs before derived values, then the shortest path.
+    std::optional<std::string> bindingFor(const Typed& typed, const std::string& subject) const {
+        const CellValue* best = nullptr;
+        const auto key = [&](const CellValue& v) {
+            return std::make_tuple(results_.cells[size_t(v.cellIndex)].id != subject, v.cellIndex,
+                                   v.rank, v.path.size(), std::string_view(v.path));
+        };
+        for (const CellValue& candidate : values_) {
+            if (shows(candidate, typed) && (!best || key(candidate) < key(*best))) {
+                best = &candidate;
+            }
+        }
+        if (!best) {
+            return std::nullopt;
+        }
+        return best->path + ":" + std::to_string(typed.decimals);
+    }
+
+    // The cell a paragraph is about: the one it binds closest to the number, else the
+    // attention cell nearest to the paragraph.
+    std::string proseSubject(const ProseBlock& prose, const std::vector<ProsePiece>& pieces,
+                             size_t offset) const {
+        const std::string_view text = prose.text;
+        size_t begin = text.rfind("\n\n", offset);
+        size_t crBegin = text.rfind("\n\r\n", offset);
+        begin = begin == std::string_view::npos ? 0 : begin;
+        if (crBegin != std::string_view::npos) {
+            begin = std::max(begin, crBegin);
+        }
+        size_t end = std::min(text.find("\n\n", offset), text.find("\n\r\n", offset));
+        const ProsePiece* closest = nullptr; // in a list, the item's own binding
+        const auto gap = [&](const ProsePiece& piece) {
+            return piece.offset > offset ? piece.offset - offset : offset - piece.offset;
+        };
+        for (const ProsePiece& piece : pieces) {
+            if (piece.kind == ProsePiece::Kind::Binding && piece.offset >= begin &&
+                piece.offset < end && !piece.binding.paths.empty() &&
+                (!closest || gap(piece) < gap(*closest))) {
+                closest = &piece;
+            }
+        }
+        if (closest) {
+            return closest->binding.paths.front().cellId;
+        }
+        const int line = prose.firstLine;
+        std::string nearest;
+        int distance = 0;
+        for (const LessonCell& cell : lesson_.cells) {
+            if (cell.kind != CellKind::Attention) {
+                continue;
+            }
+            const int d = std::abs(cell.openLine - line);
+            if (nearest.empty() || d < distance) {
+                nearest = cell.id, distance = d;
+            }
+        }
+        return nearest;
+    }
+
+    void findInProse(const ProseBlock& prose) {
+        const std::vector<ProsePiece> pieces =
+            scanProse(prose.text, prose.firstLine, 1, lesson_.document.codeBlocks);
+        const size_t blockStart = lines_.lineStart(prose.firstLine);
+        for (const ProsePiece& piece : pieces) {
+            if (piece.kind != ProsePiece::Kind::Text) {
+                continue;
+            }
+            const std::string_view text =
+                std::string_view(prose.text).substr(piece.offset, piece.length);
+            size_t covered = 0; // the end of the last vector found, whose numbers are in it
+            for (const Typed& typed : typedIn(text)) {
+                if (typed.offset < covered) {
+                    continue;
+                }
+                const size_t at = piece.offset + typed.offset;
+                const std::optional<std::string> binding =
+                    bindingFor(typed, proseSubject(prose, pieces, at));
+                if (binding) {
+                    covered = typed.offset + typed.text.size();
+                    const FilePosition where = lines_.position(blockStart + at);
+                    out_.push_back({where.line, where.column, typed.text, *binding, "", false});
+                }
+            }
+        }
+    }
+
+    void findInQuiz(const CellBlock& block) {
+        const LessonCell* cell = lesson_.cell(block.id);
+        if (!cell || !cell->quiz()) {
+            return;
+        }
+        YamlNode body;
+        try {
+            body = cellYaml(block);
+        } catch (const YamlError&) {
+            return; // the reader reported it
+        }
+        const std::string subject = quizSubject(*cell);
+        const LessonCell* subjectCell = lesson_.cell(subject);
+        const AttentionCellSpec* spec = subjectCell ? subjectCell->attention() : nullptr;
+        const bool varies = spec && spec->worksheet && !spec->worksheet->vary.empty();
+        std::vector<FilePosition> starts; // every node's start: where a scalar's text ends
+        for (const auto& [key, value] : body.entries) {
+            starts.push_back(key.at);
+            starts.push_back(value.at);
+            for (const YamlNode& item : value.items) {
+                starts.push_back(item.at);
+            }
+        }
+        const size_t bodyEnd = lines_.lineStart(block.bodyFirstLine) + block.body.size();
+        for (const auto& [key, value] : body.entries) {
+            if (key.scalar != "question" && key.scalar != "explain" && key.scalar != "choices") {
+                continue;
+            }
+            std::vector<const YamlNode*> texts;
+            if (value.isScalar()) {
+                texts.push_back(&value);
+            }
+            for (const YamlNode& item : value.items) {
+                if (item.isScalar()) {
+                    texts.push_back(&item);
+                }
+            }
+            for (const YamlNode* node : texts) {
+                findInScalar(*node, starts, bodyEnd, block.id, subject, varies);
+            }
+        }
+    }
+
+    // A scalar's text as YAML decodes it (folded, unescaped) is where numbers are found;
+    // its k-th "0.38" is the k-th "0.38" between its start and the next node's in the file.
+    void findInScalar(const YamlNode& node, const std::vector<FilePosition>& starts, size_t bodyEnd,
+                      const std::string& quizId, const std::string& subject, bool varies) {
+        const std::optional<size_t> begin = lines_.offset(node.at.line, node.at.column);
+        if (!begin) {
+            return;
+        }
+        size_t end = bodyEnd;
+        for (const FilePosition& start : starts) {
+            const std::optional<size_t> at = lines_.offset(start.line, start.column);
+            if (at && *at > *begin) {
+                end = std::min(end, *at);
+            }
+        }
+        const std::string_view raw = std::string_view(file_).substr(*begin, end - *begin);
+        std::vector<ProsePiece> pieces = scanProse(node.scalar, node.at.line, node.at.column);
+        std::vector<Typed> rawTyped = typedIn(raw);
+        std::vector<std::string> seen;
+        for (const ProsePiece& piece : pieces) {
+            if (piece.kind != ProsePiece::Kind::Text) {
+                continue;
+            }
+            size_t covered = 0;
+            for (const Typed& typed :
+                 typedIn(std::string_view(node.scalar).substr(piece.offset, piece.length))) {
+                const size_t k = size_t(std::count(seen.begin(), seen.end(), typed.text));
+                seen.push_back(typed.text);
+                const std::optional<std::string> binding =
+                    typed.offset < covered ? std::nullopt : bindingFor(typed, subject);
+                if (!binding) {
+                    continue;
+                }
+                covered = typed.offset + typed.text.size();
+                TypedNumber site{node.at.line, node.at.column, typed.text, *binding,
+                                 quizId,       varies,         false};
+                size_t matching = 0;
+                for (const Typed& inFile : rawTyped) {
+                    if (inFile.text == typed.text && matching++ == k) {
+                        const FilePosition where = lines_.position(*begin + inFile.offset);
+                        site.line = where.line, site.column = where.column, site.located = true;
+                        break;
+                    }
+                }
+                out_.push_back(std::move(site));
+            }
+        }
+    }
+
+    const Lesson& lesson_;
+    const LessonResults& results_;
+    const std::string file_; // the document's text as the file has it, for positions
+    const LineIndex lines_;
+    std::vector<CellValue> values_;
+    std::vector<TypedNumber> out_;
+};
+
+// Every scalar of a quiz's YAML in file order (keys included), or nullopt when the file
+// or the quiz does not read.
+std::optional<std::vector<std::string>> quizScalars(const std::string& bytes,
+                                                    const std::string& quizId) {
+    std::vector<Diagnostic> problems;
+    const std::optional<SourceText> text = decodeSource(bytes, problems);
+    if (!text) {
+        return std::nullopt;
+    }
+    const ParsedDocument parsed = parseDocument(*text, "");
+    for (const CellBlock* block : parsed.document.cells()) {
+        if (block->id != quizId) {
+            continue;
+        }
+        try {
+            std::vector<std::string> out;
+            const std::function<void(const YamlNode&)> walk = [&](const YamlNode& node) {
+                if (node.isScalar()) {
+                    out.push_back(node.scalar);
+                }
+                for (const YamlNode& item : node.items) {
+                    walk(item);
+                }
+                for (const auto& [key, value] : node.entries) {
+                    walk(key);
+                    walk(value);
+                }
+            };
+            walk(cellYaml(*block));
+            return out;
+        } catch (const YamlError&) {
+            return std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
+// True when `after` reads as `before` with one `typed` replaced by `replacement`.
+bool replacedOnce(const std::string& before, const std::string& after, const std::string& typed,
+                  const std::string& replacement) {
+    if (after.size() != before.size() - typed.size() + replacement.size()) {
+        return false;
+    }
+    for (size_t at = before.find(typed); at != std::string::npos; at = before.find(typed, at + 1)) {
+        if (after.compare(0, at, before, 0, at) == 0 &&
+            after.compare(at, replacement.size(), replacement) == 0 &&
+            after.compare(at + replacement.size(), std::string::npos, before, at + typed.size(),
+                          std::string::npos) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// True when the quiz reads the same after the edit, apart from the site's text.
+bool quizKeepsReading(const std::string& before, const std::string& after,
+                      const TypedNumber& site) {
+    const auto old = quizScalars(before, site.quizId);
+    const auto edited = quizScalars(after, site.quizId);
+    if (!old || !edited || old->size() != edited->size()) {
+        return false;
+    }
+    int changed = 0;
+    for (size_t i = 0; i < old->size(); ++i) {
+        if ((*old)[i] != (*edited)[i]) {
+            if (++changed > 1 ||
+                !replacedOnce((*old)[i], (*edited)[i], site.typed, site.replacement())) {
+                return false;
+            }
+        }
+    }
+    return changed == 1;
+}
+
+} // namespace
+
+std::vector<TypedNumber> findTypedNumbers(const Lesson& lesson, const LessonResults& results) {
+    return TypedNumberFinder(lesson, results).find();
+}
+
+TypedNumberFix fixTypedNumbers(const std::string& fileBytes,
+                               const std::vector<TypedNumber>& sites) {
+    TypedNumberFix out;
+    const LineIndex lines(fileBytes);
+    std::vector<std::pair<size_t, const TypedNumber*>> edits;
+    for (const TypedNumber& site : sites) {
+        if (!site.located) {
+            out.refused.push_back({site, "its place in the quiz's YAML is not known (an escape "
+                                         "in a quoted string?): write " +
+                                             site.replacement() + " by hand"});
+            continue;
+        }
+        const std::optional<size_t> at = lines.offset(site.line, site.column);
+        if (!at || fileBytes.compare(*at, site.typed.size(), site.typed) != 0) {
+            out.refused.push_back({site, "the file does not hold '" + site.typed + "' there"});
+            continue;
+        }
+        if (!site.quizId.empty()) {
+            std::string edited = fileBytes;
+            edited.replace(*at, site.typed.size(), site.replacement());
+            if (!quizKeepsReading(fileBytes, edited, site)) {
+                out.refused.push_back(
+                    {site, "the quiz's YAML would not read the same with " + site.replacement() +
+                               " there (quote the string, then run --fix again)"});
+                continue;
+            }
+        }
+        edits.push_back({*at, &site});
+    }
+    std::sort(edits.begin(), edits.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
+    out.bytes = fileBytes;
+    size_t limit = std::string::npos; // edits run back to front and never overlap
+    for (const auto& [at, site] : edits) {
+        if (at + site->typed.size() > limit) {
+            out.refused.push_back({*site, "it overlaps another site"});
+            continue;
+        }
+        out.bytes.replace(at, site->typed.size(), site->replacement());
+        out.fixed.push_back(*site);
+        limit = at;
+    }
+    std::reverse(out.fixed.begin(), out.fixed.end());
+    return out;
+}
+
+} // namespace attnbook
