@@ -62,6 +62,7 @@ class LineIndex {
     }
 
     FilePosition position(size_t offset) const {
+        offset = std::clamp(offset, starts_.front(), bytes_.size()); // not inside a BOM
         const auto next = std::upper_bound(starts_.begin(), starts_.end(), offset);
         const size_t line = size_t(next - starts_.begin());
         int column = 1;
@@ -73,7 +74,11 @@ class LineIndex {
         return {int(line), column};
     }
 
-    size_t lineStart(int line) const { return starts_[size_t(line) - 1]; }
+    // Where LINE starts; the end of the text for a line past it (never read beyond).
+    size_t lineStart(int line) const {
+        return line >= 1 && size_t(line) <= starts_.size() ? starts_[size_t(line) - 1]
+                                                           : bytes_.size();
+    }
 
   private:
     std::string_view bytes_;
@@ -477,7 +482,8 @@ class TypedNumberFinder {
                 starts.push_back(item.at);
             }
         }
-        const size_t bodyEnd = lines_.lineStart(block.bodyFirstLine) + block.body.size();
+        const size_t bodyEnd =
+            std::min(file_.size(), lines_.lineStart(block.bodyFirstLine) + block.body.size());
         for (const auto& [key, value] : body.entries) {
             if (key.scalar != "question" && key.scalar != "explain" && key.scalar != "choices") {
                 continue;
@@ -505,7 +511,7 @@ class TypedNumberFinder {
         if (!begin) {
             return;
         }
-        size_t end = bodyEnd;
+        size_t end = std::max(bodyEnd, *begin);
         for (const FilePosition& start : starts) {
             const std::optional<size_t> at = lines_.offset(start.line, start.column);
             if (at && *at > *begin) {
