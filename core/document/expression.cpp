@@ -181,8 +181,8 @@ std::optional<Binding> parseBinding(std::string_view inner, std::string& error) 
 
     // Paths become variables _p0, _p1, … for muParser; everything else is its.
     for (size_t i = 0; i < text.size();) {
-        const bool startsName = isNameStart(text[i]) &&
-                                (i == 0 || !(isKeyChar(text[i - 1]) || text[i - 1] == '.'));
+        const bool startsName =
+            isNameStart(text[i]) && (i == 0 || !(isKeyChar(text[i - 1]) || text[i - 1] == '.'));
         if (!startsName) {
             binding.parserText += text[i++];
             continue;
@@ -298,7 +298,8 @@ using Sides = std::pair<std::string, std::string>;
 // claim is one of those; else nothing (claims joined by && or ||, say).
 std::optional<Sides> claimSides(std::string_view text) {
     const auto cut = [](std::string_view t, size_t at, size_t width) {
-        return Sides{std::string(trimmed(t.substr(0, at))), std::string(trimmed(t.substr(at + width)))};
+        return Sides{std::string(trimmed(t.substr(0, at))),
+                     std::string(trimmed(t.substr(at + width)))};
     };
     if (text.substr(0, 5) == "near(" && topLevel(text, ")") == text.size() - 1) {
         const std::string_view inside = text.substr(5, text.size() - 6);

@@ -19,8 +19,8 @@ namespace attnbook {
 struct BindingPath {
     std::string cellId;
     std::vector<std::variant<std::string, size_t>> steps; // keys and indices after the id
-    int digits = 4;    // the enclosing binding's digits, kept for callers that show one path
-    size_t offset = 0; // where the cell id starts inside the `{{…}}`'s inner text
+    int digits = 4;           // the enclosing binding's digits, kept for callers that show one path
+    size_t offset = 0;        // where the cell id starts inside the `{{…}}`'s inner text
     std::string text() const; // "colour.head[0].weights[0][1]" (without digits)
 };
 

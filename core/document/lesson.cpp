@@ -6,8 +6,8 @@
 #include "core/document/typed_numbers.h"
 
 #include <algorithm>
-#include <tuple>
 #include <new>
+#include <tuple>
 
 namespace attnbook {
 
@@ -206,7 +206,6 @@ Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonR
     return *value.value;
 }
 
-
 LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
                             const ComputePolicy& policy) {
     LessonResults results;
@@ -297,8 +296,8 @@ class LessonChecker {
         if (binding.claim) {
             const ClaimVerdict verdict = evaluateClaim(binding, results_.lookup());
             if (!verdict.error.empty() && falseClaims_ == FalseClaims::AreErrors) {
-                add(Severity::Error, piece, "claim {{? " + binding.expression + "}}: " + verdict.error,
-                    cellId);
+                add(Severity::Error, piece,
+                    "claim {{? " + binding.expression + "}}: " + verdict.error, cellId);
             } else if (!verdict.holds && falseClaims_ == FalseClaims::AreErrors) {
                 add(Severity::Error, piece,
                     "claim is false: " + binding.expression + " (" + verdict.sides + ")", cellId);

@@ -125,7 +125,6 @@ std::vector<LessonClaim> lessonClaims(const Lesson& lesson, const LessonResults&
 // The `compute` JSON of the whole lesson, or of one cell when `onlyCell` is set. `fileLine`
 // maps a line of `lesson` to the file's (a --set what-if may move lines); unset: the same.
 Json lessonJson(const Lesson& lesson, const LessonResults& results,
-                const std::string& onlyCell = {},
-                const std::function<int(int)>& fileLine = {});
+                const std::string& onlyCell = {}, const std::function<int(int)>& fileLine = {});
 
 } // namespace attnbook

@@ -39,7 +39,7 @@ double forwardCost(const AttentionResult& r) {
     const double n = r.n, m = r.m, h = r.h;
     const double projections =
         (n + 2 * m) * double(r.Q.n_cols) * std::max(1, r.d); // Q, K, V from X
-    const double heads = n * m * h * (r.dK + r.dV);           // scores and contexts
+    const double heads = n * m * h * (r.dK + r.dV);          // scores and contexts
     const double readout = n * double(r.dO) * double(r.concat.n_cols);
     return projections + heads + readout;
 }
@@ -87,8 +87,8 @@ GradientCheckReport gradientCheck(const AttentionConfig& config, const Attention
         report.total += p.values->n_elem;
     }
     const double perEntry = 2 * std::max(forwardCost(analytic), 1.0);
-    const double affordable = std::min(GradientCheckPolicy::kBudget / perEntry,
-                                       double(GradientCheckPolicy::kMaxEntries));
+    const double affordable =
+        std::min(GradientCheckPolicy::kBudget / perEntry, double(GradientCheckPolicy::kMaxEntries));
     if (affordable < double(std::min(report.total, GradientCheckPolicy::kMinEntries))) {
         report.skipped = "this cell is too large to check: one entry costs " +
                          scientific(perEntry) + " multiply-adds";
@@ -135,8 +135,8 @@ GradientCheckReport gradientCheck(const AttentionConfig& config, const Attention
             if (difference > largestDifference) {
                 largestDifference = difference;
                 // Armadillo is column-major: flat index e is (e mod rows, e div rows).
-                report.worst = {p.name, int(e % p.values->n_rows), int(e / p.values->n_rows),
-                                exact, numeric};
+                report.worst = {p.name, int(e % p.values->n_rows), int(e / p.values->n_rows), exact,
+                                numeric};
             }
         }
     }

@@ -42,13 +42,14 @@ QString shown(const std::string& prose) {
     const Computed c = compute(prose);
     const ProseBlock* last = nullptr;
     for (const Segment& segment : c.lesson.document.segments) {
-        if (!segment.isCell() && segment.prose().text.find_first_not_of("\n") != std::string::npos) {
+        if (!segment.isCell() &&
+            segment.prose().text.find_first_not_of("\n") != std::string::npos) {
             last = &segment.prose();
         }
     }
     const ProseBlock& block = *last;
     std::string text = substituteBindings(block.text, scanProse(block.text, block.firstLine),
-                           [&](const Binding& b) { return c.results.boundText(b); });
+                                          [&](const Binding& b) { return c.results.boundText(b); });
     return QString::fromStdString(text.substr(text.find_first_not_of('\n')));
 }
 
@@ -115,10 +116,10 @@ class TestExpressions : public QObject {
         // e^0.5 / (2·e^0.5 + 1) is A[0][0] (two reds with score 0.5, blue with 0).
         const Computed c = compute("x\n");
         std::string error;
-        const auto share = parseBinding(
-            "exp(colour.head[0].scores[0][0]) / (2*exp(colour.head[0].scores[0][0]) + "
-            "exp(colour.head[0].scores[0][1])):15",
-            error);
+        const auto share =
+            parseBinding("exp(colour.head[0].scores[0][0]) / (2*exp(colour.head[0].scores[0][0]) + "
+                         "exp(colour.head[0].scores[0][1])):15",
+                         error);
         QVERIFY(share);
         const BindingValue value = c.results.value(*share);
         QVERIFY(value.value);
@@ -163,7 +164,8 @@ class TestExpressions : public QObject {
         QCOMPARE(false_[0].message,
                  std::string("claim is false: near(colour.output[0][0], colour.output[1][0]) "
                              "(0.7673 vs 0.5481)"));
-        const std::vector<Diagnostic> comparison = errors("{{? colour.head[0].weights[0][1] > 0.5}}\n");
+        const std::vector<Diagnostic> comparison =
+            errors("{{? colour.head[0].weights[0][1] > 0.5}}\n");
         QCOMPARE(comparison.size(), size_t(1));
         QVERIFY2(comparison[0].message.find("(0.2327 vs 0.5000)") != std::string::npos,
                  comparison[0].message.c_str());
@@ -200,10 +202,10 @@ class TestExpressions : public QObject {
         QCOMPARE(json.object_()[1].first, std::string("claims")); // after the title (cli.md)
 
         // A what-if: a causal mask makes the two reds read different tokens.
-        Lesson causal = parseLesson(std::string(kColour).insert(std::string(kColour).find("```\n\n"),
-                                                               "mask: causal\n") +
-                                        "Same. {{? near(colour.output[0][0], colour.output[2][0])}}\n",
-                                    "colour.md");
+        Lesson causal = parseLesson(
+            std::string(kColour).insert(std::string(kColour).find("```\n\n"), "mask: causal\n") +
+                "Same. {{? near(colour.output[0][0], colour.output[2][0])}}\n",
+            "colour.md");
         AttentionEngine engine;
         const LessonResults results = computeLesson(causal, engine);
         const std::vector<LessonClaim> list = lessonClaims(causal, results);

@@ -10,8 +10,8 @@ using namespace attnbook;
 namespace {
 
 QuizCellSpec quizFrom(const std::string& body, std::vector<Diagnostic>* problems = nullptr) {
-    const Lesson lesson = parseLesson("# Q\n\n```quiz q\nquestion: How much?\n" + body + "```\n",
-                                      "q.md");
+    const Lesson lesson =
+        parseLesson("# Q\n\n```quiz q\nquestion: How much?\n" + body + "```\n", "q.md");
     if (problems) {
         *problems = lesson.diagnostics;
     }

@@ -47,7 +47,8 @@ class TestWorkedSteps : public QObject {
         QCOMPARE(trace.size(), size_t(8));
         const TraceStep& total = trace[5];
         QCOMPARE(total.lines[0], std::string("total = 4.2974"));
-        QVERIFY2(mentions(total.lines, "subtracts the largest score, 0.5000, first: its total is 2.6065"),
+        QVERIFY2(mentions(total.lines,
+                          "subtracts the largest score, 0.5000, first: its total is 2.6065"),
                  joined(total.lines).c_str());
         const std::vector<WorkedSection> arithmetic = workedArithmetic(r, 0, 0);
         bool shifted = false;
