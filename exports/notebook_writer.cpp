@@ -1,5 +1,7 @@
 #include "exports/notebook_writer.h"
 
+#include "core/document/json.h"
+
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -130,44 +132,6 @@ std::vector<std::string> splitSourceLines(const std::string& text) {
     return lines;
 }
 
-std::string jsonStringLiteral(const std::string& text) {
-    std::string out = "\"";
-    for (const char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\b':
-            out += "\\b";
-            break;
-        case '\f':
-            out += "\\f";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (c < 0x20) {
-                char escaped[8];
-                std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-                out += escaped;
-            } else {
-                out += ch;
-            }
-        }
-    }
-    return out + "\"";
-}
 
 std::string notebookCellId(const std::string& text) {
     std::string id;

@@ -35,9 +35,6 @@ QByteArray notebookBytes(const NotebookMetadata& metadata, const std::vector<Not
 // \f, \x1c-\x1e, U+0085, U+2028, U+2029), each piece keeping its line end.
 std::vector<std::string> splitSourceLines(const std::string& text);
 
-// A string as Python's json.dumps(..., ensure_ascii=False) writes it, quotes included.
-std::string jsonStringLiteral(const std::string& text);
-
 // An id nbformat accepts, made from `text`: letters, digits, '-' and '_' kept, anything else
 // turned into '-', at most 64 characters; "cell" when nothing is left.
 std::string notebookCellId(const std::string& text);

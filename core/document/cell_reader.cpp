@@ -805,12 +805,7 @@ ReadCell readCellBody(CellKind kind, const std::string& id, const YamlNode& body
     return read;
 }
 
-ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics,
-                  const DataFiles* files) {
-    if (!cell.closed || cell.id.empty() || !isValidCellId(cell.id)) {
-        return {};
-    }
-    // Take the body lines without the fence's indentation, as CommonMark does.
+std::string cellYamlText(const CellBlock& cell) {
     std::string yaml;
     size_t start = 0;
     while (start < cell.body.size()) {
@@ -823,6 +818,15 @@ ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics,
         yaml.append(line);
         start = end;
     }
+    return yaml;
+}
+
+ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics,
+                  const DataFiles* files) {
+    if (!cell.closed || cell.id.empty() || !isValidCellId(cell.id)) {
+        return {};
+    }
+    const std::string yaml = cellYamlText(cell);
     YamlNode body;
     try {
         body = parseYaml(yaml, cell.bodyFirstLine, cell.indent);

@@ -16,6 +16,10 @@ struct ReadCell {
     bool ok() const { return spec.index() != 0; }
 };
 
+// The cell's body as YAML: the fence's indentation taken off each line, as CommonMark
+// does, so that parsed positions are the file's.
+std::string cellYamlText(const CellBlock& cell);
+
 // Parses the YAML of `cell` and reads it. Problems go to `diagnostics`; the
 // spec is empty when an error makes the cell unusable. `{file: PATH}` values
 // are read from `files` (none: they are errors).

@@ -38,11 +38,9 @@ std::string shortestDouble(double value) {
     return std::string(buffer, result.ptr);
 }
 
-namespace {
-
-void writeString(std::string& out, const std::string& s) {
-    out += '"';
-    for (const char ch : s) {
+std::string jsonStringLiteral(const std::string& text) {
+    std::string out = "\"";
+    for (const char ch : text) {
         const auto c = static_cast<unsigned char>(ch);
         switch (c) {
         case '"':
@@ -50,6 +48,12 @@ void writeString(std::string& out, const std::string& s) {
             break;
         case '\\':
             out += "\\\\";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\f':
+            out += "\\f";
             break;
         case '\n':
             out += "\\n";
@@ -70,7 +74,13 @@ void writeString(std::string& out, const std::string& s) {
             }
         }
     }
-    out += '"';
+    return out + "\"";
+}
+
+namespace {
+
+void writeString(std::string& out, const std::string& s) {
+    out += jsonStringLiteral(s);
 }
 
 bool isPlain(const Json& j) {

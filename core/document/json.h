@@ -59,6 +59,9 @@ class Json {
 // The shortest text that reads back to the same double (std::to_chars).
 std::string shortestDouble(double value);
 
+// `text` as a JSON string literal, quotes included, escaped as Python's json module does.
+std::string jsonStringLiteral(const std::string& text);
+
 Json jsonMatrix(const arma::mat& m);
 Json jsonVector(const arma::rowvec& v);
 Json jsonStrings(const std::vector<std::string>& strings);

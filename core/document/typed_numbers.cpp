@@ -240,19 +240,7 @@ std::vector<Typed> typedIn(std::string_view text) {
 // A cell's body as its YAML is parsed: an indented fence's indentation taken off each line
 // (as readCell does), so positions are the file's.
 YamlNode cellYaml(const CellBlock& cell) {
-    std::string yaml;
-    size_t start = 0;
-    while (start < cell.body.size()) {
-        size_t end = cell.body.find('\n', start);
-        end = end == std::string::npos ? cell.body.size() : end + 1;
-        std::string_view line(cell.body.data() + start, end - start);
-        for (int i = 0; i < cell.indent && !line.empty() && line.front() == ' '; ++i) {
-            line.remove_prefix(1);
-        }
-        yaml.append(line);
-        start = end;
-    }
-    return parseYaml(yaml, cell.bodyFirstLine, cell.indent);
+    return parseYaml(cellYamlText(cell), cell.bodyFirstLine, cell.indent);
 }
 
 // A number or a row of numbers somewhere in a computed cell.
