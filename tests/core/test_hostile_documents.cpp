@@ -7,11 +7,13 @@
 #include "core/document/lesson.h"
 #include "core/document/yaml_tree.h"
 
-#include <QtTest>
+#include "test_support.h"
 
+#include <chrono>
 #include <string>
 
 using namespace attnbook;
+using attnbook::test::fuzzy;
 
 namespace {
 
@@ -26,138 +28,126 @@ bool hasError(const Lesson& lesson, const std::string& part) {
 
 } // namespace
 
-class TestHostileDocuments : public QObject {
-    Q_OBJECT
+// cmark ends a line at a lone "\r": a fence on line 3 by its count must be line 3 here too
+// (it was past the end of SourceText's lines: out_of_range, or a heap overflow).
+TEST_CASE("aLoneCarriageReturnEndsALineAsInCommonMark") {
+    const std::string bytes = "# T\r\rSome prose.\r```quiz q\rquestion: Q?\r"
+                              "choices: [a, b]\ranswer: 1\r```\r";
+    const Lesson lesson = parseLesson(bytes, "cr.md");
+    REQUIRE_EQ(lesson.cells.size(), size_t(1));
+    CHECK_EQ(lesson.cells.front().openLine, 4);
+    CHECK_EQ(lesson.cells.front().id, std::string("q"));
+    // And the file is written back byte for byte.
+    CHECK_EQ(lesson.document.serialize(), bytes);
+}
 
-  private Q_SLOTS:
-    // cmark ends a line at a lone "\r": a fence on line 3 by its count must be line 3 here too
-    // (it was past the end of SourceText's lines: out_of_range, or a heap overflow).
-    void aLoneCarriageReturnEndsALineAsInCommonMark() {
-        const std::string bytes = "# T\r\rSome prose.\r```quiz q\rquestion: Q?\r"
-                                  "choices: [a, b]\ranswer: 1\r```\r";
-        const Lesson lesson = parseLesson(bytes, "cr.md");
-        QCOMPARE(lesson.cells.size(), size_t(1));
-        QCOMPARE(lesson.cells.front().openLine, 4);
-        QCOMPARE(lesson.cells.front().id, std::string("q"));
-        // And the file is written back byte for byte.
-        QCOMPARE(lesson.document.serialize(), bytes);
-    }
+TEST_CASE("aFenceThatClosesPastTheLastNewlineDoesNotReadOutOfBounds") {
+    // One "\n"-line to SourceText before the fix; three lines to cmark.
+    const std::string bytes = "x\r\r```attention a\rtokens: [p]\rvocab: {p: [1, 0]}\r```";
+    const Lesson lesson = parseLesson(bytes, "cr-end.md");
+    REQUIRE_EQ(lesson.cells.size(), size_t(1));
+    CHECK_EQ(lesson.cells.front().openLine, 3);
+}
 
-    void aFenceThatClosesPastTheLastNewlineDoesNotReadOutOfBounds() {
-        // One "\n"-line to SourceText before the fix; three lines to cmark.
-        const std::string bytes = "x\r\r```attention a\rtokens: [p]\rvocab: {p: [1, 0]}\r```";
-        const Lesson lesson = parseLesson(bytes, "cr-end.md");
-        QCOMPARE(lesson.cells.size(), size_t(1));
-        QCOMPARE(lesson.cells.front().openLine, 3);
-    }
+// std::regex overflowed the stack on ~40 KB: an id, a number, a --set key.
+TEST_CASE("longValuesAreScannedNotRecursed") {
+    const std::string id(200000, 'a');
+    CHECK(isValidCellId(id));
+    CHECK(!isValidCellId(id + "!"));
+    const std::string lesson =
+        "```quiz " + id + "\nquestion: Q?\nchoices: [a, b]\nanswer: 0\n```\n";
+    CHECK_EQ(parseLesson(lesson, "long-id.md").cells.size(), size_t(1));
 
-    // std::regex overflowed the stack on ~40 KB: an id, a number, a --set key.
-    void longValuesAreScannedNotRecursed() {
-        const std::string id(200000, 'a');
-        QVERIFY(isValidCellId(id));
-        QVERIFY(!isValidCellId(id + "!"));
-        const std::string lesson =
-            "```quiz " + id + "\nquestion: Q?\nchoices: [a, b]\nanswer: 0\n```\n";
-        QCOMPARE(parseLesson(lesson, "long-id.md").cells.size(), size_t(1));
+    YamlNode number;
+    number.kind = YamlNode::Kind::Scalar;
+    number.scalar = "1." + std::string(200000, '5');
+    std::string why;
+    CHECK(yamlNumber(number, why).has_value());
+    number.scalar = std::string(200000, '9');
+    CHECK(!yamlNumber(number, why).has_value()); // 1e200000: not finite
+    CHECK(why.find("not finite") != std::string::npos);
 
-        YamlNode number;
-        number.kind = YamlNode::Kind::Scalar;
-        number.scalar = "1." + std::string(200000, '5');
+    Document document = parseLesson(lesson, "long-id.md").document;
+    const std::optional<std::string> error =
+        setCellKey(document, id, std::string(200000, 'k') + "-", "1");
+    CHECK((error && error->find("is not a key name") != std::string::npos));
+}
+
+TEST_CASE("numbersAsYamlWritesThem") {
+    const auto read = [](const std::string& text) {
+        YamlNode node;
+        node.kind = YamlNode::Kind::Scalar;
+        node.scalar = text;
         std::string why;
-        QVERIFY(yamlNumber(number, why).has_value());
-        number.scalar = std::string(200000, '9');
-        QVERIFY(!yamlNumber(number, why).has_value()); // 1e200000: not finite
-        QVERIFY(why.find("not finite") != std::string::npos);
-
-        Document document = parseLesson(lesson, "long-id.md").document;
-        const std::optional<std::string> error =
-            setCellKey(document, id, std::string(200000, 'k') + "-", "1");
-        QVERIFY(error && error->find("is not a key name") != std::string::npos);
+        return yamlNumber(node, why);
+    };
+    CHECK_EQ(read("-1.5e3").value(), fuzzy(-1500.0));
+    CHECK_EQ(read(".5").value(), fuzzy(0.5));
+    CHECK_EQ(read("+2.").value(), fuzzy(2.0));
+    CHECK_EQ(read("0x1F").value(), fuzzy(31.0));
+    CHECK_EQ(read("0o17").value(), fuzzy(15.0));
+    for (const char* no : {"", ".", "1e", "e3", "1.2.3", "0x", "0o8", "1,5", "- 1", ".inf", "-.Inf",
+                           ".NaN", "1e400"}) {
+        CHECK_MESSAGE(!read(no).has_value(), std::string(no));
     }
+}
 
-    void numbersAsYamlWritesThem() {
-        const auto read = [](const std::string& text) {
-            YamlNode node;
-            node.kind = YamlNode::Kind::Scalar;
-            node.scalar = text;
-            std::string why;
-            return yamlNumber(node, why);
-        };
-        QCOMPARE(*read("-1.5e3"), -1500.0);
-        QCOMPARE(*read(".5"), 0.5);
-        QCOMPARE(*read("+2."), 2.0);
-        QCOMPARE(*read("0x1F"), 31.0);
-        QCOMPARE(*read("0o17"), 15.0);
-        for (const char* no : {"", ".", "1e", "e3", "1.2.3", "0x", "0o8", "1,5", "- 1", ".inf",
-                               "-.Inf", ".NaN", "1e400"}) {
-            QVERIFY2(!read(no).has_value(), no);
-        }
+// A cell inside the limits of n and d but too costly to compute (n = 2048, d = 512 took
+// minutes and gigabytes) is refused up front with its name, its line and the estimate.
+TEST_CASE("aCostlyAttentionCellIsRefusedBeforeAllocating") {
+    std::string tokens, vector;
+    for (int i = 0; i < 2048; ++i) {
+        tokens += i ? ", a" : "a";
     }
-
-    // A cell inside the limits of n and d but too costly to compute (n = 2048, d = 512 took
-    // minutes and gigabytes) is refused up front with its name, its line and the estimate.
-    void aCostlyAttentionCellIsRefusedBeforeAllocating() {
-        std::string tokens, vector;
-        for (int i = 0; i < 2048; ++i) {
-            tokens += i ? ", a" : "a";
-        }
-        for (int i = 0; i < 512; ++i) {
-            vector += i ? ", 0" : "1";
-        }
-        const std::string bytes = "# Big\n\n```attention big\ntokens: [" + tokens +
-                                  "]\nvocab:\n  a: [" + vector + "]\n```\n";
-        const Lesson lesson = parseLesson(bytes, "big.md");
-        QVERIFY(lesson.diagnostics.empty());
-        QElapsedTimer timer;
-        timer.start();
-        AttentionEngine engine;
-        const LessonResults results = computeLesson(lesson, engine);
-        QVERIFY(timer.elapsed() < 2000);
-        QCOMPARE(results.diagnostics.size(), size_t(1));
-        const Diagnostic& d = results.diagnostics.front();
-        QCOMPARE(d.line, 3);
-        QVERIFY2(d.message.find("cell 'big' is too costly") != std::string::npos,
-                 d.message.c_str());
-        QVERIFY2(d.message.find("multiply-adds") != std::string::npos, d.message.c_str());
-        QVERIFY2(d.message.find("of JSON") != std::string::npos, d.message.c_str());
-        // With the limits raised (as --max-work and --max-json do), the estimate is all that
-        // changes: the cost model itself says what n = 2048, d = 512 needs.
-        const CellCost cost = cellCost(lesson.cells.front());
-        QVERIFY(cost.multiplyAdds > 5e10 && cost.multiplyAdds < 5e11);
-        QVERIFY(cost.jsonBytes > 300e6 && cost.jsonBytes < 800e6); // about 22 million numbers
+    for (int i = 0; i < 512; ++i) {
+        vector += i ? ", 0" : "1";
     }
+    const std::string bytes =
+        "# Big\n\n```attention big\ntokens: [" + tokens + "]\nvocab:\n  a: [" + vector + "]\n```\n";
+    const Lesson lesson = parseLesson(bytes, "big.md");
+    CHECK(lesson.diagnostics.empty());
+    const auto start = std::chrono::steady_clock::now();
+    AttentionEngine engine;
+    const LessonResults results = computeLesson(lesson, engine);
+    CHECK(test::millisecondsSince(start) < 2000);
+    REQUIRE_EQ(results.diagnostics.size(), size_t(1));
+    const Diagnostic& d = results.diagnostics.front();
+    CHECK_EQ(d.line, 3);
+    CHECK_MESSAGE(d.message.find("cell 'big' is too costly") != std::string::npos, d.message);
+    CHECK_MESSAGE(d.message.find("multiply-adds") != std::string::npos, d.message);
+    CHECK_MESSAGE(d.message.find("of JSON") != std::string::npos, d.message);
+    // With the limits raised (as --max-work and --max-json do), the estimate is all that
+    // changes: the cost model itself says what n = 2048, d = 512 needs.
+    const CellCost cost = cellCost(lesson.cells.front());
+    CHECK((cost.multiplyAdds > 5e10 && cost.multiplyAdds < 5e11));
+    CHECK((cost.jsonBytes > 300e6 && cost.jsonBytes < 800e6)); // about 22 million numbers
+}
 
-    // A 5 KB chart with 200 series of 100000 points took 29 s and 3.8 GB in check.
-    void aCostlyChartIsRefusedBeforeAllocating() {
-        std::string bytes =
-            "```chart wide\nx: {var: n, from: 1, to: 100, points: 100000}\nseries:\n";
-        for (int i = 0; i < 200; ++i) {
-            bytes += "  - {label: s" + std::to_string(i) + ", y: n*" + std::to_string(i) + "}\n";
-        }
-        bytes += "```\n";
-        const Lesson lesson = parseLesson(bytes, "chart.md");
-        QVERIFY(lesson.diagnostics.empty());
-        QElapsedTimer timer;
-        timer.start();
-        AttentionEngine engine;
-        const LessonResults results = computeLesson(lesson, engine);
-        QVERIFY(timer.elapsed() < 2000);
-        QCOMPARE(results.diagnostics.size(), size_t(1));
-        QCOMPARE(results.diagnostics.front().line, 1);
-        QVERIFY(results.diagnostics.front().message.find("cell 'wide' is too costly") !=
-                std::string::npos);
+// A 5 KB chart with 200 series of 100000 points took 29 s and 3.8 GB in check.
+TEST_CASE("aCostlyChartIsRefusedBeforeAllocating") {
+    std::string bytes = "```chart wide\nx: {var: n, from: 1, to: 100, points: 100000}\nseries:\n";
+    for (int i = 0; i < 200; ++i) {
+        bytes += "  - {label: s" + std::to_string(i) + ", y: n*" + std::to_string(i) + "}\n";
     }
+    bytes += "```\n";
+    const Lesson lesson = parseLesson(bytes, "chart.md");
+    CHECK(lesson.diagnostics.empty());
+    const auto start = std::chrono::steady_clock::now();
+    AttentionEngine engine;
+    const LessonResults results = computeLesson(lesson, engine);
+    CHECK(test::millisecondsSince(start) < 2000);
+    REQUIRE_EQ(results.diagnostics.size(), size_t(1));
+    CHECK_EQ(results.diagnostics.front().line, 1);
+    CHECK(results.diagnostics.front().message.find("cell 'wide' is too costly") !=
+          std::string::npos);
+}
 
-    // A quiz answer of 1e400 is a number too large, not the text "1e400".
-    void aQuizAnswerThatIsNotFiniteIsAnError() {
-        const Lesson lesson =
-            parseLesson("```quiz q\nquestion: How many?\nanswer: 1e400\n```\n", "inf.md");
-        QVERIFY(hasError(lesson, "not finite"));
-        const Lesson text =
-            parseLesson("```quiz q\nquestion: Who?\nanswer: \"1e400\"\n```\n", "text.md");
-        QVERIFY(!hasError(text, "not finite"));
-    }
-};
-
-QTEST_GUILESS_MAIN(TestHostileDocuments)
-#include "test_hostile_documents.moc"
+// A quiz answer of 1e400 is a number too large, not the text "1e400".
+TEST_CASE("aQuizAnswerThatIsNotFiniteIsAnError") {
+    const Lesson lesson =
+        parseLesson("```quiz q\nquestion: How many?\nanswer: 1e400\n```\n", "inf.md");
+    CHECK(hasError(lesson, "not finite"));
+    const Lesson text =
+        parseLesson("```quiz q\nquestion: Who?\nanswer: \"1e400\"\n```\n", "text.md");
+    CHECK(!hasError(text, "not finite"));
+}

@@ -3,7 +3,7 @@
 #include "core/math/attention_engine.h"
 #include "core/math/worked_steps.h"
 
-#include <QtTest>
+#include "test_support.h"
 
 using namespace attnbook;
 
@@ -35,52 +35,44 @@ std::string joined(const std::vector<std::string>& lines) {
 
 } // namespace
 
-class TestWorkedSteps : public QObject {
-    Q_OBJECT
-
-  private Q_SLOTS:
-    // The trace totals the plain exponentials (2e^0.5 + 1 = 4.2974); the arithmetic view
-    // subtracts the largest score first (2 + e^-0.5 = 2.6065). The trace says why they differ.
-    void theTwoTotalsAreExplained() {
-        const AttentionResult r = AttentionEngine().compute(colour(), GradientCheck::Skip);
-        const std::vector<TraceStep> trace = traceSteps(r, 0, 0);
-        QCOMPARE(trace.size(), size_t(8));
-        const TraceStep& total = trace[5];
-        QCOMPARE(total.lines[0], std::string("total = 4.2974"));
-        QVERIFY2(mentions(total.lines,
-                          "subtracts the largest score, 0.5000, first: its total is 2.6065"),
-                 joined(total.lines).c_str());
-        const std::vector<WorkedSection> arithmetic = workedArithmetic(r, 0, 0);
-        bool shifted = false;
-        for (const WorkedSection& s : arithmetic) {
-            shifted = shifted || mentions(s.lines, "2.6065");
-        }
-        QVERIFY(shifted);
+// The trace totals the plain exponentials (2e^0.5 + 1 = 4.2974); the arithmetic view
+// subtracts the largest score first (2 + e^-0.5 = 2.6065). The trace says why they differ.
+TEST_CASE("theTwoTotalsAreExplained") {
+    const AttentionResult r = AttentionEngine().compute(colour(), GradientCheck::Skip);
+    const std::vector<TraceStep> trace = traceSteps(r, 0, 0);
+    REQUIRE_EQ(trace.size(), size_t(8));
+    const TraceStep& total = trace[5];
+    CHECK_EQ(total.lines[0], std::string("total = 4.2974"));
+    CHECK_MESSAGE(
+        mentions(total.lines, "subtracts the largest score, 0.5000, first: its total is 2.6065"),
+        joined(total.lines));
+    const std::vector<WorkedSection> arithmetic = workedArithmetic(r, 0, 0);
+    bool shifted = false;
+    for (const WorkedSection& s : arithmetic) {
+        shifted = shifted || mentions(s.lines, "2.6065");
     }
+    CHECK(shifted);
+}
 
-    // At d_k = 1 the scores are still divided by √d_k = √1: not "no scaling".
-    void scalingAtWidthOneIsScaling() {
-        AttentionConfig config;
-        config.tokens = {"a", "b"};
-        config.X0 = arma::mat(arma::colvec{1.0, 2.0});
-        const AttentionResult r = AttentionEngine().compute(config, GradientCheck::Skip);
-        QCOMPARE(r.dK, 1);
-        std::string all;
-        for (const WorkedSection& s : workedArithmetic(r, 0, 0)) {
-            all += s.title + "\n" + joined(s.lines);
-        }
-        QVERIFY2(all.find("divide by √1 = 1") != std::string::npos, all.c_str());
-        QVERIFY(all.find("no scaling") == std::string::npos);
-        config.scaleKind = ScaleKind::Off;
-        config.X0 = arma::mat{{1.0, 0.0}, {0.0, 2.0}};
-        const AttentionResult off = AttentionEngine().compute(config, GradientCheck::Skip);
-        all.clear();
-        for (const WorkedSection& s : workedArithmetic(off, 0, 0)) {
-            all += s.title + "\n" + joined(s.lines);
-        }
-        QVERIFY2(all.find("no scaling") != std::string::npos, all.c_str());
+// At d_k = 1 the scores are still divided by √d_k = √1: not "no scaling".
+TEST_CASE("scalingAtWidthOneIsScaling") {
+    AttentionConfig config;
+    config.tokens = {"a", "b"};
+    config.X0 = arma::mat(arma::colvec{1.0, 2.0});
+    const AttentionResult r = AttentionEngine().compute(config, GradientCheck::Skip);
+    CHECK_EQ(r.dK, 1);
+    std::string all;
+    for (const WorkedSection& s : workedArithmetic(r, 0, 0)) {
+        all += s.title + "\n" + joined(s.lines);
     }
-};
-
-QTEST_APPLESS_MAIN(TestWorkedSteps)
-#include "test_worked_steps.moc"
+    CHECK_MESSAGE(all.find("divide by √1 = 1") != std::string::npos, all);
+    CHECK(all.find("no scaling") == std::string::npos);
+    config.scaleKind = ScaleKind::Off;
+    config.X0 = arma::mat{{1.0, 0.0}, {0.0, 2.0}};
+    const AttentionResult off = AttentionEngine().compute(config, GradientCheck::Skip);
+    all.clear();
+    for (const WorkedSection& s : workedArithmetic(off, 0, 0)) {
+        all += s.title + "\n" + joined(s.lines);
+    }
+    CHECK_MESSAGE(all.find("no scaling") != std::string::npos, all);
+}
