@@ -9,7 +9,9 @@
 #include "core/math/attention_engine.h"
 #include "core/math/gradient_check.h"
 
-#include <QtTest>
+#include "test_support.h"
+
+#include <cstdio>
 
 #include <algorithm>
 #include <cmath>
@@ -21,6 +23,7 @@
 #include <utility>
 
 using namespace attnbook;
+using attnbook::test::fuzzy;
 
 namespace ref {
 
@@ -523,18 +526,22 @@ bool close(double a, double b) {
     return std::abs(a - b) <= kTolerance * std::max({1.0, std::abs(a), std::abs(b)});
 }
 
+// All 17 digits, as %.17g.
+std::string precise(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
 // Collects the first few mismatches of one cell.
 class Comparison {
   public:
     void matrix(const char* name, const arma::mat& actual, const Matrix& expected) {
         if (actual.n_rows != arma::uword(expected.rows) ||
             actual.n_cols != arma::uword(expected.cols)) {
-            fail(QStringLiteral("%1: %2 × %3, expected %4 × %5")
-                     .arg(name)
-                     .arg(actual.n_rows)
-                     .arg(actual.n_cols)
-                     .arg(expected.rows)
-                     .arg(expected.cols));
+            fail(std::string(name) + ": " + std::to_string(actual.n_rows) + " × " +
+                 std::to_string(actual.n_cols) + ", expected " + std::to_string(expected.rows) +
+                 " × " + std::to_string(expected.cols));
             return;
         }
         for (int r = 0; r < expected.rows; ++r) {
@@ -550,34 +557,34 @@ class Comparison {
     }
     void entry(const char* name, int r, int c, double actual, double expected) {
         if (!close(actual, expected)) {
-            fail(QStringLiteral("%1(%2, %3) = %4, expected %5")
-                     .arg(name)
-                     .arg(r)
-                     .arg(c)
-                     .arg(actual, 0, 'g', 17)
-                     .arg(expected, 0, 'g', 17));
+            fail(std::string(name) + "(" + std::to_string(r) + ", " + std::to_string(c) +
+                 ") = " + precise(actual) + ", expected " + precise(expected));
         }
     }
-    void fail(const QString& what) {
+    void fail(const std::string& what) {
         if (failures_.size() < 5) {
-            failures_ << what;
+            failures_.push_back(what);
         }
         ++count_;
     }
     bool ok() const { return count_ == 0; }
-    QString report() const {
-        return failures_.join(QStringLiteral("; ")) + QStringLiteral(" (%1 in all)").arg(count_);
+    std::string report() const {
+        std::string text;
+        for (const std::string& failure : failures_) {
+            text += (text.empty() ? "" : "; ") + failure;
+        }
+        return text + " (" + std::to_string(count_) + " in all)";
     }
 
   private:
-    QStringList failures_;
+    std::vector<std::string> failures_;
     int count_ = 0;
 };
 
 void compareHeads(Comparison& cmp, const Cell& cell, const ref::Result& expected,
                   const AttentionResult& actual) {
     if (actual.head.size() != size_t(cell.h)) {
-        cmp.fail(QStringLiteral("%1 heads, expected %2").arg(actual.head.size()).arg(cell.h));
+        cmp.fail(std::to_string(actual.head.size()) + " heads, expected " + std::to_string(cell.h));
         return;
     }
     for (int i = 0; i < cell.h; ++i) {
@@ -599,14 +606,13 @@ void compareWarnings(Comparison& cmp, const ref::Result& expected, const Attenti
     std::set<std::pair<int, int>> seen;
     for (const AttentionWarning& w : actual.warnings) {
         if (w.code != "blocked-row") {
-            cmp.fail(QStringLiteral("warning code %1").arg(QString::fromStdString(w.code)));
+            cmp.fail("warning code " + w.code);
         }
         seen.insert({w.head, w.row});
     }
     if (seen != expected.blockedRows || actual.warnings.size() != expected.blockedRows.size()) {
-        cmp.fail(QStringLiteral("%1 blocked-row warnings, expected %2")
-                     .arg(actual.warnings.size())
-                     .arg(expected.blockedRows.size()));
+        cmp.fail(std::to_string(actual.warnings.size()) + " blocked-row warnings, expected " +
+                 std::to_string(expected.blockedRows.size()));
     }
 }
 
@@ -642,15 +648,10 @@ Comparison compare(const Cell& cell, const ref::Result& expected, const Attentio
     if (actual.direct != cell.direct || actual.n != cell.n || actual.m != cell.m ||
         actual.d != cell.d || actual.h != cell.h || actual.dK != cell.dK || actual.dV != cell.dV ||
         actual.dO != cell.dO || !close(actual.scale, cell.scale)) {
-        cmp.fail(QStringLiteral("sizes n=%1 m=%2 d=%3 h=%4 d_k=%5 d_v=%6 d_o=%7 s=%8")
-                     .arg(actual.n)
-                     .arg(actual.m)
-                     .arg(actual.d)
-                     .arg(actual.h)
-                     .arg(actual.dK)
-                     .arg(actual.dV)
-                     .arg(actual.dO)
-                     .arg(actual.scale));
+        cmp.fail("sizes n=" + std::to_string(actual.n) + " m=" + std::to_string(actual.m) +
+                 " d=" + std::to_string(actual.d) + " h=" + std::to_string(actual.h) +
+                 " d_k=" + std::to_string(actual.dK) + " d_v=" + std::to_string(actual.dV) +
+                 " d_o=" + std::to_string(actual.dO) + " s=" + precise(actual.scale));
         return cmp;
     }
     if (cell.direct) {
@@ -827,290 +828,283 @@ std::vector<GradientCase> gradientCases() {
     };
 }
 
+// Redraws `draw`'s matrices at n query rows and m key rows, causal.
+Draw resized(Generator& gen, Draw draw, int n, int m, int heads, bool padding) {
+    Cell& cell = draw.cell;
+    AttentionConfig& config = draw.config;
+    cell.n = n;
+    cell.m = cell.direct ? m : n;
+    cell.h = heads;
+    cell.causal = true;
+    config.mask = MaskKind::Causal;
+    config.heads = heads;
+    config.focus = 0;
+    config.tokens.clear();
+    config.padding.clear();
+    cell.padding.assign(size_t(cell.m), false);
+    if (padding) {
+        for (size_t c = 0; c < cell.padding.size(); ++c) {
+            cell.padding[c] = gen.coin(0.2);
+        }
+        config.padding = cell.padding;
+    }
+    if (cell.direct) {
+        cell.dO = heads * cell.dV;
+        cell.queries = gen.matrix(n, heads * cell.dK);
+        cell.keys = gen.matrix(cell.m, heads * cell.dK);
+        cell.values = gen.matrix(cell.m, heads * cell.dV);
+        config.queries = toArma(cell.queries);
+        config.keys = toArma(cell.keys);
+        config.values = toArma(cell.values);
+        config.dK.reset();
+    } else {
+        // Matrix projections of the drawn widths, for the new head count.
+        cell.WQ = gen.matrix(heads * cell.dK, cell.d);
+        cell.WK = gen.matrix(heads * cell.dK, cell.d);
+        cell.WV = gen.matrix(heads * cell.dV, cell.d);
+        cell.WO = gen.matrix(cell.dO, heads * cell.dV);
+        config.wQ = {false, toArma(cell.WQ)};
+        config.wK = {false, toArma(cell.WK)};
+        config.wV = {false, toArma(cell.WV)};
+        config.wO = {false, toArma(cell.WO)};
+        config.dK.reset();
+        config.dV.reset();
+        cell.bQ = gen.vector(heads * cell.dK);
+        cell.bK = gen.vector(heads * cell.dK);
+        cell.bV = gen.vector(heads * cell.dV);
+        config.bQ = toArma(cell.bQ);
+        config.bK = toArma(cell.bK);
+        config.bV = toArma(cell.bV);
+        cell.X0 = gen.matrix(n, cell.d);
+        config.X0 = toArma(cell.X0);
+        cell.P = ref::sinusoidal(n, cell.d);
+        config.positional = PositionalKind::Sinusoidal;
+    }
+    if (config.scaleKind == ScaleKind::InverseSqrtDk) {
+        cell.scale = 1.0 / std::sqrt(double(cell.dK));
+    }
+    cell.upstream = gen.matrix(n, cell.dO);
+    config.upstream = toArma(cell.upstream);
+    draw.label = "resized to n=" + std::to_string(n) + " m=" + std::to_string(cell.m) +
+                 " h=" + std::to_string(heads) + (padding ? " padding" : "") + " from " +
+                 draw.label;
+    return draw;
+}
+
 } // namespace
 
-class TestAttentionReference : public QObject {
-    Q_OBJECT
-  private:
-    // One engine and one result reused across every cell, as the window does:
-    // nothing computed for one cell may leak into the next.
-    AttentionEngine engine_;
-    AttentionResult reused_;
-    int compared_ = 0;
+// One engine and one result reused across every cell, as the window does:
+// nothing computed for one cell may leak into the next.
+AttentionEngine engine;
+AttentionResult reused;
 
-    void check(const Draw& draw, bool againstFresh) {
-        const ref::Result expected = ref::compute(draw.cell);
-        try {
-            engine_.compute(draw.config, reused_, GradientCheck::Skip);
-        } catch (const std::exception& e) {
-            QFAIL(qPrintable(QString::fromStdString(draw.label) + ": threw " + e.what()));
-        }
-        const Comparison cmp = compare(draw.cell, expected, reused_);
-        QVERIFY2(cmp.ok(), qPrintable(QString::fromStdString(draw.label) + ": " + cmp.report()));
-        if (againstFresh) {
-            QVERIFY2(sameAsFresh(draw.config, reused_), draw.label.c_str());
-        }
-        ++compared_;
-    }
-
-  private Q_SLOTS:
-    void randomCells_data() {
-        QTest::addColumn<quint64>("seed");
-        for (const quint64 seed : {1ull, 2ull, 3ull, 20240607ull, 0x5eedull}) {
-            QTest::addRow("seed %llu", seed) << seed;
+// How many cells were compared with the reference, printed at exit.
+struct Compared {
+    int cells = 0;
+    ~Compared() {
+        if (cells > 0) {
+            std::printf("%d cells compared with the reference\n", cells);
         }
     }
+} compared;
 
-    // 90 cells per seed, a few of them past one causal block.
-    void randomCells() {
-        QFETCH(quint64, seed);
-        Generator gen(seed);
-        for (int i = 0; i < 90; ++i) {
-            const Draw draw = gen.draw(true);
-            check(draw, i % 5 == 0);
-            if (QTest::currentTestFailed()) {
-                return;
+// One cell both ways; false (with the failure reported) when they disagree.
+bool check(const Draw& draw, bool againstFresh) {
+    const ref::Result expected = ref::compute(draw.cell);
+    try {
+        engine.compute(draw.config, reused, GradientCheck::Skip);
+    } catch (const std::exception& e) {
+        FAIL_CHECK(draw.label << ": threw " << std::string(e.what()));
+        return false;
+    }
+    const Comparison cmp = compare(draw.cell, expected, reused);
+    CHECK_MESSAGE(cmp.ok(), draw.label << ": " << cmp.report());
+    bool ok = cmp.ok();
+    if (againstFresh) {
+        const bool same = sameAsFresh(draw.config, reused);
+        CHECK_MESSAGE(same, draw.label);
+        ok = ok && same;
+    }
+    ++compared.cells;
+    return ok;
+}
+
+// 90 cells per seed, a few of them past one causal block.
+TEST_CASE("randomCells") {
+    for (const uint64_t seed : {1ull, 2ull, 3ull, 20240607ull, 0x5eedull}) {
+        test::dataRow("seed " + std::to_string(seed), [&] {
+            Generator gen(seed);
+            for (int i = 0; i < 90; ++i) {
+                if (!check(gen.draw(true), i % 5 == 0)) {
+                    return;
+                }
             }
-        }
+        });
     }
+}
 
-    // Sizes around the causal block of 64 rows: one short block, exactly one,
-    // one and one row, several with a partial last block; and direct cells
-    // with more or fewer keys than queries, so blocks start mid-triangle.
-    void causalBlocks_data() {
-        QTest::addColumn<bool>("direct");
-        QTest::addColumn<int>("n");
-        QTest::addColumn<int>("m");
-        QTest::addColumn<int>("heads");
-        for (const int n : {63, 64, 65, 128, 150, 200}) {
-            QTest::addRow("projected n=%d", n) << false << n << n << 2;
-        }
-        QTest::addRow("direct n=150 m=200") << true << 150 << 200 << 3;
-        QTest::addRow("direct n=200 m=150") << true << 200 << 150 << 1;
-        QTest::addRow("direct n=200 m=10") << true << 200 << 10 << 2;
-        QTest::addRow("direct n=70 m=130") << true << 70 << 130 << 4;
+// Sizes around the causal block of 64 rows: one short block, exactly one,
+// one and one row, several with a partial last block; and direct cells
+// with more or fewer keys than queries, so blocks start mid-triangle.
+TEST_CASE("causalBlocks") {
+    struct Size {
+        std::string name;
+        bool direct;
+        int n, m, heads;
+    };
+    std::vector<Size> sizes;
+    for (const int n : {63, 64, 65, 128, 150, 200}) {
+        sizes.push_back({"projected n=" + std::to_string(n), false, n, n, 2});
     }
-
-    void causalBlocks() {
-        QFETCH(bool, direct);
-        QFETCH(int, n);
-        QFETCH(int, m);
-        QFETCH(int, heads);
-        Generator gen(quint64(n * 1000 + m));
-        for (const bool padding : {false, true}) {
-            Draw draw;
-            do { // any draw of the right mode, then pinned to this size
-                draw = gen.draw(false);
-            } while (draw.cell.direct != direct);
-            draw = resized(gen, draw, n, m, heads, padding);
-            check(draw, true);
-            if (QTest::currentTestFailed()) {
-                return;
+    sizes.push_back({"direct n=150 m=200", true, 150, 200, 3});
+    sizes.push_back({"direct n=200 m=150", true, 200, 150, 1});
+    sizes.push_back({"direct n=200 m=10", true, 200, 10, 2});
+    sizes.push_back({"direct n=70 m=130", true, 70, 130, 4});
+    for (const Size& size : sizes) {
+        test::dataRow(size.name, [&] {
+            Generator gen(uint64_t(size.n * 1000 + size.m));
+            for (const bool padding : {false, true}) {
+                Draw draw;
+                do { // any draw of the right mode, then pinned to this size
+                    draw = gen.draw(false);
+                } while (draw.cell.direct != size.direct);
+                draw = resized(gen, draw, size.n, size.m, size.heads, padding);
+                if (!check(draw, true)) {
+                    return;
+                }
             }
-        }
+        });
     }
+}
 
-    // Every named cell with the default upstream (all ones) passes the 1e-6 mark.
-    void gradientCheck_data() {
-        QTest::addColumn<int>("index");
-        const std::vector<GradientCase> cases = gradientCases();
-        for (size_t i = 0; i < cases.size(); ++i) {
-            QTest::newRow(cases[i].name) << int(i);
-        }
+// Every named cell with the default upstream (all ones) passes the 1e-6 mark.
+TEST_CASE("gradientCheck") {
+    const std::vector<GradientCase> cases = gradientCases();
+    for (size_t index = 0; index < cases.size(); ++index) {
+        test::dataRow(cases[index].name, [&] {
+            Generator gen(uint64_t(100 + index));
+            const AttentionConfig config = cases[index].make(gen);
+            const AttentionResult r = AttentionEngine().compute(config);
+            MESSAGE("max_rel_error " << r.gradcheck.maxRelError);
+            CHECK(r.gradcheck.ran);
+            // Small cells check every entry; larger ones an even sample of at least the minimum.
+            CHECK((r.gradcheck.checked == r.gradcheck.total ||
+                   r.gradcheck.checked >= GradientCheckPolicy::kMinEntries));
+            CHECK_MESSAGE(r.gradcheck.passed(), r.gradcheck.maxRelError);
+        });
     }
+}
 
-    void gradientCheck() {
-        QFETCH(int, index);
-        Generator gen(quint64(100 + index));
-        const AttentionConfig config = gradientCases()[size_t(index)].make(gen);
-        const AttentionResult r = AttentionEngine().compute(config);
-        qInfo("max_rel_error %.3g", r.gradcheck.maxRelError);
-        QVERIFY(r.gradcheck.ran);
-        // Small cells check every entry; larger ones an even sample of at least the minimum.
-        QVERIFY(r.gradcheck.checked == r.gradcheck.total ||
-                r.gradcheck.checked >= GradientCheckPolicy::kMinEntries);
-        QVERIFY2(r.gradcheck.passed(), qPrintable(QString::number(r.gradcheck.maxRelError)));
+// The same cells with a large loss (G_Y · 1e4): the error is relative to the
+// gradients' size, so scaling the loss does not change the verdict.
+TEST_CASE("gradientCheckLargeLoss") {
+    const std::vector<GradientCase> cases = gradientCases();
+    for (size_t index = 0; index < cases.size(); ++index) {
+        test::dataRow(cases[index].name, [&] {
+            Generator gen(uint64_t(100 + index));
+            AttentionConfig config = cases[index].make(gen);
+            const AttentionResult ones = AttentionEngine().compute(config, GradientCheck::Skip);
+            config.upstream = ones.grad.upstream * 1e4;
+            const AttentionResult r = AttentionEngine().compute(config);
+            MESSAGE("max_rel_error " << r.gradcheck.maxRelError);
+            CHECK_MESSAGE(r.gradcheck.passed(), r.gradcheck.maxRelError);
+        });
     }
+}
 
-    // The same cells with a large loss (G_Y · 1e4): the error is relative to the
-    // gradients' size, so scaling the loss does not change the verdict.
-    void gradientCheckLargeLoss_data() { gradientCheck_data(); }
-
-    void gradientCheckLargeLoss() {
-        QFETCH(int, index);
-        Generator gen(quint64(100 + index));
-        AttentionConfig config = gradientCases()[size_t(index)].make(gen);
-        const AttentionResult ones = AttentionEngine().compute(config, GradientCheck::Skip);
-        config.upstream = ones.grad.upstream * 1e4;
-        const AttentionResult r = AttentionEngine().compute(config);
-        qInfo("max_rel_error %.3g", r.gradcheck.maxRelError);
-        QVERIFY2(r.gradcheck.passed(), qPrintable(QString::number(r.gradcheck.maxRelError)));
+// Random small cells of every kind, both ways; prints what it sees.
+TEST_CASE("gradientCheckRandomCells") {
+    Generator gen(7);
+    std::vector<double> errors;
+    for (int i = 0; i < 150; ++i) {
+        Draw draw = gen.draw(false);
+        const AttentionResult r = AttentionEngine().compute(draw.config);
+        CHECK_MESSAGE(r.gradcheck.passed(), r.gradcheck.maxRelError << " " << draw.label);
+        errors.push_back(r.gradcheck.maxRelError);
     }
+    std::sort(errors.begin(), errors.end());
+    MESSAGE("max_rel_error over " << errors.size() << " cells: median " << errors[errors.size() / 2]
+                                  << ", max " << errors.back());
+}
 
-    // Random small cells of every kind, both ways; prints what it sees.
-    void gradientCheckRandomCells() {
-        Generator gen(7);
-        std::vector<double> errors;
-        for (int i = 0; i < 150; ++i) {
-            Draw draw = gen.draw(false);
-            const AttentionResult r = AttentionEngine().compute(draw.config);
-            QVERIFY2(r.gradcheck.passed(), qPrintable(QString::number(r.gradcheck.maxRelError) +
-                                                      " " + QString::fromStdString(draw.label)));
-            errors.push_back(r.gradcheck.maxRelError);
-        }
-        std::sort(errors.begin(), errors.end());
-        qInfo("max_rel_error over %zu cells: median %.3g, max %.3g", errors.size(),
-              errors[errors.size() / 2], errors.back());
+// The report against an independent recomputation of its definition: the
+// worst entry is the one with the largest |analytic − numeric| among all
+// entries, and the error is that difference over the largest magnitude.
+TEST_CASE("gradientCheckReportsItsDefinition") {
+    Generator gen(23);
+    const AttentionConfig config = randomProjected(gen, 3, 4, 2);
+    const AttentionResult r = AttentionEngine().compute(config);
+    const GradientCheckReport& check = r.gradcheck;
+    // X (3×4), W_Q, W_K, W_V, W_O (4×4 each), four biases of 4.
+    CHECK_EQ(check.total, size_t(12 + 4 * 16 + 4 * 4));
+    CHECK_EQ(check.checked, check.total);
+    const std::map<std::string, const arma::mat*> gradients = {{"X", &r.grad.X},
+                                                               {"W_Q", &r.grad.W_Q},
+                                                               {"W_K", &r.grad.W_K},
+                                                               {"W_V", &r.grad.W_V},
+                                                               {"W_O", &r.grad.W_O}};
+    const std::map<std::string, const arma::rowvec*> biases = {
+        {"b_Q", &r.grad.b_Q}, {"b_K", &r.grad.b_K}, {"b_V", &r.grad.b_V}, {"b_O", &r.grad.b_O}};
+    const double analytic = gradients.count(check.worst.gradient)
+                                ? (*gradients.at(check.worst.gradient))(
+                                      arma::uword(check.worst.row), arma::uword(check.worst.col))
+                                : (*biases.at(check.worst.gradient))(arma::uword(check.worst.col));
+    CHECK_EQ(check.worst.analytic, fuzzy(analytic));
+    // ∂L/∂b_K is zero by construction: the spec's reason for a norm-wise error.
+    CHECK(arma::abs(r.grad.b_K).max() < 1e-12);
+    double largest = 0;
+    for (const auto& [name, g] : gradients) {
+        largest = std::max(largest, arma::abs(*g).max());
     }
+    for (const auto& [name, b] : biases) {
+        largest = std::max(largest, arma::abs(*b).max());
+    }
+    const double difference = std::abs(check.worst.analytic - check.worst.numeric);
+    CHECK(std::abs(check.maxRelError - difference / largest) <= 1e-6 * check.maxRelError + 1e-15);
+    CHECK(check.maxRelError < 1e-8);
+}
 
-    // The report against an independent recomputation of its definition: the
-    // worst entry is the one with the largest |analytic − numeric| among all
-    // entries, and the error is that difference over the largest magnitude.
-    void gradientCheckReportsItsDefinition() {
-        Generator gen(23);
-        const AttentionConfig config = randomProjected(gen, 3, 4, 2);
-        const AttentionResult r = AttentionEngine().compute(config);
-        const GradientCheckReport& check = r.gradcheck;
-        // X (3×4), W_Q, W_K, W_V, W_O (4×4 each), four biases of 4.
-        QCOMPARE(check.total, size_t(12 + 4 * 16 + 4 * 4));
-        QCOMPARE(check.checked, check.total);
-        const std::map<std::string, const arma::mat*> gradients = {
-            {"X", &r.grad.X}, {"W_Q", &r.grad.W_Q}, {"W_K", &r.grad.W_K},
-            {"W_V", &r.grad.W_V}, {"W_O", &r.grad.W_O}};
-        const std::map<std::string, const arma::rowvec*> biases = {
-            {"b_Q", &r.grad.b_Q}, {"b_K", &r.grad.b_K}, {"b_V", &r.grad.b_V},
-            {"b_O", &r.grad.b_O}};
-        const double analytic = gradients.count(check.worst.gradient)
-                                    ? (*gradients.at(check.worst.gradient))(
-                                          arma::uword(check.worst.row), arma::uword(check.worst.col))
-                                    : (*biases.at(check.worst.gradient))(arma::uword(check.worst.col));
-        QCOMPARE(check.worst.analytic, analytic);
-        // ∂L/∂b_K is zero by construction: the spec's reason for a norm-wise error.
-        QVERIFY(arma::abs(r.grad.b_K).max() < 1e-12);
+// A cell too large to afford the minimum sample is skipped, with a reason;
+// a mid-sized one is sampled evenly, the same entries every time.
+TEST_CASE("gradientCheckSamplesAndSkips") {
+    Generator gen(5);
+    const AttentionResult mid = AttentionEngine().compute(randomProjected(gen, 48, 64, 4));
+    CHECK(mid.gradcheck.ran);
+    CHECK(mid.gradcheck.checked < mid.gradcheck.total);
+    CHECK(mid.gradcheck.checked >= GradientCheckPolicy::kMinEntries);
+    CHECK(mid.gradcheck.passed());
+    AttentionConfig big;
+    big.tokens.assign(1024, "t");
+    big.X0 = arma::randu(1024, 512);
+    big.heads = 8;
+    const AttentionResult skipped = AttentionEngine().compute(big);
+    CHECK(!skipped.gradcheck.ran);
+    CHECK_EQ(skipped.gradcheck.checked, size_t(0));
+    CHECK(skipped.gradcheck.skipped.find("too large") != std::string::npos);
+}
+
+// The check is not vacuous: a gradient off by 1e-3 of itself shows.
+TEST_CASE("gradientCheckCatchesWrongGradients") {
+    Generator gen(11);
+    for (const bool direct : {false, true}) {
+        const AttentionConfig config =
+            direct ? randomDirect(gen, 4, 5, 2, 2, 2) : randomProjected(gen, 4, 4, 2);
+        AttentionResult r = AttentionEngine().compute(config, GradientCheck::Skip);
+        arma::mat& g = direct ? r.grad.keys : r.grad.W_Q;
+        // The error is relative to the largest gradient entry of all.
         double largest = 0;
-        for (const auto& [name, g] : gradients) {
-            largest = std::max(largest, arma::abs(*g).max());
+        for (const arma::mat* m : {&r.grad.X, &r.grad.W_Q, &r.grad.W_K, &r.grad.W_V, &r.grad.W_O,
+                                   &r.grad.queries, &r.grad.keys, &r.grad.values}) {
+            largest = m->is_empty() ? largest : std::max(largest, arma::abs(*m).max());
         }
-        for (const auto& [name, b] : biases) {
-            largest = std::max(largest, arma::abs(*b).max());
+        for (const arma::rowvec* b : {&r.grad.b_Q, &r.grad.b_K, &r.grad.b_V, &r.grad.b_O}) {
+            largest = b->is_empty() ? largest : std::max(largest, arma::abs(*b).max());
         }
-        const double difference = std::abs(check.worst.analytic - check.worst.numeric);
-        QVERIFY(std::abs(check.maxRelError - difference / largest) <= 1e-6 * check.maxRelError + 1e-15);
-        QVERIFY(check.maxRelError < 1e-8);
+        const double nudge = 1e-3 * largest;
+        g(1, 1) += nudge;
+        CHECK(attnbook::gradientCheck(config, r, AttentionLimits{}).maxRelError > 1e-4);
+        g(1, 1) -= nudge;
+        (direct ? r.grad.values : r.grad.X)(0, 0) += 1e-4 * largest;
+        CHECK(attnbook::gradientCheck(config, r, AttentionLimits{}).maxRelError > 9e-5);
     }
-
-    // A cell too large to afford the minimum sample is skipped, with a reason;
-    // a mid-sized one is sampled evenly, the same entries every time.
-    void gradientCheckSamplesAndSkips() {
-        Generator gen(5);
-        const AttentionResult mid = AttentionEngine().compute(randomProjected(gen, 48, 64, 4));
-        QVERIFY(mid.gradcheck.ran);
-        QVERIFY(mid.gradcheck.checked < mid.gradcheck.total);
-        QVERIFY(mid.gradcheck.checked >= GradientCheckPolicy::kMinEntries);
-        QVERIFY(mid.gradcheck.passed());
-        AttentionConfig big;
-        big.tokens.assign(1024, "t");
-        big.X0 = arma::randu(1024, 512);
-        big.heads = 8;
-        const AttentionResult skipped = AttentionEngine().compute(big);
-        QVERIFY(!skipped.gradcheck.ran);
-        QCOMPARE(skipped.gradcheck.checked, size_t(0));
-        QVERIFY(skipped.gradcheck.skipped.find("too large") != std::string::npos);
-    }
-
-    // The check is not vacuous: a gradient off by 1e-3 of itself shows.
-    void gradientCheckCatchesWrongGradients() {
-        Generator gen(11);
-        for (const bool direct : {false, true}) {
-            const AttentionConfig config =
-                direct ? randomDirect(gen, 4, 5, 2, 2, 2) : randomProjected(gen, 4, 4, 2);
-            AttentionResult r = AttentionEngine().compute(config, GradientCheck::Skip);
-            arma::mat& g = direct ? r.grad.keys : r.grad.W_Q;
-            // The error is relative to the largest gradient entry of all.
-            double largest = 0;
-            for (const arma::mat* m : {&r.grad.X, &r.grad.W_Q, &r.grad.W_K, &r.grad.W_V,
-                                       &r.grad.W_O, &r.grad.queries, &r.grad.keys,
-                                       &r.grad.values}) {
-                largest = m->is_empty() ? largest : std::max(largest, arma::abs(*m).max());
-            }
-            for (const arma::rowvec* b : {&r.grad.b_Q, &r.grad.b_K, &r.grad.b_V, &r.grad.b_O}) {
-                largest = b->is_empty() ? largest : std::max(largest, arma::abs(*b).max());
-            }
-            const double nudge = 1e-3 * largest;
-            g(1, 1) += nudge;
-            QVERIFY(attnbook::gradientCheck(config, r, AttentionLimits{}).maxRelError > 1e-4);
-            g(1, 1) -= nudge;
-            (direct ? r.grad.values : r.grad.X)(0, 0) += 1e-4 * largest;
-            QVERIFY(attnbook::gradientCheck(config, r, AttentionLimits{}).maxRelError > 9e-5);
-        }
-    }
-
-    void cleanupTestCase() { qInfo("%d cells compared with the reference", compared_); }
-
-  private:
-    // Redraws `draw`'s matrices at n query rows and m key rows, causal.
-    static Draw resized(Generator& gen, Draw draw, int n, int m, int heads, bool padding) {
-        Cell& cell = draw.cell;
-        AttentionConfig& config = draw.config;
-        cell.n = n;
-        cell.m = cell.direct ? m : n;
-        cell.h = heads;
-        cell.causal = true;
-        config.mask = MaskKind::Causal;
-        config.heads = heads;
-        config.focus = 0;
-        config.tokens.clear();
-        config.padding.clear();
-        cell.padding.assign(size_t(cell.m), false);
-        if (padding) {
-            for (size_t c = 0; c < cell.padding.size(); ++c) {
-                cell.padding[c] = gen.coin(0.2);
-            }
-            config.padding = cell.padding;
-        }
-        if (cell.direct) {
-            cell.dO = heads * cell.dV;
-            cell.queries = gen.matrix(n, heads * cell.dK);
-            cell.keys = gen.matrix(cell.m, heads * cell.dK);
-            cell.values = gen.matrix(cell.m, heads * cell.dV);
-            config.queries = toArma(cell.queries);
-            config.keys = toArma(cell.keys);
-            config.values = toArma(cell.values);
-            config.dK.reset();
-        } else {
-            // Matrix projections of the drawn widths, for the new head count.
-            cell.WQ = gen.matrix(heads * cell.dK, cell.d);
-            cell.WK = gen.matrix(heads * cell.dK, cell.d);
-            cell.WV = gen.matrix(heads * cell.dV, cell.d);
-            cell.WO = gen.matrix(cell.dO, heads * cell.dV);
-            config.wQ = {false, toArma(cell.WQ)};
-            config.wK = {false, toArma(cell.WK)};
-            config.wV = {false, toArma(cell.WV)};
-            config.wO = {false, toArma(cell.WO)};
-            config.dK.reset();
-            config.dV.reset();
-            cell.bQ = gen.vector(heads * cell.dK);
-            cell.bK = gen.vector(heads * cell.dK);
-            cell.bV = gen.vector(heads * cell.dV);
-            config.bQ = toArma(cell.bQ);
-            config.bK = toArma(cell.bK);
-            config.bV = toArma(cell.bV);
-            cell.X0 = gen.matrix(n, cell.d);
-            config.X0 = toArma(cell.X0);
-            cell.P = ref::sinusoidal(n, cell.d);
-            config.positional = PositionalKind::Sinusoidal;
-        }
-        if (config.scaleKind == ScaleKind::InverseSqrtDk) {
-            cell.scale = 1.0 / std::sqrt(double(cell.dK));
-        }
-        cell.upstream = gen.matrix(n, cell.dO);
-        config.upstream = toArma(cell.upstream);
-        draw.label = "resized to n=" + std::to_string(n) + " m=" + std::to_string(cell.m) +
-                     " h=" + std::to_string(heads) + (padding ? " padding" : "") + " from " +
-                     draw.label;
-        return draw;
-    }
-};
-
-QTEST_GUILESS_MAIN(TestAttentionReference)
-#include "test_attention_reference.moc"
+}

@@ -5,13 +5,15 @@
 #include "core/math/attention_shapes.h"
 #include "core/math/positional_encoding.h"
 
-#include <QtTest>
+#include "test_support.h"
 
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
 
 using namespace attnbook;
+using attnbook::test::fuzzy;
 
 namespace {
 
@@ -47,18 +49,24 @@ AttentionConfig scoresExample(const std::vector<double>& scores) {
     return c;
 }
 
+// All 17 digits, as %.17g.
+std::string precise(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
 bool expectNear(const arma::mat& actual, const arma::mat& expected, double tolerance) {
     if (actual.n_rows != expected.n_rows || actual.n_cols != expected.n_cols) {
-        qWarning("shape %llu × %llu, expected %llu × %llu", (unsigned long long)actual.n_rows,
-                 (unsigned long long)actual.n_cols, (unsigned long long)expected.n_rows,
-                 (unsigned long long)expected.n_cols);
+        MESSAGE("shape " << actual.n_rows << " × " << actual.n_cols << ", expected "
+                         << expected.n_rows << " × " << expected.n_cols);
         return false;
     }
     for (arma::uword r = 0; r < expected.n_rows; ++r) {
         for (arma::uword c = 0; c < expected.n_cols; ++c) {
             if (!(std::abs(actual(r, c) - expected(r, c)) <= tolerance)) {
-                qWarning("(%llu, %llu): %.17g, expected %.17g", (unsigned long long)r,
-                         (unsigned long long)c, actual(r, c), expected(r, c));
+                MESSAGE("(" << r << ", " << c << "): " << precise(actual(r, c)) << ", expected "
+                            << precise(expected(r, c)));
                 return false;
             }
         }
@@ -98,7 +106,7 @@ bool noNaNAnywhere(const AttentionResult& r) {
 // The norm-wise gradient check (attention.md) passes below 1e-6.
 bool gradientCheckPasses(const AttentionResult& r) {
     if (!r.gradcheck.passed()) {
-        qWarning("max_rel_error %g", r.gradcheck.maxRelError);
+        MESSAGE("max_rel_error " << r.gradcheck.maxRelError);
         return false;
     }
     return true;
@@ -512,397 +520,381 @@ std::vector<RefusalCase> refusalCases() {
 
 } // namespace
 
-class TestAttentionSpec : public QObject {
-    Q_OBJECT
-  private Q_SLOTS:
-    // --- Worked numbers -------------------------------------------------
+// --- Worked numbers -------------------------------------------------
 
-    void oneHead() {
-        const AttentionResult r = AttentionEngine().compute(colourExample());
-        QCOMPARE(r.scale, 0.5);
-        QVERIFY(expectNear(
-            r.head[0].weights(),
-            {{0.3837, 0.2327, 0.3837}, {0.2741, 0.4519, 0.2741}, {0.3837, 0.2327, 0.3837}}, 5e-5));
-        QVERIFY(expectNear(r.output,
-                           {{0.7673, 0.2327, 0, 0}, {0.5481, 0.4519, 0, 0}, {0.7673, 0.2327, 0, 0}},
-                           5e-5));
-        // Identity projections, no positional encoding: Q = K = V = X = X0, and
-        // with W_O identity Y = C.
-        QVERIFY(expectNear(r.P, arma::mat(3, 4, arma::fill::zeros), 0));
-        QVERIFY(expectNear(r.Q, colourExample().X0, 0));
-        QVERIFY(expectNear(r.output, r.concat, 0));
-        QVERIFY(r.warnings.empty());
-        QVERIFY(gradientCheckPasses(r));
+TEST_CASE("oneHead") {
+    const AttentionResult r = AttentionEngine().compute(colourExample());
+    CHECK_EQ(r.scale, fuzzy(0.5));
+    CHECK(expectNear(r.head[0].weights(),
+                     {{0.3837, 0.2327, 0.3837}, {0.2741, 0.4519, 0.2741}, {0.3837, 0.2327, 0.3837}},
+                     5e-5));
+    CHECK(expectNear(
+        r.output, {{0.7673, 0.2327, 0, 0}, {0.5481, 0.4519, 0, 0}, {0.7673, 0.2327, 0, 0}}, 5e-5));
+    // Identity projections, no positional encoding: Q = K = V = X = X0, and
+    // with W_O identity Y = C.
+    CHECK(expectNear(r.P, arma::mat(3, 4, arma::fill::zeros), 0));
+    CHECK(expectNear(r.Q, colourExample().X0, 0));
+    CHECK(expectNear(r.output, r.concat, 0));
+    CHECK(r.warnings.empty());
+    CHECK(gradientCheckPasses(r));
+}
+
+TEST_CASE("oneHeadExactly") {
+    // Scores 0.5·q·k: red·red = 1, red·blue = 0. So the red row's shares are
+    // e^½ : 1 : e^½ and the blue row's 1 : e^½ : 1.
+    const AttentionResult r = AttentionEngine().compute(colourExample());
+    const double e = std::exp(0.5);
+    const double red = e / (2 * e + 1), blue = 1 / (2 * e + 1);
+    CHECK(expectNear(r.head[0].scores(), {{0.5, 0, 0.5}, {0, 0.5, 0}, {0.5, 0, 0.5}}, 0));
+    CHECK(expectNear(r.head[0].weights(),
+                     {{red, blue, red}, {1 / (e + 2), e / (e + 2), 1 / (e + 2)}, {red, blue, red}},
+                     1e-15));
+}
+
+TEST_CASE("twoHeads") {
+    AttentionConfig c = colourExample();
+    c.heads = 2;
+    const AttentionResult r = AttentionEngine().compute(c);
+    CHECK_EQ(r.dK, 2);
+    CHECK_EQ(r.dV, 2);
+    CHECK_EQ(r.scale, fuzzy(1 / std::sqrt(2.0)));
+    // Head one reads columns 0–1 (red vs blue); head two reads the zero columns 2–3.
+    CHECK(expectNear(r.head[0].weights().row(0), {{0.4011, 0.1978, 0.4011}}, 5e-5));
+    CHECK(expectNear(r.head[1].weights(), arma::mat(3, 3).fill(1.0 / 3), 1e-15));
+    CHECK(expectNear(r.output.row(0), {{0.8022, 0.1978, 0, 0}}, 5e-5));
+    CHECK(expectNear(r.output.row(2), {{0.8022, 0.1978, 0, 0}}, 5e-5));
+    CHECK(expectNear(r.head[1].context, arma::mat(3, 2, arma::fill::zeros), 0));
+    CHECK(gradientCheckPasses(r));
+}
+
+TEST_CASE("causal") {
+    AttentionConfig c = colourExample();
+    c.mask = MaskKind::Causal;
+    const AttentionResult r = AttentionEngine().compute(c);
+    CHECK(expectNear(r.head[0].weights(),
+                     {{1, 0, 0}, {0.3775, 0.6225, 0}, {0.3837, 0.2327, 0.3837}}, 5e-5));
+    // Row r reads columns c ≤ r: the rest are blocked (−∞, exactly 0 shares).
+    for (arma::uword row = 0; row < 3; ++row) {
+        for (arma::uword col = 0; col < 3; ++col) {
+            CHECK_EQ(r.head[0].blocked(row, col), col > row);
+        }
     }
+    CHECK_EQ(r.head[0].weight(0, 1), 0.0); // exactly, as blocked
+    CHECK_EQ(r.head[0].score(1, 2), -arma::datum::inf);
+    CHECK(r.warnings.empty());
+    CHECK(gradientCheckPasses(r));
+}
 
-    void oneHeadExactly() {
-        // Scores 0.5·q·k: red·red = 1, red·blue = 0. So the red row's shares are
-        // e^½ : 1 : e^½ and the blue row's 1 : e^½ : 1.
-        const AttentionResult r = AttentionEngine().compute(colourExample());
-        const double e = std::exp(0.5);
-        const double red = e / (2 * e + 1), blue = 1 / (2 * e + 1);
-        QVERIFY(expectNear(r.head[0].scores(), {{0.5, 0, 0.5}, {0, 0.5, 0}, {0.5, 0, 0.5}}, 0));
-        QVERIFY(expectNear(
-            r.head[0].weights(),
-            {{red, blue, red}, {1 / (e + 2), e / (e + 2), 1 / (e + 2)}, {red, blue, red}}, 1e-15));
+TEST_CASE("positionalInputs") {
+    AttentionConfig c = colourExample();
+    c.positional = PositionalKind::Sinusoidal;
+    const AttentionResult r = AttentionEngine().compute(c);
+    CHECK(expectNear(r.X.row(0), {{1, 1, 0, 1}}, 0));
+    CHECK(expectNear(r.X.row(2), {{1.9093, -0.4161, 0.0200, 0.9998}}, 5e-5));
+    // The literal formula: P[2][2] = sin(2 / 10000^(2/4)) = sin(0.02).
+    CHECK_EQ(r.P(2, 2), fuzzy(std::sin(0.02)));
+    CHECK_EQ(r.P(2, 3), fuzzy(std::cos(0.02)));
+    CHECK_EQ(r.P(1, 0), fuzzy(std::sin(1.0)));
+    CHECK(expectNear(r.X, r.X0 + r.P, 0));
+    // The red rows of A.
+    CHECK(expectNear(r.head[0].weights().row(0), {{0.3349, 0.4053, 0.2599}}, 5e-5));
+    CHECK(expectNear(r.head[0].weights().row(2), {{0.2013, 0.1547, 0.6440}}, 5e-5));
+    CHECK(gradientCheckPasses(r));
+}
+
+TEST_CASE("sinusoidalOddWidth") {
+    // With d = 5 the last column is the sine of pair i = 2: sin(pos / 10000^(4/5)).
+    const arma::mat p = sinusoidalEncoding(4, 5);
+    CHECK_EQ(p(3, 4), fuzzy(std::sin(3 / std::pow(10000.0, 0.8))));
+    CHECK_EQ(p(3, 3), fuzzy(std::cos(3 / std::pow(10000.0, 0.4))));
+    CHECK_EQ(p(0, 1), fuzzy(1.0));
+}
+
+TEST_CASE("learnedPositional") {
+    AttentionConfig c = colourExample();
+    c.positional = PositionalKind::Learned;
+    c.learnedP = arma::mat(3, 4, arma::fill::zeros);
+    c.learnedP(1, 3) = 2.5;
+    const AttentionResult r = AttentionEngine().compute(c);
+    CHECK(expectNear(r.P, c.learnedP, 0));
+    CHECK_EQ(r.X(1, 3), fuzzy(2.5));
+    CHECK(expectNear(r.X0, c.X0, 0));
+}
+
+TEST_CASE("pronoun") {
+    const AttentionResult r = AttentionEngine().compute(pronounExample());
+    CHECK(r.direct);
+    CHECK_EQ(r.n, 1);
+    CHECK_EQ(r.m, 6);
+    CHECK_EQ(r.h, 1);
+    CHECK_EQ(r.dO, 2);
+    CHECK_EQ(r.scale, fuzzy(1.0));
+    CHECK((r.X0.is_empty() && r.P.is_empty() && r.X.is_empty()));
+    CHECK(expectNear(r.head[0].scores(), {{-2, 1, 4, 0, 2, 1}}, 0));
+    double sum = 0;
+    for (const double s : {-2, 1, 4, 0, 2, 1}) {
+        sum += std::exp(s);
     }
+    CHECK(std::abs(sum - 68.56) < 5e-3);
+    CHECK(std::abs(r.head[0].weight(0, 2) - 0.80) < 5e-3); // "soup"
+    CHECK_EQ(r.head[0].weight(0, 2), fuzzy(std::exp(4.0) / sum));
+    CHECK(expectNear(r.output, {{0.85, 0.00}}, 5e-3));
+    CHECK(expectNear(r.output, r.concat, 0));
+    // grad covers queries, keys, values; projection gradients are absent.
+    CHECK_EQ(r.grad.queries.n_rows, 1u);
+    CHECK_EQ(r.grad.keys.n_rows, 6u);
+    CHECK_EQ(r.grad.values.n_cols, 2u);
+    CHECK((r.grad.X.is_empty() && r.grad.W_Q.is_empty() && r.grad.b_O.is_empty()));
+    // L = ΣY: ∂L/∂V row c = share c in each column.
+    CHECK(expectNear(r.grad.values.col(0), r.head[0].weights().t(), 1e-15));
+    CHECK(r.gradcheck.passed());
+}
 
-    void twoHeads() {
-        AttentionConfig c = colourExample();
-        c.heads = 2;
-        const AttentionResult r = AttentionEngine().compute(c);
-        QCOMPARE(r.dK, 2);
-        QCOMPARE(r.dV, 2);
-        QCOMPARE(r.scale, 1 / std::sqrt(2.0));
-        // Head one reads columns 0–1 (red vs blue); head two reads the zero columns 2–3.
-        QVERIFY(expectNear(r.head[0].weights().row(0), {{0.4011, 0.1978, 0.4011}}, 5e-5));
-        QVERIFY(expectNear(r.head[1].weights(), arma::mat(3, 3).fill(1.0 / 3), 1e-15));
-        QVERIFY(expectNear(r.output.row(0), {{0.8022, 0.1978, 0, 0}}, 5e-5));
-        QVERIFY(expectNear(r.output.row(2), {{0.8022, 0.1978, 0, 0}}, 5e-5));
-        QVERIFY(expectNear(r.head[1].context, arma::mat(3, 2, arma::fill::zeros), 0));
-        QVERIFY(gradientCheckPasses(r));
+// --- Scale ----------------------------------------------------------
+
+TEST_CASE("scaleValues") {
+    AttentionConfig c = colourExample();
+    CHECK_EQ(resolveShapes(c, {}).scale, fuzzy(0.5)); // 1/√4
+    c.heads = 4;
+    CHECK_EQ(resolveShapes(c, {}).scale, fuzzy(1.0)); // 1/√1
+    c.heads = 1;
+    c.dK = 3;
+    c.wQ = Projection{false, arma::mat(3, 4, arma::fill::ones)};
+    c.wK = c.wQ;
+    CHECK_EQ(resolveShapes(c, {}).scale, fuzzy(1 / std::sqrt(3.0)));
+    c.scaleKind = ScaleKind::Off;
+    CHECK_EQ(resolveShapes(c, {}).scale, fuzzy(1.0));
+    c.scaleKind = ScaleKind::Divisor;
+    c.scaleDivisor = 2.5;
+    CHECK_EQ(resolveShapes(c, {}).scale, fuzzy(1 / 2.5));
+    c.scaleDivisor = 1e-3; // any finite c > 0
+    CHECK_EQ(resolveShapes(c, {}).scale, fuzzy(1000.0));
+    // Direct mode: d_k from the query width over h.
+    AttentionConfig p = pronounExample();
+    p.scaleKind = ScaleKind::InverseSqrtDk;
+    CHECK_EQ(resolveShapes(p, {}).scale, fuzzy(1 / std::sqrt(2.0)));
+    p.heads = 2;
+    CHECK_EQ(resolveShapes(p, {}).scale, fuzzy(1.0));
+}
+
+TEST_CASE("scaleMultipliesScores") {
+    AttentionConfig c = colourExample();
+    c.scaleKind = ScaleKind::Divisor;
+    c.scaleDivisor = 4;
+    AttentionResult r = AttentionEngine().compute(c);
+    CHECK_EQ(r.scale, fuzzy(0.25));
+    CHECK_EQ(r.head[0].score(0, 0), fuzzy(0.25));
+    c.scaleKind = ScaleKind::Off;
+    r = AttentionEngine().compute(c);
+    CHECK_EQ(r.head[0].score(0, 2), fuzzy(1.0));
+    CHECK_EQ(r.head[0].score(0, 1), fuzzy(0.0));
+    CHECK(gradientCheckPasses(r));
+}
+
+// --- Fully blocked rows ----------------------------------------------
+
+TEST_CASE("paddingEveryToken") {
+    AttentionConfig c = colourExample();
+    c.heads = 2;
+    c.padding = {true, true, true};
+    c.bO = {0.5, -1, 0, 2};
+    const AttentionResult r = AttentionEngine().compute(c);
+    REQUIRE_EQ(r.warnings.size(), size_t(6)); // every row of both heads
+    for (int head = 0; head < 2; ++head) {
+        for (int row = 0; row < 3; ++row) {
+            CHECK_MESSAGE(rowIsBlocked(r, head, row), "head " << head << " row " << row);
+        }
     }
+    const AttentionWarning& w = r.warnings.back();
+    CHECK_EQ(w.code, std::string("blocked-row"));
+    CHECK(w.message.find("row 2") != std::string::npos);
+    CHECK(w.message.find("red") != std::string::npos);
+    // C = 0, so Y = b_O, and nothing upstream of C sees a gradient.
+    CHECK(expectNear(r.concat, arma::mat(3, 4, arma::fill::zeros), 0));
+    CHECK(expectNear(r.output, arma::repmat(arma::mat(c.bO), 3, 1), 0));
+    CHECK(expectNear(r.grad.X, arma::mat(3, 4, arma::fill::zeros), 0));
+    CHECK(expectNear(r.grad.W_Q, arma::mat(4, 4, arma::fill::zeros), 0));
+    CHECK(noNaNAnywhere(r));
+    CHECK(gradientCheckPasses(r));
+}
 
-    void causal() {
-        AttentionConfig c = colourExample();
-        c.mask = MaskKind::Causal;
-        const AttentionResult r = AttentionEngine().compute(c);
-        QVERIFY(expectNear(r.head[0].weights(),
-                           {{1, 0, 0}, {0.3775, 0.6225, 0}, {0.3837, 0.2327, 0.3837}}, 5e-5));
-        // Row r reads columns c ≤ r: the rest are blocked (−∞, exactly 0 shares).
-        for (arma::uword row = 0; row < 3; ++row) {
-            for (arma::uword col = 0; col < 3; ++col) {
-                QCOMPARE(r.head[0].blocked(row, col), col > row);
+TEST_CASE("paddingOneTokenBlocksItsColumn") {
+    AttentionConfig c = colourExample();
+    c.padding = {false, true, false};
+    const AttentionResult r = AttentionEngine().compute(c);
+    CHECK(r.warnings.empty());
+    for (arma::uword row = 0; row < 3; ++row) {
+        CHECK(r.head[0].blocked(row, 1));
+        CHECK_EQ(r.head[0].weight(row, 1), fuzzy(0.0));
+        // Its own row is still computed: red and red share equally.
+        CHECK_EQ(r.head[0].weight(row, 0), fuzzy(0.5));
+    }
+    CHECK(gradientCheckPasses(r));
+}
+
+TEST_CASE("paddingWithCausal") {
+    AttentionConfig c = colourExample();
+    c.mask = MaskKind::Causal;
+    c.padding = {true, false, false}; // row 0 may read only column 0, which is padding
+    const AttentionResult r = AttentionEngine().compute(c);
+    CHECK_EQ(r.warnings.size(), size_t(1));
+    CHECK(rowIsBlocked(r, 0, 0));
+    CHECK_EQ(r.head[0].weight(1, 1), fuzzy(1.0));
+    CHECK(noNaNAnywhere(r));
+    CHECK(gradientCheckPasses(r));
+}
+
+TEST_CASE("causalDirectWithFewerKeys") {
+    // n = 4 queries, m = 2 keys: query r sits at position m − n + r = r − 2,
+    // so rows 0 and 1 read nothing, row 2 reads key 0, row 3 reads keys 0–1.
+    AttentionConfig c;
+    c.direct = true;
+    c.heads = 2;
+    c.mask = MaskKind::Causal;
+    c.queries = {{1, 2, 0, 1}, {0, 1, 1, 0}, {2, 0, 1, 1}, {1, 1, -1, 0}};
+    c.keys = {{1, 0, 0, 1}, {0, 1, 2, 0}};
+    c.values = {{1, 2}, {3, 4}};
+    c.upstream = arma::mat{{1, -2}, {0.5, 3}, {2, 1}, {-1, 0.25}};
+    const AttentionResult r = AttentionEngine().compute(c);
+    CHECK_EQ(r.warnings.size(), size_t(4));
+    for (int head = 0; head < 2; ++head) {
+        CHECK(rowIsBlocked(r, head, 0));
+        CHECK(rowIsBlocked(r, head, 1));
+        CHECK_EQ(r.head[size_t(head)].weight(2, 0), fuzzy(1.0));
+        CHECK(r.head[size_t(head)].blocked(2, 1));
+        CHECK(!r.head[size_t(head)].blocked(3, 1));
+    }
+    CHECK(expectNear(r.grad.queries.rows(0, 1), arma::mat(2, 4, arma::fill::zeros), 0));
+    CHECK(noNaNAnywhere(r));
+    CHECK(r.gradcheck.passed());
+}
+
+TEST_CASE("causalDirectWithMoreKeys") {
+    // n = 2 queries over m = 5 keys: row 0 sits at position 3 and reads keys 0–3.
+    AttentionConfig c = scoresExample({0, 0, 0, 0, 0});
+    c.queries = arma::mat(2, 1, arma::fill::ones);
+    c.mask = MaskKind::Causal;
+    const AttentionResult r = AttentionEngine().compute(c);
+    CHECK(r.warnings.empty());
+    CHECK_EQ(r.head[0].weight(0, 3), fuzzy(0.25));
+    CHECK(r.head[0].blocked(0, 4));
+    CHECK_EQ(r.head[0].weight(1, 4), fuzzy(0.2));
+}
+
+TEST_CASE("blockedRowsRecomputedInPlace") {
+    // A result reused after a blocked computation carries nothing stale over.
+    AttentionEngine engine;
+    AttentionResult r;
+    AttentionConfig c = colourExample();
+    c.padding = {true, true, true};
+    engine.compute(c, r);
+    CHECK_EQ(r.warnings.size(), size_t(3));
+    c.padding.clear();
+    engine.compute(c, r);
+    CHECK(r.warnings.empty());
+    CHECK(expectNear(r.output.row(0), {{0.7673, 0.2327, 0, 0}}, 5e-5));
+}
+
+// --- Extreme scores ----------------------------------------------------
+
+TEST_CASE("extremeScores") {
+    const std::vector<std::vector<double>> cases = {
+        {1e4, -1e4, 0},
+        {-1e4, -1e4, -1e4},
+        {1e4, 1e4 - 1, 1e4 - 700},
+        {0, -740, -744.5, -745.2, -1e4}, // shares fall into subnormals and to 0
+        {-1e4, 1e4},
+        {1e300, 1e300 - 1e290, -1e300},
+    };
+    for (const std::vector<double>& scores : cases) {
+        const AttentionResult r = AttentionEngine().compute(scoresExample(scores));
+        const arma::mat a = r.head[0].weights();
+        CHECK(a.is_finite());
+        CHECK(std::abs(arma::accu(a) - 1.0) <= 1e-12);
+        CHECK(a.min() >= 0.0);
+        CHECK(noNaNAnywhere(r));
+        CHECK(r.warnings.empty());
+    }
+    // A subnormal share is kept, not flushed: exp(−740) ≈ 4.2e−322.
+    const AttentionResult r = AttentionEngine().compute(scoresExample({0, -740}));
+    CHECK(r.head[0].weight(0, 1) > 0.0);
+    CHECK(r.head[0].weight(0, 1) < std::numeric_limits<double>::min());
+    CHECK_EQ(r.head[0].weight(0, 0), fuzzy(1.0));
+}
+
+TEST_CASE("extremeScoresThroughProjections") {
+    // Large token vectors make scores of ±1e4 after the projections.
+    AttentionConfig c = colourExample();
+    c.X0 *= 200; // red·red / 2 = 2e4
+    c.X0(1, 1) = -200;
+    c.upstream = arma::mat(3, 4, arma::fill::randu);
+    const AttentionResult r = AttentionEngine().compute(c);
+    for (arma::uword row = 0; row < 3; ++row) {
+        CHECK(std::abs(arma::accu(r.head[0].weights().row(row)) - 1.0) <= 1e-12);
+    }
+    CHECK(noNaNAnywhere(r));
+}
+
+TEST_CASE("overflowIsRefusedNotNaN") {
+    // Finite inputs whose products overflow: q·k = 1e200·1e200 − 1e200·1e200
+    // is ∞ − ∞ in doubles. The cell must refuse, not show NaN shares.
+    AttentionConfig c;
+    c.direct = true;
+    c.queries = {{1e200, 1e200}};
+    c.keys = {{1e200, -1e200}, {0, 0}};
+    c.values = {{1, 0}, {0, 1}};
+    const ConfigError nan = overflowError(c);
+    CHECK_EQ(nan.key, std::string("queries"));
+    CHECK_EQ(nan.row, 0);
+    // All scores +∞; one score −∞ among finite ones.
+    c.keys = {{1e200, 1e200}, {0, 0}};
+    CHECK_EQ(overflowError(c).key, std::string("queries"));
+    c.keys = {{-1e200, -1e200}, {0, 0}};
+    CHECK_EQ(overflowError(c).key, std::string("queries"));
+    // Finite scores, but the values times the upstream overflow in G_A.
+    c.keys = {{1, 0}, {0, 1}};
+    c.values = {{1e300, -1e300}, {1e300, 1e300}};
+    c.upstream = arma::mat{{1e300, 1e300}};
+    CHECK_EQ(overflowError(c).key, std::string("queries"));
+    // With projections: V = X W_Vᵀ overflows, and 0 · ∞ would be NaN in
+    // the context of a blocked key.
+    AttentionConfig p = colourExample();
+    p.X0 *= 1e200;
+    p.wV = Projection{false, arma::mat(4, 4, arma::fill::ones) * 1e200};
+    p.scaleKind = ScaleKind::Divisor;
+    p.scaleDivisor = 1e300; // keeps the scores finite
+    CHECK_EQ(overflowError(p).key, std::string("X"));
+}
+
+// --- Refusals --------------------------------------------------------
+
+TEST_CASE("refusals") {
+    for (const RefusalCase& rc : refusalCases()) {
+        test::dataRow(rc.name, [&] {
+            const AttentionConfig config = rc.make();
+            const ConfigError e = errorOf(config, rc.limits);
+            CHECK_EQ(e.key, rc.key);
+            CHECK_EQ(e.row, rc.row);
+            CHECK_EQ(e.col, rc.col);
+            CHECK_MESSAGE(e.message.find(rc.messagePart) != std::string::npos, e.message);
+            // The engine refuses the same way before computing anything.
+            AttentionEngine engine(rc.limits);
+            AttentionResult r;
+            try {
+                engine.compute(config, r);
+                FAIL("the engine accepted it");
+            } catch (const InvalidConfig& thrown) {
+                CHECK_EQ(thrown.error().key, e.key);
             }
-        }
-        QCOMPARE(r.head[0].weight(0, 1), 0.0);
-        QCOMPARE(r.head[0].score(1, 2), -arma::datum::inf);
-        QVERIFY(r.warnings.empty());
-        QVERIFY(gradientCheckPasses(r));
+        });
     }
+}
 
-    void positionalInputs() {
-        AttentionConfig c = colourExample();
-        c.positional = PositionalKind::Sinusoidal;
-        const AttentionResult r = AttentionEngine().compute(c);
-        QVERIFY(expectNear(r.X.row(0), {{1, 1, 0, 1}}, 0));
-        QVERIFY(expectNear(r.X.row(2), {{1.9093, -0.4161, 0.0200, 0.9998}}, 5e-5));
-        // The literal formula: P[2][2] = sin(2 / 10000^(2/4)) = sin(0.02).
-        QCOMPARE(r.P(2, 2), std::sin(0.02));
-        QCOMPARE(r.P(2, 3), std::cos(0.02));
-        QCOMPARE(r.P(1, 0), std::sin(1.0));
-        QVERIFY(expectNear(r.X, r.X0 + r.P, 0));
-        // The red rows of A.
-        QVERIFY(expectNear(r.head[0].weights().row(0), {{0.3349, 0.4053, 0.2599}}, 5e-5));
-        QVERIFY(expectNear(r.head[0].weights().row(2), {{0.2013, 0.1547, 0.6440}}, 5e-5));
-        QVERIFY(gradientCheckPasses(r));
-    }
-
-    void sinusoidalOddWidth() {
-        // With d = 5 the last column is the sine of pair i = 2: sin(pos / 10000^(4/5)).
-        const arma::mat p = sinusoidalEncoding(4, 5);
-        QCOMPARE(p(3, 4), std::sin(3 / std::pow(10000.0, 0.8)));
-        QCOMPARE(p(3, 3), std::cos(3 / std::pow(10000.0, 0.4)));
-        QCOMPARE(p(0, 1), 1.0);
-    }
-
-    void learnedPositional() {
-        AttentionConfig c = colourExample();
-        c.positional = PositionalKind::Learned;
-        c.learnedP = arma::mat(3, 4, arma::fill::zeros);
-        c.learnedP(1, 3) = 2.5;
-        const AttentionResult r = AttentionEngine().compute(c);
-        QVERIFY(expectNear(r.P, c.learnedP, 0));
-        QCOMPARE(r.X(1, 3), 2.5);
-        QVERIFY(expectNear(r.X0, c.X0, 0));
-    }
-
-    void pronoun() {
-        const AttentionResult r = AttentionEngine().compute(pronounExample());
-        QVERIFY(r.direct);
-        QCOMPARE(r.n, 1);
-        QCOMPARE(r.m, 6);
-        QCOMPARE(r.h, 1);
-        QCOMPARE(r.dO, 2);
-        QCOMPARE(r.scale, 1.0);
-        QVERIFY(r.X0.is_empty() && r.P.is_empty() && r.X.is_empty());
-        QVERIFY(expectNear(r.head[0].scores(), {{-2, 1, 4, 0, 2, 1}}, 0));
-        double sum = 0;
-        for (const double s : {-2, 1, 4, 0, 2, 1}) {
-            sum += std::exp(s);
-        }
-        QVERIFY(std::abs(sum - 68.56) < 5e-3);
-        QVERIFY(std::abs(r.head[0].weight(0, 2) - 0.80) < 5e-3); // "soup"
-        QCOMPARE(r.head[0].weight(0, 2), std::exp(4.0) / sum);
-        QVERIFY(expectNear(r.output, {{0.85, 0.00}}, 5e-3));
-        QVERIFY(expectNear(r.output, r.concat, 0));
-        // grad covers queries, keys, values; projection gradients are absent.
-        QCOMPARE(r.grad.queries.n_rows, 1u);
-        QCOMPARE(r.grad.keys.n_rows, 6u);
-        QCOMPARE(r.grad.values.n_cols, 2u);
-        QVERIFY(r.grad.X.is_empty() && r.grad.W_Q.is_empty() && r.grad.b_O.is_empty());
-        // L = ΣY: ∂L/∂V row c = share c in each column.
-        QVERIFY(expectNear(r.grad.values.col(0), r.head[0].weights().t(), 1e-15));
-        QVERIFY(r.gradcheck.passed());
-    }
-
-    // --- Scale ----------------------------------------------------------
-
-    void scaleValues() {
-        AttentionConfig c = colourExample();
-        QCOMPARE(resolveShapes(c, {}).scale, 0.5); // 1/√4
-        c.heads = 4;
-        QCOMPARE(resolveShapes(c, {}).scale, 1.0); // 1/√1
-        c.heads = 1;
-        c.dK = 3;
-        c.wQ = Projection{false, arma::mat(3, 4, arma::fill::ones)};
-        c.wK = c.wQ;
-        QCOMPARE(resolveShapes(c, {}).scale, 1 / std::sqrt(3.0));
-        c.scaleKind = ScaleKind::Off;
-        QCOMPARE(resolveShapes(c, {}).scale, 1.0);
-        c.scaleKind = ScaleKind::Divisor;
-        c.scaleDivisor = 2.5;
-        QCOMPARE(resolveShapes(c, {}).scale, 1 / 2.5);
-        c.scaleDivisor = 1e-3; // any finite c > 0
-        QCOMPARE(resolveShapes(c, {}).scale, 1000.0);
-        // Direct mode: d_k from the query width over h.
-        AttentionConfig p = pronounExample();
-        p.scaleKind = ScaleKind::InverseSqrtDk;
-        QCOMPARE(resolveShapes(p, {}).scale, 1 / std::sqrt(2.0));
-        p.heads = 2;
-        QCOMPARE(resolveShapes(p, {}).scale, 1.0);
-    }
-
-    void scaleMultipliesScores() {
-        AttentionConfig c = colourExample();
-        c.scaleKind = ScaleKind::Divisor;
-        c.scaleDivisor = 4;
-        AttentionResult r = AttentionEngine().compute(c);
-        QCOMPARE(r.scale, 0.25);
-        QCOMPARE(r.head[0].score(0, 0), 0.25);
-        c.scaleKind = ScaleKind::Off;
-        r = AttentionEngine().compute(c);
-        QCOMPARE(r.head[0].score(0, 2), 1.0);
-        QCOMPARE(r.head[0].score(0, 1), 0.0);
-        QVERIFY(gradientCheckPasses(r));
-    }
-
-    // --- Fully blocked rows ----------------------------------------------
-
-    void paddingEveryToken() {
-        AttentionConfig c = colourExample();
-        c.heads = 2;
-        c.padding = {true, true, true};
-        c.bO = {0.5, -1, 0, 2};
-        const AttentionResult r = AttentionEngine().compute(c);
-        QCOMPARE(r.warnings.size(), size_t(6)); // every row of both heads
-        for (int head = 0; head < 2; ++head) {
-            for (int row = 0; row < 3; ++row) {
-                QVERIFY2(rowIsBlocked(r, head, row),
-                         qPrintable(QString("head %1 row %2").arg(head).arg(row)));
-            }
-        }
-        const AttentionWarning& w = r.warnings.back();
-        QCOMPARE(w.code, std::string("blocked-row"));
-        QVERIFY(w.message.find("row 2") != std::string::npos);
-        QVERIFY(w.message.find("red") != std::string::npos);
-        // C = 0, so Y = b_O, and nothing upstream of C sees a gradient.
-        QVERIFY(expectNear(r.concat, arma::mat(3, 4, arma::fill::zeros), 0));
-        QVERIFY(expectNear(r.output, arma::repmat(arma::mat(c.bO), 3, 1), 0));
-        QVERIFY(expectNear(r.grad.X, arma::mat(3, 4, arma::fill::zeros), 0));
-        QVERIFY(expectNear(r.grad.W_Q, arma::mat(4, 4, arma::fill::zeros), 0));
-        QVERIFY(noNaNAnywhere(r));
-        QVERIFY(gradientCheckPasses(r));
-    }
-
-    void paddingOneTokenBlocksItsColumn() {
-        AttentionConfig c = colourExample();
-        c.padding = {false, true, false};
-        const AttentionResult r = AttentionEngine().compute(c);
-        QVERIFY(r.warnings.empty());
-        for (arma::uword row = 0; row < 3; ++row) {
-            QVERIFY(r.head[0].blocked(row, 1));
-            QCOMPARE(r.head[0].weight(row, 1), 0.0);
-            // Its own row is still computed: red and red share equally.
-            QCOMPARE(r.head[0].weight(row, 0), 0.5);
-        }
-        QVERIFY(gradientCheckPasses(r));
-    }
-
-    void paddingWithCausal() {
-        AttentionConfig c = colourExample();
-        c.mask = MaskKind::Causal;
-        c.padding = {true, false, false}; // row 0 may read only column 0, which is padding
-        const AttentionResult r = AttentionEngine().compute(c);
-        QCOMPARE(r.warnings.size(), size_t(1));
-        QVERIFY(rowIsBlocked(r, 0, 0));
-        QCOMPARE(r.head[0].weight(1, 1), 1.0);
-        QVERIFY(noNaNAnywhere(r));
-        QVERIFY(gradientCheckPasses(r));
-    }
-
-    void causalDirectWithFewerKeys() {
-        // n = 4 queries, m = 2 keys: query r sits at position m − n + r = r − 2,
-        // so rows 0 and 1 read nothing, row 2 reads key 0, row 3 reads keys 0–1.
-        AttentionConfig c;
-        c.direct = true;
-        c.heads = 2;
-        c.mask = MaskKind::Causal;
-        c.queries = {{1, 2, 0, 1}, {0, 1, 1, 0}, {2, 0, 1, 1}, {1, 1, -1, 0}};
-        c.keys = {{1, 0, 0, 1}, {0, 1, 2, 0}};
-        c.values = {{1, 2}, {3, 4}};
-        c.upstream = arma::mat{{1, -2}, {0.5, 3}, {2, 1}, {-1, 0.25}};
-        const AttentionResult r = AttentionEngine().compute(c);
-        QCOMPARE(r.warnings.size(), size_t(4));
-        for (int head = 0; head < 2; ++head) {
-            QVERIFY(rowIsBlocked(r, head, 0));
-            QVERIFY(rowIsBlocked(r, head, 1));
-            QCOMPARE(r.head[size_t(head)].weight(2, 0), 1.0);
-            QVERIFY(r.head[size_t(head)].blocked(2, 1));
-            QVERIFY(!r.head[size_t(head)].blocked(3, 1));
-        }
-        QVERIFY(expectNear(r.grad.queries.rows(0, 1), arma::mat(2, 4, arma::fill::zeros), 0));
-        QVERIFY(noNaNAnywhere(r));
-        QVERIFY(r.gradcheck.passed());
-    }
-
-    void causalDirectWithMoreKeys() {
-        // n = 2 queries over m = 5 keys: row 0 sits at position 3 and reads keys 0–3.
-        AttentionConfig c = scoresExample({0, 0, 0, 0, 0});
-        c.queries = arma::mat(2, 1, arma::fill::ones);
-        c.mask = MaskKind::Causal;
-        const AttentionResult r = AttentionEngine().compute(c);
-        QVERIFY(r.warnings.empty());
-        QCOMPARE(r.head[0].weight(0, 3), 0.25);
-        QVERIFY(r.head[0].blocked(0, 4));
-        QCOMPARE(r.head[0].weight(1, 4), 0.2);
-    }
-
-    void blockedRowsRecomputedInPlace() {
-        // A result reused after a blocked computation carries nothing stale over.
-        AttentionEngine engine;
-        AttentionResult r;
-        AttentionConfig c = colourExample();
-        c.padding = {true, true, true};
-        engine.compute(c, r);
-        QCOMPARE(r.warnings.size(), size_t(3));
-        c.padding.clear();
-        engine.compute(c, r);
-        QVERIFY(r.warnings.empty());
-        QVERIFY(expectNear(r.output.row(0), {{0.7673, 0.2327, 0, 0}}, 5e-5));
-    }
-
-    // --- Extreme scores ----------------------------------------------------
-
-    void extremeScores() {
-        const std::vector<std::vector<double>> cases = {
-            {1e4, -1e4, 0},
-            {-1e4, -1e4, -1e4},
-            {1e4, 1e4 - 1, 1e4 - 700},
-            {0, -740, -744.5, -745.2, -1e4}, // shares fall into subnormals and to 0
-            {-1e4, 1e4},
-            {1e300, 1e300 - 1e290, -1e300},
-        };
-        for (const std::vector<double>& scores : cases) {
-            const AttentionResult r = AttentionEngine().compute(scoresExample(scores));
-            const arma::mat a = r.head[0].weights();
-            QVERIFY(a.is_finite());
-            QVERIFY(std::abs(arma::accu(a) - 1.0) <= 1e-12);
-            QVERIFY(a.min() >= 0.0);
-            QVERIFY(noNaNAnywhere(r));
-            QVERIFY(r.warnings.empty());
-        }
-        // A subnormal share is kept, not flushed: exp(−740) ≈ 4.2e−322.
-        const AttentionResult r = AttentionEngine().compute(scoresExample({0, -740}));
-        QVERIFY(r.head[0].weight(0, 1) > 0.0);
-        QVERIFY(r.head[0].weight(0, 1) < std::numeric_limits<double>::min());
-        QCOMPARE(r.head[0].weight(0, 0), 1.0);
-    }
-
-    void extremeScoresThroughProjections() {
-        // Large token vectors make scores of ±1e4 after the projections.
-        AttentionConfig c = colourExample();
-        c.X0 *= 200; // red·red / 2 = 2e4
-        c.X0(1, 1) = -200;
-        c.upstream = arma::mat(3, 4, arma::fill::randu);
-        const AttentionResult r = AttentionEngine().compute(c);
-        for (arma::uword row = 0; row < 3; ++row) {
-            QVERIFY(std::abs(arma::accu(r.head[0].weights().row(row)) - 1.0) <= 1e-12);
-        }
-        QVERIFY(noNaNAnywhere(r));
-    }
-
-    void overflowIsRefusedNotNaN() {
-        // Finite inputs whose products overflow: q·k = 1e200·1e200 − 1e200·1e200
-        // is ∞ − ∞ in doubles. The cell must refuse, not show NaN shares.
-        AttentionConfig c;
-        c.direct = true;
-        c.queries = {{1e200, 1e200}};
-        c.keys = {{1e200, -1e200}, {0, 0}};
-        c.values = {{1, 0}, {0, 1}};
-        const ConfigError nan = overflowError(c);
-        QCOMPARE(QString::fromStdString(nan.key), QString("queries"));
-        QCOMPARE(nan.row, 0);
-        // All scores +∞; one score −∞ among finite ones.
-        c.keys = {{1e200, 1e200}, {0, 0}};
-        QCOMPARE(QString::fromStdString(overflowError(c).key), QString("queries"));
-        c.keys = {{-1e200, -1e200}, {0, 0}};
-        QCOMPARE(QString::fromStdString(overflowError(c).key), QString("queries"));
-        // Finite scores, but the values times the upstream overflow in G_A.
-        c.keys = {{1, 0}, {0, 1}};
-        c.values = {{1e300, -1e300}, {1e300, 1e300}};
-        c.upstream = arma::mat{{1e300, 1e300}};
-        QCOMPARE(QString::fromStdString(overflowError(c).key), QString("queries"));
-        // With projections: V = X W_Vᵀ overflows, and 0 · ∞ would be NaN in
-        // the context of a blocked key.
-        AttentionConfig p = colourExample();
-        p.X0 *= 1e200;
-        p.wV = Projection{false, arma::mat(4, 4, arma::fill::ones) * 1e200};
-        p.scaleKind = ScaleKind::Divisor;
-        p.scaleDivisor = 1e300; // keeps the scores finite
-        QCOMPARE(QString::fromStdString(overflowError(p).key), QString("X"));
-    }
-
-    // --- Refusals --------------------------------------------------------
-
-    void refusals_data() {
-        QTest::addColumn<int>("index");
-        const std::vector<RefusalCase> cases = refusalCases();
-        for (size_t i = 0; i < cases.size(); ++i) {
-            QTest::newRow(cases[i].name) << int(i);
-        }
-    }
-
-    void refusals() {
-        QFETCH(int, index);
-        const RefusalCase rc = refusalCases()[size_t(index)];
-        const AttentionConfig config = rc.make();
-        const ConfigError e = errorOf(config, rc.limits);
-        QCOMPARE(QString::fromStdString(e.key), QString::fromStdString(rc.key));
-        QCOMPARE(e.row, rc.row);
-        QCOMPARE(e.col, rc.col);
-        QVERIFY2(e.message.find(rc.messagePart) != std::string::npos, e.message.c_str());
-        // The engine refuses the same way before computing anything.
-        AttentionEngine engine(rc.limits);
-        AttentionResult r;
-        try {
-            engine.compute(config, r);
-            QFAIL("the engine accepted it");
-        } catch (const InvalidConfig& thrown) {
-            QCOMPARE(thrown.error().key, e.key);
-        }
-    }
-
-    void limitsAcceptTheirEdge() {
-        const AttentionLimits l = smallLimits();
-        QCOMPARE(QString::fromStdString(errorOf(projected(8, 12), l).key), QString("<accepted>"));
-        AttentionConfig c = projected(8, 12);
-        c.heads = 3;
-        QCOMPARE(QString::fromStdString(errorOf(c, l).key), QString("<accepted>"));
-        QCOMPARE(QString::fromStdString(errorOf(direct(8, 8, 12, 12), l).key),
-                 QString("<accepted>"));
-    }
-};
-
-QTEST_GUILESS_MAIN(TestAttentionSpec)
-#include "test_attention_spec.moc"
+TEST_CASE("limitsAcceptTheirEdge") {
+    const AttentionLimits l = smallLimits();
+    CHECK_EQ(errorOf(projected(8, 12), l).key, std::string("<accepted>"));
+    AttentionConfig c = projected(8, 12);
+    c.heads = 3;
+    CHECK_EQ(errorOf(c, l).key, std::string("<accepted>"));
+    CHECK_EQ(errorOf(direct(8, 8, 12, 12), l).key, std::string("<accepted>"));
+}

@@ -54,6 +54,12 @@ bool writeFile(const std::filesystem::path& path, const std::string& bytes) {
     return bool(out.flush());
 }
 
+bool makePath(const std::filesystem::path& path) {
+    std::error_code error;
+    std::filesystem::create_directories(path, error);
+    return std::filesystem::is_directory(path, error);
+}
+
 std::vector<std::string> filesEndingIn(const std::filesystem::path& folder,
                                        const std::string& suffix) {
     std::vector<std::string> names;

@@ -36,6 +36,10 @@ std::optional<std::string> readFile(const std::filesystem::path& path);
 // Writes the bytes, replacing the file; false when it cannot be written.
 bool writeFile(const std::filesystem::path& path, const std::string& bytes);
 
+// Makes the folder and any parents missing; true when it is there afterwards (as
+// QDir::mkpath).
+bool makePath(const std::filesystem::path& path);
+
 // The names of the regular files in `folder` ending in `suffix`, sorted.
 std::vector<std::string> filesEndingIn(const std::filesystem::path& folder,
                                        const std::string& suffix);
