@@ -3,7 +3,6 @@
 #include "app/command_options.h"
 #include "app/export_command.h"
 #include "app/lesson_source.h"
-#include "app/shot_command.h"
 #include "app/what_if.h"
 #include "core/document/cell_cost.h"
 #include "core/document/typed_numbers.h"
@@ -212,11 +211,10 @@ int computeCommand(const QStringList& arguments) {
         printError(options.file + ": error: there is no cell '" + onlyCell + "'");
         return ExitUsage;
     }
-    const std::string json =
-        lessonJson(whatIf->lesson, whatIf->results, onlyCell,
-                   [&](int line) { return whatIf->originalLine(line); })
-            .dump() +
-        "\n";
+    const std::string json = lessonJson(whatIf->lesson, whatIf->results, onlyCell,
+                                        [&](int line) { return whatIf->originalLine(line); })
+                                 .dump() +
+                             "\n";
     if (std::fwrite(json.data(), 1, json.size(), stdout) != json.size() || std::fflush(stdout)) {
         printError("attnbook: cannot write to standard output");
         return ExitOutputFailed;
@@ -419,9 +417,6 @@ int runCommand(const QStringList& arguments) {
         }
         if (command == QLatin1String("export")) {
             return runExportCommand(arguments);
-        }
-        if (command == QLatin1String("shot")) {
-            return runShotCommand(arguments);
         }
         return usageError("unknown command '" + command.toStdString() + "'");
     } catch (const std::bad_alloc&) {

@@ -1,5 +1,6 @@
 // attnbook: one executable for the window and the headless report generator.
 #include "app/command_line.h"
+#include "app/shot_command.h"
 #include "app/window.h"
 
 #include <QApplication>
@@ -75,7 +76,7 @@ int main(int argc, char* argv[]) {
         QApplication::setApplicationName(QStringLiteral("attnbook"));
         QApplication::setOrganizationName(QStringLiteral("attnbook"));
         if (shot) {
-            return attnbook::runCommandLine(arguments);
+            return attnbook::runShotCommand(arguments);
         }
         return attnbook::runWindow(arguments);
     } catch (const std::bad_alloc&) {

@@ -1,11 +1,13 @@
 #include "app/shot_command.h"
 
-#include "app/command_line.h"
+#include "app/command_options.h"
+#include "app/exit_code.h"
+#include "app/models/lesson_session.h"
+#include "app/models/problem_list_model.h"
 #include "app/window.h"
 #include "core/document/diagnostic.h"
 #include "exports/output_policy.h"
 
-#include <QAbstractItemModel>
 #include <QBuffer>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -38,49 +40,32 @@ int usage(const QString& message) {
     return ExitUsage;
 }
 
-// Reads the arguments after "shot"; returns the exit code on a usage error.
+// Reads the arguments after "shot" with the parser every command shares;
+// returns the exit code on a usage error.
 std::optional<int> parse(const QStringList& arguments, ShotOptions& options) {
-    for (int i = 1; i < arguments.size(); ++i) {
-        QString arg = arguments[i];
-        QString value;
-        const bool named = arg.startsWith(QLatin1String("--"));
-        if (named && arg.contains(QLatin1Char('='))) {
-            value = arg.section(QLatin1Char('='), 1);
-            arg = arg.section(QLatin1Char('='), 0, 0);
-        } else if (named) {
-            if (i + 1 >= arguments.size()) {
-                return usage(arg + QStringLiteral(" needs a value"));
-            }
-            value = arguments[++i];
-        }
-        if (!named) {
-            if (!options.file.isEmpty()) {
-                return usage(QStringLiteral("unexpected argument ") + arg);
-            }
-            options.file = arg;
-        } else if (arg == QLatin1String("--out")) {
-            options.out = value;
-        } else if (arg == QLatin1String("--width")) {
-            bool ok = false;
-            options.width = value.toInt(&ok);
-            if (!ok || options.width < 320 || options.width > 8000) {
-                return usage(QStringLiteral("--width must be a whole number of pixels from 320 to "
-                                            "8000, not '%1'")
-                                 .arg(value));
-            }
-        } else if (arg == QLatin1String("--cell")) {
-            options.cell = value;
-        } else if (arg == QLatin1String("--theme")) {
-            if (value != QLatin1String("light") && value != QLatin1String("dark")) {
-                return usage(QStringLiteral("--theme is light or dark, not '%1'").arg(value));
-            }
-            options.theme = value;
-        } else {
-            return usage(QStringLiteral("unknown option ") + arg);
+    const CommandOptions given =
+        parseCommandOptions(arguments, {.valued = {"--out", "--width", "--cell", "--theme"}});
+    if (!given.error.empty()) {
+        return usage(QString::fromStdString(given.error));
+    }
+    options.file = QString::fromStdString(given.file);
+    options.out = QString::fromStdString(given.value("--out"));
+    options.cell = QString::fromStdString(given.value("--cell"));
+    if (given.has("--width")) {
+        const QString width = QString::fromStdString(given.value("--width"));
+        bool ok = false;
+        options.width = width.toInt(&ok);
+        if (!ok || options.width < 320 || options.width > 8000) {
+            return usage(QStringLiteral(
+                             "--width must be a whole number of pixels from 320 to 8000, not '%1'")
+                             .arg(width));
         }
     }
-    if (options.file.isEmpty()) {
-        return usage(QStringLiteral("which FILE?"));
+    if (given.has("--theme")) {
+        options.theme = QString::fromStdString(given.value("--theme"));
+        if (options.theme != QLatin1String("light") && options.theme != QLatin1String("dark")) {
+            return usage(QStringLiteral("--theme is light or dark, not '%1'").arg(options.theme));
+        }
     }
     if (options.out.isEmpty()) {
         return usage(QStringLiteral("--out PAGE.png is required"));
@@ -90,25 +75,18 @@ std::optional<int> parse(const QStringList& arguments, ShotOptions& options) {
 
 // The lesson's errors as the window found them (the problem list of its
 // session), printed as `check` prints them; true when there is one.
-bool reportErrors(QObject* session, const ShotOptions& options) {
-    const auto* problems =
-        qobject_cast<const QAbstractItemModel*>(session->property("problems").value<QObject*>());
-    if (!problems) {
-        return false;
-    }
-    const auto role = [problems](const char* name) {
-        return problems->roleNames().key(QByteArray(name), -1);
-    };
+bool reportErrors(const LessonSession& session, const ShotOptions& options) {
+    const ProblemListModel& problems = *session.problems();
     bool errors = false;
-    for (int row = 0; row < problems->rowCount(); ++row) {
-        const QModelIndex at = problems->index(row, 0);
-        if (problems->data(at, role("severity")).toString() != QLatin1String("error")) {
+    for (int row = 0; row < problems.count(); ++row) {
+        const ProblemListModel::Problem& problem = problems.problem(row);
+        if (!problem.error) {
             continue;
         }
         Diagnostic d;
-        d.line = problems->data(at, role("line")).toInt();
-        d.column = problems->data(at, role("column")).toInt();
-        d.message = problems->data(at, role("message")).toString().toStdString();
+        d.line = problem.line;
+        d.column = problem.column;
+        d.message = problem.message.toStdString();
         std::cerr << formatDiagnostic(options.file.toStdString(), d) << '\n';
         errors = true;
     }
@@ -160,19 +138,19 @@ int runShotCommand(const QStringList& arguments) {
         return ExitOutputFailed;
     }
     // The window has read and computed the lesson: refuse what `check` refuses.
-    QObject* session = window->property("session").value<QObject*>();
-    if (session && reportErrors(session, options)) {
+    const auto* session =
+        qobject_cast<const LessonSession*>(window->property("session").value<QObject*>());
+    if (!session) {
+        std::cerr << "attnbook shot: the window has no lesson session\n";
+        return ExitOutputFailed;
+    }
+    if (reportErrors(*session, options)) {
         return ExitInvalidDocument;
     }
-    if (!options.cell.isEmpty()) {
-        QObject* cell = nullptr;
-        QMetaObject::invokeMethod(session, "cell", Q_RETURN_ARG(QObject*, cell),
-                                  Q_ARG(QString, options.cell));
-        if (!cell) {
-            std::cerr << options.file.toStdString() << ": error: there is no cell '"
-                      << options.cell.toStdString() << "'\n";
-            return ExitUsage;
-        }
+    if (!options.cell.isEmpty() && !session->cell(options.cell)) {
+        std::cerr << options.file.toStdString() << ": error: there is no cell '"
+                  << options.cell.toStdString() << "'\n";
+        return ExitUsage;
     }
     window->resize(options.width, 900);
     const auto pageHeight = [window] { return window->property("pageHeight").toReal(); };
