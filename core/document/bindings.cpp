@@ -1,5 +1,7 @@
 #include "core/document/bindings.h"
 
+#include "core/math/number_format.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -40,19 +42,13 @@ const Json* resolveBindingPath(const Json& cell, const BindingPath& path, std::s
 
 std::string formatBoundValue(const Json& value, int digits) {
     if (value.isNumber()) {
-        char buffer[64];
-        std::snprintf(buffer, sizeof buffer, "%.*f", digits, value.number());
-        std::string text = buffer;
-        if (text.find_first_not_of("-0.") == std::string::npos && text[0] == '-') {
-            text.erase(0, 1); // no "-0.0000"
-        }
-        return text;
+        return fixedNumber(value.number(), digits); // the window's and the paper's minus sign
     }
     if (value.isString()) {
         return value.string();
     }
     if (value.isNull()) {
-        return "−∞";
+        return fixedNumber(-HUGE_VAL, digits); // a blocked score
     }
     if (value.isArray()) {
         std::string out = "[";

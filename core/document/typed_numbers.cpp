@@ -1,9 +1,14 @@
+// Longer than 500 lines on purpose: finding a hand-typed number needs a small number and vector
+// scanner, the cell values it may restate, and the rules for which binding to suggest; fixing
+// needs the same sites located in the file's bytes (prose, tables, quiz YAML). Both halves
+// share the scanner and the site list.
 #include "core/document/typed_numbers.h"
 
 #include "core/document/bindings.h"
 #include "core/document/lesson.h"
 #include "core/document/source_text.h"
 #include "core/document/yaml_tree.h"
+#include "core/math/number_format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -324,7 +329,8 @@ bool shows(const CellValue& candidate, const Typed& typed) {
         // is exactly what was typed (a scale of 0.5) counts.
         return false;
     }
-    return formatBoundValue(json, typed.decimals) == typed.text;
+    // Bound numbers print a real minus sign; an author types either.
+    return asciiMinus(formatBoundValue(json, typed.decimals)) == asciiMinus(typed.text);
 }
 
 class TypedNumberFinder {

@@ -7,27 +7,11 @@ namespace attnbook {
 
 namespace {
 
-constexpr const char* kMinus = "\u2212";
+constexpr const char* kMinus = kMinusSign;
 // Past this many coordinates a dot product shows its first terms and "…".
 constexpr arma::uword kMaxTerms = 8;
 
 } // namespace
-
-std::string readableNumber(double value, int digits) {
-    if (value == -arma::datum::inf) {
-        return std::string(kMinus) + "∞";
-    }
-    char buffer[64];
-    const double rounded = std::round(value);
-    if (std::abs(value - rounded) < 1e-12 && std::abs(value) < 1e15) {
-        std::snprintf(buffer, sizeof buffer, "%.0f", std::abs(rounded));
-    } else {
-        std::snprintf(buffer, sizeof buffer, "%.*f", digits, std::abs(value));
-    }
-    std::string text = buffer;
-    const bool isZero = text.find_first_not_of("0.") == std::string::npos;
-    return value < 0 && !isZero ? kMinus + text : text;
-}
 
 std::string readableVector(const arma::rowvec& v, int digits) {
     std::string out = "[";

@@ -4,15 +4,14 @@
 // them (`red · blue = (1 × 0) + (0 × 1) + (0 × 0) + (0 × 0) = 0`).
 
 #include "core/math/attention_result.h"
+#include "core/math/number_format.h"
 
 #include <string>
 #include <vector>
 
 namespace attnbook {
 
-// A number as a reader writes it: whole numbers without decimals, others
-// rounded to `digits`, negatives with a real minus sign (−).
-std::string readableNumber(double value, int digits);
+// A vector as a reader writes it: [1, −0.5, 0.25] (readableNumber for each entry).
 std::string readableVector(const arma::rowvec& v, int digits);
 
 struct WorkedSection {

@@ -1,0 +1,26 @@
+#pragma once
+// How every view writes a number: the window, the printed lesson, the answer key, the
+// notebook's prose and the numbers bound into prose all call these two functions, so a
+// negative number reads the same everywhere, with a real minus sign (U+2212 "−"), and
+// "−0.0000" never appears.
+
+#include <string>
+
+namespace attnbook {
+
+// The minus sign every view writes (U+2212, UTF-8).
+inline constexpr const char* kMinusSign = "\u2212";
+
+// Exactly `digits` decimals (a binding `{{x:2}}` shows 2): 0.5000, −1.2500, −∞ for a
+// blocked score, ∞, and "?" for a value that is not a number (never "nan").
+std::string fixedNumber(double value, int digits);
+
+// As a reader writes it in worked arithmetic: whole numbers without decimals (2, −1),
+// others rounded to `digits` decimals.
+std::string readableNumber(double value, int digits);
+
+// `text` with every real minus sign replaced by ASCII '-': for comparing with what an author
+// typed.
+std::string asciiMinus(std::string text);
+
+} // namespace attnbook
