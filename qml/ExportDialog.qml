@@ -3,7 +3,7 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 import QtQuick.Dialogs
-import QtQuick.Pdf
+import QtQuick.Pdf // qmllint disable import
 import Attnbook
 import Attnbook.Models
 
@@ -17,7 +17,7 @@ Dialog {
     readonly property ExportController controller: exporter
     // Which file the preview shows: the worksheet (or lesson PDF) or the answer key.
     property bool showingKey: false
-    readonly property url shownUrl: showingKey && exporter.answersPreviewUrl.toString().length > 0
+    readonly property url shownUrl: showingKey && String(exporter.answersPreviewUrl).length > 0
                                     ? exporter.answersPreviewUrl : exporter.previewUrl
     // The view of the file shown: a new one for every file.
     property PdfMultiPageView view: null
@@ -91,26 +91,26 @@ Dialog {
                      : [qsTr("PDF documents (*.pdf)")]
         defaultSuffix: exporter.kind === ExportController.Bundle ? "zip"
                        : exporter.kind === ExportController.Notebook ? "ipynb" : "pdf"
-        onAccepted: exporter.save(selectedFile.toString())
+        onAccepted: exporter.save(String(selectedFile))
     }
     FileDialog {
         id: rosterDialog
         title: qsTr("Choose a roster: one student name per line")
         fileMode: FileDialog.OpenFile
         nameFilters: [qsTr("Text files (*.txt *.csv)"), qsTr("All files (*)")]
-        onAccepted: exporter.rosterPath = selectedFile.toString()
+        onAccepted: exporter.rosterPath = String(selectedFile)
     }
 
     function startSave() {
         if (!exporter.previewCurrent || exporter.busy)
             return
         saveDialog.currentFolder = exporter.suggestedFolder()
-        saveDialog.selectedFile = exporter.suggestedFolder().toString() + "/" + exporter.suggestedFileName()
+        saveDialog.selectedFile = String(exporter.suggestedFolder()) + "/" + exporter.suggestedFileName()
         saveDialog.open()
     }
 
     Shortcut {
-        sequences: [StandardKey.Save]
+        sequences: [StandardKey.Save] // qmllint disable unqualified
         enabled: dialog.opened && saveButton.enabled
         onActivated: dialog.startSave()
     }
@@ -157,7 +157,7 @@ Dialog {
         }
     }
 
-    contentItem: Rectangle {
+    contentItem: Rectangle { // qmllint disable deferred-property-id
         color: Theme.page
         implicitWidth: 1000
         implicitHeight: 640
@@ -418,7 +418,7 @@ Dialog {
                     }
                     Choice {
                         objectName: "previewChoice"
-                        visible: exporter.answersPreviewUrl.toString().length > 0
+                        visible: String(exporter.answersPreviewUrl).length > 0
                         name: "preview"
                         accessibleName: qsTr("Preview of")
                         current: dialog.showingKey ? "key" : "worksheet"
@@ -475,7 +475,7 @@ Dialog {
                     // One view per file: a view is never pointed at another file while it
                     // still loads pages of the last one.
                     Repeater {
-                        model: exporter.previewReady && dialog.shownUrl.toString().length > 0
+                        model: exporter.previewReady && String(dialog.shownUrl).length > 0
                                ? [dialog.shownUrl] : []
                         delegate: PdfMultiPageView {
                             id: pageView
@@ -521,7 +521,7 @@ Dialog {
                         anchors.centerIn: parent
                         width: Math.min(parent.width - 40, 460)
                         spacing: 10
-                        visible: exporter.previewCurrent && dialog.shownUrl.toString().length === 0
+                        visible: exporter.previewCurrent && String(dialog.shownUrl).length === 0
                         Text {
                             objectName: "notebookPreview"
                             width: parent.width

@@ -1,11 +1,15 @@
 // Not `pragma ComponentBehavior: Bound`: Qt 6.4's Loader refuses to create
 // bound components ("outside its creation context"), and the rows below
-// pick their component with a Loader.
+// pick their component with a Loader. Without it, qmllint 6.4 takes every use of an
+// outer id inside those components for an unqualified access: that one check is off here.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 import Attnbook
 import Attnbook.Models
+// qmllint disable unqualified
+// (qmllint 6.4 also reads Qt.callLater as a property, and a Repeater's item as a bare Item:
+// those lines switch its type check off around them.)
 
 // The lesson as one scrolling column: its title, the problem list when there
 // is one, then every row of prose and every cell. All rows are made at once
@@ -43,7 +47,9 @@ Flickable {
         if (!item)
             return
         contentY = Math.max(0, Math.min(item.y + column.y - 12, contentHeight - height))
+        // qmllint disable type
         item.flash()
+        // qmllint enable type
     }
     function rowAt(y: real): int {
         let found = -1
@@ -71,7 +77,9 @@ Flickable {
         target: view.session
         function onAboutToRebuild() { view.keptY = view.contentY }
         function onRebuilt() {
+            // qmllint disable type
             Qt.callLater(() => view.contentY = Math.max(0, Math.min(view.keptY, view.contentHeight - view.height)))
+            // qmllint enable type
         }
     }
     Connections {
@@ -79,7 +87,9 @@ Flickable {
         function onEdited(row: int) {
             if (row >= 0) {
                 view.activeRow = row
+                // qmllint disable type
                 Qt.callLater(() => view.showRow(row))
+                // qmllint enable type
             }
         }
     }

@@ -126,7 +126,7 @@ ApplicationWindow {
         id: openDialog
         title: qsTr("Open a lesson")
         nameFilters: [qsTr("Lessons and bundles (*.md *.zip)"), qsTr("All files (*)")]
-        onAccepted: window.openLesson(selectedFile.toString())
+        onAccepted: window.openLesson(String(selectedFile))
     }
     FileDialog {
         id: saveAsDialog
@@ -136,7 +136,7 @@ ApplicationWindow {
         defaultSuffix: "md"
         nameFilters: [qsTr("Lessons (*.md)"), qsTr("All files (*)")]
         onAccepted: {
-            if (lessonSession.saver.saveAs(selectedFile.toString())) {
+            if (lessonSession.saver.saveAs(String(selectedFile))) {
                 recent.add(lessonSession.filePath)
                 const then = window.afterSave
                 window.afterSave = null
@@ -156,13 +156,13 @@ ApplicationWindow {
     Action {
         id: newAction
         text: qsTr("&New lesson")
-        shortcut: StandardKey.New
+        shortcut: StandardKey.New // qmllint disable unqualified
         onTriggered: window.newLesson()
     }
     Action {
         id: saveAction
         text: qsTr("&Save")
-        shortcut: StandardKey.Save
+        shortcut: StandardKey.Save // qmllint disable unqualified
         enabled: lessonSession.loaded
         onTriggered: window.save()
     }
@@ -176,7 +176,7 @@ ApplicationWindow {
     Action {
         id: undoAction
         text: lessonSession.editor.canUndo ? qsTr("&Undo %1").arg(lessonSession.editor.undoText) : qsTr("&Undo")
-        shortcut: StandardKey.Undo
+        shortcut: StandardKey.Undo // qmllint disable unqualified
         enabled: lessonSession.editor.canUndo
         onTriggered: lessonSession.editor.undo()
     }
@@ -191,13 +191,13 @@ ApplicationWindow {
     Action {
         id: openAction
         text: qsTr("&Open…")
-        shortcut: StandardKey.Open
+        shortcut: StandardKey.Open // qmllint disable unqualified
         onTriggered: openDialog.open()
     }
     Action {
         id: quitAction
         text: qsTr("&Quit")
-        shortcut: StandardKey.Quit
+        shortcut: StandardKey.Quit // qmllint disable unqualified
         onTriggered: window.close()
     }
 

@@ -42,8 +42,8 @@ Rectangle {
         ScrollBar.vertical: ScrollBar {}
         Accessible.role: Accessible.Tree
         Accessible.name: qsTr("Headings")
-        Keys.onReturnPressed: if (currentItem) pane.show(currentItem.targetRow)
-        Keys.onSpacePressed: if (currentItem) pane.show(currentItem.targetRow)
+        Keys.onReturnPressed: if (currentItem) (currentItem as ItemDelegate).clicked()
+        Keys.onSpacePressed: if (currentItem) (currentItem as ItemDelegate).clicked()
         delegate: ItemDelegate {
             id: entry
             required property string title

@@ -1,6 +1,5 @@
 import QtQuick
 import QtQuick.Controls
-import Attnbook
 
 // "Save the changes?" before closing or opening another lesson: Save,
 // Discard or Cancel. `ask(then)` runs `then` after Save (when it worked) or

@@ -1,11 +1,13 @@
 // Not `pragma ComponentBehavior: Bound`: Qt 6.4's Loader refuses to create
 // bound components ("outside its creation context"), and the rows below
-// pick their component with a Loader.
+// pick their component with a Loader. Without it, qmllint 6.4 takes every use of an
+// outer id inside those components for an unqualified access: that one check is off here.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 import Attnbook
 import Attnbook.Models
+// qmllint disable unqualified
 
 // An attention cell: the controls its `controls` key allows, then the views
 // its `views` key asks for, all following the live numbers. After an edit,
@@ -16,6 +18,8 @@ Card {
     id: card
     required property AttentionCellModel cell
     property bool compare: false
+    // Whether the lesson asks this cell for view `name` ("heatmap", "trace", …).
+    function shows(name: string): bool { return Array.from(card.cell.views).indexOf(name) >= 0 }
     property string keepMessage: ""
     property string keepRefusal: ""
     readonly property real innerWidth: contentWidth
@@ -130,7 +134,7 @@ Card {
                 width: parent.width
             }
             SettingsControls {
-                visible: ["heads", "mask", "positional", "scale"].some(c => card.cell.allows(c))
+                visible: card.cell.allows("heads") || card.cell.allows("mask") || card.cell.allows("positional") || card.cell.allows("scale")
                 cell: card.cell
                 width: parent.width
             }
@@ -199,7 +203,7 @@ Card {
     // With "Compare" on, the change heatmap shows even where the lesson
     // asked for no heatmap.
     Column {
-        visible: card.compare && card.cell.compareAvailable && card.cell.views.indexOf("heatmap") < 0
+        visible: card.compare && card.cell.compareAvailable && !card.shows("heatmap")
         width: card.contentWidth
         spacing: 6
         SectionTitle { text: qsTr("Change against the lesson") }
@@ -213,7 +217,7 @@ Card {
     // The token that the shares, the arithmetic and the trace follow.
     FocusPicker {
         cell: card.cell
-        visible: ["shares", "arithmetic", "trace"].some(v => card.cell.views.indexOf(v) >= 0)
+        visible: card.shows("shares") || card.shows("arithmetic") || card.shows("trace")
     }
 
     Repeater {

@@ -1,7 +1,5 @@
 pragma ComponentBehavior: Bound
 import QtQuick
-import QtQuick.Controls
-import QtQuick.Layouts
 import Attnbook
 
 // A cell that could not be read or computed: why, and its source as typed.

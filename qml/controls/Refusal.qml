@@ -1,5 +1,4 @@
 import QtQuick
-import QtQuick.Layouts
 import Attnbook
 
 // Why an edit was refused, shown right where it was made.

@@ -28,7 +28,7 @@ ColumnLayout {
                 name: "heads"
                 accessibleName: qsTr("Heads")
                 current: settings.cell.heads
-                options: settings.cell.allowedHeads.map(h => ({
+                options: Array.from(settings.cell.allowedHeads).map(h => ({
                     value: h, label: String(h),
                     tip: qsTr("%1 head(s), each %2 wide").arg(h).arg((settings.cell.direct
                          ? settings.cell.dK * settings.cell.heads : settings.cell.d) / h)

@@ -19,7 +19,7 @@ RowLayout {
     ComboBox {
         id: box
         objectName: "focusPicker"
-        model: picker.cell.queryLabels.map((label, i) => (i + 1) + ". " + label)
+        model: Array.from(picker.cell.queryLabels).map((label, i) => (i + 1) + ". " + label)
         currentIndex: picker.cell.focus
         implicitContentWidthPolicy: ComboBox.WidestText
         onActivated: index => {

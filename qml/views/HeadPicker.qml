@@ -1,6 +1,5 @@
 pragma ComponentBehavior: Bound
 import QtQuick
-import QtQuick.Controls
 import Attnbook
 
 // Chooses which head a per-head view shows (hidden with one head).

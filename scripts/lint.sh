@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The static checks that the README's test command (scripts/test.sh, so .ci/run) runs after the
+# build: clang-format (the checked-in .clang-format) over every C++ file, and qmllint over
+# every QML file with no warning. Usage: scripts/lint.sh [BUILD_DIR]   (default build/)
+# Fix formatting with: clang-format -i FILE...
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+build="${1:-$here/build}"
+cd "$here"
+status=0
+
+mapfile -t sources < <(find app bench core exports tests \( -name '*.cpp' -o -name '*.h' \) \
+    -not -path '*/fixtures/*' | sort)
+if clang-format --dry-run --Werror "${sources[@]}" 2>/tmp/attnbook-format.$$; then
+    echo "lint: clang-format: ${#sources[@]} files formatted"
+else
+    grep -E '^[^ ].*: error:' /tmp/attnbook-format.$$ | cut -d: -f1 | sort -u |
+        sed 's/^/lint: not formatted: /'
+    echo "lint: run clang-format -i on the files above"
+    status=1
+fi
+rm -f /tmp/attnbook-format.$$
+
+# qmllint reads the types of Attnbook.Models from the build's QML modules.
+qmllint=/usr/lib/qt6/bin/qmllint
+mapfile -t qml < <(find qml -name '*.qml' | sort)
+if "$qmllint" -I "$build/qml_modules" "${qml[@]}"; then
+    echo "lint: qmllint: ${#qml[@]} QML files, no warnings"
+else
+    echo "lint: qmllint found warnings (above)"
+    status=1
+fi
+exit $status
