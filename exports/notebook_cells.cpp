@@ -1,3 +1,6 @@
+// Longer than 500 lines on purpose: each kind of lesson part (prose, attention, chart, quiz)
+// becomes its notebook cells here, and the attention part alone writes every input, weight,
+// bias, mask and scale as Python; the pieces share the Markdown and code-cell helpers above.
 #include "exports/notebook_cells.h"
 
 #include "exports/notebook_python.h"

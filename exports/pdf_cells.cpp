@@ -1,3 +1,7 @@
+// Longer than 500 lines on purpose: one printed box per view of an attention cell (matrices,
+// heatmap, shares, arithmetic, trace, gradients) plus the chart and quiz boxes, all built from
+// the same few table and caption helpers at the top; split, each part would need those helpers
+// in a shared header of their own.
 #include "exports/pdf_cells.h"
 
 #include "core/math/worked_steps.h"

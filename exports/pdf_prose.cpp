@@ -1,3 +1,7 @@
+// Longer than 500 lines on purpose: print styling of Markdown is a sequence of small passes
+// over one QTextDocument (runs, blocks, bullets, formulas kept together, tables, code frames,
+// empty blocks), then the cut into page boxes; each pass needs the document as the previous
+// one left it, so they stay in one file in the order they run.
 #include "exports/pdf_prose.h"
 
 #include <QtGui/QAbstractTextDocumentLayout>

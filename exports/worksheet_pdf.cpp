@@ -1,3 +1,6 @@
+// Longer than 500 lines on purpose: the worksheet and its answer key are laid out by the same
+// code (so a key matches its sheet page for page), for exercises, givens, quizzes, the name
+// line, variants and the roster; splitting sheet from key would duplicate that layout.
 #include "exports/worksheet_pdf.h"
 
 #include "core/document/quiz_answer.h"

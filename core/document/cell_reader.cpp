@@ -1,3 +1,6 @@
+// Longer than 500 lines on purpose: one reader per cell kind (attention, quiz, chart) over the
+// same YAML tree, each reporting every problem with its file position instead of stopping at
+// the first; the attention reader alone knows some thirty keys and their shapes.
 #include "core/document/cell_reader.h"
 
 #include "core/document/expression.h"

@@ -1,3 +1,7 @@
+// Longer than 500 lines on purpose: one refusable edit per control of an attention cell
+// (heads, mask, padding, positional, scale, focus, tokens, every matrix entry), each with the
+// reason it refuses in words, plus the diff against the authored cell that Keep writes back.
+// They all go through the same tryEdit and shape checks at the top.
 #include "core/document/editable_attention.h"
 
 #include "core/document/cell_editor.h"

@@ -1,3 +1,6 @@
+// Longer than 500 lines on purpose: three file formats (.npy, .csv/.tsv, .safetensors), each
+// with its size checks before any number is converted and a sentence for every way a file can
+// be wrong. They share the shape and limit checks at the top.
 #include "core/document/tensor_file.h"
 
 #include <csv.h>

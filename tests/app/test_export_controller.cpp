@@ -1,7 +1,7 @@
 // File → Export in the window: the ExportController renders the open lesson into a preview on a
 // worker thread and saves it atomically; a cancelled or refused export writes nothing. Then
 // the dialog itself, in the real window, drawn offscreen to /tmp/attnbook-shots.
-#include "../exports/pdf_text.h"
+#include "tests/exports/pdf_text.h"
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/export_controller.h"

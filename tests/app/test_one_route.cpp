@@ -2,7 +2,7 @@
 // and export a lesson through the same code, so they agree on every problem, every gradient
 // check and every exported byte. Each side is driven as a user drives it: the command line as
 // the real `attnbook` process, the window through its session and its File → Export controller.
-#include "../exports/pdf_text.h"
+#include "tests/exports/pdf_text.h"
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/export_controller.h"

@@ -5,7 +5,7 @@
 #include "exports/pdf_layout.h"
 #include "exports/pdf_lesson.h"
 #include "exports/pdf_prose.h"
-#include "pdf_text.h"
+#include "tests/exports/pdf_text.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QTextDocument>

@@ -9,7 +9,7 @@
 #include "exports/pdf_lesson.h"
 #include "exports/pdf_prose.h"
 #include "exports/worksheet_pdf.h"
-#include "pdf_tools.h"
+#include "tests/exports/pdf_tools.h"
 
 #include <QtCore/QRegularExpression>
 #include <QtCore/QStandardPaths>
