@@ -1,0 +1,57 @@
+// One number formatter (core/math/number_format.h) for every view: bound prose, worked lines,
+// the window and the paper write a negative number with the real minus sign, never "−0.0000",
+// never "nan".
+#include "core/document/bindings.h"
+#include "core/document/json.h"
+#include "core/math/number_format.h"
+
+#include "test_support.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace attnbook;
+
+namespace {
+const std::string minus = "\u2212";
+}
+
+TEST_CASE("fixedNumber writes exactly DIGITS decimals with a real minus sign") {
+    CHECK_EQ(fixedNumber(0.5, 4), "0.5000");
+    CHECK_EQ(fixedNumber(-0.25, 2), minus + "0.25");
+    CHECK_EQ(fixedNumber(-1.23456, 3), minus + "1.235");
+    CHECK_EQ(fixedNumber(2.0, 0), "2");
+    CHECK_EQ(fixedNumber(1e6, 1), "1000000.0");
+}
+
+TEST_CASE("a negative number that rounds to zero has no sign") {
+    CHECK_EQ(fixedNumber(-0.00004, 4), "0.0000");
+    CHECK_EQ(fixedNumber(-0.0, 2), "0.00");
+    CHECK_EQ(readableNumber(-0.00004, 4), "0.0000");
+    CHECK_EQ(readableNumber(-0.0, 4), "0");
+}
+
+TEST_CASE("infinities and NaN never print as inf or nan") {
+    CHECK_EQ(fixedNumber(-std::numeric_limits<double>::infinity(), 4), minus + "∞");
+    CHECK_EQ(fixedNumber(std::numeric_limits<double>::infinity(), 4), "∞");
+    CHECK_EQ(fixedNumber(std::nan(""), 4), "?");
+    CHECK_EQ(readableNumber(std::nan(""), 2), "?");
+    CHECK_EQ(readableNumber(-std::numeric_limits<double>::infinity(), 2), minus + "∞");
+}
+
+TEST_CASE("readableNumber drops the decimals of whole numbers only") {
+    CHECK_EQ(readableNumber(-2.0, 4), minus + "2");
+    CHECK_EQ(readableNumber(0.5, 4), "0.5000");
+    CHECK_EQ(readableNumber(-0.126, 2), minus + "0.13");
+}
+
+TEST_CASE("numbers bound into prose read like the window's") {
+    CHECK_EQ(formatBoundValue(Json(-0.25), 4), minus + "0.2500");
+    CHECK_EQ(formatBoundValue(Json(-0.00001), 4), "0.0000");
+    CHECK_EQ(formatBoundValue(Json(nullptr), 4), minus + "∞"); // a blocked score
+}
+
+TEST_CASE("asciiMinus turns every real minus sign into '-'") {
+    CHECK_EQ(asciiMinus(minus + "1, " + minus + "2"), "-1, -2");
+    CHECK_EQ(asciiMinus("0.5"), "0.5");
+}
