@@ -1,7 +1,7 @@
 #include "app/models/attention_cell_model.h"
 
-#include "core/document/cell_specs.h"
 #include "app/models/number_text.h"
+#include "core/document/cell_specs.h"
 #include "core/math/worked_steps.h"
 
 #include <QElapsedTimer>
@@ -10,6 +10,11 @@
 
 namespace attnbook {
 namespace {
+
+// What-ifs kept for Undo per cell; each is a copy of the cell's inputs.
+constexpr size_t kUndoSteps = 200;
+// Counts what-ifs in every cell of the window (main thread only).
+qint64 whatIfClock = 0;
 
 QStringList toQStringList(const std::vector<std::string>& items) {
     QStringList out;
@@ -197,12 +202,28 @@ QString AttentionCellModel::applyEdit(const std::function<EditRefusal(EditableAt
     // core (a product that overflows). Then the previous state, which
     // computed before, is computed again and the edit is refused.
     std::swap(state_, candidate);
+    // Recorded before the recompute announces it, so the views see Undo at once.
+    undo_.push_back({candidate, ++whatIfClock});
+    if (undo_.size() > kUndoSteps) {
+        undo_.erase(undo_.begin());
+    }
     if (const std::optional<ConfigError> failure = recompute()) {
+        undo_.pop_back();
         std::swap(state_, candidate);
         recompute();
         return QString::fromStdString(failure->message);
     }
     return {};
+}
+
+bool AttentionCellModel::undoWhatIf() {
+    if (undo_.empty()) {
+        return false;
+    }
+    state_ = std::move(undo_.back().before);
+    undo_.pop_back();
+    recompute(); // a state that computed before
+    return true;
 }
 
 std::optional<ConfigError> AttentionCellModel::recompute() {
@@ -422,6 +443,7 @@ QString AttentionCellModel::setZero(const QString& matrix) {
 }
 
 void AttentionCellModel::reset() {
+    undo_.clear();
     state_ = authored_;
     recompute();
 }
@@ -453,6 +475,7 @@ QString AttentionCellModel::keep() {
     }
     authored_ = state_;
     *authoredResult_ = *result_;
+    undo_.clear(); // the kept values are the lesson's now: Undo is the document's
     ++revision_;
     Q_EMIT recomputed();
     return {};
@@ -545,13 +568,13 @@ QString AttentionCellModel::gradientCheckText() const {
         return tr("Gradient check skipped: %1.").arg(QString::fromStdString(check.skipped));
     }
     const GradientCheckEntry& worst = check.worst;
-    const QString entry = worst.gradient.rfind("b_", 0) == 0
-                              ? QStringLiteral("%1[%2]").arg(QString::fromStdString(worst.gradient))
-                                    .arg(worst.col)
-                              : QStringLiteral("%1[%2][%3]")
-                                    .arg(QString::fromStdString(worst.gradient))
-                                    .arg(worst.row)
-                                    .arg(worst.col);
+    const QString entry =
+        worst.gradient.rfind("b_", 0) == 0
+            ? QStringLiteral("%1[%2]").arg(QString::fromStdString(worst.gradient)).arg(worst.col)
+            : QStringLiteral("%1[%2][%3]")
+                  .arg(QString::fromStdString(worst.gradient))
+                  .arg(worst.row)
+                  .arg(worst.col);
     return tr("Gradient check against central differences: relative error %1 %2 (below 1e-6 "
               "passes). Largest difference at ∂L/∂%3: analytic %4, numeric %5. %6 of %7 entries "
               "checked.")

@@ -2,10 +2,11 @@
 // One attention cell as the window shows it: the live configuration behind
 // the controls, the result the views read, and the authored cell that
 // "compare", "Reset" and "Keep" measure against. Each edit goes through one
-// path (applyEdit), which is where an undo stack can hook in later.
+// path (applyEdit), which keeps the state before it: "Undo" takes the
+// what-ifs back one at a time.
 
-#include "core/math/attention_engine.h"
 #include "core/document/editable_attention.h"
+#include "core/math/attention_engine.h"
 
 #include <QObject>
 #include <QStringList>
@@ -52,6 +53,11 @@ class AttentionCellModel : public QObject {
     Q_PROPERTY(double scale READ scale NOTIFY recomputed)
     Q_PROPERTY(int focus READ focus NOTIFY recomputed)
     Q_PROPERTY(bool edited READ edited NOTIFY recomputed)
+    // A what-if to take back (Undo on the cell, or Ctrl+Z), and when it was
+    // made: a number that grows with every what-if in any cell, so the
+    // window can undo the latest one of all.
+    Q_PROPERTY(bool canUndoWhatIf READ canUndoWhatIf NOTIFY recomputed)
+    Q_PROPERTY(qint64 whatIfStamp READ whatIfStamp NOTIFY recomputed)
     Q_PROPERTY(bool compareAvailable READ compareAvailable NOTIFY recomputed)
     Q_PROPERTY(QString compareNote READ compareNote NOTIFY recomputed)
     // The largest |change| of any weight against the authored cell.
@@ -145,6 +151,10 @@ class AttentionCellModel : public QObject {
     Q_INVOKABLE QString setZero(const QString& matrix);
     Q_INVOKABLE bool isEditable(const QString& matrix) const;
     Q_INVOKABLE bool allows(const QString& control) const { return controls_.contains(control); }
+    // Takes back the latest what-if; false when there is none.
+    Q_INVOKABLE bool undoWhatIf();
+    bool canUndoWhatIf() const { return !undo_.empty(); }
+    qint64 whatIfStamp() const { return undo_.empty() ? 0 : undo_.back().stamp; }
     // Back to the cell as the lesson wrote it.
     Q_INVOKABLE void reset();
     // Makes the edits part of the document (an unsaved change).
@@ -194,6 +204,12 @@ class AttentionCellModel : public QObject {
     std::shared_ptr<AttentionResult> result_;
     std::unique_ptr<AttentionResult> authoredResult_;
     Keeper keeper_;
+    // The states before each what-if, the latest last.
+    struct UndoStep {
+        EditableAttention before;
+        qint64 stamp = 0;
+    };
+    std::vector<UndoStep> undo_;
     int revision_ = 0;
     bool rowCheckPassed_ = true;
     double largestShare_ = 0.0;

@@ -27,7 +27,8 @@ ChartCellModel::ChartCellModel(const std::string& id, const ChartCellSpec& spec,
                                const std::vector<ChartSeries>& series, QObject* parent)
     : QObject(parent), id_(QString::fromStdString(id)), title_(QString::fromStdString(spec.title)),
       xLabel_(QString::fromStdString(spec.xLabel)), yLabel_(QString::fromStdString(spec.yLabel)),
-      variable_(QString::fromStdString(spec.variable)), xLog_(spec.xLog), yLog_(spec.yLog) {
+      variable_(QString::fromStdString(spec.variable)), xLog_(spec.xLog), yLog_(spec.yLog),
+      spec_(spec), seriesData_(series) {
     if (xLabel_.isEmpty()) {
         xLabel_ = variable_;
     }

@@ -1,6 +1,9 @@
 #pragma once
 // A chart cell's evaluated series and axes, for a Qt Charts line chart.
 
+#include "core/document/cell_specs.h"
+#include "core/document/chart_series.h"
+
 #include <QObject>
 #include <QVariantList>
 #include <QtQml/qqmlregistration.h>
@@ -8,9 +11,6 @@
 #include <vector>
 
 namespace attnbook {
-
-struct ChartCellSpec;
-struct ChartSeries;
 
 class ChartCellModel : public QObject {
     Q_OBJECT
@@ -48,11 +48,17 @@ class ChartCellModel : public QObject {
     // "n = 64: whole text 2,048" for hover text.
     Q_INVOKABLE QString describe(const QString& label, double x, double y) const;
 
+    // What the figure of the chart is drawn from (the PDF's chart, saved as SVG or PNG).
+    const ChartCellSpec& spec() const { return spec_; }
+    const std::vector<ChartSeries>& seriesData() const { return seriesData_; }
+
   private:
     QString id_, title_, xLabel_, yLabel_, variable_;
     bool xLog_ = false, yLog_ = false;
     double xMin_ = 0, xMax_ = 1, yMin_ = 0, yMax_ = 1;
     QVariantList series_;
+    ChartCellSpec spec_;
+    std::vector<ChartSeries> seriesData_;
 };
 
 } // namespace attnbook

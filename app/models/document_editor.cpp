@@ -1,13 +1,16 @@
 #include "app/models/document_editor.h"
 
+#include "app/models/lesson_session.h"
 #include "core/document/cell_editor.h"
 #include "core/document/cell_rename.h"
 #include "core/document/document_edits.h"
 #include "core/document/lesson.h"
-#include "app/models/lesson_session.h"
+#include "core/math/attention_engine.h"
 
 #include <QFile>
 #include <QFileInfo>
+
+#include <set>
 
 namespace attnbook {
 namespace {
@@ -25,7 +28,8 @@ std::string withDocumentLineEnds(const QString& text, const std::string& lineEnd
 }
 
 QString forEditing(std::string text) {
-    QString out = QString::fromStdString(text).replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
+    QString out =
+        QString::fromStdString(text).replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
     if (out.endsWith(u'\n')) {
         out.chop(1);
     }
@@ -33,7 +37,8 @@ QString forEditing(std::string text) {
 }
 
 bool endsWith(const std::string& text, const std::string& end) {
-    return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+    return text.size() >= end.size() &&
+           text.compare(text.size() - end.size(), end.size(), end) == 0;
 }
 
 size_t offsetOfLine(const std::string& text, int line) {
@@ -79,8 +84,12 @@ DocumentEditor::DocumentEditor(LessonSession* session)
     connect(&stack, &QUndoStack::redoTextChanged, this, &DocumentEditor::historyChanged);
 }
 
-bool DocumentEditor::canUndo() const { return const_cast<EditHistory&>(history_).stack().canUndo(); }
-bool DocumentEditor::canRedo() const { return const_cast<EditHistory&>(history_).stack().canRedo(); }
+bool DocumentEditor::canUndo() const {
+    return const_cast<EditHistory&>(history_).stack().canUndo();
+}
+bool DocumentEditor::canRedo() const {
+    return const_cast<EditHistory&>(history_).stack().canRedo();
+}
 QString DocumentEditor::undoText() const {
     return const_cast<EditHistory&>(history_).stack().undoText();
 }
@@ -98,7 +107,9 @@ void DocumentEditor::reset() {
     Q_EMIT historyChanged();
 }
 
-void DocumentEditor::markSaved() { history_.markSaved(); }
+void DocumentEditor::markSaved() {
+    history_.markSaved();
+}
 
 void DocumentEditor::recordKept(const QString& name, std::string before, std::string after) {
     history_.record(name, std::move(before), std::move(after));
@@ -184,8 +195,14 @@ QString DocumentEditor::cellSource(const QString& id) const {
 namespace {
 
 // The diagnostics of the lesson with cell `id`'s body replaced, that fall in the cell.
+// The problems the lesson would have with `body` as cell `id`: the whole-lesson check that
+// `attnbook check` runs (reading, computing, bindings, claims), so that an error only the
+// computation finds (heads: 3 at width 4) or one it causes elsewhere (a binding to a head
+// that is gone) shows before Apply. The cell's own problems come first, errors before
+// warnings; then errors elsewhere that the lesson does not have now (`current`).
 std::vector<Diagnostic> cellProblems(const Document& working, const QString& name,
-                                     const QString& id, const QString& body) {
+                                     const QString& id, const QString& body,
+                                     const ProblemListModel& current) {
     Document edited = working;
     const std::string cellId = id.toStdString();
     if (!edited.findCell(cellId)) {
@@ -197,25 +214,49 @@ std::vector<Diagnostic> cellProblems(const Document& working, const QString& nam
     }
     edited.setCellBody(cellId, text);
     const Lesson lesson = parseLesson(edited.serialize(), name.toStdString());
+    AttentionEngine engine;
+    const LessonResults results = computeLesson(lesson, engine);
+    const std::vector<Diagnostic> all = lessonProblems(lesson, results);
+
     const CellBlock* cell = lesson.document.findCell(cellId);
     const int first = cell ? cell->openLine : 0;
-    const int last = cell ? cell->bodyFirstLine + int(std::count(text.begin(), text.end(), '\n')) : 0;
-    std::vector<Diagnostic> out;
-    for (const Diagnostic& d : lesson.diagnostics) {
-        if (d.cellId == cellId || (d.line >= first && d.line <= last)) {
-            out.push_back(d);
+    const int last =
+        cell ? cell->bodyFirstLine + int(std::count(text.begin(), text.end(), '\n')) : 0;
+    std::multiset<std::string> errorsNow;
+    for (int row = 0; row < current.count(); ++row) {
+        if (current.problem(row).error) {
+            errorsNow.insert(current.problem(row).message.toStdString());
         }
     }
-    std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    std::vector<Diagnostic> own, elsewhere;
+    for (const Diagnostic& d : all) {
+        if (d.cellId == cellId || (d.line >= first && d.line <= last)) {
+            own.push_back(d);
+        } else if (d.severity == Severity::Error) {
+            const auto known = errorsNow.find(d.message);
+            if (known != errorsNow.end()) {
+                errorsNow.erase(known); // the lesson has it already: not this edit's doing
+            } else {
+                elsewhere.push_back(d);
+            }
+        }
+    }
+    std::stable_sort(own.begin(), own.end(), [](const Diagnostic& a, const Diagnostic& b) {
         return (a.severity == Severity::Error) > (b.severity == Severity::Error);
     });
-    return out;
+    if (own.empty() || own.front().severity != Severity::Error) {
+        own.insert(own.begin(), elsewhere.begin(), elsewhere.end());
+    } else {
+        own.insert(own.end(), elsewhere.begin(), elsewhere.end());
+    }
+    return own;
 }
 
 } // namespace
 
 QString DocumentEditor::checkCellSource(const QString& id, const QString& body) const {
-    const auto problems = cellProblems(session_->working(), session_->fileName(), id, body);
+    const auto problems =
+        cellProblems(session_->working(), session_->fileName(), id, body, *session_->problems());
     if (problems.empty()) {
         return {};
     }
@@ -228,13 +269,15 @@ QString DocumentEditor::checkCellSource(const QString& id, const QString& body) 
 }
 
 int DocumentEditor::checkCellSourceLine(const QString& id, const QString& body) const {
-    const auto problems = cellProblems(session_->working(), session_->fileName(), id, body);
+    const auto problems =
+        cellProblems(session_->working(), session_->fileName(), id, body, *session_->problems());
     const CellBlock* cell = session_->working().findCell(id.toStdString());
     if (problems.empty() || !cell || problems.front().line == 0) {
         return -1;
     }
-    // The line within the body (0 = the first line of the YAML).
-    return problems.front().line - cell->bodyFirstLine;
+    // The line within the body (0 = the first line of the YAML); -1 for a problem elsewhere.
+    const int line = problems.front().line - cell->bodyFirstLine;
+    return line >= 0 && line <= int(body.count(u'\n')) ? line : -1;
 }
 
 QString DocumentEditor::setCellSource(const QString& id, const QString& body) {

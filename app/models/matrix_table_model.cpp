@@ -3,6 +3,9 @@
 #include "app/models/attention_cell_model.h"
 #include "app/models/number_text.h"
 
+#include <QClipboard>
+#include <QGuiApplication>
+
 #include <cmath>
 
 namespace attnbook {
@@ -365,6 +368,37 @@ double MatrixTableModel::valueAt(int row, int column) const {
 
 QString MatrixTableModel::textAt(int row, int column) const {
     return data(index(row, column), Qt::DisplayRole).toString();
+}
+
+QString MatrixTableModel::tabSeparated(bool asShown) const {
+    // A label holding a tab or a line break would shift the columns.
+    const auto field = [](QString text) {
+        text.replace(u'\t', u' ').replace(u'\n', u' ').replace(u'\r', u' ');
+        return text;
+    };
+    QString out;
+    for (int column = 0; column < columns_; ++column) {
+        out += u'\t';
+        out += field(columnLabels_.value(column));
+    }
+    out += u'\n';
+    for (int row = 0; row < rows_; ++row) {
+        out += field(rowLabels_.value(row));
+        for (int column = 0; column < columns_; ++column) {
+            const double value = entry(row, column);
+            QString number = value == -arma::datum::inf ? QStringLiteral("-inf")
+                             : asShown                  ? displayNumber(value, digits_)
+                                                        : editableNumber(value);
+            out += u'\t';
+            out += number.replace(QChar(0x2212), u'-');
+        }
+        out += u'\n';
+    }
+    return out;
+}
+
+void MatrixTableModel::copyTabSeparated(bool asShown) const {
+    QGuiApplication::clipboard()->setText(tabSeparated(asShown));
 }
 
 } // namespace attnbook

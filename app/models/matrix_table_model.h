@@ -76,6 +76,14 @@ class MatrixTableModel : public QAbstractTableModel {
     Q_INVOKABLE QString setValue(int row, int column, const QString& text);
     Q_INVOKABLE double valueAt(int row, int column) const;
     Q_INVOKABLE QString textAt(int row, int column) const;
+    // The matrix as tab-separated text for a spreadsheet: a first line of
+    // column labels (after an empty corner), then each row's label and
+    // numbers, lines ending in "\n". `asShown`: rounded as the table shows
+    // them; else every digit that reads back to the same double. An ASCII
+    // minus, and "-inf" for a blocked score, which spreadsheets read.
+    Q_INVOKABLE QString tabSeparated(bool asShown) const;
+    // The same, put on the clipboard.
+    Q_INVOKABLE void copyTabSeparated(bool asShown) const;
 
   Q_SIGNALS:
     void cellChanged();

@@ -291,6 +291,15 @@ EditRefusal addToken(EditableAttention& state, const std::string& label) {
         return r;
     }
     return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+        // A word the vocab lacks joins it with a vector of zeros, which the
+        // reader can then edit like any other (Keep writes it into the vocab).
+        if (s.usesVocab() && !label.empty() && s.vocab.count(label) == 0) {
+            if (label.find_first_of("\n\r") != std::string::npos) {
+                return std::string("a token's name is one line");
+            }
+            s.vocab[label] = arma::zeros<arma::rowvec>(s.config.X0.n_cols);
+            s.vocabOrder.push_back(label);
+        }
         arma::rowvec vector;
         if (EditRefusal r = vectorFor(s, label, vector)) {
             return r;

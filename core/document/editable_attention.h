@@ -44,6 +44,7 @@ EditRefusal setPositional(EditableAttention& state, PositionalKind kind);
 EditRefusal setScale(EditableAttention& state, ScaleKind kind, double divisor);
 EditRefusal setFocus(EditableAttention& state, int row);
 
+// Adds a token at the end. With a vocab, a word it lacks joins the vocab as a zero vector.
 EditRefusal addToken(EditableAttention& state, const std::string& label);
 EditRefusal removeToken(EditableAttention& state, int index);
 EditRefusal renameToken(EditableAttention& state, int index, const std::string& label);
