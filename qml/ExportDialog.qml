@@ -221,6 +221,7 @@ Dialog {
                                 spacing: 0
                                 RadioButton {
                                     id: choice
+                                    indicator: Indicator { control: choice; kind: "radio" }
                                     objectName: kindRow.modelData.name
                                     Layout.fillWidth: true
                                     // Exclusive through the controller's kind, which every button follows.
@@ -287,6 +288,7 @@ Dialog {
                             }
                             CheckBox {
                                 id: answersBox
+                                indicator: Indicator { control: answersBox; kind: "check" }
                                 objectName: "answersKey"
                                 text: qsTr("Answer key")
                                 checked: exporter.answers

@@ -27,7 +27,6 @@ Flickable {
     readonly property int targetRow: activeRow >= 0 && activeRow < rows.count ? activeRow : currentRow
     // An edit that was refused, for the window to show.
     signal refused(string message)
-    property real keptY: 0
     readonly property real pageHeight: column.implicitHeight + 2 * margin
     readonly property real margin: 28
     readonly property real columnWidth: Math.min(width - 2 * margin, Theme.columnWidth)
@@ -43,10 +42,11 @@ Flickable {
 
     // Scrolls so that row `row` starts at the top, and flashes it.
     function showRow(row: int) {
-        const item = rows.itemAt(row)
-        if (!item)
+        if (!validRow(row))
             return
+        const item = rows.itemAt(row)
         contentY = Math.max(0, Math.min(item.y + column.y - 12, contentHeight - height))
+        anchorPlace(row)
         // qmllint disable type
         item.flash()
         // qmllint enable type
@@ -60,10 +60,11 @@ Flickable {
         }
         return found
     }
-    // Opens the editor of row `row` (prose: Markdown; a cell: its YAML).
+    // Opens the editor of row `row` (prose: Markdown; a cell: its YAML);
+    // only in authoring mode.
     function editRow(row: int) {
-        const item = rows.itemAt(row)
-        if (item) {
+        if (validRow(row) && view.authoring) {
+            const item = rows.itemAt(row)
             activeRow = row
             item.editing = true
             showRow(row)
@@ -73,23 +74,165 @@ Flickable {
         renameDialog.cellId = id
         renameDialog.open()
     }
+    // Reading mode hides the tools: the keyboard leaves them too, so that
+    // Space or Enter cannot press a hidden "Edit".
+    onAuthoringChanged: {
+        if (!authoring)
+            keyboardLater.restart()
+    }
+    // Work left for once the rows are laid out again. Timers, not
+    // Qt.callLater: they go away with the view, so nothing runs on a view
+    // that is gone.
+    // While holding, the place is put back on every frame until the layout settles.
+    Timer {
+        id: restoreLater
+        interval: 16
+        repeat: true
+        running: holdTimer.running
+        triggeredOnStart: true
+        onTriggered: view.restorePlace()
+    }
+    Timer { id: keyboardLater; interval: 0; onTriggered: view.keepKeyboard() }
+    property int revealAfterEdit: -1
+    Timer {
+        id: revealLater
+        interval: 100 // a few frames: the rows laid out again
+        onTriggered: {
+            view.restorePlace()
+            view.revealRow(view.revealAfterEdit)
+        }
+    }
+    // The reader's place: the row at the top of the view and how far into it.
+    // An edit rebuilds every row, a theme or zoom change or a resize lays
+    // them out again; for a moment the column is short and the view would
+    // fall to the top. While `holding`, every frame puts the same row back at
+    // the same place. The place is read from the rows only from timers and
+    // deliberate actions, never from a geometry signal, which also fires
+    // while the window is being torn down.
+    property int placeRow: -1
+    property real placeOffset: 0
+    readonly property bool holding: holdTimer.running
+    // Whether row `row` exists. Checked before rows.itemAt rather than testing
+    // its result: Qt 6.4's compiled QML takes a null item for a true one.
+    function validRow(row: int): bool { return row >= 0 && row < rows.count }
+    function recordPlace() {
+        if (holding)
+            return
+        const row = rowAt(contentY + 1)
+        if (validRow(row) && contentY > 0) {
+            placeRow = row
+            placeOffset = contentY - (rows.itemAt(row).y + column.y)
+        } else {
+            placeRow = -1
+            placeOffset = contentY
+        }
+    }
+    Timer { id: recordLater; interval: 100; onTriggered: view.recordPlace() }
+    onContentYChanged: if (!holding) recordLater.restart()
+    // Keeps the place last recorded (`now`: record it first).
+    function holdPlace(now: bool) {
+        if (now)
+            recordPlace()
+        recordLater.stop()
+        holdTimer.restart()
+    }
+    // A jump: the place to keep is the new one.
+    function anchorPlace(row: int) {
+        if (validRow(row)) {
+            placeRow = row
+            placeOffset = contentY - (rows.itemAt(row).y + column.y)
+        }
+    }
+    function restorePlace() {
+        let top = placeRow < 0 ? 0 : contentY
+        if (validRow(placeRow))
+            top = rows.itemAt(placeRow).y + column.y + placeOffset
+        contentY = Math.max(0, Math.min(top, contentHeight - height))
+    }
+    Timer {
+        id: holdTimer
+        interval: 600
+        onTriggered: {
+            view.restorePlace()
+            recordLater.restart()
+        }
+    }
+    onWidthChanged: holdPlace(false)
+    Connections {
+        target: Theme
+        function onDarkChanged() { view.holdPlace(true) }
+        function onZoomChanged() { view.holdPlace(true) }
+    }
+    // The current hit of Find: its row outlined; in prose, its words selected.
+    property int searchRow: -1
+    property var searchItem: null
+    function showHit(row: int, occurrence: int, text: string) {
+        if (view.searchItem !== null)
+            view.searchItem.deselect()
+        view.searchItem = null
+        view.searchRow = row
+        if (!validRow(row))
+            return
+        const entry = rows.itemAt(row)
+        const item = entry.item
+        let top = entry.y + column.y
+        let bottom = top + Math.min(entry.height, height * 0.6)
+        if (entry.kind === "prose" && entry.item !== null && entry.item.getText !== undefined) {
+            // The k-th occurrence in the text as shown, as LessonSearch counted it.
+            const shown = item.getText(0, item.length).toLowerCase()
+            const needle = text.toLowerCase()
+            let at = -1
+            for (let k = 0; k <= occurrence; ++k) {
+                at = shown.indexOf(needle, at + (k === 0 ? 0 : needle.length))
+                if (at < 0)
+                    break
+            }
+            if (at >= 0) {
+                item.select(at, at + text.length)
+                view.searchItem = item
+                const place = item.mapToItem(column, item.positionToRectangle(at))
+                top = place.y + column.y - height * 0.3
+                bottom = place.y + column.y + place.height
+            }
+        }
+        if (top < contentY || bottom > contentY + height)
+            contentY = Math.max(0, Math.min(Math.max(top, entry.y + column.y - 12), contentHeight - height))
+        anchorPlace(row)
+    }
+    function clearHit() { showHit(-1, 0, "") }
+
+    // Scrolls as little as needed for row `row` to show, and flashes it.
+    function revealRow(row: int) {
+        if (!validRow(row))
+            return
+        const item = rows.itemAt(row)
+        const top = item.y + column.y
+        if (top < contentY || top + Math.min(item.height, height * 0.8) > contentY + height) {
+            contentY = Math.max(0, Math.min(top - 12, contentHeight - height))
+            anchorPlace(row)
+        }
+        item.flash()
+    }
+    // After a rebuild the row that had the keyboard (Duplicate, Keep) is gone:
+    // the view takes it, so that the next key (Ctrl+Z) works at once.
+    function keepKeyboard() {
+        const focused = view.Window.activeFocusItem
+        if (!focused || !focused.visible || !focused.enabled)
+            view.forceActiveFocus()
+    }
     Connections {
         target: view.session
-        function onAboutToRebuild() { view.keptY = view.contentY }
-        function onRebuilt() {
-            // qmllint disable type
-            Qt.callLater(() => view.contentY = Math.max(0, Math.min(view.keptY, view.contentHeight - view.height)))
-            // qmllint enable type
-        }
+        function onAboutToRebuild() { view.holdPlace(true) }
+        function onRebuilt() { keyboardLater.restart() }
     }
     Connections {
         target: view.session.editor
         function onEdited(row: int) {
             if (row >= 0) {
                 view.activeRow = row
-                // qmllint disable type
-                Qt.callLater(() => view.showRow(row))
-                // qmllint enable type
+                // Once the rows are laid out again and the place restored.
+                view.revealAfterEdit = row
+                revealLater.restart()
             }
         }
     }
@@ -113,6 +256,19 @@ Flickable {
         else if (event.key === Qt.Key_Home && event.modifiers & Qt.ControlModifier) { contentY = 0; event.accepted = true }
         else if (event.key === Qt.Key_End && event.modifiers & Qt.ControlModifier) { contentY = Math.max(contentHeight - height, 0); event.accepted = true }
     }
+    // The controls in the lesson (buttons, fields, menus) take their font
+    // from here, so that they follow the zoom like the text around them.
+    Control {
+        id: fontScope
+        width: view.width
+        height: view.pageHeight
+        padding: 0
+        font: {
+            const base = Qt.application.font
+            return base.pointSize > 0 ? Qt.font({ family: base.family, pointSize: base.pointSize * Theme.zoom })
+                                      : Qt.font({ family: base.family, pixelSize: Math.round(base.pixelSize * Theme.zoom) })
+        }
+
     ColumnLayout {
         id: column
         x: (view.width - view.columnWidth) / 2
@@ -128,7 +284,7 @@ Flickable {
                 objectName: "lessonTitle"
                 text: view.session.title
                 color: Theme.text
-                font.pixelSize: 34
+                font.pixelSize: Theme.titleSize
                 font.bold: true
                 wrapMode: Text.WordWrap
                 Layout.fillWidth: true
@@ -138,7 +294,7 @@ Flickable {
                 visible: text.length > 0
                 text: view.session.subtitle
                 color: Theme.mutedText
-                font.pixelSize: 19
+                font.pixelSize: Theme.subtitleSize
                 wrapMode: Text.WordWrap
                 Layout.fillWidth: true
             }
@@ -210,13 +366,14 @@ Flickable {
                             broken: brokenRow
                         })[entry.kind] || null)
                     Rectangle {
+                        objectName: "rowHighlight_" + entry.index
                         anchors.fill: parent
                         anchors.margins: -4
                         color: "transparent"
                         border.color: Theme.accent
                         border.width: 2
                         radius: Theme.radius
-                        visible: entry.flashing
+                        visible: entry.flashing || view.searchRow === entry.index
                     }
                 }
                 Timer { id: flashTimer; interval: 900; onTriggered: entry.flashing = false }
@@ -264,5 +421,6 @@ Flickable {
                 }
             }
         }
+    }
     }
 }

@@ -3,6 +3,7 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 import QtQuick.Dialogs
+import Qt.labs.settings
 import Attnbook
 import Attnbook.Models
 import "authoring"
@@ -17,8 +18,45 @@ ApplicationWindow {
     property string initialPath: ""
     property string themeName: "system"
     property bool shotMode: false
-    // The edit tools above each row (View → Authoring tools).
-    property bool authoringTools: true
+    // Authoring mode (View → Edit lesson, Ctrl+E): the edit tools above each
+    // row. Off, the window reads the lesson as students see it. Remembered
+    // between sessions; `attnbook shot` always reads.
+    property bool editingLesson: false
+    // View → Zoom: the lesson's scale (Ctrl+plus, Ctrl+minus, Ctrl+0), remembered.
+    property real zoom: 1.0
+    readonly property var zoomSteps: [0.5, 0.67, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0]
+    function zoomBy(direction: int) {
+        const steps = window.zoomSteps
+        if (direction > 0)
+            window.zoom = steps.find(z => z > window.zoom + 1e-6) || steps[steps.length - 1]
+        else
+            window.zoom = steps.slice().reverse().find(z => z < window.zoom - 1e-6) || steps[0]
+    }
+    // Presenting (F11): full screen, the lesson alone and larger; Esc leaves.
+    property bool presenting: false
+    readonly property real presentingScale: 1.4
+    property int visibilityBeforePresenting: Window.Windowed
+    function present(on: bool) {
+        if (on === window.presenting || window.shotMode)
+            return
+        if (on) {
+            window.visibilityBeforePresenting = window.visibility
+            window.presenting = true
+            window.showFullScreen()
+            presentingHint.show()
+        } else {
+            window.presenting = false
+            window.visibility = window.visibilityBeforePresenting === Window.Maximized ? Window.Maximized
+                                                                                     : Window.Windowed
+        }
+    }
+    Binding {
+        target: Theme
+        property: "zoom"
+        // A closing window (the guide) leaves the theme to the others.
+        restoreMode: Binding.RestoreNone
+        value: window.zoom * (window.presenting ? window.presentingScale : 1)
+    }
     readonly property string targetCell: lessonView.targetRow >= 0 && lessonView.targetRow < lessonSession.cells.count
                                          ? lessonSession.cells.data(lessonSession.cells.index(lessonView.targetRow, 0), CellListModel.CellIdRole) || ""
                                          : ""
@@ -44,6 +82,8 @@ ApplicationWindow {
     Binding {
         target: Theme
         property: "dark"
+        // A closing window (the guide) leaves the theme to the others.
+        restoreMode: Binding.RestoreNone
         value: window.themeName === "dark" || (window.themeName === "system" && window.systemIsDark)
     }
 
@@ -66,11 +106,21 @@ ApplicationWindow {
     palette.mid: Theme.dark ? "#30343a" : "#c9cdd3"
     palette.dark: Theme.dark ? "#15171a" : "#9aa0a8"
     palette.shadow: Theme.dark ? "#000000" : "#6b7078"
+    // Disabled controls (Back at the first step, Next at the last) read as such.
+    palette.disabled.buttonText: Theme.dark ? "#6c727c" : "#9aa0a8"
+    palette.disabled.windowText: Theme.dark ? "#6c727c" : "#9aa0a8"
+    palette.disabled.text: Theme.dark ? "#6c727c" : "#9aa0a8"
+    palette.disabled.button: Theme.dark ? "#2a2d33" : "#f6f6f7"
 
     // The open lesson (also read by `attnbook shot` for its errors).
     readonly property LessonSession session: lessonSession
     LessonSession { id: lessonSession }
     RecentFiles { id: recent }
+    LessonSearch {
+        id: lessonSearch
+        session: lessonSession
+        onCurrentChanged: lessonView.showHit(currentRow, currentOccurrence, text)
+    }
 
     // Opening another lesson, New and closing ask first when there are
     // unsaved changes (Save, Discard, Cancel).
@@ -101,10 +151,14 @@ ApplicationWindow {
         if (!window.closeConfirmed && lessonSession.unsavedChanges && !window.shotMode) {
             close.accepted = false
             unsavedDialog.ask(() => { window.closeConfirmed = true; window.close() })
+        } else if (window.ownWindow) {
+            Qt.callLater(window.destroy)
         }
     }
     function newLesson() {
         whenSaved(() => {
+            // A new lesson is there to be written.
+            window.editingLesson = true
             lessonSession.newLesson()
             lessonView.contentY = 0
         })
@@ -120,7 +174,29 @@ ApplicationWindow {
         lessonView.contentY = 0
     }
 
-    Component.onCompleted: openLesson(initialPath)
+    // What the window remembers between sessions (QSettings, category "window").
+    Settings {
+        id: windowSettings
+        category: "window"
+        property bool editingLesson: false
+        property real zoom: 1.0
+    }
+    onEditingLessonChanged: {
+        if (!window.shotMode)
+            windowSettings.editingLesson = window.editingLesson
+    }
+    onZoomChanged: {
+        if (!window.shotMode)
+            windowSettings.zoom = window.zoom
+    }
+
+    Component.onCompleted: {
+        if (!window.shotMode) {
+            window.editingLesson = windowSettings.editingLesson
+            window.zoom = Math.max(window.zoomSteps[0], Math.min(windowSettings.zoom, window.zoomSteps[window.zoomSteps.length - 1]))
+        }
+        openLesson(initialPath)
+    }
 
     FileDialog {
         id: openDialog
@@ -173,12 +249,39 @@ ApplicationWindow {
         enabled: lessonSession.loaded
         onTriggered: window.saveAs()
     }
+    // Ctrl+Z: the latest what-if not kept, in whichever cell it was made;
+    // with none, the document's last edit.
+    property int cellsRevision: 0
+    Connections {
+        target: lessonSession
+        function onOpened() { ++window.cellsRevision }
+    }
+    function whatIfToUndo(): var {
+        window.cellsRevision // new cell objects after every rebuild
+        let latest = null
+        for (let row = 0; row < lessonSession.cells.count; ++row) {
+            const cell = lessonSession.cells.data(lessonSession.cells.index(row, 0), CellListModel.CellObjectRole)
+            if (cell && cell.canUndoWhatIf === true && (!latest || cell.whatIfStamp > latest.whatIfStamp))
+                latest = cell
+        }
+        return latest
+    }
+    readonly property var undoableWhatIf: whatIfToUndo()
+    readonly property bool canUndo: undoableWhatIf !== null || lessonSession.editor.canUndo
+    function undo() {
+        const cell = window.whatIfToUndo()
+        if (cell)
+            cell.undoWhatIf()
+        else if (lessonSession.editor.canUndo)
+            lessonSession.editor.undo()
+    }
     Action {
         id: undoAction
-        text: lessonSession.editor.canUndo ? qsTr("&Undo %1").arg(lessonSession.editor.undoText) : qsTr("&Undo")
+        text: window.undoableWhatIf ? qsTr("&Undo your change to %1").arg(window.undoableWhatIf.cellId)
+              : lessonSession.editor.canUndo ? qsTr("&Undo %1").arg(lessonSession.editor.undoText) : qsTr("&Undo")
         shortcut: StandardKey.Undo // qmllint disable unqualified
-        enabled: lessonSession.editor.canUndo
-        onTriggered: lessonSession.editor.undo()
+        enabled: window.canUndo
+        onTriggered: window.undo()
     }
     Action {
         id: redoAction
@@ -209,13 +312,129 @@ ApplicationWindow {
     Action {
         id: exportAction
         text: qsTr("&Export…")
-        shortcut: "Ctrl+E"
+        shortcut: "Ctrl+Shift+E"
         enabled: lessonSession.loaded && !exportDialog.visible
         onTriggered: exportDialog.open()
     }
 
+    Action {
+        id: editLessonAction
+        objectName: "editLessonAction"
+        text: qsTr("&Edit lesson")
+        shortcut: "Ctrl+E"
+        checkable: true
+        onToggled: window.editingLesson = checked
+    }
+    Binding {
+        target: editLessonAction
+        property: "checked"
+        value: window.editingLesson
+    }
+
+    Action {
+        id: zoomInAction
+        text: qsTr("Zoom &in")
+        shortcut: StandardKey.ZoomIn
+        enabled: window.zoom < window.zoomSteps[window.zoomSteps.length - 1]
+        onTriggered: window.zoomBy(1)
+    }
+    // Ctrl+= too: plus is a shifted key on many keyboards.
+    Shortcut { sequence: "Ctrl+="; enabled: zoomInAction.enabled; onActivated: window.zoomBy(1) }
+    Action {
+        id: zoomOutAction
+        text: qsTr("Zoom &out")
+        shortcut: StandardKey.ZoomOut
+        enabled: window.zoom > window.zoomSteps[0]
+        onTriggered: window.zoomBy(-1)
+    }
+    Action {
+        id: zoomResetAction
+        text: qsTr("&Actual size")
+        shortcut: "Ctrl+0"
+        enabled: window.zoom !== 1.0
+        onTriggered: window.zoom = 1.0
+    }
+    Action {
+        id: presentAction
+        text: qsTr("&Present full screen")
+        shortcut: "F11"
+        checkable: true
+        onToggled: window.present(checked)
+    }
+    Binding {
+        target: presentAction
+        property: "checked"
+        value: window.presenting
+    }
+    Shortcut {
+        sequence: "Esc"
+        enabled: window.presenting
+        onActivated: window.present(false)
+    }
+
+    Action {
+        id: findAction
+        text: qsTr("&Find…")
+        shortcut: StandardKey.Find
+        enabled: lessonSession.loaded
+        onTriggered: findBar.open()
+    }
+    Shortcut {
+        sequences: [StandardKey.FindNext]
+        enabled: findBar.visible
+        onActivated: lessonSearch.next()
+    }
+    Shortcut {
+        sequences: [StandardKey.FindPrevious]
+        enabled: findBar.visible
+        onActivated: lessonSearch.previous()
+    }
+
+    // Help → Guide: the guide is a lesson of its own, opened in a window of
+    // its own, so that the lesson being taught stays where it is.
+    property bool ownWindow: false
+    function openGuide() {
+        const component = Qt.createComponent("qrc:/qt/qml/Attnbook/Main.qml")
+        const guide = component.createObject(null, {
+            initialPath: "qrc:/documents/guide.md",
+            themeName: window.themeName,
+            ownWindow: true
+        })
+        if (guide)
+            guide.show()
+        return guide
+    }
+    Dialog {
+        id: aboutDialog
+        objectName: "aboutDialog"
+        title: qsTr("About attnbook")
+        modal: true
+        anchors.centerIn: Overlay.overlay
+        standardButtons: Dialog.Close
+        ColumnLayout {
+            spacing: 8
+            Text {
+                text: qsTr("attnbook %1").arg(AppInfo.version)
+                objectName: "aboutVersion"
+                color: Theme.text
+                font.pixelSize: 20
+                font.bold: true
+            }
+            Text {
+                text: qsTr("A notebook of live lessons about the attention mechanism of transformers.")
+                color: Theme.text
+                wrapMode: Text.WordWrap
+                Layout.maximumWidth: 420
+            }
+            Text {
+                text: qsTr("Built with Qt %1.").arg(AppInfo.qtVersion)
+                color: Theme.mutedText
+            }
+        }
+    }
+
     menuBar: MenuBar {
-        visible: !window.shotMode
+        visible: !window.shotMode && !window.presenting
         Menu {
             title: qsTr("&File")
             MenuItem { action: newAction }
@@ -260,59 +479,66 @@ ApplicationWindow {
             MenuItem { objectName: "undoMenuItem"; action: undoAction }
             MenuItem { objectName: "redoMenuItem"; action: redoAction }
             MenuSeparator {}
-            // The cell items act on the row last clicked, else the one at the top.
+            MenuItem { action: findAction }
+            MenuSeparator {}
+            // The cell items act on the row last clicked, else the one at the top;
+            // only in authoring mode.
+            MenuItem { action: editLessonAction }
             MenuItem {
                 text: qsTr("&Edit this row")
-                enabled: lessonView.targetRow >= 0
+                enabled: window.editingLesson && lessonView.targetRow >= 0
                 onTriggered: lessonView.editRow(lessonView.targetRow)
             }
             Menu {
                 title: qsTr("&Insert below")
-                enabled: lessonSession.loaded
+                enabled: window.editingLesson && lessonSession.loaded
                 MenuItem { text: qsTr("&Prose"); onTriggered: window.edited(lessonSession.editor.insertBelow(lessonView.targetRow, "prose")) }
                 MenuItem { text: qsTr("&Attention cell"); onTriggered: window.edited(lessonSession.editor.insertBelow(lessonView.targetRow, "attention")) }
                 MenuItem { text: qsTr("&Quiz"); onTriggered: window.edited(lessonSession.editor.insertBelow(lessonView.targetRow, "quiz")) }
             }
             MenuItem {
                 text: qsTr("&Duplicate cell")
-                enabled: window.targetCell.length > 0
+                enabled: window.editingLesson && window.targetCell.length > 0
                 onTriggered: window.edited(lessonSession.editor.duplicate(window.targetCell))
             }
             MenuItem {
                 text: qsTr("Move cell &up")
-                enabled: window.targetCell.length > 0
+                enabled: window.editingLesson && window.targetCell.length > 0
                 onTriggered: window.edited(lessonSession.editor.move(window.targetCell, -1))
             }
             MenuItem {
                 text: qsTr("Move cell do&wn")
-                enabled: window.targetCell.length > 0
+                enabled: window.editingLesson && window.targetCell.length > 0
                 onTriggered: window.edited(lessonSession.editor.move(window.targetCell, 1))
             }
             MenuItem {
                 text: qsTr("Re&name cell…")
-                enabled: window.targetCell.length > 0
+                enabled: window.editingLesson && window.targetCell.length > 0
                 onTriggered: lessonView.renameCell(window.targetCell)
             }
             MenuItem {
                 text: qsTr("De&lete cell")
-                enabled: window.targetCell.length > 0
+                enabled: window.editingLesson && window.targetCell.length > 0
                 onTriggered: window.edited(lessonSession.editor.remove(window.targetCell))
             }
         }
         Menu {
             title: qsTr("&View")
-            MenuItem {
-                text: qsTr("&Authoring tools")
-                checkable: true
-                checked: window.authoringTools
-                onTriggered: window.authoringTools = checked
-            }
+            MenuItem { objectName: "editLessonMenuItem"; action: editLessonAction }
             MenuItem {
                 text: qsTr("&Outline")
                 checkable: true
-                checked: outlinePane.visible
-                onTriggered: outlinePane.visible = checked
+                checked: window.outlineShown
+                onTriggered: window.outlineShown = checked
             }
+            MenuSeparator {}
+            MenuItem { objectName: "zoomInMenuItem"; action: zoomInAction }
+            MenuItem { action: zoomOutAction }
+            MenuItem {
+                action: zoomResetAction
+                text: qsTr("&Actual size (now %1 %)").arg(Math.round(window.zoom * 100))
+            }
+            MenuItem { action: presentAction }
             MenuSeparator {}
             Repeater {
                 model: [["system", qsTr("Theme: follow the &system")], ["light", qsTr("Theme: &light")],
@@ -326,12 +552,28 @@ ApplicationWindow {
                 }
             }
         }
+        Menu {
+            title: qsTr("&Help")
+            MenuItem {
+                objectName: "guideMenuItem"
+                action: Action {
+                    text: qsTr("&Guide")
+                    shortcut: StandardKey.HelpContents
+                    onTriggered: window.openGuide()
+                }
+            }
+            MenuItem {
+                text: qsTr("&About attnbook")
+                onTriggered: aboutDialog.open()
+            }
+        }
     }
 
+    property bool outlineShown: true
     header: Rectangle {
         implicitHeight: 46
         color: Theme.surface
-        visible: window.shotCell.length === 0
+        visible: window.shotCell.length === 0 && !window.presenting
         Rectangle {
             anchors.bottom: parent.bottom
             width: parent.width
@@ -365,6 +607,17 @@ ApplicationWindow {
                 color: Theme.accent
                 font.pixelSize: Theme.smallSize
                 font.italic: true
+            }
+            Button {
+                objectName: "editLessonButton"
+                action: editLessonAction
+                visible: !window.shotMode
+                highlighted: checked
+                ToolTip.visible: hovered
+                ToolTip.delay: 500
+                ToolTip.text: checked ? qsTr("Back to reading the lesson as students see it (Ctrl+E)")
+                                      : qsTr("Show the tools to edit, insert and move rows (Ctrl+E)")
+                Accessible.name: qsTr("Edit lesson")
             }
             Button {
                 objectName: "saveButton"
@@ -402,9 +655,16 @@ ApplicationWindow {
     ColumnLayout {
       anchors.fill: parent
       spacing: 0
+      FindBar {
+        id: findBar
+        Layout.fillWidth: true
+        search: lessonSearch
+        fromRow: Math.max(0, lessonView.currentRow)
+        onClosed: lessonView.forceActiveFocus()
+      }
       FileBanners {
         id: fileBanners
-        visible: !window.shotMode
+        visible: !window.shotMode && !window.presenting
         Layout.fillWidth: true
         Layout.fillHeight: false
         session: lessonSession
@@ -418,7 +678,8 @@ ApplicationWindow {
         OutlinePane {
             id: outlinePane
             outline: lessonSession.outline
-            visible: window.shotCell.length === 0 && lessonSession.outline.count > 0
+            visible: window.outlineShown && !window.presenting && window.shotCell.length === 0
+                     && lessonSession.outline.count > 0
             currentHeading: lessonSession.outline.headingOfRow(lessonView.currentRow)
             SplitView.preferredWidth: 270
             SplitView.minimumWidth: 160
@@ -429,11 +690,36 @@ ApplicationWindow {
             objectName: "lessonView"
             session: lessonSession
             onlyCell: window.shotCell
-            authoring: window.authoringTools && !window.shotMode
+            authoring: window.editingLesson && !window.shotMode
             SplitView.fillWidth: true
             focus: true
             onRefused: message => window.edited(message)
         }
       }
+    }
+
+    // Entering full screen says how to leave it, then fades.
+    Rectangle {
+        id: presentingHint
+        objectName: "presentingHint"
+        function show() { opacity = 1; hintTimer.restart() }
+        parent: Overlay.overlay
+        x: parent ? (parent.width - width) / 2 : 0
+        y: 24
+        width: hintText.implicitWidth + 32
+        height: hintText.implicitHeight + 16
+        radius: height / 2
+        color: Theme.dark ? "#e4e6ea" : "#1d2126"
+        opacity: 0
+        visible: opacity > 0
+        Behavior on opacity { NumberAnimation { duration: 400 } }
+        Text {
+            id: hintText
+            anchors.centerIn: parent
+            text: qsTr("Presenting: Esc or F11 leaves full screen · Ctrl+plus and Ctrl+minus zoom")
+            color: Theme.dark ? "#1d2126" : "#ffffff"
+            font.pixelSize: 15
+        }
+        Timer { id: hintTimer; interval: 2500; onTriggered: presentingHint.opacity = 0 }
     }
 }

@@ -14,6 +14,9 @@ QtObject {
     readonly property color strongBorder: dark ? "#555c66" : "#b9bec6"
     readonly property color text: dark ? "#e4e6ea" : "#1d2126"
     readonly property color mutedText: dark ? "#9aa1ab" : "#5b6370"
+    // The edge of a radio button, a check box or a switch: 3:1 or more
+    // against surface, surfaceAlt and sunken.
+    readonly property color controlEdge: dark ? "#9aa1ab" : "#6b7280"
     readonly property color accent: dark ? "#f2a65a" : "#c05621"
     readonly property color onAccent: dark ? "#1b1d21" : "#ffffff"
     readonly property color focusRow: dark ? "#3a3125" : "#fdf1e4"
@@ -27,12 +30,19 @@ QtObject {
     readonly property color selection: dark ? "#2f4f7a" : "#cfe2ff"
     readonly property color chartBackground: surface
 
-    readonly property int proseSize: 16
-    readonly property int smallSize: 13
-    readonly property int monoSize: 13
+    // The lesson's scale: View → Zoom (Ctrl+plus, Ctrl+minus, Ctrl+0) times
+    // the enlargement of full-screen presenting. Every size below follows it.
+    property real zoom: 1.0
+    function scaled(size: real): int { return Math.round(size * zoom) }
+
+    readonly property int proseSize: scaled(16)
+    readonly property int smallSize: scaled(13)
+    readonly property int monoSize: scaled(13)
+    readonly property int titleSize: scaled(34)
+    readonly property int subtitleSize: scaled(19)
     readonly property string monoFamily: "monospace"
-    readonly property int proseWidth: 740
-    readonly property int columnWidth: 1040
-    readonly property int gap: 12
+    readonly property int proseWidth: scaled(740)
+    readonly property int columnWidth: scaled(1040)
+    readonly property int gap: scaled(12)
     readonly property int radius: 6
 }

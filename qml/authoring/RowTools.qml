@@ -59,6 +59,7 @@ RowLayout {
         }
     }
     ToolLink {
+        objectName: "duplicate_" + tools.row
         visible: tools.isCell
         text: qsTr("Duplicate")
         tip: qsTr("Copy this cell below itself, with a new id")

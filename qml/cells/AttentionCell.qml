@@ -42,6 +42,8 @@ Card {
         },
         Switch {
             objectName: "compare"
+            id: compareSwitch
+            indicator: Indicator { control: compareSwitch; kind: "switch" }
             visible: card.hasControls
             text: qsTr("Compare")
             enabled: card.cell.edited && card.cell.compareAvailable
@@ -54,6 +56,23 @@ Card {
             Accessible.name: qsTr("Compare with the lesson's cell")
         },
         Button {
+            objectName: "undoWhatIf"
+            visible: card.hasControls
+            text: qsTr("Undo")
+            enabled: card.cell.canUndoWhatIf
+            onClicked: {
+                card.cell.undoWhatIf()
+                if (!card.cell.edited)
+                    card.compare = false
+                if (!card.cell.canUndoWhatIf)
+                    card.forceActiveFocus()
+            }
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Take back your last change to this cell (Ctrl+Z)")
+            Accessible.name: qsTr("Undo the last change to the cell")
+        },
+        Button {
             objectName: "reset"
             visible: card.hasControls
             text: qsTr("Reset")
@@ -62,6 +81,7 @@ Card {
                 card.cell.reset()
                 card.compare = false
                 card.keepMessage = ""
+                card.forceActiveFocus()
             }
             ToolTip.visible: hovered
             ToolTip.delay: 500
@@ -78,6 +98,8 @@ Card {
                 card.keepMessage = card.keepRefusal.length === 0
                     ? qsTr("Kept: the lesson now holds these values (not saved yet).") : ""
                 card.compare = false
+                // Keep is disabled now: the card keeps the keyboard (Ctrl+Z at once).
+                card.forceActiveFocus()
             }
             ToolTip.visible: hovered
             ToolTip.delay: 500
@@ -105,6 +127,18 @@ Card {
             return parts.join("  ·  ")
         }
         color: Theme.mutedText
+        font.pixelSize: Theme.smallSize
+        wrapMode: Text.WordWrap
+    }
+
+    // Why Compare is off: the shapes no longer match the lesson's (a disabled
+    // switch shows no tooltip, so the reason is written out).
+    Text {
+        objectName: "compareNote"
+        visible: card.cell.edited && !card.cell.compareAvailable && card.hasControls
+        width: card.contentWidth
+        text: qsTr("Compare is off: %1 Undo or Reset to compare again.").arg(card.cell.compareNote)
+        color: Theme.warning
         font.pixelSize: Theme.smallSize
         wrapMode: Text.WordWrap
     }

@@ -15,10 +15,16 @@ Card {
     Accessible.role: Accessible.Chart
     Accessible.name: chart.title
 
+    SaveFigureButton {
+        objectName: "saveChart"
+        what: qsTr("chart")
+        suggestedName: FigureSaver.suggestedName(card.chart.cellId, "chart")
+        save: path => FigureSaver.saveChart(card.chart, path)
+    }
     ChartView {
         id: view
         width: card.contentWidth
-        height: 340
+        height: Theme.scaled(340)
         antialiasing: true
         title: card.chart.title
         titleColor: Theme.text
@@ -29,6 +35,7 @@ Card {
         plotAreaColor: Theme.surface
         legend.alignment: Qt.AlignBottom
         legend.labelColor: Theme.text
+        legend.font.pixelSize: Theme.smallSize
         margins { left: 4; right: 8; top: 4; bottom: 4 }
 
         // Debian's QtCharts 6.4 type information lists QValueAxis twice, so qmllint cannot
@@ -41,6 +48,8 @@ Card {
             max: card.chart.xMax
             labelFormat: "%g"
             labelsColor: Theme.text
+            labelsFont.pixelSize: Theme.smallSize
+            titleFont.pixelSize: Theme.smallSize
             titleBrush: Theme.mutedText
             gridLineColor: Theme.border
             color: Theme.strongBorder
@@ -53,6 +62,8 @@ Card {
             base: 10
             labelFormat: "%g"
             labelsColor: Theme.text
+            labelsFont.pixelSize: Theme.smallSize
+            titleFont.pixelSize: Theme.smallSize
             titleBrush: Theme.mutedText
             gridLineColor: Theme.border
             minorGridLineColor: Theme.surfaceAlt
@@ -65,6 +76,8 @@ Card {
             max: card.chart.yMax
             labelFormat: "%g"
             labelsColor: Theme.text
+            labelsFont.pixelSize: Theme.smallSize
+            titleFont.pixelSize: Theme.smallSize
             titleBrush: Theme.mutedText
             gridLineColor: Theme.border
             color: Theme.strongBorder
@@ -77,6 +90,8 @@ Card {
             base: 10
             labelFormat: "%g"
             labelsColor: Theme.text
+            labelsFont.pixelSize: Theme.smallSize
+            titleFont.pixelSize: Theme.smallSize
             titleBrush: Theme.mutedText
             gridLineColor: Theme.border
             color: Theme.strongBorder

@@ -40,6 +40,7 @@ Card {
             required property string modelData
             required property int index
             objectName: "choice_" + index
+            indicator: Indicator { control: option; kind: "radio" }
             text: modelData
             ButtonGroup.group: choiceGroup
             width: card.contentWidth
@@ -69,7 +70,7 @@ Card {
             visible: card.quiz.kind === "number"
             placeholderText: qsTr("your answer")
             selectByMouse: true
-            implicitWidth: 160
+            implicitWidth: Theme.scaled(160)
             onAccepted: check.clicked()
             ToolTip.visible: hovered
             ToolTip.delay: 500

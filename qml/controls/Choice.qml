@@ -42,8 +42,8 @@ Row {
                 verticalAlignment: Text.AlignVCenter
             }
             background: Rectangle {
-                implicitWidth: 40
-                implicitHeight: 28
+                implicitWidth: Theme.scaled(40)
+                implicitHeight: Theme.scaled(28)
                 radius: 3
                 color: option.checked ? Theme.accent
                        : option.down ? Theme.border

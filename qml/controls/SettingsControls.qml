@@ -91,7 +91,7 @@ ColumnLayout {
                 objectName: "scaleDivisor"
                 visible: settings.cell.scaleMode === "divisor"
                 text: String(settings.cell.scaleDivisor)
-                implicitWidth: 70
+                implicitWidth: Theme.scaled(70)
                 selectByMouse: true
                 onAccepted: settings.report(settings.cell.setScale("divisor", text))
                 onEditingFinished: settings.report(settings.cell.setScale("divisor", text))
@@ -112,12 +112,14 @@ ColumnLayout {
             text: qsTr("Padding (never read)")
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize
-            height: 28
+            height: Theme.scaled(28)
             verticalAlignment: Text.AlignVCenter
         }
         Repeater {
             model: settings.cell.m <= 64 ? settings.cell.keyLabels : []
             delegate: CheckBox {
+                id: paddingBox
+                indicator: Indicator { control: paddingBox; kind: "check" }
                 required property string modelData
                 required property int index
                 objectName: "padding_" + index

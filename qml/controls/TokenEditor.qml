@@ -54,8 +54,8 @@ ColumnLayout {
                 required property int index
                 objectName: "token_" + index
                 width: chipRow.implicitWidth + 8
-                height: 32
-                radius: 16
+                height: Theme.scaled(32)
+                radius: height / 2
                 color: dragger.active ? Theme.selection : Theme.surfaceAlt
                 z: dragger.active ? 1 : 0
                 border.color: chip.activeFocus || nameButton.activeFocus ? Theme.accent : Theme.border
@@ -85,7 +85,7 @@ ColumnLayout {
                         objectName: "tokenLeft_" + chip.index
                         text: "‹"
                         enabled: chip.index > 0
-                        implicitWidth: 22
+                        implicitWidth: Theme.scaled(22)
                         onClicked: editor.report(editor.cell.moveToken(chip.index, chip.index - 1))
                         ToolTip.visible: hovered
                         ToolTip.delay: 500
@@ -135,7 +135,7 @@ ColumnLayout {
                         objectName: "tokenRight_" + chip.index
                         text: "›"
                         enabled: chip.index < editor.cell.tokens.length - 1
-                        implicitWidth: 22
+                        implicitWidth: Theme.scaled(22)
                         onClicked: editor.report(editor.cell.moveToken(chip.index, chip.index + 1))
                         ToolTip.visible: hovered
                         ToolTip.delay: 500
@@ -145,7 +145,7 @@ ColumnLayout {
                     ToolButton {
                         objectName: "tokenRemove_" + chip.index
                         text: "×"
-                        implicitWidth: 24
+                        implicitWidth: Theme.scaled(24)
                         onClicked: editor.report(editor.cell.removeToken(chip.index))
                         ToolTip.visible: hovered
                         ToolTip.delay: 500
@@ -156,20 +156,23 @@ ColumnLayout {
             }
         }
 
-        // Adding: a word from the vocab, or any name (a zero vector) without one.
+        // Adding: a word from the vocab or a new one typed in (it joins the
+        // vocab as a zero vector); without a vocab, any name (a zero vector).
         Row {
             spacing: 4
-            height: 32
+            height: Theme.scaled(32)
             ComboBox {
                 id: newWord
                 objectName: "newToken"
                 visible: editor.cell.usesVocab
                 model: editor.cell.vocabWords
+                editable: true
                 implicitContentWidthPolicy: ComboBox.WidestText
+                onAccepted: addButton.clicked()
                 anchors.verticalCenter: parent.verticalCenter
                 ToolTip.visible: hovered
                 ToolTip.delay: 500
-                ToolTip.text: qsTr("A word from the vocab to add")
+                ToolTip.text: qsTr("A word from the vocab, or type a new one (it starts as a vector of zeros)")
                 Accessible.name: qsTr("Word to add")
             }
             TextField {
@@ -187,7 +190,7 @@ ColumnLayout {
                 text: qsTr("+ Add")
                 anchors.verticalCenter: parent.verticalCenter
                 onClicked: {
-                    editor.report(editor.cell.addToken(editor.cell.usesVocab ? newWord.currentText : newName.text))
+                    editor.report(editor.cell.addToken((editor.cell.usesVocab ? newWord.editText : newName.text).trim()))
                     if (editor.refusal.length === 0)
                         newName.clear()
                 }

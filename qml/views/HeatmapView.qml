@@ -16,15 +16,17 @@ ColumnLayout {
     spacing: 8
 
     readonly property int heads: cell.heads
-    readonly property real gap: 24
-    readonly property real eachWidth: Math.max(160, Math.min(
+    readonly property real gap: Theme.scaled(24)
+    readonly property real eachWidth: Math.max(Theme.scaled(160), Math.min(
         (availableWidth - (heads - 1) * gap) / heads,
-        110 + cell.m * 64))
+        Theme.scaled(110 + cell.m * 64)))
 
     // Shares spread thin over many tokens all look pale on a 0 … 1 scale.
     property bool stretched: cell.largestShare < 0.3
     Switch {
         objectName: "stretchColours"
+        id: stretchSwitch
+        indicator: Indicator { control: stretchSwitch; kind: "switch" }
         visible: !view.change && view.cell.largestShare < 0.5
         text: qsTr("Stretch the colours to the largest share, %1").arg(Number(view.cell.largestShare.toFixed(4)))
         checked: view.stretched
@@ -73,6 +75,7 @@ ColumnLayout {
                     accentColor: Theme.accent
                     backgroundColor: Theme.surface
                     font.pixelSize: Theme.smallSize
+                    maximumSquare: Theme.scaled(56)
                     width: view.eachWidth
                     height: implicitHeight
                     Accessible.role: Accessible.Graphic
@@ -84,6 +87,14 @@ ColumnLayout {
                     property string tip: hover.hovered
                         ? heatmap.describeAt(hover.point.position.x, hover.point.position.y) : ""
                 }
+                SaveFigureButton {
+                    visible: !view.change
+                    objectName: "saveHeatmap_h" + headColumn.index
+                    what: view.heads > 1 ? qsTr("heatmap of head %1").arg(headColumn.index + 1) : qsTr("heatmap")
+                    suggestedName: FigureSaver.suggestedName(view.cell.cellId, view.heads > 1
+                                   ? "heatmap-head" + (headColumn.index + 1) : "heatmap")
+                    save: path => FigureSaver.saveHeatmap(view.cell, headColumn.index, path)
+                }
             }
         }
     }
@@ -94,9 +105,9 @@ ColumnLayout {
                            : view.stretched ? Math.max(view.cell.largestShare, 1e-9) : 1
         dark: Theme.dark
         textColor: Theme.mutedText
-        font.pixelSize: 11
-        Layout.preferredWidth: 240
-        Layout.preferredHeight: 34
+        font.pixelSize: Theme.scaled(11)
+        Layout.preferredWidth: Theme.scaled(240)
+        Layout.preferredHeight: Theme.scaled(34)
         Accessible.role: Accessible.Graphic
         Accessible.name: view.change ? qsTr("Colour scale: change from −%1 to +%1").arg(range)
                                      : qsTr("Colour scale: share from 0 to %1").arg(range)

@@ -21,9 +21,10 @@ ColumnLayout {
     property int maximumRows: 12
     property real maximumWidth: 900
     property string refusal: ""
+    readonly property int labelHeight: Theme.scaled(22)
     readonly property alias model: tableModel
     readonly property alias table: table
-    readonly property int rowHeight: 26
+    readonly property int rowHeight: Theme.scaled(26)
     objectName: "matrix_" + matrix + (tableModel.perHead ? "_h" + head : "")
     spacing: 4
 
@@ -48,9 +49,9 @@ ColumnLayout {
 
     // Wide enough for the widest entry and for the column's label.
     function columnWidth(column: int): real {
-        return Math.ceil(Math.max(digitMetrics.advanceWidth("0") * tableModel.widestEntry + 16,
-                                  labelMetrics.advanceWidth(tableModel.columnLabels[column] || "") + 14,
-                                  34))
+        return Math.ceil(Math.max(digitMetrics.advanceWidth("0") * tableModel.widestEntry + Theme.scaled(16),
+                                  labelMetrics.advanceWidth(tableModel.columnLabels[column] || "") + Theme.scaled(14),
+                                  Theme.scaled(34)))
     }
     readonly property real rowLabelWidth: {
         labelMetrics.font // measure again once the font is set
@@ -58,7 +59,7 @@ ColumnLayout {
         const labels = tableModel.rowLabels
         for (let i = 0; i < Math.min(labels.length, 200); ++i)
             widest = Math.max(widest, labelMetrics.advanceWidth(labels[i]))
-        return Math.min(Math.ceil(widest) + 14, 130)
+        return Math.min(Math.ceil(widest) + Theme.scaled(14), Theme.scaled(130))
     }
     Connections {
         target: tableModel
@@ -105,9 +106,31 @@ ColumnLayout {
         rowSpacing: 0
         columnSpacing: 0
 
+        // Right-click (or a long press): copy the values for a spreadsheet.
+        TapHandler {
+            acceptedButtons: Qt.RightButton
+            onTapped: eventPoint => copyMenu.popup()
+        }
+        TapHandler {
+            acceptedDevices: PointerDevice.TouchScreen
+            onLongPressed: copyMenu.popup()
+        }
+        Menu {
+            id: copyMenu
+            objectName: "copyMenu"
+            MenuItem {
+                text: qsTr("Copy the values (as shown)")
+                onTriggered: tableModel.copyTabSeparated(true)
+            }
+            MenuItem {
+                text: qsTr("Copy the values (every digit)")
+                onTriggered: tableModel.copyTabSeparated(false)
+            }
+        }
+
         Item {
             implicitWidth: root.rowLabelWidth
-            implicitHeight: 22
+            implicitHeight: root.labelHeight
         }
         // Column labels, scrolled with the table.
         ListView {
@@ -116,13 +139,13 @@ ColumnLayout {
             clip: true
             contentX: table.contentX
             model: tableModel.columnLabels
-            implicitHeight: 22
+            implicitHeight: root.labelHeight
             Layout.fillWidth: true
             delegate: Text {
                 required property string modelData
                 required property int index
                 width: root.columnWidth(index)
-                height: 22
+                height: root.labelHeight
                 text: modelData
                 color: Theme.mutedText
                 font.pixelSize: Theme.smallSize

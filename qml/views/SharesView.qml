@@ -16,12 +16,13 @@ ColumnLayout {
         id: chart
         objectName: "sharesChart"
         Layout.preferredWidth: Math.min(view.availableWidth,
-                                        180 + Math.min(view.cell.m, maximumBars) * 70 * Math.max(1, view.cell.heads * 0.6))
-        Layout.preferredHeight: 250
+                                        Theme.scaled(180 + Math.min(view.cell.m, maximumBars) * 70 * Math.max(1, view.cell.heads * 0.6)))
+        Layout.preferredHeight: Theme.scaled(250)
         antialiasing: true
         legend.visible: view.cell.heads > 1
         legend.alignment: Qt.AlignBottom
         legend.labelColor: Theme.text
+        legend.font.pixelSize: Theme.smallSize
         backgroundColor: Theme.surface
         backgroundRoundness: 0
         plotAreaColor: Theme.surface
@@ -41,6 +42,8 @@ ColumnLayout {
         BarCategoryAxis {
             id: keysAxis
             labelsColor: Theme.text
+            labelsFont.pixelSize: Theme.smallSize
+            titleFont.pixelSize: Theme.smallSize
             gridVisible: false
             color: Theme.strongBorder
             titleText: qsTr("token read")
@@ -53,6 +56,8 @@ ColumnLayout {
             tickCount: 5
             labelFormat: "%.2f"
             labelsColor: Theme.text
+            labelsFont.pixelSize: Theme.smallSize
+            titleFont.pixelSize: Theme.smallSize
             gridLineColor: Theme.border
             color: Theme.strongBorder
             titleText: qsTr("share")
@@ -117,5 +122,11 @@ ColumnLayout {
             function onDarkChanged() { chart.rebuild() }
         }
         Component.onCompleted: rebuild()
+    }
+    SaveFigureButton {
+        objectName: "saveShares"
+        what: qsTr("shares chart")
+        suggestedName: FigureSaver.suggestedName(view.cell.cellId, "shares-" + (view.cell.queryLabels[view.cell.focus] || ""))
+        save: path => FigureSaver.saveShares(view.cell, 0, path)
     }
 }

@@ -5,7 +5,9 @@ import QtQuick.Layouts
 import Attnbook
 import Attnbook.Models
 
-// The focus token's computation as numbered steps, walked with Back/Next.
+// The focus token's computation as numbered steps, walked with Back/Next or,
+// once the steps have the keyboard, the Left and Right arrow keys. The box
+// is as large as the largest step, so the buttons never move.
 ColumnLayout {
     id: view
     required property AttentionCellModel cell
@@ -19,6 +21,22 @@ ColumnLayout {
         return view.cell.trace(Math.min(view.head, view.cell.heads - 1), 4)
     }
     readonly property int shownStep: Math.min(step, Math.max(steps.length - 1, 0))
+    readonly property bool atFirst: shownStep <= 0
+    readonly property bool atLast: shownStep >= steps.length - 1
+    function go(delta: int) {
+        // A button that is about to be disabled hands the keyboard to the box.
+        const keyboardHere = backButton.activeFocus || nextButton.activeFocus
+        view.step = Math.max(0, Math.min(view.shownStep + delta, view.steps.length - 1))
+        if (keyboardHere && (view.atFirst || view.atLast))
+            stepBox.forceActiveFocus()
+    }
+    // From the box or from Back and Next: Left and Right walk, Home and End jump.
+    Keys.onLeftPressed: view.go(-1)
+    Keys.onRightPressed: view.go(1)
+    Keys.onPressed: event => {
+        if (event.key === Qt.Key_Home) { view.step = 0; event.accepted = true }
+        else if (event.key === Qt.Key_End) { view.step = view.steps.length - 1; event.accepted = true }
+    }
 
     RowLayout {
         spacing: 12
@@ -32,20 +50,22 @@ ColumnLayout {
     RowLayout {
         spacing: 8
         Button {
+            id: backButton
             objectName: "traceBack"
             text: qsTr("◀ Back")
-            enabled: view.shownStep > 0
-            onClicked: view.step = view.shownStep - 1
+            enabled: !view.atFirst
+            onClicked: view.go(-1)
             ToolTip.visible: hovered
             ToolTip.delay: 500
             ToolTip.text: qsTr("The previous step")
             Accessible.name: qsTr("Previous step")
         }
         Button {
+            id: nextButton
             objectName: "traceNext"
             text: qsTr("Next ▶")
-            enabled: view.shownStep < view.steps.length - 1
-            onClicked: view.step = view.shownStep + 1
+            enabled: !view.atLast
+            onClicked: view.go(1)
             ToolTip.visible: hovered
             ToolTip.delay: 500
             ToolTip.text: qsTr("The next step")
@@ -71,12 +91,50 @@ ColumnLayout {
             }
         }
     }
-    // A fixed floor, so that Back and Next stay put while steps differ in length.
+    // Every step laid out unseen, to size the box for the largest.
+    Item {
+        id: measure
+        visible: false
+        Layout.preferredWidth: 0
+        Layout.preferredHeight: 0
+        readonly property real widest: {
+            let w = 0
+            for (let i = 0; i < everyStep.count; ++i)
+                w = Math.max(w, everyStep.itemAt(i) ? everyStep.itemAt(i).implicitWidth : 0)
+            return w
+        }
+        readonly property real tallest: {
+            let h = 0
+            for (let i = 0; i < everyStep.count; ++i)
+                h = Math.max(h, everyStep.itemAt(i) ? everyStep.itemAt(i).implicitHeight : 0)
+            return h
+        }
+        Repeater {
+            id: everyStep
+            model: view.steps
+            delegate: WorkedLines {
+                required property var modelData
+                title: modelData.title
+                lines: modelData.lines
+                availableWidth: view.availableWidth - 24
+            }
+        }
+    }
     Rectangle {
-        implicitWidth: Math.min(Math.max(stepLines.implicitWidth + 24, 420), view.availableWidth)
-        implicitHeight: Math.max(stepLines.implicitHeight + 20, 110)
+        id: stepBox
+        objectName: "traceBox"
+        implicitWidth: Math.min(Math.max(measure.widest, stepLines.implicitWidth) + 24, view.availableWidth)
+        implicitHeight: Math.max(measure.tallest, stepLines.implicitHeight) + 20
         color: Theme.surfaceAlt
         radius: 4
+        // The steps take the keyboard: Left and Right walk them.
+        activeFocusOnTab: true
+        border.color: activeFocus ? Theme.accent : "transparent"
+        border.width: 2
+        TapHandler { onTapped: stepBox.forceActiveFocus() }
+        Accessible.role: Accessible.Grouping
+        Accessible.name: qsTr("Trace, step %1 of %2; Left and Right arrows walk the steps")
+                         .arg(view.shownStep + 1).arg(view.steps.length)
         WorkedLines {
             id: stepLines
             x: 12

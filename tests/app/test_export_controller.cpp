@@ -450,7 +450,7 @@ class ExportControllerTest : public QObject {
         settle(200);
     }
 
-    // The dialog in the real window, opened with Ctrl+E, drawn offscreen.
+    // The dialog in the real window, opened with Ctrl+Shift+E, drawn offscreen.
     void dialogInTheWindow() {
         QQuickWindow::setGraphicsApi(QSGRendererInterface::Software);
         chooseControlsStyle();
@@ -474,7 +474,7 @@ class ExportControllerTest : public QObject {
         auto* dialog = window->findChild<QObject*>(QStringLiteral("exportDialog"));
         QVERIFY(dialog);
         QVERIFY(!dialog->property("visible").toBool());
-        QTest::keyClick(window, Qt::Key_E, Qt::ControlModifier);
+        QTest::keyClick(window, Qt::Key_E, Qt::ControlModifier | Qt::ShiftModifier);
         QTRY_VERIFY(dialog->property("opened").toBool());
         auto* controller = qvariant_cast<ExportController*>(dialog->property("controller"));
         QVERIFY(controller);
@@ -564,7 +564,7 @@ class ExportControllerTest : public QObject {
         // View → Theme: dark, then the dialog again (the menu is out of reach while it is open).
         window->setProperty("themeName", QStringLiteral("dark"));
         settle(200);
-        QTest::keyClick(window, Qt::Key_E, Qt::ControlModifier);
+        QTest::keyClick(window, Qt::Key_E, Qt::ControlModifier | Qt::ShiftModifier);
         QTRY_VERIFY(dialog->property("opened").toBool());
         QTRY_VERIFY_WITH_TIMEOUT(!controller->busy(), kRenderTimeout);
         settle(800);

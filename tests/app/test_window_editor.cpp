@@ -2,6 +2,7 @@
 // mode with its preview, a cell's YAML with an error at its line, the
 // problems panel, Undo named in the Edit menu and the unsaved mark in the
 // title. Shots go to /tmp/attnbook-shots/editor-*.png.
+#include "app/models/attention_cell_model.h"
 #include "app/models/document_editor.h"
 #include "app/models/lesson_session.h"
 #include "app/window.h"
@@ -16,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QtQml/qqmlextensionplugin.h>
+
+#include <memory>
 
 Q_IMPORT_QML_PLUGIN(AttnbookPlugin)
 Q_IMPORT_QML_PLUGIN(AttnbookModelsPlugin)
@@ -59,6 +62,9 @@ QObject* find(QObject* root, const QString& name) {
 class TestWindowEditor : public QObject {
     Q_OBJECT
 
+    // Kept for the tests after the first, which reuse its window.
+    std::unique_ptr<QQmlApplicationEngine> engine_;
+    QTemporaryDir dir_;
     QQuickWindow* window_ = nullptr;
     LessonSession* session_ = nullptr;
     QObject* view_ = nullptr;
@@ -79,18 +85,20 @@ class TestWindowEditor : public QObject {
         QStandardPaths::setTestModeEnabled(true);
         QQuickWindow::setGraphicsApi(QSGRendererInterface::Software);
         chooseControlsStyle();
-        QQmlApplicationEngine engine;
+        engine_ = std::make_unique<QQmlApplicationEngine>();
+        QQmlApplicationEngine& engine = *engine_;
         addModuleImportPath(engine);
         engine.setInitialProperties({{QStringLiteral("initialPath"), QString()},
                                      {QStringLiteral("themeName"), QStringLiteral("light")}});
         engine.load(QUrl(QStringLiteral("qrc:/qt/qml/Attnbook/Main.qml")));
         window_ = qobject_cast<QQuickWindow*>(engine.rootObjects().value(0));
         QVERIFY(window_);
-        QTemporaryDir dir;
-        const QString lesson = dir.filePath(QStringLiteral("window.md"));
-        QVERIFY(QFile::copy(QStringLiteral(ATTNBOOK_SOURCE_DIR "/tests/app/fixtures/window.md"), lesson));
+        const QString lesson = dir_.filePath(QStringLiteral("window.md"));
+        QVERIFY(QFile::copy(QStringLiteral(ATTNBOOK_SOURCE_DIR "/tests/app/fixtures/window.md"),
+                            lesson));
         QFile(lesson).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
         QVERIFY(QMetaObject::invokeMethod(window_, "openLesson", Q_ARG(QString, lesson)));
+        window_->setProperty("editingLesson", true); // the tools above each row
         window_->resize(1180, 820);
         window_->show();
         QVERIFY(QTest::qWaitForWindowExposed(window_));
@@ -111,12 +119,14 @@ class TestWindowEditor : public QObject {
         QVERIFY2(proseEditor, qPrintable(QString::number(proseRow)));
         auto* prose = named(QStringLiteral("proseSource"));
         QVERIFY(prose);
-        QVERIFY(prose->property("text").toString().contains(QStringLiteral("{{colour.head[0].weights[0][1]:4}}")));
+        QVERIFY(prose->property("text").toString().contains(
+            QStringLiteral("{{colour.head[0].weights[0][1]:4}}")));
         auto* preview = named(QStringLiteral("prosePreview"));
         QVERIFY(preview);
         QVERIFY(preview->property("markdown").toString().contains(QStringLiteral("0.2327")));
         shot(QStringLiteral("editor-prose.png"));
-        prose->setProperty("text", prose->property("text").toString() + QStringLiteral(" And more."));
+        prose->setProperty("text",
+                           prose->property("text").toString() + QStringLiteral(" And more."));
         auto* apply = named(QStringLiteral("applyProse"));
         QVERIFY(QMetaObject::invokeMethod(apply, "clicked"));
         settle(200);
@@ -161,6 +171,43 @@ class TestWindowEditor : public QObject {
         QVERIFY(session_->unsavedChanges());
         shot(QStringLiteral("editor-tools.png"));
         session_->editor()->undo();
+    }
+
+    // Ctrl+Z right after clicking Keep or Duplicate undoes at once (issue 12: the clicked
+    // control was disabled or rebuilt away, and the key went nowhere until the next click).
+    void undoAtOnceAfterKeepAndDuplicate() {
+        QVERIFY(window_);
+        window_->setProperty("editingLesson", true);
+        window_->requestActivate();
+        QVERIFY(QTest::qWaitForWindowActive(window_));
+        const QByteArray original = session_->documentText().toUtf8();
+        auto* cell = qobject_cast<AttentionCellModel*>(session_->cell(QStringLiteral("colour")));
+        QVERIFY(cell);
+        QCOMPARE(cell->setHeads(2), QString());
+        QTRY_VERIFY(!cell->property("updating").toBool());
+        const int row = session_->cells()->rowOfCell(QStringLiteral("colour"));
+        QVERIFY(QMetaObject::invokeMethod(view_, "showRow", Q_ARG(int, row)));
+        settle(200);
+        auto click = [this](const QString& name) {
+            auto* item = qobject_cast<QQuickItem*>(named(name));
+            QVERIFY2(item && item->isVisible() && item->isEnabled(), qPrintable(name));
+            const QPointF centre = item->mapToScene(QPointF(item->width() / 2, item->height() / 2));
+            QTest::mouseClick(window_, Qt::LeftButton, {}, centre.toPoint());
+        };
+        click(QStringLiteral("keep"));
+        QTRY_VERIFY(session_->unsavedChanges());
+        QTest::keyClick(window_, Qt::Key_Z, Qt::ControlModifier);
+        QCoreApplication::processEvents();
+        QVERIFY2(!session_->unsavedChanges(), "Ctrl+Z right after Keep");
+        QCOMPARE(session_->documentText().toUtf8(), original);
+
+        settle(200);
+        click(QStringLiteral("duplicate_") + QString::number(row));
+        QTRY_VERIFY(session_->unsavedChanges());
+        QTest::keyClick(window_, Qt::Key_Z, Qt::ControlModifier);
+        QCoreApplication::processEvents();
+        QVERIFY2(!session_->unsavedChanges(), "Ctrl+Z right after Duplicate");
+        QCOMPARE(session_->documentText().toUtf8(), original);
     }
 };
 

@@ -243,6 +243,101 @@ Item {
             verify(!control("traceBack").enabled)
         }
 
+        // Back and Next are disabled at the ends, the arrow keys walk the steps once
+        // the box has the keyboard (a visible ring), and the box keeps one size.
+        function test_traceKeysAndEnds() {
+            const step = control("traceStep")
+            const box = control("traceBox")
+            const back = control("traceBack")
+            const next = control("traceNext")
+            verify(!back.enabled)
+            verify(next.enabled)
+            const size = [box.width, box.height]
+            box.forceActiveFocus()
+            verify(box.activeFocus)
+            compare(box.border.color, Theme.accent, "a visible focus ring")
+            let steps = 1
+            while (next.enabled && steps < 20) {
+                keyClick(Qt.Key_Right)
+                ++steps
+                compare(box.width, size[0], "the box keeps its width at step " + steps)
+                compare(box.height, size[1], "the box keeps its height at step " + steps)
+            }
+            verify(steps > 3)
+            verify(!next.enabled, "Next is disabled at the last step")
+            verify(back.enabled)
+            verify(step.title.indexOf(steps + ".") === 0, step.title)
+            keyClick(Qt.Key_Right)
+            verify(step.title.indexOf(steps + ".") === 0, "the last step stays")
+            keyClick(Qt.Key_Home)
+            compare(step.title, "1. The query")
+            verify(!back.enabled)
+            keyClick(Qt.Key_Left)
+            compare(step.title, "1. The query")
+            // Back pressed to the first step hands the keyboard to the box.
+            keyClick(Qt.Key_End)
+            back.forceActiveFocus()
+            for (let i = 1; i < steps; ++i)
+                keyClick(Qt.Key_Space)
+            compare(step.title, "1. The query")
+            verify(box.activeFocus, "the keyboard is not lost when Back is disabled")
+        }
+
+        // Undo on the cell takes back one what-if at a time.
+        function test_undoButton() {
+            const undo = control("undoWhatIf")
+            verify(!undo.enabled)
+            click("heads_2")
+            click("mask_causal")
+            verify(undo.enabled)
+            click("undoWhatIf")
+            compare(card.cell.mask, "none")
+            compare(card.cell.heads, 2)
+            click("undoWhatIf")
+            compare(card.cell.heads, 1)
+            verify(!card.cell.edited)
+            verify(!undo.enabled)
+        }
+
+        // Compare says why it is off when the shapes differ from the lesson's.
+        function test_compareSaysWhy() {
+            const note = control("compareNote")
+            verify(!note.visible)
+            click("heads_2")
+            tryVerify(() => note.visible)
+            verify(note.text.indexOf("head") >= 0, note.text)
+            verify(!control("compare").enabled)
+            card.cell.reset()
+            click("addToken")
+            tryVerify(() => note.visible)
+            verify(note.text.indexOf("tokens") >= 0, note.text)
+        }
+
+        // Radio buttons, check boxes and switches: an edge of 3:1 or more against the card.
+        function test_controlContrast() {
+            function luminance(c) {
+                const lin = v => v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4)
+                return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b)
+            }
+            function contrast(a, b) {
+                const x = luminance(a), y = luminance(b)
+                return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)
+            }
+            click("mask_causal") // an edit that Compare can show: the switch is enabled
+            verify(control("compare").enabled)
+            for (const dark of [false, true]) {
+                Theme.dark = dark
+                for (const name of ["padding_0", "compare"]) {
+                    const mark = control(name).indicator
+                    verify(mark.edge !== undefined, name + " uses the theme's indicator")
+                    for (const background of [Theme.surface, Theme.sunken, Theme.surfaceAlt])
+                        verify(contrast(mark.border.color, background) >= 3,
+                               name + (dark ? " dark " : " light ") + contrast(mark.border.color, background))
+                }
+            }
+            Theme.dark = false
+        }
+
         function test_focusFollows() {
             const picker = control("focusPicker")
             picker.currentIndex = 1

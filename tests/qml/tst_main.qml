@@ -52,6 +52,229 @@ Item {
             again.clear()
         }
 
+        // Reading mode (issue 12): no authoring tools, and no key reaches a hidden
+        // one; Ctrl+E (View → Edit lesson) shows them, and the choice is remembered.
+        function test_readingMode() {
+            const window = openWindow(sourceDir + "/tests/app/fixtures/window.md")
+            window.editingLesson = false
+            window.requestActivate()
+            tryVerify(() => window.active)
+            const view = findChild(window.contentItem, "lessonView")
+            const edit = findChild(view, "edit_1")
+            verify(edit)
+            verify(!edit.visible, "no Edit above a paragraph while reading")
+            verify(!findChild(window.contentItem, "editLessonButton").checked)
+            // The keyboard walks the lesson; Space and Enter open nothing.
+            for (let i = 0; i < 12; ++i) {
+                keyClick(Qt.Key_Tab)
+                const focused = window.activeFocusItem
+                verify(!focused || !focused.objectName.startsWith("edit_"), focused ? focused.objectName : "")
+                if (focused && focused.objectName === "editLessonButton")
+                    continue // the header's own Edit lesson button: Space would press it
+                keyClick(Qt.Key_Space)
+                keyClick(Qt.Key_Return)
+                verify(!window.editingLesson)
+            }
+            verify(!findChild(view, "proseEditor"), "no prose editor opened while reading")
+            view.editRow(1)
+            verify(!findChild(view, "proseEditor"), "editRow does nothing while reading")
+
+            keyClick(Qt.Key_E, Qt.ControlModifier)
+            verify(window.editingLesson)
+            tryVerify(() => edit.visible)
+            verify(findChild(window.contentItem, "editLessonButton").checked)
+            // Focus on a tool, then back to reading: Space must not press the hidden Edit.
+            edit.forceActiveFocus()
+            verify(edit.activeFocus)
+            keyClick(Qt.Key_E, Qt.ControlModifier)
+            verify(!window.editingLesson)
+            tryVerify(() => !edit.activeFocus)
+            keyClick(Qt.Key_Space)
+            keyClick(Qt.Key_Return)
+            verify(!findChild(view, "proseEditor"))
+
+            // Remembered: the next window opens in the mode this one was left in.
+            // (Qt.labs.settings writes its values a moment later.)
+            window.editingLesson = true
+            wait(800)
+            const again = openWindow("")
+            verify(again.editingLesson)
+            again.editingLesson = false
+            window.editingLesson = false
+            wait(800)
+        }
+
+        function activeWindow(path) {
+            const window = openWindow(path)
+            window.requestActivate()
+            tryVerify(() => window.active)
+            return window
+        }
+
+        // Zoom scales the lesson's text and cells, and is remembered.
+        function test_zoom() {
+            const window = activeWindow(sourceDir + "/tests/app/fixtures/window.md")
+            window.zoom = 1.0
+            const prose = Theme.proseSize
+            const view = findChild(window.contentItem, "lessonView")
+            const height = view.contentHeight
+            keyClick(Qt.Key_Plus, Qt.ControlModifier)
+            fuzzyCompare(window.zoom, 1.1, 1e-9)
+            compare(Theme.zoom, window.zoom)
+            verify(Theme.proseSize > prose)
+            keyClick(Qt.Key_Equal, Qt.ControlModifier)
+            fuzzyCompare(window.zoom, 1.25, 1e-9)
+            tryVerify(() => view.contentHeight > height * 1.1, 3000, "the lesson grew with the zoom")
+            wait(300)
+            grabImage(window.contentItem).save("/tmp/attnbook-shots/classroom-zoom-125.png")
+            // The cells' tables follow: a row of a matrix is taller.
+            const table = findChild(view, "matrix_weights_h0")
+            verify(table)
+            compare(table.rowHeight, Math.round(26 * 1.25))
+            // Remembered for the next window (Qt.labs.settings writes a moment later).
+            wait(800)
+            const again = openWindow("")
+            fuzzyCompare(again.zoom, 1.25, 1e-9)
+            again.destroy()
+            window.requestActivate()
+            tryVerify(() => window.active)
+            keyClick(Qt.Key_0, Qt.ControlModifier)
+            compare(window.zoom, 1.0)
+            compare(Theme.proseSize, prose)
+            keyClick(Qt.Key_Minus, Qt.ControlModifier)
+            fuzzyCompare(window.zoom, 0.9, 1e-9)
+            window.zoom = 1.0
+        }
+
+        // F11 presents: full screen, the lesson alone and larger; Esc leaves.
+        function test_presenting() {
+            const window = activeWindow(sourceDir + "/tests/app/fixtures/window.md")
+            window.zoom = 1.0
+            const header = findChild(window, "headerTitle")
+            verify(header.visible)
+            keyClick(Qt.Key_F11)
+            verify(window.presenting)
+            fuzzyCompare(Theme.zoom, window.presentingScale, 1e-9)
+            verify(!header.visible, "the header is hidden while presenting")
+            verify(!window.menuBar.visible)
+            compare(window.visibility, Window.FullScreen)
+            wait(300)
+            grabImage(window.contentItem).save("/tmp/attnbook-shots/classroom-presenting.png")
+            keyClick(Qt.Key_Escape)
+            verify(!window.presenting)
+            compare(Theme.zoom, 1.0)
+            verify(header.visible)
+            verify(window.visibility !== Window.FullScreen)
+        }
+
+        // Ctrl+F: the find bar; Enter, Shift+Enter; the row of the hit outlined; Esc closes.
+        function test_find() {
+            const window = activeWindow(sourceDir + "/tests/app/fixtures/window.md")
+            const view = findChild(window.contentItem, "lessonView")
+            const bar = findChild(window.contentItem, "findBar")
+            verify(!bar.visible)
+            keyClick(Qt.Key_F, Qt.ControlModifier)
+            verify(bar.visible)
+            const field = findChild(bar, "findField")
+            tryVerify(() => field.activeFocus)
+            keyClick(Qt.Key_R)
+            keyClick(Qt.Key_E)
+            keyClick(Qt.Key_D)
+            const status = findChild(bar, "findStatus")
+            const total = Number(status.text.split(" of ")[1])
+            verify(total >= 3, status.text)
+            const first = view.searchRow
+            verify(first >= 0)
+            verify(findChild(view, "rowHighlight_" + first).visible, "the hit's row is outlined")
+            keyClick(Qt.Key_Return, Qt.ShiftModifier)
+            compare(status.text, total + " of " + total)
+            keyClick(Qt.Key_Return)
+            compare(status.text, "1 of " + total)
+            // The second hit is the colour cell's first token: the view shows that row.
+            keyClick(Qt.Key_Return)
+            compare(status.text, "2 of " + total)
+            const row = view.searchRow
+            compare(row, window.session.cells.rowOfCell("colour"))
+            const entryTop = findChild(view, "rowHighlight_" + row).mapToItem(view, 0, 0).y
+            verify(entryTop > -view.height && entryTop < view.height, "the hit's row is in view: " + entryTop)
+            wait(300)
+            grabImage(window.contentItem).save("/tmp/attnbook-shots/classroom-find.png")
+            keyClick(Qt.Key_Escape)
+            verify(!bar.visible)
+            compare(view.searchRow, -1)
+            verify(!findChild(view, "rowHighlight_" + row).visible)
+        }
+
+        // Help → Guide opens the guide, a lesson of its own, in a window of its own.
+        function test_helpGuideAndAbout() {
+            const window = openWindow(sourceDir + "/tests/app/fixtures/window.md")
+            const guide = window.openGuide()
+            verify(guide)
+            tryVerify(() => guide.session.loaded)
+            compare(guide.session.title, "The attnbook guide")
+            compare(guide.session.problems.errorCount, 0)
+            verify(guide.session.cell("try"), "the guide has a live cell")
+            compare(window.session.title, "Window test lesson", "the lesson taught stays open")
+            guide.close()
+            const about = findChild(window, "aboutDialog")
+            about.open()
+            tryVerify(() => about.opened)
+            verify(findChild(about, "aboutVersion").text.match(/^attnbook \d+\.\d+\.\d+$/),
+                   findChild(about, "aboutVersion").text)
+            about.close()
+        }
+
+        // The reader's place survives Insert, Duplicate, a YAML edit with an error and the theme.
+        function test_placeIsKept() {
+            const window = activeWindow(sourceDir + "/tests/app/fixtures/window.md")
+            window.editingLesson = true
+            window.zoom = 1.0
+            window.height = 500
+            const view = findChild(window.contentItem, "lessonView")
+            const session = window.session
+            const colour = session.cells.rowOfCell("colour")
+            const below = colour + 2
+            view.showRow(below)
+            wait(300)
+            verify(view.contentY > 200, "scrolled into the lesson")
+            // The place: where the row `below` sits in the view. (Rows above it may change
+            // height, as the problem list does when an error comes or goes: the row stays put.)
+            function placeOf() { return findChild(view, "rowHighlight_" + below).mapToItem(view, 0, 0).y }
+            let placed = placeOf()
+            function kept(what) {
+                wait(700)
+                const atEnd = view.contentY >= view.contentHeight - view.height - 1
+                verify(atEnd || Math.abs(placeOf() - placed) < 40, what + ": " + placeOf() + " vs " + placed)
+                placed = placeOf()
+            }
+            // An edit shows its row, scrolling only when it is out of view; never to the top.
+            function shown(what, row) {
+                wait(700)
+                verify(view.contentY > 200, what + ": not back at the top")
+                const top = findChild(view, "rowHighlight_" + row).mapToItem(view, 0, 0).y
+                verify(top > -40 && top < view.height, what + ": the row is in view: " + top)
+                placed = placeOf()
+            }
+            session.editor.insertBelow(below, "prose")
+            shown("Insert below", below + 1)
+            window.undo()
+            kept("Undo of Insert below")
+            session.editor.duplicate("cost")
+            shown("Duplicate", session.cells.rowOfCell("cost") + 1)
+            window.undo()
+            kept("Undo of Duplicate")
+            window.themeName = "dark"
+            kept("Dark theme")
+            window.themeName = "light"
+            kept("Light theme")
+            // A YAML edit with an error: its row (now the source and the error) in view.
+            const body = session.editor.cellSource("cost")
+            session.editor.setCellSource("cost", body + "\nnot: [valid")
+            shown("YAML with an error", session.cells.rowOfCell("cost"))
+            window.undo()
+            kept("Undo of the YAML edit")
+        }
+
         function test_theme() {
             const window = openWindow("")
             verify(!Theme.dark)

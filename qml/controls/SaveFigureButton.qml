@@ -1,0 +1,52 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Dialogs
+import Attnbook
+
+// "Save figure…": asks where, then `save(path)` draws the figure there as
+// SVG (vector) or PNG, by the name's ending; a refusal shows beside it.
+Row {
+    id: root
+    // What the figure is called in the dialog and the offered file name.
+    property string what: qsTr("figure")
+    property string suggestedName: "figure.svg"
+    // Draws the figure into `path`; returns "" or why not.
+    property var save: path => qsTr("nothing to save")
+    property string message: ""
+    property bool failed: false
+    spacing: 8
+
+    ToolButton {
+        objectName: "saveFigure"
+        text: qsTr("Save figure…")
+        font.pixelSize: Theme.smallSize
+        onClicked: dialog.open()
+        ToolTip.visible: hovered
+        ToolTip.delay: 500
+        ToolTip.text: qsTr("Save the %1 as SVG (sharp at any size) or PNG, for slides").arg(root.what)
+        Accessible.name: qsTr("Save the %1 as a file").arg(root.what)
+    }
+    Text {
+        visible: root.message.length > 0
+        anchors.verticalCenter: parent.verticalCenter
+        text: root.message
+        color: root.failed ? Theme.bad : Theme.good
+        font.pixelSize: Theme.smallSize
+    }
+    FileDialog {
+        id: dialog
+        title: qsTr("Save the %1").arg(root.what)
+        fileMode: FileDialog.SaveFile
+        acceptLabel: qsTr("Save")
+        selectedFile: root.suggestedName
+        nameFilters: [qsTr("SVG, vector (*.svg)"), qsTr("PNG image (*.png)")]
+        defaultSuffix: selectedNameFilter.index === 1 ? "png" : "svg"
+        onAccepted: root.saveTo(selectedFile.toString())
+    }
+    function saveTo(path: string) {
+        const refusal = root.save(path)
+        root.failed = refusal.length > 0
+        root.message = root.failed ? refusal
+                                   : qsTr("Saved %1").arg(decodeURIComponent(path.replace(/^.*\//, "")))
+    }
+}
