@@ -93,15 +93,8 @@ Flickable {
         onTriggered: view.restorePlace()
     }
     Timer { id: keyboardLater; interval: 0; onTriggered: view.keepKeyboard() }
+    // The row an edit made or changed, shown once the place is settled.
     property int revealAfterEdit: -1
-    Timer {
-        id: revealLater
-        interval: 100 // a few frames: the rows laid out again
-        onTriggered: {
-            view.restorePlace()
-            view.revealRow(view.revealAfterEdit)
-        }
-    }
     // The reader's place: the row at the top of the view and how far into it.
     // An edit rebuilds every row, a theme or zoom change or a resize lays
     // them out again; for a moment the column is short and the view would
@@ -154,6 +147,9 @@ Flickable {
         interval: 600
         onTriggered: {
             view.restorePlace()
+            if (view.revealAfterEdit >= 0)
+                view.revealRow(view.revealAfterEdit)
+            view.revealAfterEdit = -1
             recordLater.restart()
         }
     }
@@ -174,7 +170,9 @@ Flickable {
         if (!validRow(row))
             return
         const entry = rows.itemAt(row)
+        // qmllint disable type
         const item = entry.item
+        // qmllint enable type
         let top = entry.y + column.y
         let bottom = top + Math.min(entry.height, height * 0.6)
         if (entry.kind === "prose" && entry.item !== null && entry.item.getText !== undefined) {
@@ -232,7 +230,7 @@ Flickable {
                 view.activeRow = row
                 // Once the rows are laid out again and the place restored.
                 view.revealAfterEdit = row
-                revealLater.restart()
+                view.holdPlace(false)
             }
         }
     }

@@ -334,7 +334,7 @@ ApplicationWindow {
     Action {
         id: zoomInAction
         text: qsTr("Zoom &in")
-        shortcut: StandardKey.ZoomIn
+        shortcut: StandardKey.ZoomIn // qmllint disable unqualified
         enabled: window.zoom < window.zoomSteps[window.zoomSteps.length - 1]
         onTriggered: window.zoomBy(1)
     }
@@ -343,7 +343,7 @@ ApplicationWindow {
     Action {
         id: zoomOutAction
         text: qsTr("Zoom &out")
-        shortcut: StandardKey.ZoomOut
+        shortcut: StandardKey.ZoomOut // qmllint disable unqualified
         enabled: window.zoom > window.zoomSteps[0]
         onTriggered: window.zoomBy(-1)
     }
@@ -375,17 +375,17 @@ ApplicationWindow {
     Action {
         id: findAction
         text: qsTr("&Find…")
-        shortcut: StandardKey.Find
+        shortcut: StandardKey.Find // qmllint disable unqualified
         enabled: lessonSession.loaded
         onTriggered: findBar.open()
     }
     Shortcut {
-        sequences: [StandardKey.FindNext]
+        sequences: [StandardKey.FindNext] // qmllint disable unqualified
         enabled: findBar.visible
         onActivated: lessonSearch.next()
     }
     Shortcut {
-        sequences: [StandardKey.FindPrevious]
+        sequences: [StandardKey.FindPrevious] // qmllint disable unqualified
         enabled: findBar.visible
         onActivated: lessonSearch.previous()
     }
@@ -401,7 +401,9 @@ ApplicationWindow {
             ownWindow: true
         })
         if (guide)
+            // qmllint disable type
             guide.show()
+            // qmllint enable type
         return guide
     }
     Dialog {
@@ -558,7 +560,7 @@ ApplicationWindow {
                 objectName: "guideMenuItem"
                 action: Action {
                     text: qsTr("&Guide")
-                    shortcut: StandardKey.HelpContents
+                    shortcut: StandardKey.HelpContents // qmllint disable unqualified
                     onTriggered: window.openGuide()
                 }
             }

@@ -41,10 +41,10 @@ Row {
         selectedFile: root.suggestedName
         nameFilters: [qsTr("SVG, vector (*.svg)"), qsTr("PNG image (*.png)")]
         defaultSuffix: selectedNameFilter.index === 1 ? "png" : "svg"
-        onAccepted: root.saveTo(selectedFile.toString())
+        onAccepted: root.saveTo(String(selectedFile))
     }
     function saveTo(path: string) {
-        const refusal = root.save(path)
+        const refusal = root.save(path) // qmllint disable
         root.failed = refusal.length > 0
         root.message = root.failed ? refusal
                                    : qsTr("Saved %1").arg(decodeURIComponent(path.replace(/^.*\//, "")))

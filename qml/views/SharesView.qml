@@ -56,8 +56,6 @@ ColumnLayout {
             tickCount: 5
             labelFormat: "%.2f"
             labelsColor: Theme.text
-            labelsFont.pixelSize: Theme.smallSize
-            titleFont.pixelSize: Theme.smallSize
             gridLineColor: Theme.border
             color: Theme.strongBorder
             titleText: qsTr("share")
@@ -72,6 +70,10 @@ ColumnLayout {
             labelsPrecision: 3
             labelsFormat: "@value"
         }
+        // The value axis's fonts follow the zoom (set here: its grouped font properties
+        // are beyond qmllint's reach).
+        Binding { target: shareAxis; property: "labelsFont"; value: Qt.font({ pixelSize: Theme.smallSize }) }
+        Binding { target: shareAxis; property: "titleFont"; value: Qt.font({ pixelSize: Theme.smallSize }) }
         // qmllint enable type property import
 
         readonly property var palette: Theme.dark

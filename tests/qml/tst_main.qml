@@ -242,14 +242,16 @@ Item {
             function placeOf() { return findChild(view, "rowHighlight_" + below).mapToItem(view, 0, 0).y }
             let placed = placeOf()
             function kept(what) {
-                wait(700)
+                wait(100)
+                tryVerify(() => !view.holding, 5000)
                 const atEnd = view.contentY >= view.contentHeight - view.height - 1
                 verify(atEnd || Math.abs(placeOf() - placed) < 40, what + ": " + placeOf() + " vs " + placed)
                 placed = placeOf()
             }
             // An edit shows its row, scrolling only when it is out of view; never to the top.
             function shown(what, row) {
-                wait(700)
+                wait(100)
+                tryVerify(() => !view.holding, 5000)
                 verify(view.contentY > 200, what + ": not back at the top")
                 const top = findChild(view, "rowHighlight_" + row).mapToItem(view, 0, 0).y
                 verify(top > -40 && top < view.height, what + ": the row is in view: " + top)
