@@ -356,10 +356,16 @@ ApplicationWindow {
     }
     Action {
         id: presentAction
-        text: qsTr("&Present full screen")
-        shortcut: "F11"
+        text: qsTr("&Present full screen (F11)")
         checkable: true
         onToggled: window.present(checked)
+    }
+    // F11 as a Shortcut of its own: as the Action's shortcut, Qt 6.4 let it go unanswered
+    // once the row tools had been shown.
+    Shortcut {
+        sequence: "F11"
+        enabled: !window.shotMode
+        onActivated: window.present(!window.presenting)
     }
     Binding {
         target: presentAction
@@ -692,7 +698,7 @@ ApplicationWindow {
             objectName: "lessonView"
             session: lessonSession
             onlyCell: window.shotCell
-            authoring: window.editingLesson && !window.shotMode
+            authoring: window.editingLesson && !window.shotMode && !window.presenting
             SplitView.fillWidth: true
             focus: true
             onRefused: message => window.edited(message)

@@ -338,6 +338,21 @@ Item {
             Theme.dark = false
         }
 
+        // Adding a token grows every matrix by a row, labels and all (the Playground
+        // once showed Context H with 4 rows beside Output Y with 3).
+        function test_addTokenGrowsEveryTable() {
+            click("addToken")
+            compare(card.cell.n, 4)
+            waitForRendering(card)
+            for (const name of ["matrix_context_h0", "matrix_output", "matrix_weights_h0", "matrix_X0"]) {
+                const matrix = control(name)
+                tryCompare(matrix.table, "rows", 4)
+                tryVerify(() => matrix.table.height >= 4 * matrix.rowHeight - 1, 2000,
+                          name + " shows 4 rows: " + matrix.table.height)
+                compare(matrix.model.rowLabels.length, 4, name)
+            }
+        }
+
         function test_focusFollows() {
             const picker = control("focusPicker")
             picker.currentIndex = 1

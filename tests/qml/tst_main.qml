@@ -154,6 +154,10 @@ Item {
             verify(header.visible)
             keyClick(Qt.Key_F11)
             verify(window.presenting)
+            // Presenting reads: no row tools even in Edit lesson mode.
+            window.editingLesson = true
+            const edit = findChild(findChild(window.contentItem, "lessonView"), "edit_1")
+            verify(!edit.visible, "presenting shows no row tools")
             fuzzyCompare(Theme.zoom, window.presentingScale, 1e-9)
             verify(!header.visible, "the header is hidden while presenting")
             verify(!window.menuBar.visible)
@@ -165,6 +169,7 @@ Item {
             compare(Theme.zoom, 1.0)
             verify(header.visible)
             verify(window.visibility !== Window.FullScreen)
+            window.editingLesson = false
         }
 
         // Ctrl+F: the find bar; Enter, Shift+Enter; the row of the hit outlined; Esc closes.
