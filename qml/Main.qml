@@ -196,6 +196,19 @@ ApplicationWindow {
             window.zoom = Math.max(window.zoomSteps[0], Math.min(windowSettings.zoom, window.zoomSteps[window.zoomSteps.length - 1]))
         }
         openLesson(initialPath)
+        lessonView.forceActiveFocus()
+    }
+    // With no item holding the keyboard, Qt 6.4 lets the first shortcut pressed go
+    // unanswered (Ctrl+Z after Keep or Duplicate, F11 at once): the lesson takes the
+    // keyboard whenever nothing else has it.
+    onActiveFocusItemChanged: keyboardHome.restart()
+    Timer {
+        id: keyboardHome
+        interval: 0
+        onTriggered: {
+            if (!window.activeFocusItem && !window.shotMode)
+                lessonView.forceActiveFocus()
+        }
     }
 
     FileDialog {
