@@ -40,10 +40,85 @@ Flickable {
     Accessible.role: Accessible.Document
     Accessible.name: session.title
 
+    // Rows are built when they come within a screen of the view and kept once built, so that
+    // opening a long lesson builds its first screens only (issue 11); until then a row is a
+    // placeholder of about its height. Every row is built with `buildAll` (the shot command
+    // draws the whole page), in authoring mode and after the first edit, so that an author's
+    // edits keep their place as they always did; reading is what stays lazy.
+    property bool buildAll: false
+    // False while the rows are being made: until the layout has placed them, every row sits
+    // at y = 0 and would count as near the view.
+    property bool rowsPlaced: false
+    function placeRows() {
+        column.ensurePolished() // the layout places the rows now, not at the next frame
+        rowsPlaced = true
+        buildNear()
+    }
+    Timer { id: placeLater; interval: 0; onTriggered: view.placeRows() }
+    // Builds the rows from a screen above the view to two screens below it. Run from a timer
+    // after a scroll or a change of height, never inside a layout pass.
+    function buildNear() {
+        if (!rowsPlaced || buildAll || builtByEdit || authoring)
+            return
+        // A row at the top of the view and how far into it: rows built above it grow from
+        // their placeholder's height to their own, and the view moves by as much, so that
+        // what the reader looks at stays in place.
+        // The first row in view that is built already: a placeholder at the top grows too.
+        let anchor = Math.max(0, rowAt(contentY + 1))
+        // qmllint disable type
+        while (anchor < rows.count - 1 && !rows.itemAt(anchor).built)
+            ++anchor
+        // qmllint enable type
+        const offset = validRow(anchor) ? contentY - (rows.itemAt(anchor).y + column.y) : 0
+        const first = Math.max(0, rowAt(contentY - height))
+        const last = Math.max(0, rowAt(contentY + 2 * height))
+        let builtAny = false
+        for (let row = first; row <= last && row < rows.count; ++row) {
+            const entry = rows.itemAt(row)
+            // qmllint disable type
+            if (entry && !entry.built) {
+                entry.built = true
+                builtAny = true
+            }
+            // qmllint enable type
+        }
+        if (builtAny && validRow(anchor) && !holding) {
+            column.ensurePolished()
+            const top = rows.itemAt(anchor).y + column.y + offset
+            contentY = Math.max(0, Math.min(top, contentHeight - height))
+        }
+    }
+    Timer { id: buildNearLater; interval: 0; onTriggered: view.buildNear() }
+    // A reset makes every row again: they are not placed until the layout has run.
+    Connections {
+        target: view.session.cells
+        function onModelAboutToBeReset() { view.rowsPlaced = false }
+    }
+    // A change of height anywhere (a row built, text laid out) can bring rows near.
+    Connections {
+        target: column
+        function onImplicitHeightChanged() { buildNearLater.restart() }
+    }
+    onHeightChanged: buildNearLater.restart()
+    // Set by the first edit of the lesson (see buildAll); a lesson opened anew starts lazy again.
+    property bool builtByEdit: false
+    // Builds row `row` now (a jump, a search hit, an edit) and lays it out, so that its
+    // place and height are its own, not its placeholder's.
+    function buildRow(row: int) {
+        const item = rows.itemAt(row)
+        // qmllint disable type
+        if (!item.built) {
+            item.built = true
+            column.ensurePolished()
+        }
+        // qmllint enable type
+    }
+
     // Scrolls so that row `row` starts at the top, and flashes it.
     function showRow(row: int) {
         if (!validRow(row))
             return
+        buildRow(row)
         const item = rows.itemAt(row)
         contentY = Math.max(0, Math.min(item.y + column.y - 12, contentHeight - height))
         anchorPlace(row)
@@ -51,12 +126,24 @@ Flickable {
         item.flash()
         // qmllint enable type
     }
+    // The last row that starts at or above `y`. The rows are laid out top to bottom, so a
+    // binary search: a binding on it (currentRow) reads a dozen rows, not all of them, and a
+    // lesson of thousands of rows scrolls without re-reading every row's place.
     function rowAt(y: real): int {
+        let low = 0
+        let high = rows.count - 1
         let found = -1
-        for (let i = 0; i < rows.count; ++i) {
-            const item = rows.itemAt(i)
-            if (item && item.y + column.y <= y)
-                found = i
+        while (low <= high) {
+            const middle = (low + high) >> 1
+            const item = rows.itemAt(middle)
+            if (!item)
+                break
+            if (item.y + column.y <= y) {
+                found = middle
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
         }
         return found
     }
@@ -64,6 +151,7 @@ Flickable {
     // only in authoring mode.
     function editRow(row: int) {
         if (validRow(row) && view.authoring) {
+            buildRow(row)
             const item = rows.itemAt(row)
             activeRow = row
             item.editing = true
@@ -121,7 +209,11 @@ Flickable {
         }
     }
     Timer { id: recordLater; interval: 100; onTriggered: view.recordPlace() }
-    onContentYChanged: if (!holding) recordLater.restart()
+    onContentYChanged: {
+        buildNearLater.restart()
+        if (!holding)
+            recordLater.restart()
+    }
     // Keeps the place last recorded (`now`: record it first).
     function holdPlace(now: bool) {
         if (now)
@@ -137,6 +229,8 @@ Flickable {
         }
     }
     function restorePlace() {
+        if (!rowsPlaced)
+            placeRows() // rows made a moment ago still sit at y = 0
         let top = placeRow < 0 ? 0 : contentY
         if (validRow(placeRow))
             top = rows.itemAt(placeRow).y + column.y + placeOffset
@@ -169,6 +263,7 @@ Flickable {
         view.searchRow = row
         if (!validRow(row))
             return
+        buildRow(row)
         const entry = rows.itemAt(row)
         // qmllint disable type
         const item = entry.item
@@ -203,6 +298,7 @@ Flickable {
     function revealRow(row: int) {
         if (!validRow(row))
             return
+        buildRow(row)
         const item = rows.itemAt(row)
         const top = item.y + column.y
         if (top < contentY || top + Math.min(item.height, height * 0.8) > contentY + height) {
@@ -220,7 +316,11 @@ Flickable {
     }
     Connections {
         target: view.session
-        function onAboutToRebuild() { view.holdPlace(true) }
+        function onAboutToRebuild() {
+            view.builtByEdit = true
+            view.holdPlace(true)
+        }
+        function onOpened() { view.builtByEdit = false }
         function onRebuilt() { keyboardLater.restart() }
     }
     Connections {
@@ -242,8 +342,10 @@ Flickable {
     function itemOfCell(id: string): Item {
         for (let i = 0; i < rows.count; ++i) {
             const item = rows.itemAt(i)
-            if (item && item.cellId === id)
+            if (item && item.cellId === id) {
+                buildRow(i)
                 return item.item
+            }
         }
         return null
     }
@@ -314,7 +416,12 @@ Flickable {
 
         Repeater {
             id: rows
+            objectName: "lessonRows"
             model: view.session.cells
+            onItemAdded: {
+                view.rowsPlaced = false
+                placeLater.restart() // once, after the last row of a reset
+            }
             delegate: ColumnLayout {
                 id: entry
                 required property int index
@@ -325,6 +432,12 @@ Flickable {
                 required property QtObject cellObject
                 property bool flashing: false
                 property bool editing: false
+                // See buildAll and buildNear. A row is built once and stays built.
+                property bool built: view.buildAll || view.builtByEdit || view.authoring ||
+                                     view.onlyCell.length > 0
+                readonly property real estimatedHeight: kind === "prose"
+                    ? 1.6 * Theme.proseSize * Math.ceil(markdown.length / Math.max(40, Theme.proseWidth / (0.5 * Theme.proseSize))) + 10
+                    : ({ attention: 900, quiz: 260, chart: 420, broken: 160 })[kind] || 200
                 readonly property alias item: loader.item
                 function flash() { flashing = true; flashTimer.restart() }
                 TapHandler {
@@ -351,8 +464,14 @@ Flickable {
                     onRename: view.renameCell(entry.cellId)
                     onRefused: message => view.refused(message)
                 }
+                Item {
+                    visible: !loader.active
+                    Layout.fillWidth: true
+                    Layout.preferredHeight: entry.estimatedHeight
+                }
                 Loader {
                     id: loader
+                    active: entry.built || entry.editing
                     Layout.fillWidth: true
                     sourceComponent: entry.editing
                         ? (entry.kind === "prose" ? proseEditorRow : yamlEditorRow)

@@ -13,6 +13,17 @@ Item {
     LessonSession { id: lessonSession }
     Component {
         id: viewComponent
+        // Every row built at once: these tests read cells anywhere in the lesson
+        // (test_rowsAreBuiltNearTheView below covers building rows as they come near).
+        LessonView {
+            anchors.fill: parent
+            session: lessonSession
+            buildAll: true
+        }
+    }
+
+    Component {
+        id: lazyViewComponent
         LessonView {
             anchors.fill: parent
             session: lessonSession
@@ -33,6 +44,40 @@ Item {
         }
         function rowOf(id) {
             return lessonSession.cells.rowOfCell(id)
+        }
+
+        // Reading a long lesson builds the rows near the view only (issue 11: the window is
+        // idle soon after opening); a jump builds its row, scrolling builds what comes near.
+        function test_rowsAreBuiltNearTheView() {
+            lessonSession.open(sourceDir + "/documents/attention.md")
+            const lazy = createTemporaryObject(lazyViewComponent, root)
+            waitForRendering(lazy)
+            const rows = findChild(lazy, "lessonRows")
+            const last = rows.count - 1
+            const built = () => {
+                let n = 0
+                for (let i = 0; i < rows.count; ++i)
+                    n += rows.itemAt(i).built ? 1 : 0
+                return n
+            }
+            tryVerify(() => rows.itemAt(0).built, 2000, "the first row is built")
+            verify(built() < rows.count / 2, "only the rows near the view: " + built() + " of " + rows.count)
+            verify(!rows.itemAt(last).built, "the last row waits")
+            // A jump builds its row, with its real content.
+            lazy.showRow(last)
+            verify(rows.itemAt(last).built)
+            verify(rows.itemAt(last).item !== null)
+            // Scrolling up from there builds the rows above as they come near.
+            const middle = Math.floor(rows.count / 2)
+            lazy.showRow(middle)
+            lazy.contentY -= lazy.height
+            tryVerify(() => rows.itemAt(lazy.rowAt(lazy.contentY + 1)).built, 2000,
+                      "the row at the top is built")
+            // The numbers shown are never a placeholder's: every built cell row has its item.
+            for (let i = 0; i < rows.count; ++i) {
+                if (rows.itemAt(i).built)
+                    verify(rows.itemAt(i).item !== null, "row " + i)
+            }
         }
 
         function test_proseBindingsFollowTheCell() {
