@@ -456,11 +456,11 @@ ApplicationWindow {
 
     menuBar: MenuBar {
         visible: !window.shotMode && !window.presenting
-        Menu {
+        ThemedMenu {
             title: qsTr("&File")
             MenuItem { action: newAction }
             MenuItem { action: openAction }
-            Menu {
+            ThemedMenu {
                 id: recentMenu
                 title: qsTr("Open &Recent")
                 enabled: recent.files.length > 0
@@ -495,7 +495,7 @@ ApplicationWindow {
             MenuSeparator {}
             MenuItem { action: quitAction }
         }
-        Menu {
+        ThemedMenu {
             title: qsTr("&Edit")
             MenuItem { objectName: "undoMenuItem"; action: undoAction }
             MenuItem { objectName: "redoMenuItem"; action: redoAction }
@@ -510,7 +510,7 @@ ApplicationWindow {
                 enabled: window.editingLesson && lessonView.targetRow >= 0
                 onTriggered: lessonView.editRow(lessonView.targetRow)
             }
-            Menu {
+            ThemedMenu {
                 title: qsTr("&Insert below")
                 enabled: window.editingLesson && lessonSession.loaded
                 MenuItem { text: qsTr("&Prose"); onTriggered: window.edited(lessonSession.editor.insertBelow(lessonView.targetRow, "prose")) }
@@ -543,7 +543,7 @@ ApplicationWindow {
                 onTriggered: window.edited(lessonSession.editor.remove(window.targetCell))
             }
         }
-        Menu {
+        ThemedMenu {
             title: qsTr("&View")
             MenuItem { objectName: "editLessonMenuItem"; action: editLessonAction }
             MenuItem {
@@ -573,7 +573,7 @@ ApplicationWindow {
                 }
             }
         }
-        Menu {
+        ThemedMenu {
             title: qsTr("&Help")
             MenuItem {
                 objectName: "guideMenuItem"

@@ -49,8 +49,9 @@ RowLayout {
         text: qsTr("Insert below ▾")
         tip: qsTr("Insert a new prose paragraph, attention cell, quiz or chart below this row")
         onClicked: insertMenu.open()
-        Menu {
+        ThemedMenu {
             id: insertMenu
+            objectName: "insertMenu_" + tools.row
             y: insertButton.height
             MenuItem { text: qsTr("Prose"); onTriggered: tools.run(tools.editor.insertBelow(tools.row, "prose")) }
             MenuItem { text: qsTr("Attention cell"); onTriggered: tools.run(tools.editor.insertBelow(tools.row, "attention")) }

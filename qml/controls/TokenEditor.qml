@@ -104,7 +104,7 @@ ColumnLayout {
                             ? qsTr("Replace token %1 with another word from the vocab").arg(chip.index + 1)
                             : qsTr("Rename token %1").arg(chip.index + 1)
                         Accessible.name: qsTr("Token %1: %2").arg(chip.index + 1).arg(chip.modelData)
-                        Menu {
+                        ThemedMenu {
                             id: renameMenu
                             Repeater {
                                 model: editor.cell.vocabWords

@@ -115,7 +115,7 @@ ColumnLayout {
             acceptedDevices: PointerDevice.TouchScreen
             onLongPressed: copyMenu.popup()
         }
-        Menu {
+        ThemedMenu {
             id: copyMenu
             objectName: "copyMenu"
             MenuItem {

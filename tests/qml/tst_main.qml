@@ -284,6 +284,28 @@ Item {
             kept("Undo of the YAML edit")
         }
 
+        // Dark theme: the popup menus are dark too (their background is the theme's surface).
+        function test_darkMenus() {
+            const window = openWindow(sourceDir + "/tests/app/fixtures/window.md")
+            window.themeName = "dark"
+            window.editingLesson = true
+            const view = findChild(window.contentItem, "lessonView")
+            tryVerify(() => findChild(view, "insert_1").visible)
+            const button = findChild(view, "insert_1")
+            button.clicked()
+            let menu = null
+            for (let i = 0; i < button.data.length; ++i) {
+                if (button.data[i].objectName === "insertMenu_1")
+                    menu = button.data[i]
+            }
+            verify(menu, "the Insert below menu")
+            tryVerify(() => menu.opened)
+            compare(String(menu.background.color), String(Theme.surface))
+            menu.close()
+            window.editingLesson = false
+            window.themeName = "light"
+        }
+
         function test_theme() {
             const window = openWindow("")
             verify(!Theme.dark)
