@@ -9,6 +9,8 @@ packages=(
   build-essential cmake ninja-build pkg-config ccache clang-format
   # numbers: Armadillo on OpenBLAS (not the slow reference BLAS)
   libarmadillo-dev libopenblas-dev libopenblas0-pthread
+  # SLEEF: the vectorised exp of the softmax (core/math/vector_kernels.cpp)
+  libsleef-dev
   # document model
   libyaml-cpp-dev libmuparser-dev libcmark-dev
   # {file: PATH} cell values: .csv/.tsv fields and the .safetensors JSON header

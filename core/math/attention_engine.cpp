@@ -4,6 +4,7 @@
 #include "core/math/blas_view.h"
 #include "core/math/gradient_check.h"
 #include "core/math/positional_encoding.h"
+#include "core/math/vector_kernels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -78,34 +79,31 @@ void requireFiniteGradients(const AttentionGradients& g, bool direct) {
 // Returns false when the query may read no key (its shares are all 0).
 bool softmaxColumn(double* scores, double* shares, int m, int readableEnd, const KeyMask& mask,
                    int row, bool direct) {
-    double maximum = kBlocked;
-    bool finite = true;
-    for (int c = 0; c < readableEnd; ++c) {
-        if (mask.hasPadding() && mask.blocks(row, c)) {
-            scores[c] = kBlocked;
-        } else {
-            finite = finite && std::isfinite(scores[c]); // NaN would slip past std::max
-            maximum = std::max(maximum, scores[c]);
+    vec::ColumnMaximum maximum{kBlocked, true};
+    if (mask.hasPadding()) { // blocked keys become −∞ and take no part in the check
+        for (int c = 0; c < readableEnd; ++c) {
+            if (mask.blocks(row, c)) {
+                scores[c] = kBlocked;
+            } else {
+                maximum.finite = maximum.finite && std::isfinite(scores[c]);
+                maximum.value = std::max(maximum.value, scores[c]);
+            }
         }
+    } else {
+        maximum = vec::maximum(scores, readableEnd);
     }
-    if (!finite) {
+    if (!maximum.finite) {
         refuseOverflow(direct, "the scores", row);
     }
     std::fill(scores + readableEnd, scores + m, kBlocked);
     std::fill(shares + readableEnd, shares + m, 0.0);
-    if (maximum == kBlocked) {
+    if (maximum.value == kBlocked) {
         std::fill(shares, shares + readableEnd, 0.0);
         return false;
     }
-    double total = 0.0;
-    for (int c = 0; c < readableEnd; ++c) {
-        shares[c] = std::exp(scores[c] - maximum); // exp(−∞) = 0 for blocked keys
-        total += shares[c];
-    }
-    const double inverse = 1.0 / total; // total ≥ 1: the maximum contributes exp(0)
-    for (int c = 0; c < readableEnd; ++c) {
-        shares[c] *= inverse;
-    }
+    // exp(−∞) = 0 for blocked keys; total ≥ 1: the maximum contributes exp(0)
+    const double total = vec::expShifted(scores, shares, readableEnd, maximum.value);
+    vec::scale(shares, readableEnd, 1.0 / total);
     return true;
 }
 
@@ -123,8 +121,8 @@ void AttentionEngine::compute(const AttentionConfig& config, AttentionResult& re
     const KeyMask mask(shapes.n, shapes.m, config.mask, config.padding);
     forwardPass(config, shapes, mask, result);
     backwardPass(config, shapes, mask, result);
-    result.gradcheck =
-        check == GradientCheck::Run ? gradientCheck(config, result, limits_) : GradientCheckReport{};
+    result.gradcheck = check == GradientCheck::Run ? gradientCheck(config, result, limits_)
+                                                   : GradientCheckReport{};
 }
 
 void AttentionEngine::forward(const AttentionConfig& config, AttentionResult& result) {
@@ -291,15 +289,7 @@ void AttentionEngine::backwardPass(const AttentionConfig& config, const Attentio
             // G_S = A ⊙ (G_A − rowsum(G_A ⊙ A)) in place of G_A, one query (column) at a
             // time; blocked entries have A = 0 and so get 0.
             for (arma::uword col = 0; col < rows; ++col) {
-                const double* a = &aBlock.at(0, col);
-                double* gs = &gsBlock.at(0, col); // holds G_A until overwritten
-                double dot = 0.0;
-                for (arma::uword c = 0; c < keys; ++c) {
-                    dot += gs[c] * a[c];
-                }
-                for (arma::uword c = 0; c < keys; ++c) {
-                    gs[c] = a[c] * (gs[c] - dot);
-                }
+                vec::softmaxBackward(&aBlock.at(0, col), &gsBlock.at(0, col), int(keys));
             }
             // G_V_i[0:keys] (keys × d_v) += Aᵀ block (keys × rows) · G_H_i (rows × d_v)
             gemm(Op::None, Op::None, 1.0, aBlock, gHi, 1.0, vCols(gv).rowRange(0, keys));
