@@ -15,13 +15,15 @@ namespace {
 
 constexpr double kBlocked = -std::numeric_limits<double>::infinity();
 
-// Under a causal mask the query rows go in blocks of this many: each block
+// The query rows go in blocks of this many. Under a causal mask each block
 // multiplies only the keys its last row may read, which skips the blocked
-// triangle (about half the work). Without a mask, one block holds every row.
-constexpr int kCausalBlockRows = 64;
+// triangle (about half the work). With or without a mask, one block's slice
+// of the m × n tables (m × 64 doubles) stays in cache from the product that
+// writes it through the softmax to the product that reads it.
+constexpr int kBlockRows = 64;
 
-int blockRowsFor(const KeyMask& mask, int n) {
-    return mask.isCausal() ? kCausalBlockRows : std::max(n, 1);
+int blockRowsFor(int n) {
+    return std::clamp(n, 1, kBlockRows);
 }
 
 // out (rows × outputs) = in (rows × inputs) · Wᵀ (inputs × outputs) + b
@@ -56,8 +58,21 @@ std::string tokenName(const std::vector<std::string>& labels, int row) {
 }
 
 void requireFiniteValues(const arma::mat& m, bool direct, const char* what) {
-    if (!m.is_finite()) {
+    if (!vec::allFinite(m.memptr(), m.n_elem)) {
         refuseOverflow(direct, what, -1);
+    }
+}
+
+// out (1 × cols) = the sum of each column of m, into out's own memory.
+void columnSums(const arma::mat& m, arma::rowvec& out) {
+    out.set_size(m.n_cols);
+    for (arma::uword c = 0; c < m.n_cols; ++c) {
+        const double* column = m.colptr(c);
+        double sum = 0.0;
+        for (arma::uword r = 0; r < m.n_rows; ++r) {
+            sum += column[r];
+        }
+        out[c] = sum;
     }
 }
 
@@ -180,7 +195,7 @@ void AttentionEngine::forwardPass(const AttentionConfig& config, const Attention
     r.concat.set_size(arma::uword(s.n), arma::uword(s.h * s.dV));
     const BlasView concat = BlasView::of(r.concat);
     r.head.resize(size_t(s.h));
-    const int blockRows = blockRowsFor(mask, s.n);
+    const int blockRows = blockRowsFor(s.n);
 
     for (int i = 0; i < s.h; ++i) {
         HeadResult& head = r.head[size_t(i)];
@@ -246,10 +261,12 @@ void AttentionEngine::backwardPass(const AttentionConfig& config, const Attentio
         gradConcat_ = g.upstream; // G_C = G_Y when W_O is identity (or absent)
     } else {
         // G_C (n × h·d_v) = G_Y (n × d_o) · W_O (d_o × h·d_v)
-        gradConcat_ = g.upstream * config.wO.weights;
+        gradConcat_.set_size(arma::uword(s.n), arma::uword(s.h * s.dV));
+        gemm(Op::None, Op::None, 1.0, BlasView::of(g.upstream), BlasView::of(config.wO.weights),
+             0.0, BlasView::of(gradConcat_));
     }
 
-    const int blockRows = blockRowsFor(mask, s.n);
+    const int blockRows = blockRowsFor(s.n);
     // One block's G_A, overwritten by its G_S: (m × block rows), reused by every block.
     gradScoresT_.set_size(arma::uword(s.m), arma::uword(std::min(blockRows, s.n)));
     gradQ_.set_size(arma::uword(s.n), arma::uword(s.h * s.dK));
@@ -314,22 +331,32 @@ void AttentionEngine::backwardPass(const AttentionConfig& config, const Attentio
         return;
     }
     g.queries.reset(), g.keys.reset(), g.values.reset();
+    // Into the result's own matrices, which keep their memory between calls
+    // of one size (no temporaries).
+    const auto product = [](Op opA, const arma::mat& a, const arma::mat& b, double beta,
+                            arma::mat& out) {
+        gemm(opA, Op::None, 1.0, BlasView::of(a), BlasView::of(b), beta, BlasView::of(out));
+    };
     // ∂L/∂W_O (d_o × h·d_v) = G_Yᵀ (d_o × n) · C (n × h·d_v)
-    g.W_O = g.upstream.t() * r.concat;
-    g.b_O = arma::sum(g.upstream, 0);
+    g.W_O.set_size(arma::uword(s.dO), arma::uword(s.h * s.dV));
+    product(Op::Transpose, g.upstream, r.concat, 0.0, g.W_O);
+    columnSums(g.upstream, g.b_O);
     // ∂L/∂W (width × d) = G_Wᵀ (width × n) · X (n × d), for W = W_Q, W_K, W_V
-    g.W_Q = gradQ_.t() * r.X;
-    g.W_K = gradK_.t() * r.X;
-    g.W_V = gradV_.t() * r.X;
-    g.b_Q = arma::sum(gradQ_, 0);
-    g.b_K = arma::sum(gradK_, 0);
-    g.b_V = arma::sum(gradV_, 0);
+    g.W_Q.set_size(gradQ_.n_cols, arma::uword(s.d));
+    g.W_K.set_size(gradK_.n_cols, arma::uword(s.d));
+    g.W_V.set_size(gradV_.n_cols, arma::uword(s.d));
+    product(Op::Transpose, gradQ_, r.X, 0.0, g.W_Q);
+    product(Op::Transpose, gradK_, r.X, 0.0, g.W_K);
+    product(Op::Transpose, gradV_, r.X, 0.0, g.W_V);
+    columnSums(gradQ_, g.b_Q);
+    columnSums(gradK_, g.b_K);
+    columnSums(gradV_, g.b_V);
     // ∂L/∂X (n × d) = G_Q W_Q + G_K W_K + G_V W_V   (an identity W contributes G itself)
     const auto addBack = [&](const arma::mat& grad, const Projection& proj) {
         if (proj.identity) {
             g.X += grad;
         } else {
-            g.X += grad * proj.weights;
+            product(Op::None, grad, proj.weights, 1.0, g.X);
         }
     };
     g.X.zeros(arma::uword(s.n), arma::uword(s.d));

@@ -1,5 +1,7 @@
 #include "core/math/attention_shapes.h"
 
+#include "core/math/vector_kernels.h"
+
 #include <cmath>
 #include <sstream>
 
@@ -18,7 +20,8 @@ std::string shapeText(arma::uword rows, arma::uword cols) {
 }
 
 void requireFinite(const std::string& key, const arma::mat& m) {
-    if (m.is_finite()) { // the common case, in memory order; search only on failure
+    // The common case, in memory order; search only on failure.
+    if (vec::allFinite(m.memptr(), m.n_elem)) {
         return;
     }
     for (arma::uword r = 0; r < m.n_rows; ++r) {
@@ -31,7 +34,7 @@ void requireFinite(const std::string& key, const arma::mat& m) {
 }
 
 void requireFinite(const std::string& key, const arma::rowvec& v) {
-    if (v.is_finite()) {
+    if (vec::allFinite(v.memptr(), v.n_elem)) {
         return;
     }
     for (arma::uword c = 0; c < v.n_elem; ++c) {
@@ -77,8 +80,7 @@ int headWidth(const std::optional<int>& given, const char* givenKey, const Proje
     if (width % h != 0) {
         const std::string source =
             proj.identity ? "the model width " : std::string("the ") + projKey + " rows, ";
-        fail("heads", std::to_string(h) + " heads do not divide " + source +
-                          std::to_string(width));
+        fail("heads", std::to_string(h) + " heads do not divide " + source + std::to_string(width));
     }
     return width / h;
 }
@@ -230,8 +232,8 @@ AttentionShapes resolveProjected(const AttentionConfig& config, const AttentionL
     requireFinite("b_V", config.bV);
     requireFinite("b_O", config.bO);
     if (!config.tokens.empty() && config.tokens.size() != size_t(s.n)) {
-        fail("tokens", "tokens has " + std::to_string(config.tokens.size()) +
-                           " labels for " + std::to_string(s.n) + " rows");
+        fail("tokens", "tokens has " + std::to_string(config.tokens.size()) + " labels for " +
+                           std::to_string(s.n) + " rows");
     }
     if (config.positional == PositionalKind::Learned) {
         requireShape("positional", config.learnedP, arma::uword(s.n), arma::uword(s.d),

@@ -195,6 +195,16 @@ ColumnMaximum maximum(const double* x, int count) {
     return kernels().maximum(x, count);
 }
 
+bool allFinite(const double* x, std::size_t count) {
+    constexpr std::size_t kChunk = std::size_t(1) << 30; // counts are ints below
+    for (std::size_t start = 0; start < count; start += kChunk) {
+        if (!kernels().maximum(x + start, int(std::min(kChunk, count - start))).finite) {
+            return false;
+        }
+    }
+    return true;
+}
+
 double expShifted(const double* in, double* out, int count, double shift) {
     return kernels().expShifted(in, out, count, shift);
 }

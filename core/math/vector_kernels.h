@@ -5,6 +5,8 @@
 // time, so the build itself assumes nothing beyond x86-64. Internal to
 // core/math.
 
+#include <cstddef>
+
 namespace attnbook::vec {
 
 struct ColumnMaximum {
@@ -14,6 +16,9 @@ struct ColumnMaximum {
 
 // The largest of x[0, count) and whether all of them are finite.
 ColumnMaximum maximum(const double* x, int count);
+
+// Whether every one of x[0, count) is finite.
+bool allFinite(const double* x, std::size_t count);
 
 // out[i] = exp(in[i] − shift) for i < count; returns the sum of the out[i].
 // in[i] = −∞ gives exactly 0.
