@@ -1,6 +1,8 @@
 // The vectorised column loops of the softmax (core/math/vector_kernels.h)
-// against plain loops over std::exp, at every length whose tail the vector
-// width leaves over, with blocked (−∞) entries among them.
+// and gemm()'s own loops for small products (core/math/blas_view.h)
+// against plain loops over std::exp and Armadillo's products, at every
+// length whose tail the vector width leaves over, with blocked (−∞) entries.
+#include "core/math/blas_view.h"
 #include "core/math/vector_kernels.h"
 
 #include "test_support.h"
@@ -96,6 +98,48 @@ TEST_CASE("softmaxBackward is A ⊙ (G_A − Σ G_A ⊙ A), and scale multiplies
         vec::scale(scaled.data(), count, 0.25);
         for (int i = 0; i < count; ++i) {
             CHECK(scaled[size_t(i)] == g[size_t(i)] * 0.25);
+        }
+    }
+}
+
+TEST_CASE("gemm's loops for small products agree with Armadillo for every op, view and beta") {
+    arma::arma_rng::set_seed(7);
+    // Sizes below and above the small-product bound, with row and column tails.
+    for (const arma::uword m : {1u, 3u, 8u, 13u, 16u, 40u}) {
+        for (const arma::uword n : {1u, 4u, 7u, 16u}) {
+            for (const arma::uword k : {1u, 5u, 16u, 33u}) {
+                for (const Op opA : {Op::None, Op::Transpose}) {
+                    for (const Op opB : {Op::None, Op::Transpose}) {
+                        const bool transposeA = opA == Op::Transpose;
+                        const bool transposeB = opB == Op::Transpose;
+                        CAPTURE(m);
+                        CAPTURE(n);
+                        CAPTURE(k);
+                        CAPTURE(transposeA);
+                        CAPTURE(transposeB);
+                        // Each operand a block inside a larger matrix: ld > rows.
+                        const arma::mat a =
+                            arma::randn(opA == Op::None ? m + 2 : k + 2, opA == Op::None ? k : m);
+                        const arma::mat b =
+                            arma::randn(opB == Op::None ? k + 3 : n + 3, opB == Op::None ? n : k);
+                        const arma::mat opAm = opA == Op::None ? arma::mat(a.rows(0, m - 1))
+                                                               : arma::mat(a.rows(0, k - 1).t());
+                        const arma::mat opBm = opB == Op::None ? arma::mat(b.rows(0, k - 1))
+                                                               : arma::mat(b.rows(0, n - 1).t());
+                        arma::mat c = arma::randn(m + 1, n);
+                        const arma::mat before = c;
+                        const BlasView aView = BlasView::of(a).rowRange(0, opA == Op::None ? m : k);
+                        const BlasView bView = BlasView::of(b).rowRange(0, opB == Op::None ? k : n);
+                        gemm(opA, opB, 0.5, aView, bView, 1.0, BlasView::of(c).rowRange(0, m));
+                        const arma::mat expected = 0.5 * opAm * opBm + before.rows(0, m - 1);
+                        CHECK(arma::approx_equal(c.rows(0, m - 1), expected, "absdiff", 1e-12));
+                        CHECK(c(m, 0) == before(m, 0)); // the row below the view untouched
+                        gemm(opA, opB, 2.0, aView, bView, 0.0, BlasView::of(c).rowRange(0, m));
+                        CHECK(arma::approx_equal(c.rows(0, m - 1), 2.0 * opAm * opBm, "absdiff",
+                                                 1e-12));
+                    }
+                }
+            }
         }
     }
 }
