@@ -6,11 +6,11 @@
 #include <quazip/quazipfile.h>
 #include <quazip/quazipnewinfo.h>
 
+#include <QtCore/QBuffer>
 #include <QtCore/QCryptographicHash>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonDocument>
-#include <QtCore/QBuffer>
 #include <QtCore/QJsonObject>
 #include <QtCore/QSaveFile>
 
@@ -179,9 +179,9 @@ bool bundleBytes(const BundleMetadata& metadata, const std::vector<BundleEntry>&
     if (const std::optional<QString> failed =
             writeZip(&buffer, manifest, created, entries, limits.maxRatio)) {
         if (error)
-            *error = failed->isEmpty() ? QStringLiteral("cannot pack the bundle")
-                                       : QStringLiteral("cannot pack entry %1")
-                                             .arg(quotedEntryName(*failed));
+            *error = failed->isEmpty()
+                         ? QStringLiteral("cannot pack the bundle")
+                         : QStringLiteral("cannot pack entry %1").arg(quotedEntryName(*failed));
         return false;
     }
     return true;

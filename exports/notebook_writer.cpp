@@ -132,7 +132,6 @@ std::vector<std::string> splitSourceLines(const std::string& text) {
     return lines;
 }
 
-
 std::string notebookCellId(const std::string& text) {
     std::string id;
     for (const char c : text) {

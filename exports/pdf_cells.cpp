@@ -24,7 +24,8 @@ namespace {
 // since a figure label does not wrap.
 QStringList gradientCheckLines(const GradientCheckReport& check) {
     if (!check.ran) {
-        return {QStringLiteral("Gradient check skipped: %1.").arg(QString::fromStdString(check.skipped))};
+        return {QStringLiteral("Gradient check skipped: %1.")
+                    .arg(QString::fromStdString(check.skipped))};
     }
     return {QStringLiteral("Gradient check against central differences: relative error %1, %2 "
                            "(below 1e-6 passes).")
@@ -35,7 +36,6 @@ QStringList gradientCheckLines(const GradientCheckReport& check) {
                 .arg(check.total)
                 .arg(QString::fromStdString(check.worst.gradient))};
 }
-
 
 constexpr int kMaxHeadsShown = 4;
 constexpr size_t kMaxLinesPerSection = 16;
@@ -508,8 +508,8 @@ std::vector<PdfBoxPtr> chartCellBoxes(const std::string& id, const ChartCellSpec
 
 QString boundText(const std::string& text, const LessonResults& results) {
     const std::vector<ProsePiece> pieces = scanProse(text, 1);
-    return qs(substituteBindings(text, pieces,
-                                 [&](const Binding& binding) { return results.boundText(binding); }));
+    return qs(substituteBindings(
+        text, pieces, [&](const Binding& binding) { return results.boundText(binding); }));
 }
 
 std::vector<PdfBoxPtr> quizCellBoxes(const QuizCellSpec& quiz, int number,

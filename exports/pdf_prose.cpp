@@ -47,7 +47,8 @@ bool isCodeBlock(const QTextBlock& block) {
 }
 
 // The font of one run of text for its role, keeping its bold, italic and code marks.
-void styleFragment(QTextCharFormat& fmt, Role role, int headingLevel, const PrintProseStyle& style) {
+void styleFragment(QTextCharFormat& fmt, Role role, int headingLevel,
+                   const PrintProseStyle& style) {
     QString family = pdf::kSerif;
     qreal size = style.bodySize;
     bool bold = fmt.fontWeight() >= QFont::DemiBold;

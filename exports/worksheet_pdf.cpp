@@ -462,8 +462,8 @@ std::vector<PdfBoxPtr> givensBoxes(const LessonCell& cell, const AttentionResult
     const AttentionCellSpec& spec = *cell.attention();
     std::vector<std::vector<Figure>> groups(1);
     for (NamedMatrix& m : attentionMatrices(spec, r, false)) {
-        const bool input = r.direct ? (m.name == "Q" || m.name == "K" || m.name == "V")
-                                    : m.name == "X";
+        const bool input =
+            r.direct ? (m.name == "Q" || m.name == "K" || m.name == "V") : m.name == "X";
         if (input) {
             groups.back().push_back(matrixFigure(m.table));
         }
@@ -472,8 +472,8 @@ std::vector<PdfBoxPtr> givensBoxes(const LessonCell& cell, const AttentionResult
     PrintProseStyle style;
     style.bodySize = 9.5;
     style.justify = false;
-    const QString text = QStringLiteral("**Given (cell %1).** ").arg(qs(cell.id)) +
-                         givensText(spec, r, {});
+    const QString text =
+        QStringLiteral("**Given (cell %1).** ").arg(qs(cell.id)) + givensText(spec, r, {});
     for (PdfBoxPtr& b : proseBoxes(markdownDocument(text, area.width, style))) {
         std::const_pointer_cast<PdfBox>(b)->keepWithNext = true;
         boxes.push_back(b);

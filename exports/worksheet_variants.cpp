@@ -289,10 +289,10 @@ ExportResult drawVariant(const Lesson& lesson, std::uint64_t seed, int number, i
     // them too, or the sheet would say something false (document-format.md).
     for (const LessonClaim& claim : lessonClaims(out->lesson, out->results)) {
         if (!claim.cellId.empty() && !claim.verdict.holds) {
-            const std::string why = claim.verdict.error.empty()
-                                        ? "claim is false: " + claim.expression + " (" +
-                                              claim.verdict.sides + ")"
-                                        : claim.verdict.error;
+            const std::string why =
+                claim.verdict.error.empty()
+                    ? "claim is false: " + claim.expression + " (" + claim.verdict.sides + ")"
+                    : claim.verdict.error;
             return {ExportStatus::InvalidDocument,
                     QStringLiteral("variant %1: quiz %2: %3")
                         .arg(number)

@@ -75,8 +75,8 @@ bool DocumentSaver::save() {
         return false;
     }
     QString why;
-    switch (file_.save(QByteArray::fromStdString(session_->working().serialize()), &why,
-                       overwrite_)) {
+    switch (
+        file_.save(QByteArray::fromStdString(session_->working().serialize()), &why, overwrite_)) {
     case LessonFile::SaveResult::Saved:
         saved();
         return true;
@@ -95,9 +95,8 @@ bool DocumentSaver::save() {
 }
 
 bool DocumentSaver::saveAs(const QString& pathOrUrl) {
-    const QString path = pathOrUrl.startsWith(QLatin1String("file:"))
-                             ? QUrl(pathOrUrl).toLocalFile()
-                             : pathOrUrl;
+    const QString path =
+        pathOrUrl.startsWith(QLatin1String("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
     const QString oldPath = file_.path();
     // A lesson opened from a bundle has no file of its own: Save As must not turn the bundle it
     // came from into a Markdown file (the output policy; the lesson file itself may be chosen).

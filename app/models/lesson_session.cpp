@@ -155,13 +155,16 @@ void LessonSession::clearCells() {
 
 QString LessonSession::textWithBindings(const std::string& text) const {
     const std::vector<ProsePiece> pieces = scanProse(text, 1);
-    return QString::fromStdString(substituteBindings(text, pieces, [this](const Binding& binding) {
-        const std::optional<std::string> value = results_.boundText(binding);
-        // A binding that does not resolve is listed as an error; in the
-        // prose it stays visible as what the author wrote.
-        return std::optional<std::string>(value ? escapeMarkdown(*value)
-                                                : "`{{" + binding.expression + "}}`");
-    }, [this](const Binding& claim) { return claimMark(claim); }));
+    return QString::fromStdString(substituteBindings(
+        text, pieces,
+        [this](const Binding& binding) {
+            const std::optional<std::string> value = results_.boundText(binding);
+            // A binding that does not resolve is listed as an error; in the
+            // prose it stays visible as what the author wrote.
+            return std::optional<std::string>(value ? escapeMarkdown(*value)
+                                                    : "`{{" + binding.expression + "}}`");
+        },
+        [this](const Binding& claim) { return claimMark(claim); }));
 }
 
 // A claim shows nothing while it holds. When a what-if makes it false, the
@@ -176,15 +179,14 @@ std::string LessonSession::claimMark(const Binding& claim) const {
 }
 
 QString LessonSession::proseMarkdown(const ProsePieceRow& row) const {
-    return QString::fromStdString(
-        substituteBindings(
-            row.text, row.pieces,
-            [this](const Binding& binding) {
-                const std::optional<std::string> value = results_.boundText(binding);
-                return std::optional<std::string>(value ? escapeMarkdown(*value)
-                                                        : "`{{" + binding.expression + "}}`");
-            },
-            [this](const Binding& claim) { return claimMark(claim); }));
+    return QString::fromStdString(substituteBindings(
+        row.text, row.pieces,
+        [this](const Binding& binding) {
+            const std::optional<std::string> value = results_.boundText(binding);
+            return std::optional<std::string>(value ? escapeMarkdown(*value)
+                                                    : "`{{" + binding.expression + "}}`");
+        },
+        [this](const Binding& claim) { return claimMark(claim); }));
 }
 
 void LessonSession::present(Lesson lesson, const QString& path) {

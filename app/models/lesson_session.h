@@ -13,10 +13,10 @@
 // cell editor and records them in the same history.
 
 #include "app/models/cell_list_model.h"
-#include "core/document/lesson.h"
 #include "app/models/outline_model.h"
 #include "app/models/problem_list_model.h"
 #include "app/models/prose_rows.h"
+#include "core/document/lesson.h"
 
 #include <QObject>
 #include <QtQml/qqmlregistration.h>
@@ -88,9 +88,9 @@ class LessonSession : public QObject {
     const Document& working() const { return working_; }
     const LessonResults& results() const { return results_; }
     struct RowPlace {
-        int segment = -1;    // index in working().segments
-        int lineOffset = 0;  // prose: first line of the row within its segment
-        std::string text;    // prose: the row's exact bytes
+        int segment = -1;   // index in working().segments
+        int lineOffset = 0; // prose: first line of the row within its segment
+        std::string text;   // prose: the row's exact bytes
         bool lastInSegment = true;
     };
     RowPlace rowPlace(int row) const;
@@ -129,7 +129,7 @@ class LessonSession : public QObject {
     Document working_; // the document with kept edits
     LessonResults results_;
     std::vector<ProsePieceRow> prose_;
-    std::vector<int> proseRow_; // cell-list row of each prose piece
+    std::vector<int> proseRow_;       // cell-list row of each prose piece
     std::vector<RowPlace> rowPlaces_; // where each cell-list row sits in working_
     std::map<std::string, QObject*> cellModels_;
     std::map<std::string, AttentionCellModel*> attention_;

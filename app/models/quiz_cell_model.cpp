@@ -9,9 +9,9 @@ namespace attnbook {
 
 QuizCellModel::QuizCellModel(const std::string& id, const QuizCellSpec& spec, TextFilter markdown,
                              NumberSource answer, QObject* parent)
-    : QObject(parent), id_(QString::fromStdString(id)), spec_(spec),
-      questionSource_(spec.question), choiceSources_(spec.choices), explainSource_(spec.explain),
-      markdown_(std::move(markdown)), answer_(std::move(answer)) {
+    : QObject(parent), id_(QString::fromStdString(id)), spec_(spec), questionSource_(spec.question),
+      choiceSources_(spec.choices), explainSource_(spec.explain), markdown_(std::move(markdown)),
+      answer_(std::move(answer)) {
     using Kind = QuizCellSpec::AnswerKind;
     switch (spec.answerKind) {
     case Kind::Choice:
@@ -132,8 +132,9 @@ void QuizCellModel::showAnswer() {
         kind_ == QLatin1String("number") ? answer_() : std::optional<double>();
     const QString answer = number ? displayNumber(*number, 4) : answerText();
     setVerdict(QStringLiteral("revealed"),
-               answer.isEmpty() ? QStringLiteral("This question's answer cannot be computed right now.")
-                                : QStringLiteral("The answer is %1.").arg(answer));
+               answer.isEmpty()
+                   ? QStringLiteral("This question's answer cannot be computed right now.")
+                   : QStringLiteral("The answer is %1.").arg(answer));
 }
 
 void QuizCellModel::reveal() {

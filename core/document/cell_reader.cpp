@@ -630,8 +630,8 @@ int typedDecimals(const std::string& text) {
 std::optional<QuizCellSpec> readQuiz(BodyReader& in, const YamlNode& body) {
     QuizCellSpec quiz;
     const int errorsBefore = in.errorCount();
-    static const std::vector<std::string> keys = {"question", "choices", "answer", "tolerance",
-                                                  "explain",  "cell"};
+    static const std::vector<std::string> keys = {"question",  "choices", "answer",
+                                                  "tolerance", "explain", "cell"};
     const YamlNode* answer = nullptr;
     for (const auto& [key, value] : body.entries) {
         const std::string& k = key.scalar;

@@ -2,10 +2,10 @@
 // The `compute` JSON of each kind of cell (cli.md). Bindings are paths into
 // these objects.
 
-#include "core/math/attention_result.h"
 #include "core/document/cell_specs.h"
 #include "core/document/chart_series.h"
 #include "core/document/json.h"
+#include "core/math/attention_result.h"
 
 namespace attnbook {
 

@@ -130,7 +130,8 @@ std::optional<std::string> readFileBytes(const std::string& path, std::string& e
     // below, as is every file that is not a regular one (devices, folders).
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        error = errno == ENOENT ? "no such file" : std::string("cannot be read: ") + std::strerror(errno);
+        error = errno == ENOENT ? "no such file"
+                                : std::string("cannot be read: ") + std::strerror(errno);
         return std::nullopt;
     }
     struct FdCloser {

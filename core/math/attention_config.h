@@ -74,12 +74,12 @@ struct ConfigError {
 };
 
 class InvalidConfig : public std::runtime_error {
-public:
+  public:
     explicit InvalidConfig(ConfigError error)
         : std::runtime_error(error.message), error_(std::move(error)) {}
     const ConfigError& error() const { return error_; }
 
-private:
+  private:
     ConfigError error_;
 };
 

@@ -15,7 +15,7 @@ class KeyMask;
 enum class GradientCheck { Skip, Run };
 
 class AttentionEngine {
-public:
+  public:
     explicit AttentionEngine(AttentionLimits limits = {}) : limits_(limits) {}
 
     // Throws InvalidConfig when the configuration cannot be computed; then
@@ -30,7 +30,7 @@ public:
 
     const AttentionLimits& limits() const { return limits_; }
 
-private:
+  private:
     void forwardPass(const AttentionConfig& config, const AttentionShapes& shapes,
                      const KeyMask& mask, AttentionResult& result);
     void backwardPass(const AttentionConfig& config, const AttentionShapes& shapes,

@@ -14,7 +14,7 @@
 namespace attnbook {
 
 class KeyMask {
-public:
+  public:
     KeyMask(int queries, int keys, MaskKind kind, std::vector<bool> padding);
 
     // Reading key c from row r is allowed only for c < readableEnd(r).
@@ -23,7 +23,7 @@ public:
     bool hasPadding() const { return !padding_.empty(); }
     bool isCausal() const { return causal_; }
 
-private:
+  private:
     int n_;
     int m_;
     bool causal_;

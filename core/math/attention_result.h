@@ -32,8 +32,8 @@ struct HeadResult {
 struct AttentionGradients {
     arma::mat upstream; // (n × d_o) ∂L/∂Y
     // Projection mode.
-    arma::mat X;                    // (n × d)
-    arma::mat W_Q, W_K, W_V, W_O;   // same shapes as the weights
+    arma::mat X;                  // (n × d)
+    arma::mat W_Q, W_K, W_V, W_O; // same shapes as the weights
     arma::rowvec b_Q, b_K, b_V, b_O;
     // Direct mode.
     arma::mat queries, keys, values; // same shapes as Q, K, V

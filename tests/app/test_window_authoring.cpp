@@ -4,8 +4,8 @@
 // copies offered after a crash, renames that carry bindings, File → New.
 #include "app/models/document_editor.h"
 #include "app/models/document_saver.h"
-#include "core/document/lesson.h"
 #include "app/models/lesson_session.h"
+#include "core/document/lesson.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,7 +23,9 @@ QByteArray readAll(const QString& path) {
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-QStringList linesOf(const QString& text) { return text.split(u'\n'); }
+QStringList linesOf(const QString& text) {
+    return text.split(u'\n');
+}
 
 } // namespace
 
@@ -45,7 +47,9 @@ class TestWindowAuthoring : public QObject {
     QString windowLesson() {
         return copyOf(QStringLiteral(ATTNBOOK_SOURCE_DIR "/tests/app/fixtures/window.md"));
     }
-    void prepare(LessonSession& session) { session.saver()->setRecoveryFolder(recoveryDir_.path()); }
+    void prepare(LessonSession& session) {
+        session.saver()->setRecoveryFolder(recoveryDir_.path());
+    }
 
   private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
@@ -98,20 +102,23 @@ class TestWindowAuthoring : public QObject {
         prepare(session);
         QVERIFY(session.open(windowLesson()));
         const QString before = session.documentText();
-        const int row = session.cells()->rowOfLine(27); // "Nothing here changes when the cell does."
+        const int row =
+            session.cells()->rowOfLine(27); // "Nothing here changes when the cell does."
         QCOMPARE(session.cells()->row(row).kind, QStringLiteral("prose"));
         QString text = session.editor()->proseSource(row);
         QVERIFY2(text.contains(QStringLiteral("Nothing here changes")), qPrintable(text));
         text.replace(QStringLiteral("Nothing here changes"), QStringLiteral("Nothing here moves"));
         QCOMPARE(session.editor()->setProse(row, text), QString());
         QString expected = before;
-        expected.replace(QStringLiteral("Nothing here changes"), QStringLiteral("Nothing here moves"));
+        expected.replace(QStringLiteral("Nothing here changes"),
+                         QStringLiteral("Nothing here moves"));
         if (session.documentText() != expected) {
             qWarning().noquote() << session.documentText();
         }
         QCOMPARE(session.documentText(), expected);
         // The preview replaces the bindings, the source keeps them.
-        QVERIFY(session.editor()->previewMarkdown(QStringLiteral("{{colour.head[0].weights[0][1]:4}}"))
+        QVERIFY(session.editor()
+                    ->previewMarkdown(QStringLiteral("{{colour.head[0].weights[0][1]:4}}"))
                     .contains(QStringLiteral("0.2327")));
     }
 
@@ -164,7 +171,8 @@ class TestWindowAuthoring : public QObject {
         for (const QString& target :
              {dir_.filePath(QStringLiteral("missing/folder/x.md")), QStringLiteral("/sys/x.md")}) {
             QVERIFY(!session.saver()->saveAs(target));
-            QVERIFY2(session.saver()->error().contains(target), qPrintable(session.saver()->error()));
+            QVERIFY2(session.saver()->error().contains(target),
+                     qPrintable(session.saver()->error()));
             QVERIFY(session.unsavedChanges());
             QCOMPARE(session.filePath(), path);
             QVERIFY(!QFile::exists(target));
@@ -259,7 +267,8 @@ class TestWindowAuthoring : public QObject {
         LessonSession session;
         prepare(session);
         QVERIFY(session.open(windowLesson()));
-        QCOMPARE(session.editor()->rename(QStringLiteral("colour"), QStringLiteral("hue")), QString());
+        QCOMPARE(session.editor()->rename(QStringLiteral("colour"), QStringLiteral("hue")),
+                 QString());
         const QString text = session.documentText();
         QVERIFY(text.contains(QStringLiteral("{{hue.head[0].weights[0][1]:4}}")));
         QVERIFY(!text.contains(QStringLiteral("{{colour.head")));
@@ -272,7 +281,8 @@ class TestWindowAuthoring : public QObject {
         prepare(session);
         QVERIFY(session.open(windowLesson()));
         DocumentEditor* editor = session.editor();
-        QCOMPARE(editor->checkCellSource(QStringLiteral("colour"), editor->cellSource(QStringLiteral("colour"))),
+        QCOMPARE(editor->checkCellSource(QStringLiteral("colour"),
+                                         editor->cellSource(QStringLiteral("colour"))),
                  QString());
         const QString broken = QStringLiteral("tokens: [red, blue\nheads: 1\n");
         const QString message = editor->checkCellSource(QStringLiteral("colour"), broken);
@@ -288,10 +298,12 @@ class TestWindowAuthoring : public QObject {
         QVERIFY(!session.unsavedChanges());
         QCOMPARE(session.problems()->count(), 0);
         QVERIFY(!session.saver()->save()); // no file yet: the window asks where
-        QCOMPARE(session.editor()->insertBelow(session.cells()->count() - 1, QStringLiteral("attention")),
+        QCOMPARE(session.editor()->insertBelow(session.cells()->count() - 1,
+                                               QStringLiteral("attention")),
                  QString());
-        QCOMPARE(session.editor()->insertBelow(session.cells()->count() - 1, QStringLiteral("quiz")),
-                 QString());
+        QCOMPARE(
+            session.editor()->insertBelow(session.cells()->count() - 1, QStringLiteral("quiz")),
+            QString());
         QCOMPARE(session.problems()->count(), 0);
         const QString target = dir_.filePath(QStringLiteral("new.md"));
         QVERIFY(session.saver()->saveAs(target));

@@ -1,12 +1,12 @@
 // Authoring never loses work: atomic saves that fail cleanly, one undo
 // history back to the exact bytes, recovery after a crash, files changed
 // on disk, renames that carry bindings along (reliability.md §12–14).
-#include "core/document/cell_editor.h"
-#include "core/document/cell_rename.h"
 #include "app/edit_history.h"
-#include "core/document/lesson.h"
 #include "app/lesson_file.h"
 #include "app/recovery_store.h"
+#include "core/document/cell_editor.h"
+#include "core/document/cell_rename.h"
+#include "core/document/lesson.h"
 
 #include <QFile>
 #include <QProcess>

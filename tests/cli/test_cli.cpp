@@ -152,14 +152,18 @@ class TestCli : public QObject {
 
         const Run causal = attnbook({"compute", path, "--set", "colour.mask=causal"});
         QCOMPARE(causal.exitCode, 0);
-        QCOMPARE(QJsonDocument::fromJson(causal.out).object()["claims"].toArray()[0]
-                     .toObject()["holds"].toBool(),
+        QCOMPARE(QJsonDocument::fromJson(causal.out)
+                     .object()["claims"]
+                     .toArray()[0]
+                     .toObject()["holds"]
+                     .toBool(),
                  false);
         const Run checkCausal = attnbook({"check", path, "--set", "colour.mask=causal"});
         QCOMPARE(checkCausal.exitCode, 3);
-        QVERIFY2(checkCausal.err.contains(":12:28: error: claim is false: near(colour.output[0][0], "
-                                          "colour.output[2][0]) (1.0000 vs 0.7673)"),
-                 checkCausal.err.constData());
+        QVERIFY2(
+            checkCausal.err.contains(":12:28: error: claim is false: near(colour.output[0][0], "
+                                     "colour.output[2][0]) (1.0000 vs 0.7673)"),
+            checkCausal.err.constData());
 
         QByteArray falseAsWritten = lesson;
         falseAsWritten.replace("output[2][0]", "output[1][0]");

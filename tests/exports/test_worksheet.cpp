@@ -1,9 +1,9 @@
 // Worksheets and answer keys: the blanks are empty on the sheet and filled in the key, page for
 // page; variants are reproducible from their seed, workable by hand, and differ from each
 // other; a roster gives every name a sheet and a CSV line.
-#include "tests/exports/pdf_text.h"
 #include "exports/worksheet_pdf.h"
 #include "exports/worksheet_variants.h"
+#include "tests/exports/pdf_text.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtPdf/QPdfDocument>
@@ -254,14 +254,16 @@ class TestWorksheet : public QObject {
     void theScoreLimitIsTheAuthors() {
         const QString base = QStringLiteral(
             "# T\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
-            "worksheet:\n  blank: [weights]\n  max_score: %1\n  vary:\n    vocab: {min: 1, max: 4}\n```\n");
+            "worksheet:\n  blank: [weights]\n  max_score: %1\n  vary:\n    vocab: {min: 1, max: "
+            "4}\n```\n");
         WorksheetOptions options;
         options.variants = 2;
         WorksheetFiles files;
         // Scores of [1..4]·[1..4]/√2 lie between 1.4 and 22.6: a limit of 1 allows none.
         const ExportResult narrow = renderWorksheets(lessonFrom(base.arg(1)), options, &files);
         QCOMPARE(narrow.status, ExportStatus::InvalidDocument);
-        QVERIFY2(narrow.error.contains(QStringLiteral("a score beyond ±1")), qPrintable(narrow.error));
+        QVERIFY2(narrow.error.contains(QStringLiteral("a score beyond ±1")),
+                 qPrintable(narrow.error));
         QVERIFY(renderWorksheets(lessonFrom(base.arg(30)), options, &files).ok());
         const Lesson zero = lessonFrom(base.arg(0));
         QVERIFY(hasErrors(zero.diagnostics));
@@ -287,7 +289,8 @@ class TestWorksheet : public QObject {
         const QString markdown = QStringLiteral(
             "# T\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
             "worksheet:\n  blank: [weights]\n  vary:\n    vocab: {min: -2, max: 2}\n```\n\n"
-            "```quiz q\nquestion: \"Token a is [1, 0].{{? near(c.X0[0][0], 1)}} What is A[0][0]?\"\n"
+            "```quiz q\nquestion: \"Token a is [1, 0].{{? near(c.X0[0][0], 1)}} What is "
+            "A[0][0]?\"\n"
             "answer: \"{{c.head[0].weights[0][0]}}\"\n"
             "explain: \"The share is {{c.head[0].weights[0][0]:4}}.\"\n```\n");
         const Lesson lesson = lessonFrom(markdown);
@@ -300,9 +303,9 @@ class TestWorksheet : public QObject {
         const ExportResult r = renderWorksheets(lesson, options, &files);
         QCOMPARE(r.status, ExportStatus::InvalidDocument);
         QCOMPARE(r.line, 15);
-        QVERIFY2(r.error.contains(QRegularExpression(
-                     QStringLiteral("^variant \\d: quiz q: claim is false: near\\(c.X0\\[0\\]\\[0\\], 1\\) "
-                                    "\\(-?\\d\\.0000 vs 1.0000\\)$"))),
+        QVERIFY2(r.error.contains(QRegularExpression(QStringLiteral(
+                     "^variant \\d: quiz q: claim is false: near\\(c.X0\\[0\\]\\[0\\], 1\\) "
+                     "\\(-?\\d\\.0000 vs 1.0000\\)$"))),
                  qPrintable(r.error));
     }
 
