@@ -1,5 +1,6 @@
 #include "core/math/attention_engine.h"
 
+#include "core/math/attention_kernels.h"
 #include "core/math/attention_mask.h"
 #include "core/math/blas_view.h"
 #include "core/math/gradient_check.h"
@@ -11,22 +12,14 @@
 #include <limits>
 
 namespace attnbook {
+namespace kernels {
+
 namespace {
 
 constexpr double kBlocked = -std::numeric_limits<double>::infinity();
 
-// The query rows go in blocks of this many. Under a causal mask each block
-// multiplies only the keys its last row may read, which skips the blocked
-// triangle (about half the work). With or without a mask, one block's slice
-// of the m × n tables (m × 64 doubles) stays in cache from the product that
-// writes it through the softmax to the product that reads it.
-constexpr int kBlockRows = 64;
+} // namespace
 
-int blockRowsFor(int n) {
-    return std::clamp(n, 1, kBlockRows);
-}
-
-// out (rows × outputs) = in (rows × inputs) · Wᵀ (inputs × outputs) + b
 void project(const arma::mat& in, const Projection& proj, const arma::rowvec& bias, int outputs,
              arma::mat& out) {
     if (proj.identity) {
@@ -41,17 +34,15 @@ void project(const arma::mat& in, const Projection& proj, const arma::rowvec& bi
     }
 }
 
-std::string tokenName(const std::vector<std::string>& labels, int row) {
-    if (row >= 0 && size_t(row) < labels.size()) {
-        return " ('" + labels[size_t(row)] + "')";
-    }
-    return "";
+std::string blockedRowMessage(int head, int row, const std::vector<std::string>& labels) {
+    const std::string name = row >= 0 && size_t(row) < labels.size()
+                                 ? " ('" + labels[size_t(row)] + "')"
+                                 : std::string();
+    return "head " + std::to_string(head) + ", row " + std::to_string(row) + name +
+           ": every token is blocked, so its shares and context are 0";
 }
 
-// Finite inputs can still overflow: 1e200 · 1e200 is ∞, and ∞ − ∞ is NaN.
-// Such a cell is refused rather than shown with NaN in it. In direct mode the
-// queries are at fault; with projections, X (and its weights).
-[[noreturn]] void refuseOverflow(bool direct, const std::string& what, int row) {
+void refuseOverflow(bool direct, const std::string& what, int row) {
     throw InvalidConfig(ConfigError{direct ? "queries" : "X",
                                     what + " overflowed: the inputs are too large to compute with",
                                     row, -1});
@@ -63,35 +54,6 @@ void requireFiniteValues(const arma::mat& m, bool direct, const char* what) {
     }
 }
 
-// out (1 × cols) = the sum of each column of m, into out's own memory.
-void columnSums(const arma::mat& m, arma::rowvec& out) {
-    out.set_size(m.n_cols);
-    for (arma::uword c = 0; c < m.n_cols; ++c) {
-        const double* column = m.colptr(c);
-        double sum = 0.0;
-        for (arma::uword r = 0; r < m.n_rows; ++r) {
-            sum += column[r];
-        }
-        out[c] = sum;
-    }
-}
-
-// The gradients are finite when every input is, unless a product overflows.
-void requireFiniteGradients(const AttentionGradients& g, bool direct) {
-    const arma::mat* matrices[] = {&g.X,   &g.W_Q,     &g.W_K,  &g.W_V,
-                                   &g.W_O, &g.queries, &g.keys, &g.values};
-    const arma::rowvec* biases[] = {&g.b_Q, &g.b_K, &g.b_V, &g.b_O};
-    for (const arma::mat* m : matrices) {
-        requireFiniteValues(*m, direct, "the gradients");
-    }
-    for (const arma::rowvec* b : biases) {
-        requireFiniteValues(*b, direct, "the gradients");
-    }
-}
-
-// Masks, then softmaxes one query's column of scores in place of its shares.
-// Subtracting the column maximum keeps exp() finite for any finite scores.
-// Returns false when the query may read no key (its shares are all 0).
 bool softmaxColumn(double* scores, double* shares, int m, int readableEnd, const KeyMask& mask,
                    int row, bool direct) {
     vec::ColumnMaximum maximum{kBlocked, true};
@@ -122,6 +84,41 @@ bool softmaxColumn(double* scores, double* shares, int m, int readableEnd, const
     return true;
 }
 
+} // namespace kernels
+
+namespace {
+
+using kernels::blockRowsFor;
+using kernels::project;
+using kernels::requireFiniteValues;
+using kernels::softmaxColumn;
+
+// out (1 × cols) = the sum of each column of m, into out's own memory.
+void columnSums(const arma::mat& m, arma::rowvec& out) {
+    out.set_size(m.n_cols);
+    for (arma::uword c = 0; c < m.n_cols; ++c) {
+        const double* column = m.colptr(c);
+        double sum = 0.0;
+        for (arma::uword r = 0; r < m.n_rows; ++r) {
+            sum += column[r];
+        }
+        out[c] = sum;
+    }
+}
+
+// The gradients are finite when every input is, unless a product overflows.
+void requireFiniteGradients(const AttentionGradients& g, bool direct) {
+    const arma::mat* matrices[] = {&g.X,   &g.W_Q,     &g.W_K,  &g.W_V,
+                                   &g.W_O, &g.queries, &g.keys, &g.values};
+    const arma::rowvec* biases[] = {&g.b_Q, &g.b_K, &g.b_V, &g.b_O};
+    for (const arma::mat* m : matrices) {
+        requireFiniteValues(*m, direct, "the gradients");
+    }
+    for (const arma::rowvec* b : biases) {
+        requireFiniteValues(*b, direct, "the gradients");
+    }
+}
+
 } // namespace
 
 AttentionResult AttentionEngine::compute(const AttentionConfig& config, GradientCheck check) {
@@ -144,6 +141,15 @@ void AttentionEngine::forward(const AttentionConfig& config, AttentionResult& re
     const AttentionShapes shapes = resolveShapes(config, limits_);
     const KeyMask mask(shapes.n, shapes.m, config.mask, config.padding);
     forwardPass(config, shapes, mask, result);
+}
+
+void AttentionEngine::backward(const AttentionConfig& config, AttentionResult& result,
+                               GradientCheck check) {
+    const AttentionShapes shapes = resolveShapes(config, limits_);
+    const KeyMask mask(shapes.n, shapes.m, config.mask, config.padding);
+    backwardPass(config, shapes, mask, result);
+    result.gradcheck = check == GradientCheck::Run ? gradientCheck(config, result, limits_)
+                                                   : GradientCheckReport{};
 }
 
 void AttentionEngine::forwardPass(const AttentionConfig& config, const AttentionShapes& s,
@@ -221,10 +227,7 @@ void AttentionEngine::forwardPass(const AttentionConfig& config, const Attention
                     s.m, mask.readableEnd(row), mask, row, config.direct);
                 if (!readsSomething) {
                     r.warnings.push_back(
-                        {"blocked-row", i, row,
-                         "head " + std::to_string(i) + ", row " + std::to_string(row) +
-                             tokenName(r.queryTokens, row) +
-                             ": every token is blocked, so its shares and context are 0"});
+                        {"blocked-row", i, row, kernels::blockedRowMessage(i, row, r.queryTokens)});
                 }
             }
             // Context (rows × d_v) = A (rows × keys) · V_i[0:keys] (keys × d_v)

@@ -28,6 +28,18 @@ class AttentionEngine {
     // Only the forward pass: what the gradient check perturbs.
     void forward(const AttentionConfig& config, AttentionResult& result);
 
+    // The forward pass after an edit of the token vectors of `rows` alone (rows of X0; every
+    // other input and every shape as when `result` was computed, labels and focus may differ):
+    // recomputes only what those rows reach (attention_update.cpp). The same numbers as
+    // forward() to rounding; a result whose shapes do not match is computed in full. Throws
+    // InvalidConfig as forward() does, and then `result` is left unspecified.
+    void updateRows(const AttentionConfig& config, const std::vector<int>& rows,
+                    AttentionResult& result);
+
+    // The backward pass and the gradient check of a result whose forward pass is current.
+    void backward(const AttentionConfig& config, AttentionResult& result,
+                  GradientCheck check = GradientCheck::Run);
+
     const AttentionLimits& limits() const { return limits_; }
 
   private:
