@@ -10,6 +10,7 @@
 #include "core/math/attention_shapes.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace attnbook {
@@ -24,6 +25,41 @@ template <class Edit> EditRefusal tryEdit(EditableAttention& state, Edit edit) {
     }
     if (EditRefusal problem = candidate.problem()) {
         return problem;
+    }
+    state = std::move(candidate);
+    return std::nullopt;
+}
+
+// tryEdit for an edit that leaves the four weight matrices alone: they move into the copy
+// and back instead of being copied. They are most of a cell read from a model's files (19 MB
+// in GPT-2 small's shape), and the window makes every edit on the GUI thread (issue 9).
+template <class Edit> EditRefusal tryEditKeepingWeights(EditableAttention& state, Edit edit) {
+    const auto weights = [](AttentionConfig& c) {
+        return std::array<arma::mat*, 4>{&c.wQ.weights, &c.wK.weights, &c.wV.weights,
+                                         &c.wO.weights};
+    };
+    std::array<arma::mat, 4> kept;
+    const auto moveOut = [&](EditableAttention& from) {
+        for (size_t i = 0; i < kept.size(); ++i) {
+            kept[i] = std::move(*weights(from.config)[i]);
+        }
+    };
+    const auto moveInto = [&](EditableAttention& to) {
+        for (size_t i = 0; i < kept.size(); ++i) {
+            *weights(to.config)[i] = std::move(kept[i]);
+        }
+    };
+    moveOut(state);
+    EditableAttention candidate = state;
+    moveInto(candidate);
+    EditRefusal refusal = edit(candidate);
+    if (!refusal) {
+        refusal = candidate.problem();
+    }
+    if (refusal) {
+        moveOut(candidate);
+        moveInto(state);
+        return refusal;
     }
     state = std::move(candidate);
     return std::nullopt;
@@ -187,25 +223,53 @@ arma::mat editableMatrix(const EditableAttention& state, const std::string& name
     return {};
 }
 
+std::pair<arma::uword, arma::uword> editableShape(const EditableAttention& state,
+                                                  const std::string& name) {
+    const AttentionConfig& c = state.config;
+    if (name == "X0")
+        return {c.X0.n_rows, c.X0.n_cols};
+    if (name == "queries")
+        return {c.queries.n_rows, c.queries.n_cols};
+    if (name == "keys")
+        return {c.keys.n_rows, c.keys.n_cols};
+    if (name == "values")
+        return {c.values.n_rows, c.values.n_cols};
+    AttentionConfig& mutableConfig = const_cast<AttentionConfig&>(c);
+    if (const Projection* p = projection(c, name); p && !p->identity) {
+        return {p->weights.n_rows, p->weights.n_cols};
+    }
+    if (const arma::rowvec* b = bias(mutableConfig, name); b && !b->is_empty()) {
+        return {1, b->n_elem};
+    }
+    if (!projection(c, name) && !bias(mutableConfig, name)) {
+        return {0, 0};
+    }
+    const AttentionShapes shapes = resolveShapes(c, AttentionLimits{});
+    if (projection(c, name)) {
+        return projectionShape(shapes, name);
+    }
+    return {1, biasLength(shapes, name)};
+}
+
 EditRefusal setHeads(EditableAttention& state, int heads) {
     if (heads < 1) {
         return std::string("heads must be at least 1");
     }
-    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+    return tryEditKeepingWeights(state, [&](EditableAttention& s) -> EditRefusal {
         s.config.heads = heads;
         return std::nullopt;
     });
 }
 
 EditRefusal setMask(EditableAttention& state, MaskKind mask) {
-    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+    return tryEditKeepingWeights(state, [&](EditableAttention& s) -> EditRefusal {
         s.config.mask = mask;
         return std::nullopt;
     });
 }
 
 EditRefusal setPadding(EditableAttention& state, int key, bool padded) {
-    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+    return tryEditKeepingWeights(state, [&](EditableAttention& s) -> EditRefusal {
         const int m = keyRows(s.config);
         if (!validIndex(key, m)) {
             return "there is no token " + std::to_string(key + 1) + " to pad";
@@ -223,7 +287,7 @@ EditRefusal setPadding(EditableAttention& state, int key, bool padded) {
 }
 
 EditRefusal setPositional(EditableAttention& state, PositionalKind kind) {
-    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+    return tryEditKeepingWeights(state, [&](EditableAttention& s) -> EditRefusal {
         if (s.config.direct && kind != PositionalKind::None) {
             return std::string("a cell that gives queries, keys and values directly has no "
                                "positional encoding");
@@ -240,7 +304,7 @@ EditRefusal setScale(EditableAttention& state, ScaleKind kind, double divisor) {
     if (kind == ScaleKind::Divisor && !(std::isfinite(divisor) && divisor > 0)) {
         return std::string("the divisor must be a finite number above 0");
     }
-    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+    return tryEditKeepingWeights(state, [&](EditableAttention& s) -> EditRefusal {
         s.config.scaleKind = kind;
         if (kind == ScaleKind::Divisor) {
             s.config.scaleDivisor = divisor;
@@ -290,7 +354,7 @@ EditRefusal addToken(EditableAttention& state, const std::string& label) {
     if (EditRefusal r = refuseInDirectMode(state)) {
         return r;
     }
-    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+    return tryEditKeepingWeights(state, [&](EditableAttention& s) -> EditRefusal {
         // A word the vocab lacks joins it with a vector of zeros, which the
         // reader can then edit like any other (Keep writes it into the vocab).
         if (s.usesVocab() && !label.empty() && s.vocab.count(label) == 0) {
@@ -328,7 +392,7 @@ EditRefusal removeToken(EditableAttention& state, int index) {
     if (EditRefusal r = refuseInDirectMode(state)) {
         return r;
     }
-    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+    return tryEditKeepingWeights(state, [&](EditableAttention& s) -> EditRefusal {
         AttentionConfig& c = s.config;
         const int n = int(c.tokens.size());
         if (!validIndex(index, n)) {
@@ -359,7 +423,7 @@ EditRefusal renameToken(EditableAttention& state, int index, const std::string& 
     if (EditRefusal r = refuseInDirectMode(state)) {
         return r;
     }
-    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+    return tryEditKeepingWeights(state, [&](EditableAttention& s) -> EditRefusal {
         AttentionConfig& c = s.config;
         if (!validIndex(index, int(c.tokens.size()))) {
             return "there is no token " + std::to_string(index + 1);
@@ -383,7 +447,7 @@ EditRefusal moveToken(EditableAttention& state, int from, int to) {
     if (EditRefusal r = refuseInDirectMode(state)) {
         return r;
     }
-    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
+    return tryEditKeepingWeights(state, [&](EditableAttention& s) -> EditRefusal {
         AttentionConfig& c = s.config;
         const int n = int(c.tokens.size());
         if (!validIndex(from, n) || !validIndex(to, n)) {
@@ -416,6 +480,9 @@ EditRefusal moveToken(EditableAttention& state, int from, int to) {
     });
 }
 
+// One entry changes in place, without tryEdit's copy of the cell: the shapes stay as they
+// were (an identity or a missing bias becomes the same matrix written out), so the edit
+// cannot make the cell uncomputable, and it is the edit a reader repeats most.
 EditRefusal setMatrixEntry(EditableAttention& state, const std::string& name, int row, int col,
                            double value) {
     if (!std::isfinite(value)) {
@@ -424,39 +491,41 @@ EditRefusal setMatrixEntry(EditableAttention& state, const std::string& name, in
     if (!isEditableMatrix(state, name)) {
         return name + " cannot be edited in this cell";
     }
-    return tryEdit(state, [&](EditableAttention& s) -> EditRefusal {
-        AttentionConfig& c = s.config;
-        arma::mat current = editableMatrix(s, name);
-        if (!validIndex(row, int(current.n_rows)) || !validIndex(col, int(current.n_cols))) {
-            return name + " has no entry at row " + std::to_string(row + 1) + ", column " +
-                   std::to_string(col + 1);
-        }
-        const auto r = arma::uword(row), k = arma::uword(col);
-        if (name == "X0") {
-            if (s.usesVocab()) {
-                // Equal tokens share their vocab vector: every copy changes.
-                const std::string& label = c.tokens[r];
-                s.vocab[label](k) = value;
-                for (size_t i = 0; i < c.tokens.size(); ++i) {
-                    if (c.tokens[i] == label) {
-                        c.X0(arma::uword(i), k) = value;
-                    }
+    AttentionConfig& c = state.config;
+    const auto [rows, cols] = editableShape(state, name);
+    if (!validIndex(row, int(rows)) || !validIndex(col, int(cols))) {
+        return name + " has no entry at row " + std::to_string(row + 1) + ", column " +
+               std::to_string(col + 1);
+    }
+    const auto r = arma::uword(row), k = arma::uword(col);
+    if (name == "X0") {
+        if (state.usesVocab()) {
+            // Equal tokens share their vocab vector: every copy changes.
+            const std::string& label = c.tokens[r];
+            state.vocab[label](k) = value;
+            for (size_t i = 0; i < c.tokens.size(); ++i) {
+                if (c.tokens[i] == label) {
+                    c.X0(arma::uword(i), k) = value;
                 }
-            } else {
-                c.X0(r, k) = value;
             }
-        } else if (Projection* p = projection(c, name)) {
-            p->weights = current;
-            p->identity = false;
-            p->weights(r, k) = value;
-        } else if (arma::rowvec* b = bias(c, name)) {
-            *b = arma::rowvec(current.row(0));
-            (*b)(k) = value;
-        } else if (arma::mat* m = directMatrix(c, name)) {
-            (*m)(r, k) = value;
+        } else {
+            c.X0(r, k) = value;
         }
-        return std::nullopt;
-    });
+    } else if (Projection* p = projection(c, name)) {
+        if (p->identity) {
+            p->weights = editableMatrix(state, name);
+            p->identity = false;
+        }
+        p->weights(r, k) = value;
+    } else if (arma::rowvec* b = bias(c, name)) {
+        if (b->is_empty()) {
+            *b = arma::rowvec(editableMatrix(state, name).row(0));
+        }
+        (*b)(k) = value;
+    } else if (arma::mat* m = directMatrix(c, name)) {
+        (*m)(r, k) = value;
+    }
+    return std::nullopt;
 }
 
 EditRefusal setIdentity(EditableAttention& state, const std::string& name) {

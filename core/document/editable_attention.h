@@ -36,6 +36,9 @@ struct EditableAttention {
 // read as the matrices they stand for.
 bool isEditableMatrix(const EditableAttention& state, const std::string& name);
 arma::mat editableMatrix(const EditableAttention& state, const std::string& name);
+// Its (rows × columns), without writing it out.
+std::pair<arma::uword, arma::uword> editableShape(const EditableAttention& state,
+                                                  const std::string& name);
 
 EditRefusal setHeads(EditableAttention& state, int heads);
 EditRefusal setMask(EditableAttention& state, MaskKind mask);

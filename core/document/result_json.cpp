@@ -1,12 +1,59 @@
 #include "core/document/result_json.h"
 
 namespace attnbook {
+
+void JsonSelection::add(const BindingPath& path) {
+    JsonSelection* at = this;
+    for (const auto& step : path.steps) {
+        if (const auto* name = std::get_if<std::string>(&step)) {
+            at = &at->keys_[*name];
+        } else {
+            at = &at->indices_[std::get<size_t>(step)];
+        }
+    }
+    at->whole_ = true;
+}
+
+const JsonSelection* JsonSelection::key(const std::string& name) const {
+    const auto found = keys_.find(name);
+    return found == keys_.end() ? nullptr : &found->second;
+}
+
+const JsonSelection* JsonSelection::index(size_t i) const {
+    const auto found = indices_.find(i);
+    return found == indices_.end() ? nullptr : &found->second;
+}
+
 namespace {
 
-// Scores with blocked entries as null (cli.md).
-Json scoresJson(const HeadResult& head, int n, int m) {
+// Whether a table keeps every row: no selection, a path that takes it whole, or none that
+// indexes it.
+bool allRows(const JsonSelection* only) {
+    return !only || only->whole() || !only->indexed();
+}
+
+// The rows of a table that `only` selects (every row without a selection); the others null.
+template <class Row> Json selectedRows(size_t count, const JsonSelection* only, Row row) {
     Json::Array rows;
-    for (int r = 0; r < n; ++r) {
+    rows.reserve(count);
+    const bool all = allRows(only);
+    for (size_t r = 0; r < count; ++r) {
+        rows.push_back(all || only->index(r) ? row(r) : Json(nullptr));
+    }
+    return Json(std::move(rows));
+}
+
+Json matrixJson(const arma::mat& m, const JsonSelection* only) {
+    if (allRows(only)) {
+        return jsonMatrix(m);
+    }
+    return selectedRows(m.n_rows, only,
+                        [&](size_t r) { return jsonVector(arma::rowvec(m.row(arma::uword(r)))); });
+}
+
+// Scores with blocked entries as null (cli.md).
+Json scoresJson(const HeadResult& head, int n, int m, const JsonSelection* only = nullptr) {
+    return selectedRows(size_t(n), only, [&](size_t r) {
         Json::Array row;
         for (int c = 0; c < m; ++c) {
             if (head.blocked(arma::uword(r), arma::uword(c))) {
@@ -15,13 +62,23 @@ Json scoresJson(const HeadResult& head, int n, int m) {
                 row.emplace_back(head.score(arma::uword(r), arma::uword(c)));
             }
         }
-        rows.emplace_back(std::move(row));
-    }
-    return Json(std::move(rows));
+        return Json(std::move(row));
+    });
 }
 
-Json matrixOrNull(const arma::mat& m, bool present) {
-    return present ? jsonMatrix(m) : Json(nullptr);
+Json matrixOrNull(const arma::mat& m, bool present, const JsonSelection* only) {
+    return present ? matrixJson(m, only) : Json(nullptr);
+}
+
+// Sets `key` to what `make(part)` builds when the selection reads it; without a selection, or
+// one that takes this object whole, to all of it.
+template <class Make>
+void setSelected(Json& object, const char* key, const JsonSelection* only, Make make) {
+    if (!only || only->whole()) {
+        object.set(key, make(nullptr));
+    } else if (const JsonSelection* part = only->key(key)) {
+        object.set(key, make(part));
+    }
 }
 
 // cli.md: the norm-wise error, how many entries were compared, and the worst
@@ -47,43 +104,69 @@ Json gradientCheckJson(const GradientCheckReport& check) {
 
 } // namespace
 
-Json attentionJson(const std::string& id, const AttentionResult& r) {
+Json attentionJson(const std::string& id, const AttentionResult& r, const JsonSelection* only) {
     Json cell = Json::object();
     cell.set("id", id).set("kind", "attention");
     cell.set("n", r.n).set("d", r.d).set("heads", r.h);
     cell.set("d_k", r.dK).set("d_v", r.dV).set("d_o", r.dO).set("scale", r.scale);
     cell.set("tokens", jsonStrings(r.tokens));
-    cell.set("X0", matrixOrNull(r.X0, !r.direct));
-    cell.set("P", matrixOrNull(r.P, !r.direct));
-    cell.set("X", matrixOrNull(r.X, !r.direct));
-    cell.set("Q", jsonMatrix(r.Q)).set("K", jsonMatrix(r.K)).set("V", jsonMatrix(r.V));
-    Json::Array heads;
-    for (const HeadResult& head : r.head) {
-        Json h = Json::object();
-        h.set("scores", scoresJson(head, r.n, r.m));
-        h.set("weights", jsonMatrix(head.weights()));
-        h.set("context", jsonMatrix(head.context));
-        heads.push_back(std::move(h));
-    }
-    cell.set("head", Json(std::move(heads)));
-    cell.set("concat", jsonMatrix(r.concat));
-    cell.set("output", jsonMatrix(r.output));
+    const auto table = [&](const arma::mat& m, bool present = true) {
+        return [&m, present](const JsonSelection* part) { return matrixOrNull(m, present, part); };
+    };
+    setSelected(cell, "X0", only, table(r.X0, !r.direct));
+    setSelected(cell, "P", only, table(r.P, !r.direct));
+    setSelected(cell, "X", only, table(r.X, !r.direct));
+    setSelected(cell, "Q", only, table(r.Q));
+    setSelected(cell, "K", only, table(r.K));
+    setSelected(cell, "V", only, table(r.V));
+    setSelected(cell, "head", only, [&](const JsonSelection* part) {
+        Json::Array heads;
+        for (size_t i = 0; i < r.head.size(); ++i) {
+            const HeadResult& head = r.head[i];
+            const JsonSelection* one = allRows(part) ? nullptr : part->index(i);
+            Json h = Json::object();
+            if (!allRows(part) && !one) {
+                heads.push_back(std::move(h)); // a head no path reads
+                continue;
+            }
+            setSelected(h, "scores", one, [&](const JsonSelection* rows) {
+                return scoresJson(head, r.n, r.m, rows);
+            });
+            setSelected(h, "weights", one, [&](const JsonSelection* rows) {
+                return matrixJson(head.weights(), rows);
+            });
+            setSelected(h, "context", one, table(head.context));
+            heads.push_back(std::move(h));
+        }
+        return Json(std::move(heads));
+    });
+    setSelected(cell, "concat", only, table(r.concat));
+    setSelected(cell, "output", only, table(r.output));
 
     const AttentionGradients& g = r.grad;
-    Json grad = Json::object();
-    grad.set("upstream", jsonMatrix(g.upstream));
-    if (r.direct) {
-        grad.set("queries", jsonMatrix(g.queries));
-        grad.set("keys", jsonMatrix(g.keys));
-        grad.set("values", jsonMatrix(g.values));
-    } else {
-        grad.set("X", jsonMatrix(g.X));
-        grad.set("W_Q", jsonMatrix(g.W_Q)).set("b_Q", jsonVector(g.b_Q));
-        grad.set("W_K", jsonMatrix(g.W_K)).set("b_K", jsonVector(g.b_K));
-        grad.set("W_V", jsonMatrix(g.W_V)).set("b_V", jsonVector(g.b_V));
-        grad.set("W_O", jsonMatrix(g.W_O)).set("b_O", jsonVector(g.b_O));
-    }
-    cell.set("grad", std::move(grad));
+    setSelected(cell, "grad", only, [&](const JsonSelection* part) {
+        Json grad = Json::object();
+        const auto vector = [](const arma::rowvec& v) {
+            return [&v](const JsonSelection*) { return jsonVector(v); };
+        };
+        setSelected(grad, "upstream", part, table(g.upstream));
+        if (r.direct) {
+            setSelected(grad, "queries", part, table(g.queries));
+            setSelected(grad, "keys", part, table(g.keys));
+            setSelected(grad, "values", part, table(g.values));
+        } else {
+            setSelected(grad, "X", part, table(g.X));
+            setSelected(grad, "W_Q", part, table(g.W_Q));
+            setSelected(grad, "b_Q", part, vector(g.b_Q));
+            setSelected(grad, "W_K", part, table(g.W_K));
+            setSelected(grad, "b_K", part, vector(g.b_K));
+            setSelected(grad, "W_V", part, table(g.W_V));
+            setSelected(grad, "b_V", part, vector(g.b_V));
+            setSelected(grad, "W_O", part, table(g.W_O));
+            setSelected(grad, "b_O", part, vector(g.b_O));
+        }
+        return grad;
+    });
     cell.set("gradcheck", gradientCheckJson(r.gradcheck));
 
     Json::Array warnings;

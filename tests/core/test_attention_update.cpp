@@ -8,6 +8,7 @@
 #include "test_support.h"
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 
