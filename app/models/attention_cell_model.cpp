@@ -4,7 +4,7 @@
 #include "core/document/cell_specs.h"
 #include "core/math/worked_steps.h"
 
-#include <QElapsedTimer>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
@@ -29,6 +29,13 @@ QString refusalText(const EditRefusal& refusal) {
     return refusal ? QString::fromStdString(*refusal) : QString();
 }
 
+// A recompute estimated below this many multiply-adds runs inline, on the GUI thread: every
+// shipped lesson's cell (a few thousand, tens of thousands with its gradient check: well under
+// a millisecond), so a test or a shot reads the new numbers right after an edit, as it always
+// could, and a learner's edit shows in the same frame. Anything larger (a 512-token cell costs
+// about 3e7) goes to the worker.
+constexpr double kInlineWork = 2e6;
+
 } // namespace
 
 AttentionCellModel::AttentionCellModel(const std::string& id, const AttentionCellSpec& spec,
@@ -36,32 +43,39 @@ AttentionCellModel::AttentionCellModel(const std::string& id, const AttentionCel
     : QObject(parent), id_(QString::fromStdString(id)), views_(toQStringList(spec.views)),
       controls_(toQStringList(spec.controls)),
       hasLearned_(spec.config.positional == PositionalKind::Learned),
-      authored_(EditableAttention::fromSpec(spec)), state_(authored_),
-      result_(std::make_shared<AttentionResult>()),
-      authoredResult_(std::make_unique<AttentionResult>()) {}
+      authored_(std::make_shared<const EditableAttention>(EditableAttention::fromSpec(spec))),
+      state_(*authored_), result_(std::make_shared<AttentionResult>()), authoredResult_(result_),
+      computer_(std::make_shared<CellComputer>()), latestState_(authored_) {
+    // The worker's outcome arrives here, on the GUI thread. A model destroyed while its job
+    // runs takes the watcher with it: the job finishes on its own (it owns or shares all it
+    // touches) and its outcome is dropped.
+    connect(&watcher_, &QFutureWatcher<RecomputeOutcome>::finished, this,
+            &AttentionCellModel::jobFinished);
+}
 
 AttentionCellModel* AttentionCellModel::create(const std::string& id, const AttentionCellSpec& spec,
                                                bool needsGradients, ConfigError& error,
                                                QObject* parent) {
     std::unique_ptr<AttentionCellModel> model(new AttentionCellModel(id, spec, parent));
     model->needsGradients_ = needsGradients || model->views_.contains(QStringLiteral("gradients"));
-    if (const std::optional<ConfigError> failure = model->recompute()) {
+    if (const std::optional<ConfigError> failure = model->computeInline(CellChange::everything())) {
         error = *failure;
         return nullptr;
     }
-    *model->authoredResult_ = *model->result_;
+    model->authoredResult_ = model->result_;
     return model.release();
 }
 
-AttentionCellModel* AttentionCellModel::fromComputed(const std::string& id,
-                                                     const AttentionCellSpec& spec,
-                                                     const AttentionResult& computed,
-                                                     bool needsGradients, QObject* parent) {
+AttentionCellModel*
+AttentionCellModel::fromComputed(const std::string& id, const AttentionCellSpec& spec,
+                                 std::shared_ptr<const AttentionResult> computed,
+                                 bool needsGradients, QObject* parent) {
     auto* model = new AttentionCellModel(id, spec, parent);
     model->needsGradients_ = needsGradients || model->views_.contains(QStringLiteral("gradients"));
-    *model->result_ = computed;
-    *model->authoredResult_ = computed;
-    model->checkRows();
+    model->result_ = computed;
+    model->authoredResult_ = std::move(computed);
+    model->rowCheck_ = checkRows(*model->result_);
+    model->allowedHeads_ = attnbook::allowedHeads(model->state_);
     ++model->revision_;
     return model;
 }
@@ -94,7 +108,7 @@ QStringList AttentionCellModel::queryLabels() const {
 
 QVariantList AttentionCellModel::allowedHeads() const {
     QVariantList out;
-    for (int h : attnbook::allowedHeads(state_)) {
+    for (int h : allowedHeads_) {
         out << h;
     }
     return out;
@@ -139,7 +153,7 @@ QString AttentionCellModel::scaleMode() const {
 }
 
 bool AttentionCellModel::edited() const {
-    return hasChanges(authored_, state_);
+    return editedBesidesFocus_ || state_.config.focus != authored_->config.focus;
 }
 
 bool AttentionCellModel::compareAvailable() const {
@@ -193,24 +207,29 @@ QStringList AttentionCellModel::gradientNames() const {
             QStringLiteral("b_V"), QStringLiteral("b_O")};
 }
 
-QString AttentionCellModel::applyEdit(const std::function<EditRefusal(EditableAttention&)>& edit) {
-    EditableAttention candidate = state_;
-    if (EditRefusal refusal = edit(candidate)) {
+QString AttentionCellModel::applyEdit(const std::function<EditRefusal(EditableAttention&)>& edit,
+                                      const CellChange& change) {
+    EditableAttention before = state_; // what Undo goes back to
+    if (EditRefusal refusal = edit(state_)) {
         return refusalText(refusal);
     }
-    // The shapes were checked; the numbers can still be refused by the
-    // core (a product that overflows). Then the previous state, which
-    // computed before, is computed again and the edit is refused.
-    std::swap(state_, candidate);
     // Recorded before the recompute announces it, so the views see Undo at once.
-    undo_.push_back({candidate, ++whatIfClock});
+    const bool inlineCompute = !updating() && computesInline();
+    undo_.push_back({inlineCompute ? before : std::move(before), ++whatIfClock});
     if (undo_.size() > kUndoSteps) {
         undo_.erase(undo_.begin());
     }
-    if (const std::optional<ConfigError> failure = recompute()) {
+    if (!inlineCompute) {
+        // Checked (and refused) at once; computed on the worker. An edit refused only when
+        // its numbers overflow comes back through refused().
+        recomputeAfter(change);
+        return {};
+    }
+    // The shapes were checked; the numbers can still be refused by the core (a product that
+    // overflows). Then the cell keeps the state and the result it had.
+    if (const std::optional<ConfigError> failure = recomputeAfter(change)) {
         undo_.pop_back();
-        std::swap(state_, candidate);
-        recompute();
+        state_ = std::move(before);
         return QString::fromStdString(failure->message);
     }
     return {};
@@ -222,111 +241,158 @@ bool AttentionCellModel::undoWhatIf() {
     }
     state_ = std::move(undo_.back().before);
     undo_.pop_back();
-    recompute(); // a state that computed before
+    recomputeAfter(CellChange::everything()); // a state that computed before
     return true;
 }
 
-std::optional<ConfigError> AttentionCellModel::recompute() {
-    QElapsedTimer timer;
-    timer.start();
-    try {
-        if (needsGradients_) {
-            engine_.compute(state_.config, *result_, GradientCheck::Run);
-        } else {
-            engine_.forward(state_.config, *result_);
-            result_->gradcheck = {};
-        }
-    } catch (const InvalidConfig& e) {
-        return e.error();
-    } catch (const std::bad_alloc&) {
-        return ConfigError{"", "not enough memory to compute this cell"};
+bool AttentionCellModel::computesInline() const {
+    return recomputeWork(*result_, needsGradients_) <= kInlineWork;
+}
+
+// The route of every recompute (edits, reset, setNeedsGradients).
+//
+// On the worker: QtConcurrent on the global thread pool rather than a QThread per session.
+// A job owns, or shares read-only, everything it touches (a copy of the configuration, the
+// engine's scratch, the result it fills), so a cell model can go away while its job runs
+// without waiting for it; and the pool's threads are shared with the export renders instead
+// of adding a thread per open lesson. One job per cell at a time: edits made meanwhile only
+// merge into `pending_`, and when the job finishes a result that is already stale is not
+// shown: the newest state is computed from it.
+std::optional<ConfigError> AttentionCellModel::recomputeAfter(const CellChange& change) {
+    if (change.kind == CellChange::Kind::Nothing && !updating()) {
+        showUnchangedNumbers();
+        return std::nullopt;
     }
-    checkRows();
-    lastComputeMs_ = double(timer.nsecsElapsed()) / 1e6;
+    if (!updating() && computesInline()) {
+        return computeInline(change);
+    }
+    const bool wasUpdating = updating();
+    if (pending_) {
+        pending_->merge(change);
+    } else {
+        pending_ = change;
+    }
+    if (!running_) {
+        startJob();
+    }
+    if (wasUpdating != updating()) {
+        Q_EMIT updatingChanged();
+    }
+    return std::nullopt;
+}
+
+std::optional<ConfigError> AttentionCellModel::computeInline(const CellChange& change) {
+    RecomputeJob job = jobFor(change);
+    RecomputeOutcome outcome = computer_->run(job, freeBuffer());
+    if (outcome.error) {
+        return outcome.error;
+    }
+    latestState_ = std::move(job.state);
+    unshown_.reset();
+    show(std::move(outcome));
+    return std::nullopt;
+}
+
+RecomputeJob AttentionCellModel::jobFor(const CellChange& change) const {
+    RecomputeJob job;
+    job.state = std::make_shared<const EditableAttention>(state_); // the worker's own copy
+    job.authored = authored_;
+    job.base = unshown_ ? unshown_->result : result_;
+    job.change = change;
+    job.gradients = needsGradients_;
+    job.json = quotedJson_;
+    job.quoted = quoted_;
+    job.id = id_.toStdString();
+    return job;
+}
+
+std::shared_ptr<AttentionResult> AttentionCellModel::freeBuffer() {
+    // Only a buffer nobody else holds any more (a view, the session, a job) is reused.
+    if (spare_ && spare_.use_count() == 1) {
+        return std::exchange(spare_, nullptr);
+    }
+    spare_.reset();
+    return std::make_shared<AttentionResult>();
+}
+
+void AttentionCellModel::startJob() {
+    const CellChange change = *pending_;
+    pending_.reset();
+    if (change.kind == CellChange::Kind::Nothing) {
+        showUnchangedNumbers();
+        return;
+    }
+    RecomputeJob job = jobFor(change);
+    runningState_ = job.state;
+    running_ = true;
+    watcher_.setFuture(QtConcurrent::run(
+        [computer = computer_, job = std::move(job), buffer = freeBuffer()]() mutable {
+            return computer->run(job, std::move(buffer));
+        }));
+}
+
+void AttentionCellModel::jobFinished() {
+    RecomputeOutcome outcome = watcher_.result();
+    running_ = false;
+    std::shared_ptr<const EditableAttention> computed = std::move(runningState_);
+    if (outcome.error) {
+        // Refused: back to the last state that computed, with the edits made since.
+        pending_.reset();
+        state_ = *latestState_;
+        if (unshown_) {
+            RecomputeOutcome last = std::move(*unshown_);
+            unshown_.reset();
+            show(std::move(last));
+        } else {
+            showUnchangedNumbers();
+        }
+        Q_EMIT updatingChanged();
+        Q_EMIT refused(QString::fromStdString(outcome.error->message));
+        return;
+    }
+    latestState_ = std::move(computed);
+    if (pending_ && pending_->kind != CellChange::Kind::Nothing) {
+        unshown_ = std::move(outcome); // stale: the newest edit is computed from it
+        startJob();
+        return;
+    }
+    pending_.reset(); // at most a focus moved: nothing to compute
+    unshown_.reset();
+    show(std::move(outcome));
+    Q_EMIT updatingChanged();
+}
+
+void AttentionCellModel::show(RecomputeOutcome outcome) {
+    if (outcome.allowedHeads) {
+        allowedHeads_ = std::move(*outcome.allowedHeads);
+    }
+    rowCheck_ = std::move(outcome.rows);
+    editedBesidesFocus_ = outcome.editedBesidesFocus;
+    json_ = std::move(outcome.json);
+    lastComputeMs_ = outcome.milliseconds;
+    // The result it replaces is reused once nothing holds it; the outcome's result was
+    // created mutable (freeBuffer), so casting the const away is sound.
+    spare_ = std::const_pointer_cast<AttentionResult>(std::exchange(result_, outcome.result));
     ++revision_;
     Q_EMIT recomputed();
-    return std::nullopt;
+}
+
+void AttentionCellModel::showUnchangedNumbers() {
+    ++revision_;
+    Q_EMIT recomputed();
 }
 
 void AttentionCellModel::setNeedsGradients(bool needed) {
     needed = needed || views_.contains(QStringLiteral("gradients"));
     if (needed != needsGradients_) {
         needsGradients_ = needed;
-        recompute(); // the same state computed before: it computes again
+        recomputeAfter(CellChange::everything()); // the same state computed before: it computes
     }
 }
 
-// The one-line check under the weights: what a learner should be able to
-// trust about every row, verified on the numbers shown rather than assumed.
-void AttentionCellModel::checkRows() {
-    const AttentionResult& r = *result_;
-    double worstSum = 0.0;
-    double largest = 0.0;
-    long long blockedEntries = 0;
-    bool blockedLeak = false;
-    QStringList fullyBlocked;
-    for (int h = 0; h < int(r.head.size()); ++h) {
-        const HeadResult& head = r.head[size_t(h)];
-        for (int row = 0; row < r.n; ++row) {
-            // One query's column of the key-major tables: (m × 1)
-            const double* weights = head.weightsT.colptr(arma::uword(row));
-            const double* scores = head.scoresT.colptr(arma::uword(row));
-            double sum = 0.0;
-            int blocked = 0;
-            for (int c = 0; c < r.m; ++c) {
-                if (scores[c] == -arma::datum::inf) {
-                    ++blocked;
-                    blockedLeak = blockedLeak || weights[c] != 0.0;
-                }
-                sum += weights[c];
-                largest = std::max(largest, weights[c]);
-            }
-            blockedEntries += blocked;
-            if (blocked == r.m) {
-                if (fullyBlocked.size() < 4) {
-                    fullyBlocked << (r.h > 1
-                                         ? QStringLiteral("row %1 “%2” in head %3")
-                                               .arg(row + 1)
-                                               .arg(QString::fromStdString(queryLabel(r, row)))
-                                               .arg(h + 1)
-                                         : QStringLiteral("row %1 “%2”")
-                                               .arg(row + 1)
-                                               .arg(QString::fromStdString(queryLabel(r, row))));
-                } else if (fullyBlocked.size() == 4) {
-                    fullyBlocked << QStringLiteral("…");
-                }
-                blockedLeak = blockedLeak || sum != 0.0;
-            } else {
-                worstSum = std::max(worstSum, std::abs(sum - 1.0));
-            }
-        }
-    }
-    largestShare_ = largest;
-    constexpr double kTolerance = 1e-12;
-    rowCheckPassed_ = worstSum <= kTolerance && !blockedLeak;
-    QStringList parts;
-    if (worstSum <= kTolerance) {
-        parts << (fullyBlocked.isEmpty() ? QStringLiteral("every row totals 1")
-                                         : QStringLiteral("every other row totals 1"));
-    } else {
-        parts << QStringLiteral("rows total 1 only to within %1").arg(worstSum, 0, 'g', 2);
-    }
-    if (blockedLeak) {
-        parts << QStringLiteral("a blocked entry is not 0");
-    } else if (blockedEntries == 0) {
-        parts << QStringLiteral("no entry is blocked");
-    } else {
-        parts << QStringLiteral("%1 blocked %2 exactly 0")
-                     .arg(blockedEntries)
-                     .arg(blockedEntries == 1 ? QStringLiteral("entry is")
-                                              : QStringLiteral("entries are"));
-    }
-    parts << (fullyBlocked.isEmpty() ? QStringLiteral("no row is fully blocked")
-                                     : QStringLiteral("fully blocked, all shares 0: ") +
-                                           fullyBlocked.join(QStringLiteral(", ")));
-    QString line = parts.join(QStringLiteral(" · "));
-    line[0] = line[0].toUpper();
-    rowCheck_ = (rowCheckPassed_ ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + line;
+void AttentionCellModel::setQuoted(std::shared_ptr<const JsonSelection> paths) {
+    quotedJson_ = paths != nullptr;
+    quoted_ = std::move(paths);
 }
 
 QString AttentionCellModel::setHeads(int heads) {
@@ -380,7 +446,8 @@ QString AttentionCellModel::setScale(const QString& mode, const QString& divisor
 }
 
 QString AttentionCellModel::setFocus(int row) {
-    return applyEdit([&](EditableAttention& s) { return attnbook::setFocus(s, row); });
+    return applyEdit([&](EditableAttention& s) { return attnbook::setFocus(s, row); },
+                     CellChange::nothing());
 }
 
 QString AttentionCellModel::addToken(const QString& label) {
@@ -394,7 +461,9 @@ QString AttentionCellModel::removeToken(int index) {
 
 QString AttentionCellModel::renameToken(int index, const QString& label) {
     const std::string text = label.trimmed().toStdString();
-    return applyEdit([&](EditableAttention& s) { return attnbook::renameToken(s, index, text); });
+    // The token's vector (from the vocab) and its label change: one row.
+    return applyEdit([&](EditableAttention& s) { return attnbook::renameToken(s, index, text); },
+                     CellChange::ofRows({index}));
 }
 
 QString AttentionCellModel::moveToken(int from, int to) {
@@ -421,9 +490,26 @@ QString AttentionCellModel::setMatrixEntry(const QString& matrix, int row, int c
         return reason;
     }
     const std::string name = matrix.toStdString();
-    return applyEdit([&](EditableAttention& s) {
-        return attnbook::setMatrixEntry(s, name, row, column, *value);
-    });
+    // A token's vector is one row of X0; with a vocab, every token of that word changes.
+    CellChange change = CellChange::everything();
+    if (name == "X0" && row >= 0 && size_t(row) < state_.config.tokens.size()) {
+        std::vector<int> rows = {row};
+        if (state_.usesVocab()) {
+            rows.clear();
+            const std::vector<std::string>& tokens = state_.config.tokens;
+            for (size_t i = 0; i < tokens.size(); ++i) {
+                if (tokens[i] == tokens[size_t(row)]) {
+                    rows.push_back(int(i));
+                }
+            }
+        }
+        change = CellChange::ofRows(std::move(rows));
+    }
+    return applyEdit(
+        [&](EditableAttention& s) {
+            return attnbook::setMatrixEntry(s, name, row, column, *value);
+        },
+        change);
 }
 
 QString AttentionCellModel::setIdentity(const QString& matrix) {
@@ -444,17 +530,20 @@ QString AttentionCellModel::setZero(const QString& matrix) {
 
 void AttentionCellModel::reset() {
     undo_.clear();
-    state_ = authored_;
-    recompute();
+    state_ = *authored_;
+    recomputeAfter(CellChange::everything());
 }
 
 QString AttentionCellModel::keep() {
-    const auto changes = changedKeys(authored_, state_);
+    const auto changes = changedKeys(*authored_, state_);
     if (changes.empty()) {
         return {};
     }
     if (!keeper_) {
         return QStringLiteral("this window cannot change the document");
+    }
+    if (updating()) {
+        return QStringLiteral("the numbers are still updating: keep them once they show");
     }
     // Keep writes every changed value as typed YAML; a value read from a
     // file ({file: PATH}) is never written back into its file. A loaded
@@ -473,8 +562,9 @@ QString AttentionCellModel::keep() {
     if (const auto error = keeper_(id_.toStdString(), changes)) {
         return QString::fromStdString(*error);
     }
-    authored_ = state_;
-    *authoredResult_ = *result_;
+    authored_ = std::make_shared<const EditableAttention>(state_);
+    authoredResult_ = result_;
+    editedBesidesFocus_ = false;
     undo_.clear(); // the kept values are the lesson's now: Undo is the document's
     ++revision_;
     Q_EMIT recomputed();

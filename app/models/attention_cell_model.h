@@ -4,10 +4,16 @@
 // "compare", "Reset" and "Keep" measure against. Each edit goes through one
 // path (applyEdit), which keeps the state before it: "Undo" takes the
 // what-ifs back one at a time.
+//
+// An edit is checked, and refused or applied, at once; its numbers are computed by one route
+// (recomputeAfter): inline for a cell whose estimated cost is tiny, else on a worker thread,
+// the latest edit winning, while `updating` is true (issue 9; cell_recompute.h).
 
+#include "app/models/cell_recompute.h"
 #include "core/document/editable_attention.h"
 #include "core/math/attention_engine.h"
 
+#include <QFutureWatcher>
 #include <QObject>
 #include <QStringList>
 #include <QVariantList>
@@ -73,6 +79,8 @@ class AttentionCellModel : public QObject {
     Q_PROPERTY(double maxRelError READ maxRelError NOTIFY recomputed)
     Q_PROPERTY(QString gradientCheckText READ gradientCheckText NOTIFY recomputed)
     Q_PROPERTY(QStringList gradientNames READ gradientNames CONSTANT)
+    // An edit's numbers are being computed: what the views show is the last complete result.
+    Q_PROPERTY(bool updating READ updating NOTIFY updatingChanged)
 
   public:
     // Writes the changed keys into the document; returns why not, or nullopt.
@@ -88,8 +96,8 @@ class AttentionCellModel : public QObject {
     // The model of a cell that computeLesson computed (the one route every view shares):
     // `computed` is shown as it is until an edit recomputes the cell.
     static AttentionCellModel* fromComputed(const std::string& id, const AttentionCellSpec& spec,
-                                            const AttentionResult& computed, bool needsGradients,
-                                            QObject* parent = nullptr);
+                                            std::shared_ptr<const AttentionResult> computed,
+                                            bool needsGradients, QObject* parent = nullptr);
     ~AttentionCellModel() override;
 
     QString cellId() const { return id_; }
@@ -122,9 +130,9 @@ class AttentionCellModel : public QObject {
     bool compareAvailable() const;
     QString compareNote() const;
     double changeRange() const;
-    double largestShare() const { return largestShare_; }
-    bool rowCheckPassed() const { return rowCheckPassed_; }
-    QString rowCheck() const { return rowCheck_; }
+    double largestShare() const { return rowCheck_.largestShare; }
+    bool rowCheckPassed() const { return rowCheck_.passed; }
+    QString rowCheck() const { return rowCheck_.text; }
     QStringList warnings() const;
     bool gradientChecked() const { return result_->gradcheck.ran; }
     bool gradientCheckPassed() const { return result_->gradcheck.passed(); }
@@ -132,6 +140,7 @@ class AttentionCellModel : public QObject {
     // One sentence: the error, the worst entry, how many entries; or why it did not run.
     QString gradientCheckText() const;
     QStringList gradientNames() const;
+    bool updating() const { return running_ || pending_.has_value(); }
 
     // Edits. Each returns "" when applied, else the reason it was refused
     // (and then nothing changed).
@@ -171,38 +180,65 @@ class AttentionCellModel : public QObject {
     const AttentionResult& authoredResult() const { return *authoredResult_; }
     const EditableAttention& state() const { return state_; }
     std::shared_ptr<const AttentionResult> sharedResult() const { return result_; }
+    // The cell's JSON as the last recompute built it for the prose that quotes it
+    // (setQuoted), or nullptr.
+    std::shared_ptr<const Json> resultJson() const { return json_; }
     // The input matrix named as the window names it (identity spelled out).
     arma::mat inputMatrix(const std::string& name) const;
 
     void setKeeper(Keeper keeper) { keeper_ = std::move(keeper); }
     // Cells whose gradients prose quotes also run the backward pass.
     void setNeedsGradients(bool needed);
+    // Prose quotes the cell through `paths`: each recompute also builds its JSON
+    // (resultJson), of a large cell only the part these paths read.
+    void setQuoted(std::shared_ptr<const JsonSelection> paths);
     // Milliseconds the last recompute took (for the benchmark).
     double lastComputeMilliseconds() const { return lastComputeMs_; }
+    // Whether a recompute of this cell runs inline on the calling thread (its estimated cost
+    // is tiny, as for every shipped lesson's cells), rather than on the worker.
+    bool computesInline() const;
 
   Q_SIGNALS:
     void recomputed();
+    void updatingChanged();
+    // An edit accepted at once was refused when the worker computed it (its numbers
+    // overflow): the cell is back at the last state that computed.
+    void refused(const QString& reason);
 
   private:
     AttentionCellModel(const std::string& id, const AttentionCellSpec& spec, QObject* parent);
     // The one way an edit lands: refused, or applied and recomputed.
-    QString applyEdit(const std::function<EditRefusal(EditableAttention&)>& edit);
-    // Computes the current state; on failure returns why, and the result
-    // must not be shown until a state that computes is computed again.
-    std::optional<ConfigError> recompute();
-    void checkRows();
+    QString applyEdit(const std::function<EditRefusal(EditableAttention&)>& edit,
+                      const CellChange& change = CellChange::everything());
+    // The one route of every recompute: inline (returning why the state cannot be computed,
+    // or nullopt) or, for a large cell, on the worker (nullopt at once).
+    std::optional<ConfigError> recomputeAfter(const CellChange& change);
+    std::optional<ConfigError> computeInline(const CellChange& change);
+    RecomputeJob jobFor(const CellChange& change) const;
+    std::shared_ptr<AttentionResult> freeBuffer();
+    void startJob();
+    void jobFinished();
+    // Swaps a computed result in, then tells the views.
+    void show(RecomputeOutcome outcome);
+    // A change that needs no compute (the focus): the views redraw.
+    void showUnchangedNumbers();
 
     QString id_;
     QStringList views_;
     QStringList controls_;
     bool hasLearned_ = false;
     bool needsGradients_ = false;
-    EditableAttention authored_;
+    std::shared_ptr<const EditableAttention> authored_;
     EditableAttention state_;
-    AttentionEngine engine_;
-    // Reused for every recompute: same-sized edits allocate nothing new.
-    std::shared_ptr<AttentionResult> result_;
-    std::unique_ptr<AttentionResult> authoredResult_;
+    // Results are never changed once shown (views, the session and jobs read them): each
+    // recompute fills a buffer nobody else holds, and the one it replaces is reused.
+    std::shared_ptr<const AttentionResult> result_;
+    std::shared_ptr<const AttentionResult> authoredResult_;
+    std::shared_ptr<AttentionResult> spare_;
+    std::shared_ptr<CellComputer> computer_;
+    std::shared_ptr<const JsonSelection> quoted_;
+    bool quotedJson_ = false;
+    std::shared_ptr<const Json> json_;
     Keeper keeper_;
     // The states before each what-if, the latest last.
     struct UndoStep {
@@ -211,10 +247,21 @@ class AttentionCellModel : public QObject {
     };
     std::vector<UndoStep> undo_;
     int revision_ = 0;
-    bool rowCheckPassed_ = true;
-    double largestShare_ = 0.0;
-    QString rowCheck_;
+    RowCheck rowCheck_;
+    bool editedBesidesFocus_ = false; // the focus is compared at once (edited())
+    std::vector<int> allowedHeads_;
     double lastComputeMs_ = 0.0;
+
+    // The worker (startJob): the job running and the state it computes, the edits made since
+    // it started (merged into one change), the last state that computed (what a refused edit
+    // goes back to) and, when a newer edit made it stale, its outcome: not shown, but the base
+    // of the next incremental pass.
+    QFutureWatcher<RecomputeOutcome> watcher_;
+    bool running_ = false;
+    std::shared_ptr<const EditableAttention> runningState_;
+    std::optional<CellChange> pending_;
+    std::shared_ptr<const EditableAttention> latestState_;
+    std::optional<RecomputeOutcome> unshown_;
 };
 
 } // namespace attnbook

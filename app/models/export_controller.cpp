@@ -247,12 +247,16 @@ void ExportController::setSession(LessonSession* session) {
     session_ = session;
     if (session_) {
         connect(session_, &LessonSession::opened, this, &ExportController::lessonOpened);
+        connect(session_, &LessonSession::edited, this, &ExportController::documentEdited);
     }
     Q_EMIT sessionChanged();
     lessonOpened();
 }
 
 void ExportController::lessonOpened() {
+    if (session_ && session_->rebuilding()) {
+        return; // the same lesson, edited: documentEdited() follows
+    }
     // Another lesson: a render under way is for the old one.
     if (busy_ && cancel_) {
         *cancel_ = true;
@@ -264,6 +268,21 @@ void ExportController::lessonOpened() {
     worksheetAvailable_ =
         exportable() && lessonHasWorksheet(parseLesson(documentBytes(), filePath()));
     Q_EMIT lessonChanged();
+}
+
+// The document's bytes changed (never a what-if, which exports do not read): the preview shows
+// the document as it was, and whether it has a worksheet may have changed. A render under way
+// finishes, as a preview that is not current.
+void ExportController::documentEdited() {
+    ++documentVersion_;
+    const bool wasCurrent = previewCurrent();
+    previewCurrent_ = false;
+    worksheetAvailable_ =
+        exportable() && lessonHasWorksheet(parseLesson(documentBytes(), filePath()));
+    Q_EMIT lessonChanged();
+    if (wasCurrent) {
+        Q_EMIT previewChanged();
+    }
 }
 
 void ExportController::setKind(Kind kind) {
@@ -469,6 +488,7 @@ bool ExportController::renderPreview() {
     setStatus({}, {});
     // Options may change while it runs; what it renders are the options of now.
     optionsAtRender_ = optionsVersion_;
+    documentAtRender_ = documentVersion_;
     const Post post = [this, run = job.run](double value, const QString& text) {
         QMetaObject::invokeMethod(
             this, [this, run, value, text] { applyProgress(run, value, text); },
@@ -514,7 +534,8 @@ void ExportController::finishRender() {
         }
         files_ = std::move(out.files);
         renderedKind_ = renderingKind_;
-        previewCurrent_ = optionsAtRender_ == optionsVersion_;
+        previewCurrent_ =
+            optionsAtRender_ == optionsVersion_ && documentAtRender_ == documentVersion_;
         previewSummary_ = out.summary;
         progress_ = 1;
         stage_ = tr("Done");

@@ -11,7 +11,8 @@
 // no file, partial or whole, and changes none that was there.
 //
 // What is exported is the session's working copy (documentText()): the document with the edits
-// kept so far, read and computed afresh on the worker thread.
+// kept so far, read and computed afresh on the worker thread. It is read again only when its
+// bytes change (LessonSession::edited), never for a what-if.
 
 #include "app/models/lesson_session.h"
 #include "exports/export_control.h"
@@ -153,6 +154,7 @@ class ExportController : public QObject {
   private:
     void optionsEdited();
     void lessonOpened();
+    void documentEdited();
     void clearPreview();
     void setStatus(const QString& error, const QString& message);
     void applyProgress(int run, double fraction, const QString& stage);
@@ -179,6 +181,8 @@ class ExportController : public QObject {
     Kind renderingKind_ = LessonPdf;
     int optionsVersion_ = 0;
     int optionsAtRender_ = 0;
+    int documentVersion_ = 0;
+    int documentAtRender_ = 0;
     bool busy_ = false;
     double progress_ = 0;
     QString stage_;

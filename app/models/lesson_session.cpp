@@ -104,10 +104,13 @@ LessonSession::RowPlace LessonSession::rowPlace(int row) const {
 
 void LessonSession::applyBytes(const std::string& bytes) {
     Q_EMIT aboutToRebuild();
+    rebuilding_ = true;
     present(
         parseLesson(bytes, filePath_.isEmpty() ? fileName_.toStdString() : filePath_.toStdString()),
         filePath_);
+    rebuilding_ = false;
     Q_EMIT rebuilt();
+    Q_EMIT edited();
 }
 
 void LessonSession::reloadFromBytes(const std::string& bytes) {
@@ -151,6 +154,8 @@ void LessonSession::clearCells() {
     proseRow_.clear();
     quotedCells_.clear();
     gradientCells_.clear();
+    quotedPaths_.clear();
+    cellUpdatingChanged(); // the cells that were updating are gone
 }
 
 QString LessonSession::textWithBindings(const std::string& text) const {
@@ -204,6 +209,11 @@ void LessonSession::present(Lesson lesson, const QString& path) {
         }
         for (const BindingPath& path : p.binding.paths) {
             quotedCells_.insert(path.cellId);
+            std::shared_ptr<JsonSelection>& paths = quotedPaths_[path.cellId];
+            if (!paths) {
+                paths = std::make_shared<JsonSelection>();
+            }
+            paths->add(path);
             const auto* first =
                 path.steps.empty() ? nullptr : std::get_if<std::string>(&path.steps[0]);
             if (first && (*first == "grad" || *first == "gradcheck")) {
@@ -399,12 +409,17 @@ void LessonSession::computeCells() {
             continue; // a duplicate id or a cell that does not compute: its error says why
         }
         AttentionCellModel* model = AttentionCellModel::fromComputed(
-            cell.id, *spec, *computed->attention, gradientCells_.count(cell.id) > 0, this);
+            cell.id, *spec, computed->attention, gradientCells_.count(cell.id) > 0, this);
+        if (const auto quoted = quotedPaths_.find(cell.id); quoted != quotedPaths_.end()) {
+            model->setQuoted(quoted->second); // each recompute builds the JSON prose reads
+        }
         model->setKeeper(
             [this](const std::string& cellId, const auto& keys) { return keep(cellId, keys); });
         const std::string id = cell.id;
         connect(model, &AttentionCellModel::recomputed, this,
                 [this, id] { attentionRecomputed(id); });
+        connect(model, &AttentionCellModel::updatingChanged, this,
+                &LessonSession::cellUpdatingChanged);
         attention_[cell.id] = model;
     }
 }
@@ -415,8 +430,15 @@ void LessonSession::attentionRecomputed(const std::string& id) {
     }
     const AttentionCellModel* model = attention_.at(id);
     for (ComputedCell& computed : results_.cells) {
+        if (computed.id == id && computed.attention == model->sharedResult()) {
+            return; // the same numbers (a focus moved, an edit kept): the prose stays
+        }
         if (computed.id == id) {
-            computed.json = attentionJson(id, model->result());
+            // Built with the result (on the worker for a large cell): only the part the
+            // quoting paths read, for a large one.
+            if (const std::shared_ptr<const Json> json = model->resultJson()) {
+                computed.json = *json;
+            }
             computed.attention = model->sharedResult();
         }
     }
@@ -427,6 +449,15 @@ void LessonSession::attentionRecomputed(const std::string& id) {
     }
     for (QuizCellModel* quiz : quizzes_) {
         quiz->refresh();
+    }
+}
+
+void LessonSession::cellUpdatingChanged() {
+    const bool now = std::any_of(attention_.begin(), attention_.end(),
+                                 [](const auto& cell) { return cell.second->updating(); });
+    if (now != updating_) {
+        updating_ = now;
+        Q_EMIT updatingChanged();
     }
 }
 
@@ -448,6 +479,7 @@ LessonSession::keep(const std::string& id,
                   .arg(QString::fromStdString(id), QString::fromStdString(keys[0].first))
             : QStringLiteral("Keep %1").arg(QString::fromStdString(id));
     editor_->recordKept(name, std::move(before), working_.serialize());
+    Q_EMIT this->edited();
     return std::nullopt;
 }
 

@@ -27,6 +27,7 @@
 namespace attnbook {
 
 class AttentionCellModel;
+class JsonSelection;
 class QuizCellModel;
 class DocumentEditor;
 class DocumentSaver;
@@ -48,6 +49,8 @@ class LessonSession : public QObject {
     Q_PROPERTY(attnbook::DocumentEditor* editor READ editor CONSTANT)
     Q_PROPERTY(attnbook::DocumentSaver* saver READ saver CONSTANT)
     Q_PROPERTY(bool hasFile READ hasFile NOTIFY opened)
+    // Some cell's numbers are being computed on the worker after an edit.
+    Q_PROPERTY(bool updating READ updating NOTIFY updatingChanged)
 
   public:
     explicit LessonSession(QObject* parent = nullptr);
@@ -69,6 +72,10 @@ class LessonSession : public QObject {
     OutlineModel* outline() const { return outline_; }
     DocumentEditor* editor() const { return editor_; }
     DocumentSaver* saver() const { return saver_; }
+    bool updating() const { return updating_; }
+    // Re-reading the lesson after an edit of its bytes (within applyBytes): `opened` then
+    // announces the same lesson edited, not another one.
+    bool rebuilding() const { return rebuilding_; }
 
     // Opens a lesson file, a bundle or a file:// URL; an empty path opens the
     // bundled lesson. A lesson with errors still opens: the problems list
@@ -108,6 +115,10 @@ class LessonSession : public QObject {
     // Around a re-read after an edit: the view keeps its place.
     void aboutToRebuild();
     void rebuilt();
+    // The document's bytes changed: an edit, undo or redo, Keep, a restored recovery copy, a
+    // reload. Not a what-if, which changes numbers but not the document (what exports read).
+    void edited();
+    void updatingChanged();
 
   private:
     void present(Lesson lesson, const QString& path);
@@ -115,6 +126,7 @@ class LessonSession : public QObject {
     void clearCells();
     void computeCells();
     void attentionRecomputed(const std::string& id);
+    void cellUpdatingChanged();
     QString proseMarkdown(const ProsePieceRow& row) const;
     std::string claimMark(const Binding& claim) const;
     QString textWithBindings(const std::string& text) const;
@@ -136,10 +148,13 @@ class LessonSession : public QObject {
     std::vector<QuizCellModel*> quizzes_;
     std::set<std::string> quotedCells_;   // cells that prose or quizzes bind to
     std::set<std::string> gradientCells_; // … and bind to a gradient or its check
+    std::map<std::string, std::shared_ptr<JsonSelection>> quotedPaths_; // what they read
 
     DocumentEditor* editor_;
     DocumentSaver* saver_;
     bool loaded_ = false;
+    bool updating_ = false;
+    bool rebuilding_ = false;
     QString title_, subtitle_, author_, filePath_, fileName_;
 };
 

@@ -8,6 +8,7 @@
 #include "core/document/cell_specs.h"
 #include "core/document/json.h"
 #include "core/math/attention_shapes.h"
+#include "core/math/attention_widths.h"
 
 #include <algorithm>
 #include <array>
@@ -16,6 +17,18 @@
 namespace attnbook {
 namespace {
 
+// Why the shapes of an edited cell cannot be computed. Its values need no new check: they
+// were checked when the cell was read, and every edit writes finite numbers only (a number
+// typed is refused when not finite; a new token's vector comes from the vocab or is zeros).
+EditRefusal shapeProblem(const EditableAttention& state) {
+    try {
+        resolveWidths(state.config, state.config.heads, AttentionLimits{});
+    } catch (const InvalidConfig& e) {
+        return std::string(e.what());
+    }
+    return std::nullopt;
+}
+
 // Applies `edit` to a copy and commits it only when the result can be
 // computed, so a refused edit never leaves a half-changed cell behind.
 template <class Edit> EditRefusal tryEdit(EditableAttention& state, Edit edit) {
@@ -23,7 +36,7 @@ template <class Edit> EditRefusal tryEdit(EditableAttention& state, Edit edit) {
     if (EditRefusal refusal = edit(candidate)) {
         return refusal;
     }
-    if (EditRefusal problem = candidate.problem()) {
+    if (EditRefusal problem = shapeProblem(candidate)) {
         return problem;
     }
     state = std::move(candidate);
@@ -54,7 +67,7 @@ template <class Edit> EditRefusal tryEditKeepingWeights(EditableAttention& state
     moveInto(candidate);
     EditRefusal refusal = edit(candidate);
     if (!refusal) {
-        refusal = candidate.problem();
+        refusal = shapeProblem(candidate);
     }
     if (refusal) {
         moveOut(candidate);
@@ -151,11 +164,14 @@ void moveRow(arma::mat& m, int from, int to) {
     m.insert_rows(arma::uword(to), row);
 }
 
+// Entry by entry, stopping at the first difference and allocating nothing: the window asks
+// after every edit, and a loaded projection has 589824 entries.
 bool sameMatrix(const arma::mat& a, const arma::mat& b) {
-    return a.n_rows == b.n_rows && a.n_cols == b.n_cols && arma::all(arma::vectorise(a == b));
+    return a.n_rows == b.n_rows && a.n_cols == b.n_cols &&
+           std::equal(a.begin(), a.end(), b.begin());
 }
 bool sameVector(const arma::rowvec& a, const arma::rowvec& b) {
-    return a.n_elem == b.n_elem && arma::all(a == b);
+    return a.n_elem == b.n_elem && std::equal(a.begin(), a.end(), b.begin());
 }
 bool sameProjection(const Projection& a, const Projection& b) {
     return a.identity == b.identity && (a.identity || sameMatrix(a.weights, b.weights));
@@ -207,7 +223,7 @@ arma::mat editableMatrix(const EditableAttention& state, const std::string& name
         return c.keys;
     if (name == "values")
         return c.values;
-    const AttentionShapes shapes = resolveShapes(c, AttentionLimits{});
+    const AttentionShapes shapes = resolveWidths(c, c.heads, AttentionLimits{});
     if (const Projection* p = projection(c, name)) {
         if (!p->identity) {
             return p->weights;
@@ -244,7 +260,7 @@ std::pair<arma::uword, arma::uword> editableShape(const EditableAttention& state
     if (!projection(c, name) && !bias(mutableConfig, name)) {
         return {0, 0};
     }
-    const AttentionShapes shapes = resolveShapes(c, AttentionLimits{});
+    const AttentionShapes shapes = resolveWidths(c, c.heads, AttentionLimits{});
     if (projection(c, name)) {
         return projectionShape(shapes, name);
     }
@@ -563,14 +579,15 @@ std::vector<int> allowedHeads(const EditableAttention& state) {
     arma::uword width =
         c.direct ? c.queries.n_cols : (c.wQ.identity ? c.X0.n_cols : c.wQ.weights.n_rows);
     std::vector<int> out;
-    EditableAttention probe = state;
     for (arma::uword h = 1; h <= width; ++h) {
         if (width % h != 0) {
             continue;
         }
-        probe.config.heads = int(h);
-        if (!probe.problem()) {
+        try {
+            resolveWidths(c, int(h), AttentionLimits{});
             out.push_back(int(h));
+        } catch (const InvalidConfig&) {
+            // these heads do not split the widths
         }
     }
     return out;
@@ -581,11 +598,14 @@ namespace {
 // Calls `changed(key, text)` for each key that differs, where `text()`
 // writes the new value; comparing does not need the text, so it is lazy.
 template <class Sink>
-void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink changed) {
+void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink changed,
+                  bool focus = true) {
     const AttentionConfig& x = a.config;
     const AttentionConfig& y = b.config;
     if (!y.direct && x.tokens != y.tokens) {
-        changed("tokens", [&] { return std::string(yamlFlowStrings(y.tokens)); });
+        if (changed("tokens", [&] { return std::string(yamlFlowStrings(y.tokens)); })) {
+            return;
+        }
     }
     if (b.usesVocab()) {
         bool differs = a.vocabOrder != b.vocabOrder;
@@ -595,60 +615,76 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
         }
         if (differs) {
             // One line per word, as lessons write their vocab.
-            changed("vocab", [&] {
-                std::string text;
-                for (const std::string& label : b.vocabOrder) {
-                    text += flowLabel(label) + ": " + yamlFlowVector(b.vocab.at(label)) + "\n";
-                }
-                return text;
-            });
+            if (changed("vocab", [&] {
+                    std::string text;
+                    for (const std::string& label : b.vocabOrder) {
+                        text += flowLabel(label) + ": " + yamlFlowVector(b.vocab.at(label)) + "\n";
+                    }
+                    return text;
+                })) {
+                return;
+            }
         }
     } else if (!y.direct && !sameMatrix(x.X0, y.X0)) {
-        changed("X", [&] { return std::string(yamlFlowMatrix(y.X0)); });
+        if (changed("X", [&] { return std::string(yamlFlowMatrix(y.X0)); })) {
+            return;
+        }
     }
     if (x.heads != y.heads) {
-        changed("heads", [&] { return std::string(std::to_string(y.heads)); });
+        if (changed("heads", [&] { return std::string(std::to_string(y.heads)); })) {
+            return;
+        }
     }
     if (x.scaleKind != y.scaleKind ||
         (y.scaleKind == ScaleKind::Divisor && x.scaleDivisor != y.scaleDivisor)) {
-        changed("scale", [&] {
-            return std::string(y.scaleKind == ScaleKind::InverseSqrtDk ? "true"
-                               : y.scaleKind == ScaleKind::Off         ? "false"
-                                                               : numberText(y.scaleDivisor));
-        });
+        if (changed("scale", [&] {
+                return std::string(y.scaleKind == ScaleKind::InverseSqrtDk ? "true"
+                                   : y.scaleKind == ScaleKind::Off         ? "false"
+                                                                   : numberText(y.scaleDivisor));
+            })) {
+            return;
+        }
     }
     if (x.mask != y.mask) {
-        changed("mask",
-                [&] { return std::string(y.mask == MaskKind::Causal ? "causal" : "none"); });
+        if (changed("mask",
+                    [&] { return std::string(y.mask == MaskKind::Causal ? "causal" : "none"); })) {
+            return;
+        }
     }
     if (x.padding != y.padding) {
-        changed("padding", [&] {
-            if (y.padding.empty()) {
-                return std::string("none");
-            }
-            std::string text = "[";
-            for (size_t i = 0; i < y.padding.size(); ++i) {
-                text += std::string(i ? ", " : "") + (y.padding[i] ? "true" : "false");
-            }
-            return text + "]";
-        });
+        if (changed("padding", [&] {
+                if (y.padding.empty()) {
+                    return std::string("none");
+                }
+                std::string text = "[";
+                for (size_t i = 0; i < y.padding.size(); ++i) {
+                    text += std::string(i ? ", " : "") + (y.padding[i] ? "true" : "false");
+                }
+                return text + "]";
+            })) {
+            return;
+        }
     }
     if (x.positional != y.positional ||
         (y.positional == PositionalKind::Learned && !sameMatrix(x.learnedP, y.learnedP))) {
-        changed("positional", [&] {
-            return std::string(y.positional == PositionalKind::None ? "none"
-                               : y.positional == PositionalKind::Sinusoidal
-                                   ? "sinusoidal"
-                                   : yamlFlowMatrix(y.learnedP));
-        });
+        if (changed("positional", [&] {
+                return std::string(y.positional == PositionalKind::None ? "none"
+                                   : y.positional == PositionalKind::Sinusoidal
+                                       ? "sinusoidal"
+                                       : yamlFlowMatrix(y.learnedP));
+            })) {
+            return;
+        }
     }
     for (const char* name : {"W_Q", "W_K", "W_V", "W_O"}) {
         const Projection* p = projection(x, name);
         const Projection* q = projection(y, name);
         if (!sameProjection(*p, *q)) {
-            changed(name, [&] {
-                return std::string(q->identity ? "identity" : yamlFlowMatrix(q->weights));
-            });
+            if (changed(name, [&] {
+                    return std::string(q->identity ? "identity" : yamlFlowMatrix(q->weights));
+                })) {
+                return;
+            }
         }
     }
     const std::pair<const char*, const arma::rowvec AttentionConfig::*> biases[] = {
@@ -659,7 +695,10 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
     for (const auto& [name, member] : biases) {
         if (!sameVector(x.*member, y.*member)) {
             // Captured by name: clang before 16 cannot capture a structured binding.
-            changed(name, [&y, field = member] { return std::string(yamlFlowVector(y.*field)); });
+            if (changed(name,
+                        [&y, field = member] { return std::string(yamlFlowVector(y.*field)); })) {
+                return;
+            }
         }
     }
     const std::pair<const char*, const arma::mat AttentionConfig::*> direct[] = {
@@ -668,16 +707,24 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
         {"values", &AttentionConfig::values}};
     for (const auto& [name, member] : direct) {
         if (y.direct && !sameMatrix(x.*member, y.*member)) {
-            changed(name, [&y, field = member] { return std::string(yamlFlowMatrix(y.*field)); });
+            if (changed(name,
+                        [&y, field = member] { return std::string(yamlFlowMatrix(y.*field)); })) {
+                return;
+            }
         }
     }
     if (x.upstream.has_value() != y.upstream.has_value() ||
         (y.upstream && !sameMatrix(*x.upstream, *y.upstream))) {
-        changed("upstream",
-                [&] { return std::string(y.upstream ? yamlFlowMatrix(*y.upstream) : "ones"); });
+        if (changed("upstream", [&] {
+                return std::string(y.upstream ? yamlFlowMatrix(*y.upstream) : "ones");
+            })) {
+            return;
+        }
     }
-    if (x.focus != y.focus) {
-        changed("focus", [&] { return std::string(std::to_string(y.focus)); });
+    if (focus && x.focus != y.focus) {
+        if (changed("focus", [&] { return std::string(std::to_string(y.focus)); })) {
+            return;
+        }
     }
 }
 
@@ -686,14 +733,23 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
 std::vector<std::pair<std::string, std::string>> changedKeys(const EditableAttention& authored,
                                                              const EditableAttention& edited) {
     std::vector<std::pair<std::string, std::string>> out;
-    visitChanges(authored, edited,
-                 [&](const std::string& key, const auto& text) { out.emplace_back(key, text()); });
+    visitChanges(authored, edited, [&](const std::string& key, const auto& text) {
+        out.emplace_back(key, text());
+        return false;
+    });
     return out;
 }
 
-bool hasChanges(const EditableAttention& authored, const EditableAttention& edited) {
+bool hasChanges(const EditableAttention& authored, const EditableAttention& edited,
+                bool countFocus) {
     bool any = false;
-    visitChanges(authored, edited, [&](const std::string&, const auto&) { any = true; });
+    visitChanges(
+        authored, edited,
+        [&](const std::string&, const auto&) {
+            any = true;
+            return true; // one difference is enough
+        },
+        countFocus);
     return any;
 }
 

@@ -66,7 +66,9 @@ std::vector<int> allowedHeads(const EditableAttention& state);
 // "Keep" writes into the document through the cell editor.
 std::vector<std::pair<std::string, std::string>> changedKeys(const EditableAttention& authored,
                                                              const EditableAttention& edited);
-// Whether any key differs, without writing the YAML.
-bool hasChanges(const EditableAttention& authored, const EditableAttention& edited);
+// Whether any key differs (the focus too, unless `countFocus` is false), without writing the
+// YAML, stopping at the first difference.
+bool hasChanges(const EditableAttention& authored, const EditableAttention& edited,
+                bool countFocus = true);
 
 } // namespace attnbook

@@ -1,4 +1,5 @@
 #include "core/math/attention_shapes.h"
+#include "core/math/attention_widths.h"
 
 #include "core/math/vector_kernels.h"
 
@@ -85,7 +86,8 @@ int headWidth(const std::optional<int>& given, const char* givenKey, const Proje
     return width / h;
 }
 
-void checkProjection(const char* key, const Projection& proj, int outputs, int inputs) {
+void checkProjection(const char* key, const Projection& proj, int outputs, int inputs,
+                     bool values) {
     if (proj.identity) {
         if (outputs != inputs) {
             fail(key, std::string(key) + ": identity needs a square projection, but it maps " +
@@ -95,7 +97,9 @@ void checkProjection(const char* key, const Projection& proj, int outputs, int i
     }
     requireShape(key, proj.weights, arma::uword(outputs), arma::uword(inputs),
                  "one row per output unit, one column per input");
-    requireFinite(key, proj.weights);
+    if (values) {
+        requireFinite(key, proj.weights);
+    }
 }
 
 double scaleOf(const AttentionConfig& config, int dK) {
@@ -114,7 +118,7 @@ double scaleOf(const AttentionConfig& config, int dK) {
 }
 
 void checkCommon(const AttentionConfig& config, const AttentionShapes& s,
-                 const AttentionLimits& limits) {
+                 const AttentionLimits& limits, bool values) {
     requireWithin("heads", "the width h·d_k", (long long)s.h * s.dK, limits.maxWidth);
     requireWithin("heads", "the width h·d_v", (long long)s.h * s.dV, limits.maxWidth);
     requireWithin("W_O", "the output width", s.dO, limits.maxWidth);
@@ -129,15 +133,18 @@ void checkCommon(const AttentionConfig& config, const AttentionShapes& s,
     if (config.upstream) {
         requireShape("upstream", *config.upstream, arma::uword(s.n), arma::uword(s.dO),
                      "one row per token, one column per output unit");
-        requireFinite("upstream", *config.upstream);
+        if (values) {
+            requireFinite("upstream", *config.upstream);
+        }
     }
 }
 
-AttentionShapes resolveDirect(const AttentionConfig& config, const AttentionLimits& limits) {
+AttentionShapes resolveDirect(const AttentionConfig& config, int heads,
+                              const AttentionLimits& limits, bool values) {
     AttentionShapes s;
     s.n = int(config.queries.n_rows);
     s.m = int(config.keys.n_rows);
-    s.h = config.heads;
+    s.h = heads;
     if (s.n < 1) {
         fail("queries", "queries needs at least one row");
     }
@@ -150,9 +157,11 @@ AttentionShapes resolveDirect(const AttentionConfig& config, const AttentionLimi
         fail("heads", "heads must be at least 1");
     }
     requireWithin("heads", "the number of heads", s.h, limits.maxHeads);
-    requireFinite("queries", config.queries);
-    requireFinite("keys", config.keys);
-    requireFinite("values", config.values);
+    if (values) {
+        requireFinite("queries", config.queries);
+        requireFinite("keys", config.keys);
+        requireFinite("values", config.values);
+    }
     if (config.keys.n_cols != config.queries.n_cols) {
         fail("keys", "keys must be as wide as queries (" + std::to_string(config.queries.n_cols) +
                          "), not " + std::to_string(config.keys.n_cols));
@@ -189,16 +198,17 @@ AttentionShapes resolveDirect(const AttentionConfig& config, const AttentionLimi
                                  std::to_string(config.queryTokens.size()));
     }
     s.scale = scaleOf(config, s.dK);
-    checkCommon(config, s, limits);
+    checkCommon(config, s, limits, values);
     return s;
 }
 
-AttentionShapes resolveProjected(const AttentionConfig& config, const AttentionLimits& limits) {
+AttentionShapes resolveProjected(const AttentionConfig& config, int heads,
+                                 const AttentionLimits& limits, bool values) {
     AttentionShapes s;
     s.n = int(config.X0.n_rows);
     s.m = s.n;
     s.d = int(config.X0.n_cols);
-    s.h = config.heads;
+    s.h = heads;
     if (s.n < 1) {
         fail("tokens", "a cell needs at least one token");
     }
@@ -211,7 +221,9 @@ AttentionShapes resolveProjected(const AttentionConfig& config, const AttentionL
         fail("heads", "heads must be at least 1");
     }
     requireWithin("heads", "the number of heads", s.h, limits.maxHeads);
-    requireFinite("X", config.X0);
+    if (values) {
+        requireFinite("X", config.X0);
+    }
 
     s.dK = headWidth(config.dK, "d_k", config.wQ, "W_Q", s.d, s.h);
     s.dV = headWidth(config.dV, "d_v", config.wV, "W_V", s.d, s.h);
@@ -219,18 +231,20 @@ AttentionShapes resolveProjected(const AttentionConfig& config, const AttentionL
     requireWithin("heads", "the width h·d_v", (long long)s.h * s.dV, limits.maxWidth);
     // Only now is h·d_v known to fit in an int.
     s.dO = config.wO.identity ? s.h * s.dV : int(config.wO.weights.n_rows);
-    checkProjection("W_Q", config.wQ, s.h * s.dK, s.d);
-    checkProjection("W_K", config.wK, s.h * s.dK, s.d);
-    checkProjection("W_V", config.wV, s.h * s.dV, s.d);
-    checkProjection("W_O", config.wO, s.dO, s.h * s.dV);
+    checkProjection("W_Q", config.wQ, s.h * s.dK, s.d, values);
+    checkProjection("W_K", config.wK, s.h * s.dK, s.d, values);
+    checkProjection("W_V", config.wV, s.h * s.dV, s.d, values);
+    checkProjection("W_O", config.wO, s.dO, s.h * s.dV, values);
     requireLength("b_Q", config.bQ, s.h * s.dK);
     requireLength("b_K", config.bK, s.h * s.dK);
     requireLength("b_V", config.bV, s.h * s.dV);
     requireLength("b_O", config.bO, s.dO);
-    requireFinite("b_Q", config.bQ);
-    requireFinite("b_K", config.bK);
-    requireFinite("b_V", config.bV);
-    requireFinite("b_O", config.bO);
+    if (values) {
+        requireFinite("b_Q", config.bQ);
+        requireFinite("b_K", config.bK);
+        requireFinite("b_V", config.bV);
+        requireFinite("b_O", config.bO);
+    }
     if (!config.tokens.empty() && config.tokens.size() != size_t(s.n)) {
         fail("tokens", "tokens has " + std::to_string(config.tokens.size()) + " labels for " +
                            std::to_string(s.n) + " rows");
@@ -238,17 +252,26 @@ AttentionShapes resolveProjected(const AttentionConfig& config, const AttentionL
     if (config.positional == PositionalKind::Learned) {
         requireShape("positional", config.learnedP, arma::uword(s.n), arma::uword(s.d),
                      "one row per token, one column per coordinate");
-        requireFinite("positional", config.learnedP);
+        if (values) {
+            requireFinite("positional", config.learnedP);
+        }
     }
     s.scale = scaleOf(config, s.dK);
-    checkCommon(config, s, limits);
+    checkCommon(config, s, limits, values);
     return s;
 }
 
 } // namespace
 
 AttentionShapes resolveShapes(const AttentionConfig& config, const AttentionLimits& limits) {
-    return config.direct ? resolveDirect(config, limits) : resolveProjected(config, limits);
+    return config.direct ? resolveDirect(config, config.heads, limits, true)
+                         : resolveProjected(config, config.heads, limits, true);
+}
+
+AttentionShapes resolveWidths(const AttentionConfig& config, int heads,
+                              const AttentionLimits& limits) {
+    return config.direct ? resolveDirect(config, heads, limits, false)
+                         : resolveProjected(config, heads, limits, false);
 }
 
 } // namespace attnbook

@@ -40,6 +40,26 @@ Card {
             font.pixelSize: Theme.smallSize
             font.italic: true
         },
+        Text {
+            // A large cell computes an edit on a worker thread; until its numbers arrive the
+            // views show the last ones. Said only after 150 ms, so quick edits do not flicker.
+            objectName: "updating"
+            visible: card.cell.updating && updatingDelay.elapsed
+            text: qsTr("updating…")
+            color: Theme.mutedText
+            font.pixelSize: Theme.smallSize
+            font.italic: true
+            Accessible.role: Accessible.StaticText
+            Accessible.name: qsTr("The numbers are updating")
+            Timer {
+                id: updatingDelay
+                property bool elapsed: false
+                interval: 150
+                running: card.cell.updating
+                onRunningChanged: if (!running) elapsed = false
+                onTriggered: elapsed = true
+            }
+        },
         Switch {
             objectName: "compare"
             id: compareSwitch
@@ -226,6 +246,12 @@ Card {
     Refusal {
         text: card.keepRefusal
         width: card.contentWidth
+    }
+    Connections {
+        // An edit of a large cell refused only once the worker computed it (its numbers
+        // overflow): the cell is back where it was, and says why here.
+        target: card.cell
+        function onRefused(reason) { card.keepRefusal = reason }
     }
     Text {
         visible: card.keepMessage.length > 0 && !card.cell.edited

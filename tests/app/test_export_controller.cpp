@@ -4,6 +4,7 @@
 #include "tests/exports/pdf_text.h"
 
 #include "app/models/attention_cell_model.h"
+#include "app/models/document_editor.h"
 #include "app/models/export_controller.h"
 #include "app/models/lesson_session.h"
 #include "app/window.h"
@@ -435,6 +436,49 @@ class ExportControllerTest : public QObject {
         QCOMPARE(readAll(path + QStringLiteral(".ipynb")),
                  expected.part(QStringLiteral("notebook"))->bytes);
         QCOMPARE(QDir(out.path()).entryList(QDir::Files), QStringList{"twin.ipynb"});
+    }
+
+    // A what-if changes numbers, not the document: a render under way goes on and its preview
+    // is current. An edit of the document's bytes (Keep) leaves the preview, not current, and
+    // the lesson is read again only then (LessonSession::edited, issue 9).
+    void whatIfsDoNotDisturbARender() {
+        LessonSession session;
+        QVERIFY(session.open(QStringLiteral(WINDOW_FIXTURES "/window.md")));
+        ExportController controller;
+        controller.setSession(&session);
+        auto* cell = qobject_cast<AttentionCellModel*>(session.cell(QStringLiteral("colour")));
+        QVERIFY(cell);
+        QSignalSpy lessonChanged(&controller, &ExportController::lessonChanged);
+        QSignalSpy finished(&controller, &ExportController::renderFinished);
+        QVERIFY(controller.renderPreview());
+        QVERIFY(controller.busy());
+        QCOMPARE(cell->setMask(QStringLiteral("causal")), QString());
+        QCOMPARE(cell->setHeads(2), QString());
+        cell->reset();
+        QVERIFY(controller.busy()); // not cancelled
+        QVERIFY(finished.wait(kRenderTimeout));
+        QVERIFY(finished.at(0).at(0).toBool());
+        QVERIFY(controller.previewCurrent());
+        QCOMPARE(lessonChanged.count(), 0); // not read again
+
+        QCOMPARE(cell->setMask(QStringLiteral("causal")), QString());
+        QVERIFY(controller.previewCurrent());
+        QCOMPARE(cell->keep(), QString()); // the bytes change
+        QCOMPARE(lessonChanged.count(), 1);
+        QVERIFY(controller.previewReady());
+        QVERIFY(!controller.previewCurrent());
+        QVERIFY(controller.worksheetAvailable());
+
+        // A render started before an edit of the bytes finishes, but is not current.
+        finished.clear();
+        QVERIFY(controller.renderPreview());
+        session.editor()->undo();
+        QVERIFY(finished.wait(kRenderTimeout));
+        QVERIFY(finished.at(0).at(0).toBool());
+        QVERIFY(controller.previewReady());
+        QVERIFY(!controller.previewCurrent());
+        QVERIFY(render(controller));
+        QVERIFY(controller.previewCurrent());
     }
 
     void destroyedWhileRendering() {

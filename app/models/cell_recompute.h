@@ -1,0 +1,89 @@
+#pragma once
+// Recomputing an attention cell after an edit (issue 9, "nothing heavy on the GUI thread"):
+// what an edit changed, one recompute as a job that owns or only reads what it touches (so it
+// can run on a worker thread and outlive the cell that started it), and what the views read
+// that is derived from a result (the row check, `edited`, the heads allowed, the JSON that
+// prose quotes), computed with the result rather than on the GUI thread.
+//
+// AttentionCellModel runs these jobs: inline for a cell whose estimated cost is tiny (every
+// shipped lesson's), else on the worker, latest edit winning.
+
+#include "core/document/editable_attention.h"
+#include "core/document/json.h"
+#include "core/math/attention_engine.h"
+
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace attnbook {
+
+class JsonSelection;
+
+// What an edit changed since the state whose result is at hand.
+struct CellChange {
+    enum class Kind {
+        Nothing,   // nothing the numbers depend on (the focus row)
+        Rows,      // only the vectors of the tokens in `rows` (rows of X0): incremental
+        Everything // anything else: a full forward pass
+    };
+    Kind kind = Kind::Nothing;
+    std::vector<int> rows;
+
+    static CellChange nothing() { return {}; }
+    static CellChange everything() { return {Kind::Everything, {}}; }
+    static CellChange ofRows(std::vector<int> rows) { return {Kind::Rows, std::move(rows)}; }
+    // This change and then `later`, as one change from this one's starting point.
+    void merge(const CellChange& later);
+};
+
+// The one-line check under the weights: what a learner should be able to trust about every
+// row, verified on the numbers shown rather than assumed.
+struct RowCheck {
+    bool passed = true;
+    double largestShare = 0.0; // the top of a stretched colour scale
+    QString text;
+};
+RowCheck checkRows(const AttentionResult& result);
+
+// One recompute. Everything it reads is shared read-only; it writes only `buffer`.
+struct RecomputeJob {
+    std::shared_ptr<const EditableAttention> state;    // what to compute
+    std::shared_ptr<const EditableAttention> authored; // the lesson's cell, for `edited`
+    std::shared_ptr<const AttentionResult> base;       // the result before `change`
+    CellChange change;
+    bool gradients = false; // the backward pass and the gradient check too
+    // Prose quotes the cell: build its JSON, of a large cell only the part these paths read.
+    bool json = false;
+    std::shared_ptr<const JsonSelection> quoted;
+    std::string id;
+};
+
+struct RecomputeOutcome {
+    std::shared_ptr<const AttentionResult> result;
+    std::optional<ConfigError> error; // set: the state cannot be computed, show nothing of it
+    RowCheck rows;
+    bool editedBesidesFocus = false; // whether it differs from the lesson's cell, focus aside
+    // Only after an edit that can change the widths (CellChange::Kind::Everything).
+    std::optional<std::vector<int>> allowedHeads;
+    std::shared_ptr<const Json> json; // when the job asked for it
+    double milliseconds = 0.0;
+};
+
+// The engine's scratch memory, shared by a cell model and its jobs (one job at a time).
+class CellComputer {
+  public:
+    // Runs `job` into `buffer`, a result nobody else holds (its memory is reused).
+    RecomputeOutcome run(const RecomputeJob& job, std::shared_ptr<AttentionResult> buffer);
+
+  private:
+    AttentionEngine engine_;
+};
+
+// Multiply-adds a recompute of a cell shaped like `result` costs, estimated: the forward pass,
+// and with `gradients` the backward pass and the gradient check's sample.
+double recomputeWork(const AttentionResult& result, bool gradients);
+
+} // namespace attnbook
