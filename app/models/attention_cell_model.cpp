@@ -1,3 +1,7 @@
+// Longer than 500 lines on purpose: one Q_INVOKABLE per control of an attention cell, each
+// turned into its edit of the cell's state, the one route every recompute takes (inline or on
+// the worker, cell_recompute.h), and what the views read from the live result (labels, the
+// worked arithmetic, the gradient check's sentence).
 #include "app/models/attention_cell_model.h"
 
 #include "app/models/number_text.h"
