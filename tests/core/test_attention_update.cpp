@@ -67,9 +67,8 @@ std::string compareResults(const AttentionResult& a, const AttentionResult& b) {
         }
     }
     if (a.warnings.size() != b.warnings.size()) {
-        return QStringLiteral("%1 warnings against %2")
-            .arg(a.warnings.size())
-            .arg(b.warnings.size());
+        return std::to_string(a.warnings.size()) + " warnings against " +
+               std::to_string(b.warnings.size());
     }
     for (size_t i = 0; i < a.warnings.size(); ++i) {
         if (a.warnings[i].message != b.warnings[i].message) {
