@@ -12,8 +12,9 @@ import Attnbook.Models
 // those lines switch its type check off around them.)
 
 // The lesson as one scrolling column: its title, the problem list when there
-// is one, then every row of prose and every cell. All rows are made at once
-// (lessons are a few dozen rows), so jumping to a row is exact.
+// is one, then every row of prose and every cell. Every row has a place in the
+// column from the start, so jumping to a row is exact; what a row shows is made
+// when it comes near the view (see buildNear).
 Flickable {
     id: view
     required property LessonSession session
@@ -41,54 +42,85 @@ Flickable {
     Accessible.name: session.title
 
     // Rows are built when they come within a screen of the view and kept once built, so that
-    // opening a long lesson builds its first screens only (issue 11); until then a row is a
-    // placeholder of about its height. Every row is built with `buildAll` (the shot command
-    // draws the whole page), in authoring mode and after the first edit, so that an author's
-    // edits keep their place as they always did; reading is what stays lazy.
+    // opening a long lesson builds its first screens only (issue 11). Until then a row is a
+    // placeholder: an empty item of about its height, with nothing inside (the row's tools,
+    // its cell and its highlight are made when it is built), so that a lesson of a thousand
+    // rows makes a thousand small items, not a thousand rows. Every row is built with
+    // `buildAll` (the shot command draws the whole page), in authoring mode and after the
+    // first edit, so that an author's edits keep their place as they always did; reading is
+    // what stays lazy.
     property bool buildAll: false
-    // False while the rows are being made: until the layout has placed them, every row sits
+    // False while the rows are being made: until the column has placed them, every row sits
     // at y = 0 and would count as near the view.
     property bool rowsPlaced: false
     function placeRows() {
-        column.ensurePolished() // the layout places the rows now, not at the next frame
+        column.forceLayout() // the column places the rows now, not at the next frame
         rowsPlaced = true
         buildNear()
     }
     Timer { id: placeLater; interval: 0; onTriggered: view.placeRows() }
     // Builds the rows from a screen above the view to two screens below it. Run from a timer
-    // after a scroll or a change of height, never inside a layout pass.
+    // after a scroll or a change of height, never inside a layout pass. The rows built above
+    // the reader change height; the anchor (keepAnchor) keeps what the reader looks at still.
     function buildNear() {
         if (!rowsPlaced || buildAll || builtByEdit || authoring)
             return
-        // A row at the top of the view and how far into it: rows built above it grow from
-        // their placeholder's height to their own, and the view moves by as much, so that
-        // what the reader looks at stays in place.
-        // The first row in view that is built already: a placeholder at the top grows too.
-        let anchor = Math.max(0, rowAt(contentY + 1))
-        // qmllint disable type
-        while (anchor < rows.count - 1 && !rows.itemAt(anchor).built)
-            ++anchor
-        // qmllint enable type
-        const offset = validRow(anchor) ? contentY - (rows.itemAt(anchor).y + column.y) : 0
         const first = Math.max(0, rowAt(contentY - height))
         const last = Math.max(0, rowAt(contentY + 2 * height))
-        let builtAny = false
         for (let row = first; row <= last && row < rows.count; ++row) {
             const entry = rows.itemAt(row)
             // qmllint disable type
-            if (entry && !entry.built) {
+            if (entry && !entry.built)
                 entry.built = true
-                builtAny = true
-            }
             // qmllint enable type
-        }
-        if (builtAny && validRow(anchor) && !holding) {
-            column.ensurePolished()
-            const top = rows.itemAt(anchor).y + column.y + offset
-            contentY = Math.max(0, Math.min(top, contentHeight - height))
         }
     }
     Timer { id: buildNearLater; interval: 0; onTriggered: view.buildNear() }
+
+    // Scroll anchoring: the row the reader looks at, and how far the view's top is from its
+    // top. When rows above it change height (a placeholder built into its row, an attention
+    // cell that settles a frame later, a paragraph laid out again), the row moves in the
+    // column and the view moves with it by as much, so that the text on screen stays still.
+    // Not at the very top of the lesson: there the title stays in view.
+    property Item anchorItem: null
+    property real anchorOffset: 0
+    // True while the view moves itself to follow the anchor (not a scroll to re-anchor on).
+    property bool followingAnchor: false
+    // The first built row that shows in the view (its content is what the reader sees); a
+    // placeholder at the top when no built row shows.
+    function pickAnchor() {
+        if (followingAnchor || holding || !rowsPlaced)
+            return
+        const top = Math.max(0, rowAt(contentY))
+        if (contentY <= 0 || !validRow(top)) {
+            anchorItem = null
+            return
+        }
+        let row = top
+        // qmllint disable type
+        while (validRow(row + 1) && !rows.itemAt(row).built
+               && rows.itemAt(row + 1).y + column.y < contentY + height)
+            ++row
+        if (!rows.itemAt(row).built)
+            row = top
+        // qmllint enable type
+        anchorItem = rows.itemAt(row)
+        anchorOffset = contentY - (anchorItem.y + column.y)
+    }
+    function keepAnchor() {
+        if (anchorItem === null || holding || !rowsPlaced)
+            return
+        const top = Math.max(0, anchorItem.y + column.y + anchorOffset)
+        if (Math.abs(top - contentY) < 0.5)
+            return
+        followingAnchor = true
+        contentY = top
+        followingAnchor = false
+    }
+    Connections {
+        target: view.anchorItem
+        function onYChanged() { view.keepAnchor() }
+    }
     // A reset makes every row again: they are not placed until the layout has run.
     Connections {
         target: view.session.cells
@@ -109,7 +141,8 @@ Flickable {
         // qmllint disable type
         if (!item.built) {
             item.built = true
-            column.ensurePolished()
+            item.settle()
+            column.forceLayout()
         }
         // qmllint enable type
     }
@@ -211,6 +244,7 @@ Flickable {
     Timer { id: recordLater; interval: 100; onTriggered: view.recordPlace() }
     onContentYChanged: {
         buildNearLater.restart()
+        pickAnchor()
         if (!holding)
             recordLater.restart()
     }
@@ -231,6 +265,7 @@ Flickable {
     function restorePlace() {
         if (!rowsPlaced)
             placeRows() // rows made a moment ago still sit at y = 0
+        anchorItem = null // the place held is this one
         let top = placeRow < 0 ? 0 : contentY
         if (validRow(placeRow))
             top = rows.itemAt(placeRow).y + column.y + placeOffset
@@ -369,7 +404,9 @@ Flickable {
                                       : Qt.font({ family: base.family, pixelSize: Math.round(base.pixelSize * Theme.zoom) })
         }
 
-    ColumnLayout {
+    // A Column, not a ColumnLayout: it places a thousand rows in one cheap pass, where a
+    // layout asked every row for its size hints on every change (issue 11).
+    Column {
         id: column
         x: (view.width - view.columnWidth) / 2
         y: view.margin
@@ -379,7 +416,7 @@ Flickable {
         ColumnLayout {
             visible: view.onlyCell.length === 0
             spacing: 4
-            Layout.maximumWidth: Theme.proseWidth
+            width: Math.min(column.width, Theme.proseWidth)
             Text {
                 objectName: "lessonTitle"
                 text: view.session.title
@@ -410,7 +447,7 @@ Flickable {
         ProblemPanel {
             problems: view.session.problems
             visible: problems.count > 0 && view.onlyCell.length === 0
-            Layout.fillWidth: true
+            width: column.width
             onShow: row => view.showRow(row)
         }
 
@@ -422,7 +459,9 @@ Flickable {
                 view.rowsPlaced = false
                 placeLater.restart() // once, after the last row of a reset
             }
-            delegate: ColumnLayout {
+            // A row: until built, an empty item of its estimated height; once built, the
+            // body below (tools, the cell or prose, the highlight) and the body's height.
+            delegate: Item {
                 id: entry
                 required property int index
                 required property string kind
@@ -438,102 +477,124 @@ Flickable {
                 readonly property real estimatedHeight: kind === "prose"
                     ? 1.6 * Theme.proseSize * Math.ceil(markdown.length / Math.max(40, Theme.proseWidth / (0.5 * Theme.proseSize))) + 10
                     : ({ attention: 900, quiz: 260, chart: 420, broken: 160 })[kind] || 200
-                readonly property alias item: loader.item
-                function flash() { flashing = true; flashTimer.restart() }
-                TapHandler {
-                    gesturePolicy: TapHandler.DragThreshold
-                    onTapped: view.activeRow = entry.index
+                // The cell or prose shown (null until built).
+                // qmllint disable type
+                readonly property Item item: body.item ? body.item.content : null
+                // qmllint enable type
+                function flash() {
+                    flashing = false // restarts the body's timer
+                    flashing = true
+                }
+                // Lays the built body out now, so that the row's height is its own.
+                function settle() {
+                    if (body.item)
+                        body.item.ensurePolished() // qmllint disable type
                 }
 
                 visible: view.onlyCell.length === 0 || view.onlyCell === cellId
-                spacing: 2
                 readonly property bool wide: kind !== "prose" || editing
-                Layout.fillWidth: wide
-                Layout.maximumWidth: wide ? view.columnWidth : Theme.proseWidth
-                Layout.preferredWidth: wide ? view.columnWidth : Math.min(Theme.proseWidth, view.columnWidth)
+                width: wide ? view.columnWidth : Math.min(Theme.proseWidth, view.columnWidth)
+                height: body.item ? body.item.implicitHeight : estimatedHeight // qmllint disable type
 
-                RowTools {
-                    visible: view.authoring
-                    Layout.fillWidth: true
-                    editor: view.session.editor
-                    row: entry.index
-                    kind: entry.kind
-                    cellId: entry.cellId
-                    editing: entry.editing
-                    onEdit: view.editRow(entry.index)
-                    onRename: view.renameCell(entry.cellId)
-                    onRefused: message => view.refused(message)
-                }
-                Item {
-                    visible: !loader.active
-                    Layout.fillWidth: true
-                    Layout.preferredHeight: entry.estimatedHeight
-                }
                 Loader {
-                    id: loader
+                    id: body
                     active: entry.built || entry.editing
-                    Layout.fillWidth: true
-                    sourceComponent: entry.editing
-                        ? (entry.kind === "prose" ? proseEditorRow : yamlEditorRow)
-                        : (({
-                            prose: proseRow,
-                            attention: attentionRow,
-                            quiz: quizRow,
-                            chart: chartRow,
-                            broken: brokenRow
-                        })[entry.kind] || null)
-                    Rectangle {
-                        objectName: "rowHighlight_" + entry.index
-                        anchors.fill: parent
-                        anchors.margins: -4
-                        color: "transparent"
-                        border.color: Theme.accent
-                        border.width: 2
-                        radius: Theme.radius
-                        visible: entry.flashing || view.searchRow === entry.index
-                    }
+                    width: entry.width
+                    sourceComponent: rowBody
                 }
-                Timer { id: flashTimer; interval: 900; onTriggered: entry.flashing = false }
 
                 Component {
-                    id: proseRow
-                    ProseBlock { objectName: "prose_" + entry.index; markdown: entry.markdown }
-                }
-                Component {
-                    id: proseEditorRow
-                    ProseEditor {
-                        editor: view.session.editor
-                        row: entry.index
-                        onDone: entry.editing = false
-                    }
-                }
-                Component {
-                    id: yamlEditorRow
-                    YamlEditor {
-                        editor: view.session.editor
-                        cellId: entry.cellId
-                        kind: entry.kind
-                        onDone: entry.editing = false
-                    }
-                }
-                Component {
-                    id: attentionRow
-                    AttentionCell { cell: entry.cellObject as AttentionCellModel }
-                }
-                Component {
-                    id: quizRow
-                    QuizCell { quiz: entry.cellObject as QuizCellModel }
-                }
-                Component {
-                    id: chartRow
-                    ChartCell { chart: entry.cellObject as ChartCellModel }
-                }
-                Component {
-                    id: brokenRow
-                    BrokenCell {
-                        name: entry.cellId
-                        source: entry.markdown
-                        problems: entry.problems
+                    id: rowBody
+                    ColumnLayout {
+                        readonly property alias content: loader.item
+                        spacing: 2
+                        TapHandler {
+                            gesturePolicy: TapHandler.DragThreshold
+                            onTapped: view.activeRow = entry.index
+                        }
+                        Timer {
+                            interval: 900
+                            running: entry.flashing
+                            onTriggered: entry.flashing = false
+                        }
+
+                        RowTools {
+                            visible: view.authoring
+                            Layout.fillWidth: true
+                            editor: view.session.editor
+                            row: entry.index
+                            kind: entry.kind
+                            cellId: entry.cellId
+                            editing: entry.editing
+                            onEdit: view.editRow(entry.index)
+                            onRename: view.renameCell(entry.cellId)
+                            onRefused: message => view.refused(message)
+                        }
+                        Loader {
+                            id: loader
+                            Layout.fillWidth: true
+                            sourceComponent: entry.editing
+                                ? (entry.kind === "prose" ? proseEditorRow : yamlEditorRow)
+                                : (({
+                                    prose: proseRow,
+                                    attention: attentionRow,
+                                    quiz: quizRow,
+                                    chart: chartRow,
+                                    broken: brokenRow
+                                })[entry.kind] || null)
+                            Rectangle {
+                                objectName: "rowHighlight_" + entry.index
+                                anchors.fill: parent
+                                anchors.margins: -4
+                                color: "transparent"
+                                border.color: Theme.accent
+                                border.width: 2
+                                radius: Theme.radius
+                                visible: entry.flashing || view.searchRow === entry.index
+                            }
+                        }
+
+                        Component {
+                            id: proseRow
+                            ProseBlock { objectName: "prose_" + entry.index; markdown: entry.markdown }
+                        }
+                        Component {
+                            id: proseEditorRow
+                            ProseEditor {
+                                editor: view.session.editor
+                                row: entry.index
+                                onDone: entry.editing = false
+                            }
+                        }
+                        Component {
+                            id: yamlEditorRow
+                            YamlEditor {
+                                editor: view.session.editor
+                                cellId: entry.cellId
+                                kind: entry.kind
+                                onDone: entry.editing = false
+                            }
+                        }
+                        Component {
+                            id: attentionRow
+                            AttentionCell { cell: entry.cellObject as AttentionCellModel }
+                        }
+                        Component {
+                            id: quizRow
+                            QuizCell { quiz: entry.cellObject as QuizCellModel }
+                        }
+                        Component {
+                            id: chartRow
+                            ChartCell { chart: entry.cellObject as ChartCellModel }
+                        }
+                        Component {
+                            id: brokenRow
+                            BrokenCell {
+                                name: entry.cellId
+                                source: entry.markdown
+                                problems: entry.problems
+                            }
+                        }
                     }
                 }
             }

@@ -60,8 +60,9 @@ Item {
             window.requestActivate()
             tryVerify(() => window.active)
             const view = findChild(window.contentItem, "lessonView")
+            // A row's tools are made with the row, once the column has placed it.
+            tryVerify(() => findChild(view, "edit_1") !== null)
             const edit = findChild(view, "edit_1")
-            verify(edit)
             verify(!edit.visible, "no Edit above a paragraph while reading")
             verify(!findChild(window.contentItem, "editLessonButton").checked)
             // The keyboard walks the lesson; Space and Enter open nothing.
