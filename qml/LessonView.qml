@@ -59,22 +59,55 @@ Flickable {
         buildNear()
     }
     Timer { id: placeLater; interval: 0; onTriggered: view.placeRows() }
-    // Builds the rows from a screen above the view to two screens below it. Run from a timer
-    // after a scroll or a change of height, never inside a layout pass. The rows built above
-    // the reader change height; the anchor (keepAnchor) keeps what the reader looks at still.
+    // Builds the rows in view at once, so that the frame shows them. Run from a timer after a
+    // scroll or a change of height, never inside a layout pass. The rows built above the
+    // reader change height; the anchor (keepAnchor) keeps what the reader looks at still.
     function buildNear() {
         if (!rowsPlaced || buildAll || builtByEdit || authoring)
             return
-        const first = Math.max(0, rowAt(contentY - height))
-        const last = Math.max(0, rowAt(contentY + 2 * height))
+        buildRows(Math.max(0, rowAt(contentY)), Math.max(0, rowAt(contentY + height)))
+        if (readerMoved)
+            aheadLater.restart()
+    }
+    // Builds rows `first` to `last`; the number built.
+    function buildRows(first: int, last: int): int {
+        let built = 0
         for (let row = first; row <= last && row < rows.count; ++row) {
             const entry = rows.itemAt(row)
             // qmllint disable type
-            if (entry && !entry.built)
+            if (entry && !entry.built) {
                 entry.built = true
+                ++built
+            }
             // qmllint enable type
         }
+        return built
     }
+    // Once the reader moves, the rows about to come into view are built too: up to two
+    // screens below the view, then up to one above, nearest first and one row per turn of
+    // the event loop, so that scrolling stays smooth while they are made. A lesson that is
+    // only opened builds what is on its first screen and goes idle.
+    property bool readerMoved: false
+    function buildAhead() {
+        if (!rowsPlaced || buildAll || builtByEdit || authoring)
+            return
+        const below = Math.max(0, rowAt(contentY + height))
+        const farBelow = Math.max(0, rowAt(contentY + 2 * height))
+        for (let row = below; row <= farBelow; ++row) {
+            if (buildRows(row, row) > 0) {
+                aheadLater.restart()
+                return
+            }
+        }
+        const farAbove = Math.max(0, rowAt(contentY - height))
+        for (let row = Math.max(0, rowAt(contentY)); row >= farAbove; --row) {
+            if (buildRows(row, row) > 0) {
+                aheadLater.restart()
+                return
+            }
+        }
+    }
+    Timer { id: aheadLater; interval: 0; onTriggered: view.buildAhead() }
     Timer { id: buildNearLater; interval: 0; onTriggered: view.buildNear() }
 
     // Scroll anchoring: the row the reader looks at, and how far the view's top is from its
@@ -124,7 +157,10 @@ Flickable {
     // A reset makes every row again: they are not placed until the layout has run.
     Connections {
         target: view.session.cells
-        function onModelAboutToBeReset() { view.rowsPlaced = false }
+        function onModelAboutToBeReset() {
+            view.rowsPlaced = false
+            view.readerMoved = false
+        }
     }
     // A change of height anywhere (a row built, text laid out) can bring rows near.
     Connections {
@@ -244,6 +280,8 @@ Flickable {
     Timer { id: recordLater; interval: 100; onTriggered: view.recordPlace() }
     onContentYChanged: {
         buildNearLater.restart()
+        if (rowsPlaced && !followingAnchor)
+            readerMoved = true
         pickAnchor()
         if (!holding)
             recordLater.restart()

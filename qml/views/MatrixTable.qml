@@ -185,8 +185,12 @@ ColumnLayout {
             model: tableModel
             clip: true
             boundsBehavior: Flickable.StopAtBounds
-            readonly property bool tall: contentHeight > root.maximumRows * root.rowHeight + 1
-            readonly property bool wide: contentWidth > root.maximumWidth - root.rowLabelWidth + 1
+            // Not before the table has measured itself and been given its room: a table made
+            // "wide" for a moment turns its scroll bar on, and Fusion's fade as it goes off
+            // again kept the window drawing for most of a second after a lesson opened.
+            readonly property bool tall: contentHeight > 0 && contentHeight > root.maximumRows * root.rowHeight + 1
+            readonly property bool wide: contentWidth > 0 && root.maximumWidth > 0
+                                         && contentWidth > root.maximumWidth - root.rowLabelWidth + 1
             interactive: tall || wide
             Layout.preferredWidth: Math.min(contentWidth, root.maximumWidth - root.rowLabelWidth)
             // Written out rather than read from the table's height, which the
