@@ -117,12 +117,15 @@ Flickable {
     // Not at the very top of the lesson: there the title stays in view.
     property Item anchorItem: null
     property real anchorOffset: 0
-    // True while the view moves itself to follow the anchor (not a scroll to re-anchor on).
+    // True while the view moves itself to follow the anchor (not a scroll to re-anchor on),
+    // and where it moved to: the Flickable rounds that place a moment later, which is not the
+    // reader scrolling either.
     property bool followingAnchor: false
+    property real followedTo: -1
     // The first built row that shows in the view (its content is what the reader sees); a
     // placeholder at the top when no built row shows.
     function pickAnchor() {
-        if (followingAnchor || holding || !rowsPlaced)
+        if (followingAnchor || holding || !rowsPlaced || Math.abs(contentY - followedTo) < 1)
             return
         const top = Math.max(0, rowAt(contentY))
         if (contentY <= 0 || !validRow(top)) {
@@ -147,6 +150,7 @@ Flickable {
         if (Math.abs(top - contentY) < 0.5)
             return
         followingAnchor = true
+        followedTo = top
         contentY = top
         followingAnchor = false
     }

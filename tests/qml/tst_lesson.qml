@@ -80,6 +80,97 @@ Item {
             }
         }
 
+        function openLazy() {
+            lessonSession.open(sourceDir + "/documents/attention.md")
+            const lazy = createTemporaryObject(lazyViewComponent, root)
+            waitForRendering(lazy)
+            tryVerify(() => lazy.rowsPlaced && findChild(lazy, "lessonRows").itemAt(0).built, 2000)
+            // A new view holds its place while it is first laid out (LessonView.holding).
+            tryVerify(() => !lazy.holding, 3000)
+            return lazy
+        }
+        function topInView(view, item) {
+            return item.mapToItem(view, 0, 0).y
+        }
+
+        // A lesson only opened builds what is on its first screen, and a row not built is an
+        // empty item: none of its tools or content exist (a thousand rows cost a thousand
+        // small items). Once the reader moves, the rows about to come into view are built.
+        function test_openingBuildsTheFirstScreenOnly() {
+            const lazy = openLazy()
+            const rows = findChild(lazy, "lessonRows")
+            wait(200) // time for any building the view would do on its own
+            // A row in view is built; one below the view is not, unless it was in view when
+            // the rows were built (the rows above it were placeholders then, of estimated
+            // heights): none starts more than half a screen below the view.
+            let firstOutOfView = -1
+            for (let i = 0; i < rows.count; ++i) {
+                const entry = rows.itemAt(i)
+                const top = topInView(lazy, entry)
+                if (top < lazy.height)
+                    verify(entry.built, "row " + i + " is in view")
+                else if (firstOutOfView < 0)
+                    firstOutOfView = i
+                if (top > 1.5 * lazy.height) {
+                    verify(!entry.built, "row " + i + " is below the first screen")
+                    compare(entry.children.length, 1, "row " + i + ": an empty loader only")
+                    compare(findChild(entry, "edit_" + i), null)
+                    compare(findChild(entry, "rowHighlight_" + i), null)
+                    compare(entry.height, entry.estimatedHeight)
+                }
+            }
+            verify(firstOutOfView > 0, "the first screen ends within the lesson")
+            // The reader scrolls a little: the next screens are built, one row at a time.
+            lazy.contentY = 40
+            tryVerify(() => rows.itemAt(firstOutOfView).built, 3000, "the row below the view")
+            verify(findChild(rows.itemAt(firstOutOfView), "rowHighlight_" + firstOutOfView) !== null)
+            // … but not the far end of the lesson.
+            wait(300)
+            verify(!rows.itemAt(rows.count - 1).built, "the last row waits")
+        }
+
+        // Scroll anchoring: the reader scrolls up into rows not built yet (after a jump far
+        // down); as they are built, their height changes from the estimate to their own, and
+        // the row the reader was looking at stays where it was on screen.
+        function test_anchorKeepsTheVisibleRowStill() {
+            const lazy = openLazy()
+            const rows = findChild(lazy, "lessonRows")
+            const last = rows.count - 1
+            lazy.showRow(last)
+            // Let the rows around the jump be built, then find the highest built row of the run
+            // that ends at the last row.
+            let settled = -1
+            tryVerify(() => {
+                let first = last
+                while (first > 0 && rows.itemAt(first - 1).built)
+                    --first
+                const same = first === settled
+                settled = first
+                wait(100)
+                return same
+            }, 10000, "the rows near the jump are built")
+            const anchor = settled
+            verify(anchor > 1, "rows above the jump are still placeholders: " + anchor)
+            verify(!rows.itemAt(anchor - 1).built)
+            // Scroll so that the anchor row starts in the lower half of the view, with
+            // placeholders above it on screen.
+            lazy.contentY = rows.itemAt(anchor).y + rows.itemAt(anchor).parent.y - lazy.height / 2
+            const placeholders = []
+            for (let i = anchor - 1; i >= 0 && topInView(lazy, rows.itemAt(i)) + rows.itemAt(i).height > -lazy.height; --i)
+                placeholders.push({ row: i, estimate: rows.itemAt(i).height })
+            const before = topInView(lazy, rows.itemAt(anchor))
+            tryVerify(() => rows.itemAt(anchor - 1).built, 3000, "the row above the anchor is built")
+            wait(300) // the rows settle (an attention cell lays itself out over frames)
+            let moved = 0
+            for (const p of placeholders) {
+                if (rows.itemAt(p.row).built)
+                    moved += rows.itemAt(p.row).height - p.estimate
+            }
+            // The test means something only if the rows built above changed height.
+            verify(Math.abs(moved) > 20, "the rows above changed height by " + moved)
+            fuzzyCompare(topInView(lazy, rows.itemAt(anchor)), before, 1)
+        }
+
         function test_proseBindingsFollowTheCell() {
             openLesson("window.md")
             compare(lessonSession.cells.data(lessonSession.cells.index(0, 0), CellListModel.KindRole), "prose")
