@@ -11,8 +11,11 @@ Starts the real window on each lesson under Xvfb (xvfb-run), samples the process
           first 500 ms during which the process used less than 2 % of one core
   busy    CPU seconds used from start to idle
 
-With no LESSON it measures the bundled attention.md and a generated 1 MB lesson (prose and a
-few cells). A benchmark, not a test: the figures depend on the machine; run it on a quiet one.
+With no LESSON it measures the bundled attention.md and transformers.md and two generated
+1 MB lessons: megabyte.md (attention.md, then sections of prose with a binding each) and
+flat-megabyte.md (1 MB of paragraphs under the title, not one heading); `--write DIR` writes
+those two into DIR and stops. A benchmark, not a test: the figures depend on the machine (say
+the load average, `uptime`, with them); run it on a quiet one.
 """
 import argparse
 import os
@@ -51,6 +54,16 @@ def megabyte_lesson(path):
     while sum(len(p) for p in parts) < 1_000_000:
         section += 1
         parts.append(f"\n\n## Section {section}\n\n" + paragraph * 6 + "\n")
+    path.write_text("".join(parts))
+
+
+def flat_megabyte_lesson(path):
+    """A 1 MB lesson of paragraphs alone: no heading to cut its prose at."""
+    paragraph = ("Attention lets every token look at every other token and decide how much "
+                 "of each one to take, and the rest follows the same rule. ") * 6 + "\n\n"
+    parts = ["---\ntitle: A megabyte of prose\n---\n\n"]
+    while sum(len(p) for p in parts) < 1_000_000:
+        parts.append(paragraph)
     path.write_text("".join(parts))
 
 
@@ -101,8 +114,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=str(HERE / "build" / "app" / "attnbook"))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--write", metavar="DIR", help="write the generated lessons into DIR")
     parser.add_argument("lessons", nargs="*")
     args = parser.parse_args()
+    if args.write:
+        megabyte_lesson(pathlib.Path(args.write) / "megabyte.md")
+        flat_megabyte_lesson(pathlib.Path(args.write) / "flat-megabyte.md")
+        return
     if "DISPLAY" not in os.environ:
         if not shutil.which("xvfb-run"):
             sys.exit("window_idle: needs xvfb-run (Debian package xvfb) and xdotool")
@@ -113,7 +131,10 @@ def main():
     if not lessons:
         big = pathlib.Path(workdir.name) / "megabyte.md"
         megabyte_lesson(big)
-        lessons = [HERE / "documents" / "attention.md", big]
+        flat = pathlib.Path(workdir.name) / "flat-megabyte.md"
+        flat_megabyte_lesson(flat)
+        lessons = [HERE / "documents" / "attention.md", HERE / "documents" / "transformers.md",
+                   big, flat]
     print(f"{'lesson':<24} {'bytes':>9} {'shown s':>8} {'idle s':>7} {'cpu s':>6}")
     for lesson in lessons:
         for _ in range(args.repeat):

@@ -2,6 +2,8 @@
 
 #include "core/document/text_scan.h"
 
+#include <string_view>
+
 namespace attnbook {
 namespace {
 
@@ -27,6 +29,35 @@ std::string plainTitle(std::string title) {
         }
     }
     return out;
+}
+
+// Whether a piece may start at `bare`, a line after a blank line: a plain paragraph, one
+// that continues nothing above it. Not an indented line (a list item's paragraph, code), a
+// list item (its number or bullet belongs to the list above), a quote, a table, HTML, a
+// link definition or a code fence.
+bool startsPlainParagraph(const std::string& bare) {
+    if (bare.empty() || bare[0] == ' ' || bare[0] == '\t') {
+        return false;
+    }
+    const std::string_view marks = "-*+>|<[:=`~";
+    if (marks.find(bare[0]) != std::string_view::npos) {
+        return false;
+    }
+    size_t digits = 0;
+    while (digits < bare.size() && digits < 10 && bare[digits] >= '0' && bare[digits] <= '9') {
+        ++digits;
+    }
+    return digits == 0 || digits >= bare.size() || (bare[digits] != '.' && bare[digits] != ')');
+}
+
+// The number of times `needle` occurs in `text`.
+int occurrences(const std::string& text, std::string_view needle) {
+    int count = 0;
+    for (size_t at = text.find(needle); at != std::string::npos;
+         at = text.find(needle, at + needle.size())) {
+        ++count;
+    }
+    return count;
 }
 
 } // namespace
@@ -61,6 +92,8 @@ std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
         }
         current = ProsePieceRow{};
     };
+    bool afterBlank = false;
+    int openComments = 0; // HTML comments opened and not closed in this piece
     while (start < block.text.size()) {
         size_t end = block.text.find('\n', start);
         end = end == std::string::npos ? block.text.size() : end + 1;
@@ -68,7 +101,8 @@ std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
         const std::string bare =
             lineText.back() == '\n' ? lineText.substr(0, lineText.size() - 1) : lineText;
         std::string_view title;
-        const int level = inCode(line, codeLines) ? 0 : atxHeading(bare, title);
+        const bool code = inCode(line, codeLines);
+        const int level = code ? 0 : atxHeading(bare, title);
         if (level > 0) {
             if (!current.text.empty()) {
                 finish(line - 1);
@@ -76,7 +110,17 @@ std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
             current.firstLine = line;
             current.headingLevel = level;
             current.headingTitle = plainTitle(std::string(title));
+            openComments = 0;
+        } else if (current.text.size() >= kLongProseBytes && afterBlank && !code &&
+                   openComments <= 0 && startsPlainParagraph(bare)) {
+            finish(line - 1);
+            current.firstLine = line;
+            openComments = 0;
         }
+        if (!code) {
+            openComments += occurrences(bare, "<!--") - occurrences(bare, "-->");
+        }
+        afterBlank = isBlank(lineText);
         current.text += lineText;
         start = end;
         ++line;

@@ -6,11 +6,17 @@
 #include "core/document/bindings.h"
 #include "core/document/document.h"
 
+#include <cstddef>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace attnbook {
+
+// Prose without headings is cut between paragraphs once a piece is this long, so that the
+// window, which lays out the rows in view only, never lays out a megabyte for one screen
+// (issue 11). Shipped lessons have no piece this long.
+inline constexpr size_t kLongProseBytes = 8192;
 
 struct ProsePieceRow {
     int firstLine = 0;
@@ -22,7 +28,8 @@ struct ProsePieceRow {
     std::set<std::string> boundCells; // cells its bindings read
 };
 
-// Cuts a prose block before every ATX heading outside code blocks; pieces
+// Cuts a prose block before every ATX heading outside code blocks, and a piece
+// longer than kLongProseBytes also between two paragraphs (see splitProse); pieces
 // holding only blank lines are dropped.
 std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
                                       const std::vector<LineRange>& codeLines);

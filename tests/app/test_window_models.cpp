@@ -301,6 +301,65 @@ class WindowModelsTest : public QObject {
         QCOMPARE(escapeMarkdown("[0.5, 1]*"), std::string("\\[0.5, 1\\]\\*"));
     }
 
+    // A long stretch of prose without headings is cut between plain paragraphs, so that the
+    // window lays out the rows in view only (issue 11); never inside a list, an HTML comment
+    // or code, and never a shorter piece.
+    void longProseIsCutBetweenParagraphs() {
+        const std::string paragraph(100, 'w');
+        ProseBlock block;
+        block.firstLine = 1;
+        // Lines 1–2: a heading and a blank line; then 200 paragraphs of two lines each.
+        block.text = "# Long\n\n";
+        for (int i = 0; i < 200; ++i) {
+            // Paragraph i starts at line 3 + 2 i. Among them: a list item (i = 90), a comment
+            // over two paragraphs (i = 120 to 122), a fenced block (i = 160 to 161).
+            if (i == 90) {
+                block.text += "1. item\n\n";
+            } else if (i == 120) {
+                block.text += "<!-- a note\n\n";
+            } else if (i == 122) {
+                block.text += "end -->\n\n";
+            } else if (i == 160) {
+                block.text += "```\n\n";
+            } else if (i == 161) {
+                block.text += "```\n\n";
+            } else {
+                block.text += paragraph + "\n\n";
+            }
+        }
+        const std::vector<ProsePieceRow> rows = splitProse(block, {{3 + 2 * 160, 3 + 2 * 161}});
+        QVERIFY2(rows.size() >= 2, qPrintable(QString::number(rows.size())));
+        std::string joined;
+        int nextLine = 1;
+        for (const ProsePieceRow& row : rows) {
+            QCOMPARE(row.firstLine, nextLine); // no line lost or repeated
+            nextLine = row.lastLine + 1;
+            joined += row.text;
+            if (&row != &rows.back()) {
+                QVERIFY2(row.text.size() >= kLongProseBytes, row.text.c_str());
+                QVERIFY2(row.text.size() < kLongProseBytes + 2 * paragraph.size(),
+                         qPrintable(QString::number(row.text.size())));
+            }
+            if (&row != &rows.front()) {
+                // Each later piece starts with a plain paragraph, not with a heading, the list
+                // item, the comment's end or the inside of the fence.
+                QCOMPARE(row.headingLevel, 0);
+                QCOMPARE(row.text.substr(0, paragraph.size()), paragraph);
+                const int line = row.firstLine;
+                QVERIFY2(line < 3 + 2 * 120 || line > 3 + 2 * 122,
+                         qPrintable(QString::number(line)));
+                QVERIFY2(line < 3 + 2 * 160 || line > 3 + 2 * 161,
+                         qPrintable(QString::number(line)));
+            }
+        }
+        QCOMPARE(joined, block.text);
+        QCOMPARE(nextLine, 3 + 2 * 200);
+        QCOMPARE(rows.front().headingTitle, std::string("Long"));
+        // A short block is one piece.
+        block.text = "# Short\n\n" + paragraph + "\n\n" + paragraph + "\n";
+        QCOMPARE(splitProse(block, {}).size(), size_t(1));
+    }
+
     void quizVerdicts() {
         LessonSession session;
         QVERIFY(session.open(kWindowLesson));
