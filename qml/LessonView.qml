@@ -114,21 +114,26 @@ Flickable {
     // top. When rows above it change height (a placeholder built into its row, an attention
     // cell that settles a frame later, a paragraph laid out again), the row moves in the
     // column and the view moves with it by as much, so that the text on screen stays still.
-    // Not at the very top of the lesson: there the title stays in view.
+    // Not at the very top of the lesson: there the title stays in view; at the very end the
+    // view stays at the end (Ctrl+End, then the last rows built taller or shorter than their
+    // estimates).
+    property bool anchorAtEnd: false
     property Item anchorItem: null
     property real anchorOffset: 0
-    // True while the view moves itself to follow the anchor (not a scroll to re-anchor on),
-    // and where it moved to: the Flickable rounds that place a moment later, which is not the
-    // reader scrolling either.
+    // True while the view moves itself to follow the anchor (not a scroll to re-anchor on).
     property bool followingAnchor: false
-    property real followedTo: -1
+    // Where the anchor was last picked or followed to: a move of less than a pixel from there
+    // is no scroll (the Flickable rounds a place it was moved to a moment later).
+    property real anchoredAt: -1
     // The first built row that shows in the view (its content is what the reader sees); a
     // placeholder at the top when no built row shows.
     function pickAnchor() {
-        if (followingAnchor || holding || !rowsPlaced || Math.abs(contentY - followedTo) < 1)
+        if (followingAnchor || holding || !rowsPlaced || Math.abs(contentY - anchoredAt) < 1)
             return
+        anchoredAt = contentY
         const top = Math.max(0, rowAt(contentY))
-        if (contentY <= 0 || !validRow(top)) {
+        anchorAtEnd = contentY > 0 && contentY >= contentHeight - height - 1
+        if (contentY <= 0 || anchorAtEnd || !validRow(top)) {
             anchorItem = null
             return
         }
@@ -144,13 +149,16 @@ Flickable {
         anchorOffset = contentY - (anchorItem.y + column.y)
     }
     function keepAnchor() {
-        if (anchorItem === null || holding || !rowsPlaced)
+        if (holding || !rowsPlaced)
             return
-        const top = Math.max(0, anchorItem.y + column.y + anchorOffset)
+        if (anchorItem === null && !anchorAtEnd)
+            return
+        const top = anchorAtEnd ? Math.max(0, contentHeight - height)
+                                : Math.max(0, anchorItem.y + column.y + anchorOffset)
         if (Math.abs(top - contentY) < 0.5)
             return
         followingAnchor = true
-        followedTo = top
+        anchoredAt = top
         contentY = top
         followingAnchor = false
     }
@@ -158,12 +166,17 @@ Flickable {
         target: view.anchorItem
         function onYChanged() { view.keepAnchor() }
     }
+    onContentHeightChanged: {
+        if (anchorAtEnd)
+            keepAnchor()
+    }
     // A reset makes every row again: they are not placed until the layout has run.
     Connections {
         target: view.session.cells
         function onModelAboutToBeReset() {
             view.rowsPlaced = false
             view.readerMoved = false
+            view.anchorAtEnd = false
         }
     }
     // A change of height anywhere (a row built, text laid out) can bring rows near.
@@ -322,6 +335,9 @@ Flickable {
                 view.revealRow(view.revealAfterEdit)
             view.revealAfterEdit = -1
             recordLater.restart()
+            // The place held is the reader's again: anchor on it.
+            view.anchoredAt = -1
+            view.pickAnchor()
         }
     }
     onWidthChanged: holdPlace(false)

@@ -171,6 +171,21 @@ Item {
             fuzzyCompare(topInView(lazy, rows.itemAt(anchor)), before, 1)
         }
 
+        // At the very end (Ctrl+End), the view stays at the end while the last rows are
+        // built taller or shorter than their estimates.
+        function test_theEndStaysAtTheEnd() {
+            const lazy = openLazy()
+            const rows = findChild(lazy, "lessonRows")
+            const last = rows.count - 1
+            const estimated = lazy.contentHeight
+            lazy.contentY = lazy.contentHeight - lazy.height
+            tryVerify(() => rows.itemAt(last).built, 3000)
+            wait(300)
+            verify(Math.abs(lazy.contentHeight - estimated) > 20, "the lesson's height changed by "
+                   + (lazy.contentHeight - estimated))
+            fuzzyCompare(lazy.contentY, lazy.contentHeight - lazy.height, 1)
+        }
+
         function test_proseBindingsFollowTheCell() {
             openLesson("window.md")
             compare(lessonSession.cells.data(lessonSession.cells.index(0, 0), CellListModel.KindRole), "prose")
