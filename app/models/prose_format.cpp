@@ -149,8 +149,12 @@ void formatProse(QTextDocument& doc, const QString& markdown, const ProseStyle& 
     }
     styleCharacters(doc, style);
     cursor.endEditBlock();
-    // After the edit block: the tables' frames join the frame tree only when it ends.
+    // After the edit block: the tables' frames join the frame tree only when it ends. In an
+    // edit block of their own, so that a table's cells are announced (and laid out) once, not
+    // cell by cell.
+    cursor.beginEditBlock();
     styleTables(doc.rootFrame(), style);
+    cursor.endEditBlock();
 }
 
 void ProseFormatter::present(QQuickTextDocument* target, const QString& markdown, int pixelSize,
