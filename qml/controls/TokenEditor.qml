@@ -161,7 +161,7 @@ ColumnLayout {
         Row {
             spacing: 4
             height: Theme.scaled(32)
-            ComboBox {
+            ThemedComboBox {
                 id: newWord
                 objectName: "newToken"
                 visible: editor.cell.usesVocab

@@ -16,7 +16,7 @@ RowLayout {
         color: Theme.mutedText
         font.pixelSize: Theme.smallSize
     }
-    ComboBox {
+    ThemedComboBox {
         id: box
         objectName: "focusPicker"
         model: Array.from(picker.cell.queryLabels).map((label, i) => (i + 1) + ". " + label)

@@ -21,7 +21,7 @@ ColumnLayout {
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize
         }
-        ComboBox {
+        ThemedComboBox {
             id: parameter
             objectName: "gradientParameter"
             model: view.cell.gradientNames
