@@ -343,9 +343,15 @@ Flickable {
     onWidthChanged: holdPlace(false)
     Connections {
         target: Theme
-        function onDarkChanged() { view.holdPlace(true) }
-        function onZoomChanged() { view.holdPlace(true) }
+        function onDarkChanged() { view.holdPlace(true); relayoutLater.restart() }
+        function onZoomChanged() { view.holdPlace(true); relayoutLater.restart() }
     }
+    // Qt 6.4's layouts give up on a column whose rows change height while it lays them out
+    // ("Polish loop detected": the theme changing as the window narrows does it) and then never
+    // lay it out again, so the rows kept an old width, past the view's right edge. Once the
+    // width, the theme or the zoom has settled, the column is laid out once more.
+    onColumnWidthChanged: relayoutLater.restart()
+    Timer { id: relayoutLater; interval: 150; onTriggered: column.ensurePolished() }
     // The current hit of Find: its row outlined; in prose, its words selected.
     property int searchRow: -1
     property var searchItem: null

@@ -119,9 +119,15 @@ void formatProse(QTextDocument& doc, const QString& markdown, const ProseStyle& 
                 part.setCharFormat(heading);
             }
         } else if (format.hasProperty(QTextFormat::BlockCodeFence) || format.nonBreakableLines()) {
-            // A code block: monospaced on a tinted band.
+            // A code block: monospaced on a tinted band, its long lines wrapped within the
+            // column (the Markdown import makes them unbreakable, which ran them past the
+            // window's edge), a wrapped line's rest indented under its start.
+            const int codePixels = int(style.pixelSize * 0.85 + 0.5);
+            const qreal hang = 2 * 0.6 * codePixels; // two characters of a monospaced font
+            format.setNonBreakableLines(false);
             format.setBackground(style.codeBackground);
-            format.setLeftMargin(8);
+            format.setLeftMargin(8 + hang);
+            format.setTextIndent(-hang);
             format.setTopMargin(
                 block.previous().blockFormat().background() == QBrush(style.codeBackground) ? 0
                                                                                             : 6);
@@ -132,7 +138,7 @@ void formatProse(QTextDocument& doc, const QString& markdown, const ProseStyle& 
             format.setLineHeight(125, QTextBlockFormat::ProportionalHeight);
             QTextCharFormat code;
             code.setFontFamilies({style.monoFamily});
-            code.setProperty(QTextFormat::FontPixelSize, int(style.pixelSize * 0.85 + 0.5));
+            code.setProperty(QTextFormat::FontPixelSize, codePixels);
             cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
             cursor.mergeCharFormat(code);
         } else if (block.textList()) {

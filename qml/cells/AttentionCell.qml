@@ -36,6 +36,9 @@ Card {
         Text {
             visible: card.cell.edited
             text: qsTr("edited")
+            // As tall as the buttons beside it, its word centred on theirs.
+            height: compareSwitch.height
+            verticalAlignment: Text.AlignVCenter
             color: Theme.accent
             font.pixelSize: Theme.smallSize
             font.italic: true

@@ -1,6 +1,5 @@
 pragma ComponentBehavior: Bound
 import QtQuick
-import QtQuick.Layouts
 import Attnbook
 
 // The frame around a live cell: a kind label, the cell's id, and its body.
@@ -22,32 +21,57 @@ Rectangle {
     border.color: edge
     border.width: 1
 
-    RowLayout {
+    // The kind and the id on the left, the cell's own controls (headerExtras) on the right.
+    // Where they do not fit beside the id (a narrow window, a long id) they take a line of
+    // their own below it, wrapped within the card, instead of running past its edge.
+    readonly property real extrasWidth: {
+        let width = 0
+        let shown = 0
+        for (let i = 0; i < extras.children.length; ++i) {
+            const child = extras.children[i]
+            if (child.visible) {
+                width += child.implicitWidth
+                ++shown
+            }
+        }
+        return width + Math.max(shown - 1, 0) * extras.spacing
+    }
+    readonly property bool extrasBelow: extrasWidth > 0 && title.implicitWidth + 16 + extrasWidth > contentWidth
+    Item {
         id: header
+        objectName: "cardHeader"
         x: Theme.gap
         y: Theme.gap
         width: card.contentWidth
-        spacing: 8
-        Text {
-            text: card.kind
-            color: Theme.accent
-            font.pixelSize: Theme.smallSize
-            font.bold: true
-            font.capitalization: Font.AllUppercase
-            font.letterSpacing: 0.8
-        }
-        Text {
-            objectName: "cardCellId"
-            visible: text.length > 0
-            text: card.cellId
-            color: Theme.mutedText
-            font.family: Theme.monoFamily
-            font.pixelSize: Theme.smallSize
-        }
-        Item { Layout.fillWidth: true }
-        RowLayout {
-            id: extras
+        height: card.extrasBelow ? title.height + 6 + extras.height : Math.max(title.height, extras.height)
+        Row {
+            id: title
+            y: card.extrasBelow ? 0 : (header.height - height) / 2
             spacing: 8
+            Text {
+                text: card.kind
+                color: Theme.accent
+                font.pixelSize: Theme.smallSize
+                font.bold: true
+                font.capitalization: Font.AllUppercase
+                font.letterSpacing: 0.8
+            }
+            Text {
+                objectName: "cardCellId"
+                visible: text.length > 0
+                text: card.cellId
+                color: Theme.mutedText
+                font.family: Theme.monoFamily
+                font.pixelSize: Theme.smallSize
+            }
+        }
+        Flow {
+            id: extras
+            objectName: "cardExtras"
+            spacing: 8
+            width: Math.min(Math.ceil(card.extrasWidth), header.width)
+            x: card.extrasBelow ? 0 : header.width - width
+            y: card.extrasBelow ? title.height + 6 : (header.height - height) / 2
         }
     }
     Column {

@@ -4,8 +4,10 @@
 // styling are one edit block, announced once, and tables are still styled.
 #include "app/models/prose_format.h"
 
+#include <QTextBlock>
 #include <QTextDocument>
 #include <QTextFrame>
+#include <QTextLayout>
 #include <QTextTable>
 #include <QtTest>
 
@@ -62,6 +64,25 @@ class TestProseLayout : public QObject {
         const auto* table = qobject_cast<QTextTable*>(frames.front());
         QVERIFY(table);
         QVERIFY(table->format().borderCollapse());
+    }
+
+    // A code block's long line wraps within the width the prose is given (the Markdown import
+    // made code lines unbreakable: at a window 900 pixels wide they ran past its edge), and
+    // keeps its text, monospaced on its band.
+    void longCodeLinesWrapWithinTheWidth() {
+        QTextDocument document;
+        const QString line = QStringLiteral(
+            "const scores = keys.map(key => key.reduce((acc, k, i) => acc + k * query[i], 0));");
+        formatProse(document,
+                    QStringLiteral("Before.\n\n```js\n") + line + QStringLiteral("\n```\n"),
+                    ProseStyle{});
+        document.setTextWidth(300);
+        QVERIFY2(document.idealWidth() <= 300, qPrintable(QString::number(document.idealWidth())));
+        const QTextBlock code = document.findBlock(document.toPlainText().indexOf(line));
+        QVERIFY(code.isValid());
+        QCOMPARE(code.text(), line);
+        QVERIFY(code.layout()->lineCount() > 1);
+        QCOMPARE(code.blockFormat().background().color(), ProseStyle{}.codeBackground);
     }
 };
 
