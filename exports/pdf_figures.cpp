@@ -22,6 +22,13 @@ QString number(double value, int digits) {
     return QString::fromStdString(readableNumber(value, digits));
 }
 
+// An entry of a table, a grid or a set of bars, all written one way: whole numbers when every
+// entry is whole (`wholeTable`, from allWhole), else each with `digits` decimals.
+QString entryNumber(double value, int digits, bool wholeTable) {
+    return QString::fromStdString(wholeTable ? readableNumber(value, digits)
+                                             : fixedNumber(value, digits));
+}
+
 qreal textWidth(const QFont& font, const QString& text) {
     return QFontMetricsF(font, layoutDevice()).horizontalAdvance(text);
 }
@@ -87,6 +94,7 @@ Figure matrixFigure(const MatrixTable& t) {
     const int shownRows = std::min(rows, t.maxRows);
     const int shownCols = std::min(cols, t.maxColumns);
     const arma::umat blocked = t.blocked;
+    const bool wholeTable = allWhole(t.values.memptr(), t.values.n_elem);
     const auto isBlocked = [blocked](int r, int c) {
         return !blocked.is_empty() && blocked(arma::uword(r), arma::uword(c)) != 0;
     };
@@ -105,8 +113,8 @@ Figure matrixFigure(const MatrixTable& t) {
         for (int c = 0; c < shownCols; ++c) {
             Entry& e = entries[size_t(r)][size_t(c)];
             const double v = t.values(arma::uword(r), arma::uword(c));
-            e.text =
-                isBlocked(r, c) && std::isfinite(v) ? QStringLiteral("0") : number(v, t.digits);
+            e.text = isBlocked(r, c) && std::isfinite(v) ? QStringLiteral("0")
+                                                         : entryNumber(v, t.digits, wholeTable);
             const qsizetype dot = e.text.indexOf(u'.');
             e.whole = textWidth(valueFont, dot < 0 ? e.text : e.text.left(dot));
             e.fraction = dot < 0 ? 0 : textWidth(valueFont, e.text.mid(dot));
@@ -219,6 +227,7 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
     const int n = std::min(r.n, 24);
     const int m = std::min(r.m, 24);
     const int digits = m <= 8 ? 4 : 2;
+    const bool wholeGrid = allWhole(h.weightsT.memptr(), h.weightsT.n_elem);
     const bool showValues = m <= 14;
     const qreal cell = m <= 8 ? 34 : m <= 14 ? 24 : 14;
     const qreal cellH = m <= 8 ? 22 : cell;
@@ -284,7 +293,7 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
                 if (showValues) {
                     p.setFont(valueFont);
                     p.setPen(pdf::inkOnHeat(w));
-                    p.drawText(box, Qt::AlignCenter, number(w, digits));
+                    p.drawText(box, Qt::AlignCenter, entryNumber(w, digits, wholeGrid));
                 }
             }
         }
@@ -345,6 +354,7 @@ Figure sharesFigure(const AttentionResult& r, int head, int row, qreal width) {
                                 .arg(QString::fromStdString(queryLabel(r, row)))
                                 .arg(row + 1);
     const QString note = r.h > 1 ? QStringLiteral("head %1").arg(head + 1) : QString();
+    const bool wholeBars = allWhole(h.weightsT.colptr(arma::uword(row)), h.weightsT.n_rows);
     const qreal w =
         std::max(labelW + trackW + valueW, textWidth(pdf::font(pdf::kSans, 8, true), caption) + 50);
     auto paint = [=](QPainter& p) {
@@ -369,7 +379,7 @@ Figure sharesFigure(const AttentionResult& r, int head, int row, qreal width) {
             p.setFont(valueFont);
             p.setPen(pdf::kInk);
             p.drawText(QRectF(labelW + trackW + 6, y, valueW, barH),
-                       Qt::AlignLeft | Qt::AlignVCenter, number(share, 4));
+                       Qt::AlignLeft | Qt::AlignVCenter, entryNumber(share, 4, wholeBars));
         }
     };
     return Figure{QSizeF(w, captionH + 4 + m * barH), paint};

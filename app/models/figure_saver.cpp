@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace attnbook {
 namespace {
@@ -20,6 +21,46 @@ constexpr qreal kMargin = 12;  // points of white around the figure
 constexpr qreal kPngScale = 3; // pixels per point: 216 dpi, sharp on a projector
 constexpr qreal kSharesWidth = 420;
 const QSizeF kChartSize(520, 300);
+
+// `figures` as one, `columns` to a row, each row as tall as its tallest.
+Figure gridOf(std::vector<Figure> figures, int columns, qreal gap) {
+    columns = std::max(1, std::min(columns, int(figures.size())));
+    std::vector<qreal> widths(size_t(columns), 0);
+    std::vector<qreal> heights((figures.size() + size_t(columns) - 1) / size_t(columns), 0);
+    for (size_t i = 0; i < figures.size(); ++i) {
+        widths[i % size_t(columns)] =
+            std::max(widths[i % size_t(columns)], figures[i].size.width());
+        heights[i / size_t(columns)] =
+            std::max(heights[i / size_t(columns)], figures[i].size.height());
+    }
+    std::vector<QPointF> places;
+    for (size_t i = 0; i < figures.size(); ++i) {
+        qreal x = 0, y = 0;
+        for (size_t c = 0; c < i % size_t(columns); ++c) {
+            x += widths[c] + gap;
+        }
+        for (size_t r = 0; r < i / size_t(columns); ++r) {
+            y += heights[r] + gap;
+        }
+        places.emplace_back(x, y);
+    }
+    qreal width = -gap, height = -gap;
+    for (const qreal w : widths) {
+        width += w + gap;
+    }
+    for (const qreal h : heights) {
+        height += h + gap;
+    }
+    auto paint = [figures = std::move(figures), places](QPainter& p) {
+        for (size_t i = 0; i < figures.size(); ++i) {
+            p.save();
+            p.translate(places[i]);
+            figures[i].paint(p);
+            p.restore();
+        }
+    };
+    return Figure{QSizeF(std::max<qreal>(width, 0), std::max<qreal>(height, 0)), paint};
+}
 
 QString localPath(const QString& pathOrUrl) {
     return pathOrUrl.startsWith(QLatin1String("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
@@ -88,15 +129,18 @@ QString FigureSaver::saveHeatmap(AttentionCellModel* cell, int head,
                 tr("%1: weights of head %2").arg(cell->cellId()).arg(head + 1));
 }
 
-QString FigureSaver::saveShares(AttentionCellModel* cell, int head,
-                                const QString& pathOrUrl) const {
+QString FigureSaver::saveShares(AttentionCellModel* cell, const QString& pathOrUrl) const {
     if (!cell) {
         return tr("no cell to draw");
     }
     const AttentionResult& result = cell->result();
-    head = std::clamp(head, 0, std::max(result.h - 1, 0));
     const int focus = std::clamp(cell->focus(), 0, std::max(result.n - 1, 0));
-    return save(sharesFigure(result, head, focus, kSharesWidth), pathOrUrl,
+    // Every head, as the window's chart shows them: two to a row, each captioned with its head.
+    std::vector<Figure> heads;
+    for (int head = 0; head < result.h; ++head) {
+        heads.push_back(sharesFigure(result, head, focus, kSharesWidth));
+    }
+    return save(gridOf(std::move(heads), 2, 24), pathOrUrl,
                 tr("%1: shares of token %2").arg(cell->cellId()).arg(focus + 1));
 }
 

@@ -32,7 +32,8 @@ class FigureSaver : public QObject {
     // name ending in .svg or .png is written, so a lesson or its data is never replaced.
     Q_INVOKABLE QString saveHeatmap(attnbook::AttentionCellModel* cell, int head,
                                     const QString& pathOrUrl) const;
-    Q_INVOKABLE QString saveShares(attnbook::AttentionCellModel* cell, int head,
+    // The shares of the focus token for every head, as the window's chart shows them.
+    Q_INVOKABLE QString saveShares(attnbook::AttentionCellModel* cell,
                                    const QString& pathOrUrl) const;
     Q_INVOKABLE QString saveChart(attnbook::ChartCellModel* chart, const QString& pathOrUrl) const;
     // The file name offered: "colour-heatmap.svg", "colour-shares-red.svg".

@@ -2,6 +2,7 @@
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/number_text.h"
+#include "core/math/number_format.h"
 #include "core/math/worked_steps.h"
 
 #include <QElapsedTimer>
@@ -21,8 +22,10 @@ constexpr qreal kHatchSquare = 5.0;
 constexpr qreal kMaxLabelWidth = 110.0;
 constexpr int kMaxLabelled = 64; // more rows than this get sparse index labels
 
-QString squareText(double value, bool signedChange) {
-    QString text = displayNumber(value, 2);
+// A square's number: the whole grid whole (1, 0), or every square with two decimals (allWhole).
+QString squareText(double value, bool signedChange, bool wholeGrid = false) {
+    QString text =
+        QString::fromStdString(wholeGrid ? readableNumber(value, 2) : fixedNumber(value, 2));
     if (signedChange && value > 0 && text != QLatin1String("0")) {
         text.prepend(QLatin1Char('+'));
     }
@@ -258,12 +261,20 @@ void HeatmapItem::buildValues() {
     const bool change = showsChange();
     const HeadResult* was = change ? &cell_->authoredResult().head[size_t(head)] : nullptr;
     values_.reserve(size_t(rows_) * size_t(columns_));
+    std::vector<double> numbers;
+    numbers.reserve(size_t(rows_) * size_t(columns_));
+    for (int row = 0; row < rows_; ++row) {
+        for (int c = 0; c < columns_; ++c) {
+            const auto rr = arma::uword(row), cc = arma::uword(c);
+            numbers.push_back(was ? h.weight(rr, cc) - was->weight(rr, cc) : h.weight(rr, cc));
+        }
+    }
+    const bool wholeGrid = allWhole(numbers.data(), numbers.size());
     for (int row = 0; row < rows_; ++row) {
         const QRgb* line = reinterpret_cast<const QRgb*>(image_.constScanLine(row));
         for (int c = 0; c < columns_; ++c) {
-            const auto rr = arma::uword(row), cc = arma::uword(c);
-            const double value = was ? h.weight(rr, cc) - was->weight(rr, cc) : h.weight(rr, cc);
-            const QString text = squareText(value, change);
+            const double value = numbers[size_t(row) * size_t(columns_) + size_t(c)];
+            const QString text = squareText(value, change, wholeGrid);
             auto found = textCache_.find(text);
             if (found == textCache_.end()) {
                 QStaticText laidOut(text);

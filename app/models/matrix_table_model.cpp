@@ -2,6 +2,7 @@
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/number_text.h"
+#include "core/math/number_format.h"
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -235,6 +236,7 @@ void MatrixTableModel::refresh() {
     rows_ = rows;
     columns_ = columns;
     focusRow_ = focusRow;
+    wholeEntries_ = !source_ || allWhole(source_->memptr(), source_->n_elem);
     const bool editableChanged = editable_ != editable;
     editable_ = editable;
     if (reshaped) {
@@ -265,6 +267,11 @@ int MatrixTableModel::measureWidestEntry() const {
         }
     }
     return widest;
+}
+
+QString MatrixTableModel::entryText(double value) const {
+    return QString::fromStdString(wholeEntries_ ? readableNumber(value, digits_)
+                                                : fixedNumber(value, digits_));
 }
 
 int MatrixTableModel::rowCount(const QModelIndex& parent) const {
@@ -299,7 +306,7 @@ QVariant MatrixTableModel::data(const QModelIndex& index, int role) const {
         if (blocked(row, column) && value == -arma::datum::inf) {
             return QStringLiteral("−∞");
         }
-        return displayNumber(value, digits_);
+        return entryText(value);
     }
     case Qt::EditRole:
     case EditTextRole:
@@ -387,7 +394,7 @@ QString MatrixTableModel::tabSeparated(bool asShown) const {
         for (int column = 0; column < columns_; ++column) {
             const double value = entry(row, column);
             QString number = value == -arma::datum::inf ? QStringLiteral("-inf")
-                             : asShown                  ? displayNumber(value, digits_)
+                             : asShown                  ? entryText(value)
                                                         : editableNumber(value);
             out += u'\t';
             out += number.replace(QChar(0x2212), u'-');

@@ -100,6 +100,8 @@ class MatrixTableModel : public QAbstractTableModel {
     double entry(int row, int column) const;
     bool blocked(int row, int column) const;
     int measureWidestEntry() const;
+    // An entry as the table shows it: all whole numbers, or every entry with `digits_` decimals.
+    QString entryText(double value) const;
 
     QPointer<AttentionCellModel> cell_;
     QString matrix_ = QStringLiteral("weights");
@@ -110,6 +112,7 @@ class MatrixTableModel : public QAbstractTableModel {
     int columns_ = 0;
     int focusRow_ = -1;
     int widestEntry_ = 1;
+    bool wholeEntries_ = true; // every entry whole: written without decimals (allWhole)
     // Where the numbers are: a matrix inside the cell's result, read
     // transposed for the key-major head tables, or `owned_` when derived.
     const arma::mat* source_ = nullptr;

@@ -1,6 +1,7 @@
 #include "app/models/number_text.h"
 
 #include "core/document/json.h"
+#include "core/math/number_format.h"
 #include "core/math/worked_steps.h"
 
 #include <charconv>
@@ -49,6 +50,17 @@ std::optional<double> parseTypedNumber(const QString& text, QString& reason) {
 
 QString displayNumber(double value, int digits) {
     return QString::fromStdString(readableNumber(value, digits));
+}
+
+QStringList NumberText::tableTexts(const QList<double>& values, int digits) {
+    const bool whole = allWhole(values.constData(), std::size_t(values.size()));
+    QStringList texts;
+    texts.reserve(values.size());
+    for (const double value : values) {
+        texts.append(QString::fromStdString(whole ? readableNumber(value, digits)
+                                                  : fixedNumber(value, digits)));
+    }
+    return texts;
 }
 
 QString editableNumber(double value) {

@@ -2,7 +2,11 @@
 // Numbers typed into the window: read strictly, and when refused, say why in
 // words a learner can act on ("use a point: 1.5, not 1,5").
 
+#include <QList>
+#include <QObject>
 #include <QString>
+#include <QStringList>
+#include <QtQml/qqmlregistration.h>
 
 #include <optional>
 
@@ -19,5 +23,18 @@ QString displayNumber(double value, int digits);
 
 // The shortest text that reads back to the same double, for editing.
 QString editableNumber(double value);
+
+// The formatter for the QML views that write numbers themselves (the share bars' labels).
+class NumberText : public QObject {
+    Q_OBJECT
+    QML_ELEMENT
+    QML_SINGLETON
+
+  public:
+    explicit NumberText(QObject* parent = nullptr) : QObject(parent) {}
+    // Every one of `values` as a table writes it, one format for all (allWhole): whole
+    // numbers when every value is whole, else each with `digits` decimals.
+    Q_INVOKABLE static QStringList tableTexts(const QList<double>& values, int digits);
+};
 
 } // namespace attnbook

@@ -23,6 +23,11 @@ std::string signedText(double value, const std::string& magnitude) {
     return value < 0 && !roundsToZero ? kMinusSign + magnitude : magnitude;
 }
 
+// Whether readableNumber writes finite `value` without decimals.
+bool isWhole(double value) {
+    return std::abs(value - std::round(value)) < 1e-12 && std::abs(value) < 1e15;
+}
+
 } // namespace
 
 std::string fixedNumber(double value, int digits) {
@@ -40,12 +45,21 @@ std::string readableNumber(double value, int digits) {
     }
     char buffer[400];
     const double rounded = std::round(value);
-    if (std::abs(value - rounded) < 1e-12 && std::abs(value) < 1e15) {
+    if (isWhole(value)) {
         std::snprintf(buffer, sizeof buffer, "%.0f", std::abs(rounded));
     } else {
         std::snprintf(buffer, sizeof buffer, "%.*f", digits, std::abs(value));
     }
     return signedText(value, buffer);
+}
+
+bool allWhole(const double* values, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+        if (std::isfinite(values[i]) && !isWhole(values[i])) {
+            return false;
+        }
+    }
+    return true;
 }
 
 std::string asciiMinus(std::string text) {

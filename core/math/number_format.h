@@ -4,6 +4,7 @@
 // negative number reads the same everywhere, with a real minus sign (U+2212 "−"), and
 // "−0.0000" never appears.
 
+#include <cstddef>
 #include <string>
 
 namespace attnbook {
@@ -18,6 +19,11 @@ std::string fixedNumber(double value, int digits);
 // As a reader writes it in worked arithmetic: whole numbers without decimals (2, −1),
 // others rounded to `digits` decimals.
 std::string readableNumber(double value, int digits);
+
+// Whether readableNumber writes every finite one of `values` without decimals. A table (a
+// matrix, a heatmap, the share bars) writes all its entries one way: readableNumber when they
+// are all whole (1, 0, −1), else fixedNumber each, so that no table shows "−1" beside "0.9945".
+bool allWhole(const double* values, std::size_t count);
 
 // `text` with every real minus sign replaced by ASCII '-': for comparing with what an author
 // typed.

@@ -65,16 +65,40 @@ ColumnLayout {
             id: bars
             axisX: keysAxis
             axisY: shareAxis
-            labelsVisible: Math.min(view.cell.m, chart.maximumBars) * view.cell.heads <= 24
-            labelsPosition: AbstractBarSeries.LabelsOutsideEnd
-            labelsPrecision: 3
-            labelsFormat: "@value"
+            // The values are written above the bars by the Repeater below.
+            labelsVisible: false
         }
         // The value axis's fonts follow the zoom (set here: its grouped font properties
         // are beyond qmllint's reach).
         Binding { target: shareAxis; property: "labelsFont"; value: Qt.font({ pixelSize: Theme.smallSize }) }
         Binding { target: shareAxis; property: "titleFont"; value: Qt.font({ pixelSize: Theme.smallSize }) }
         // qmllint enable type property import
+
+        // Each bar's value above it, every label in one format (NumberText.tableTexts: four
+        // decimals, as the arithmetic above the chart writes them; two beside other heads'
+        // bars). QtCharts' own labels count significant digits: "0.00197" beside "0.0396".
+        property var barLabels: []
+        readonly property int labelDigits: view.cell.heads > 1 ? 2 : 4
+        Repeater {
+            model: Math.min(view.cell.m, chart.maximumBars) * view.cell.heads <= 24 ? chart.barLabels : []
+            delegate: Text {
+                required property var modelData
+                objectName: "shareLabel_" + modelData.head + "_" + modelData.key
+                // Where QtCharts puts the bar: a category's bars share half its width.
+                readonly property point tip: {
+                    if (chart.plotArea.width <= 0) // (read so that a resize moves the label)
+                        return Qt.point(0, 0)
+                    const share = 0.5 / view.cell.heads
+                    return chart.mapToPosition(Qt.point(modelData.slot - 0.25 + (modelData.head + 0.5) * share,
+                                                        modelData.value), bars)
+                }
+                x: tip.x - width / 2
+                y: tip.y - height - 2
+                text: modelData.text
+                color: Theme.text
+                font.pixelSize: Theme.smallSize
+            }
+        }
 
         readonly property var palette: Theme.dark
             ? ["#5aa9e6", "#f2a65a", "#8fd694", "#d68fd6", "#e6d35a", "#5ae6d3"]
@@ -108,6 +132,12 @@ ColumnLayout {
             shareAxis.max = end[0]
             shareAxis.tickCount = end[1]
             shareAxis.labelFormat = end[2]
+            const labels = []
+            for (let h = 0; h < view.cell.heads; ++h)
+                keys.forEach((key, slot) => labels.push({ head: h, key: key, slot: slot, value: shares[h][key] }))
+            const texts = NumberText.tableTexts(labels.map(l => l.value), labelDigits)
+            labels.forEach((l, i) => { l.text = texts[i] })
+            barLabels = labels
             for (let h = 0; h < view.cell.heads; ++h) {
                 const set = bars.append(qsTr("head %1").arg(h + 1), keys.map(i => shares[h][i]))
                 set.color = palette[h % palette.length]
@@ -129,6 +159,7 @@ ColumnLayout {
         objectName: "saveShares"
         what: qsTr("shares chart")
         suggestedName: FigureSaver.suggestedName(view.cell.cellId, "shares-" + (view.cell.queryLabels[view.cell.focus] || ""))
-        save: path => FigureSaver.saveShares(view.cell, 0, path)
+        // What the chart shows: the shares of every head.
+        save: path => FigureSaver.saveShares(view.cell, path)
     }
 }

@@ -12,6 +12,7 @@
 
 #include <QFile>
 #include <QImage>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -135,6 +136,37 @@ class TestClassroom : public QObject {
         QVERIFY(!scores.contains(QChar(0x2212)));
     }
 
+    // One table, one format (issue 12): "−1" never beside "0.9945". A table of whole numbers
+    // writes them whole; once one entry needs decimals, every entry has the same decimals.
+    void aTableWritesItsEntriesOneWay() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        AttentionCellModel* cell = attention(session, "colour");
+        MatrixTableModel x0;
+        x0.setCell(cell);
+        x0.setMatrix(QStringLiteral("X0"));
+        QCOMPARE(x0.textAt(0, 0), QStringLiteral("1"));
+        QCOMPARE(x0.textAt(0, 1), QStringLiteral("0"));
+        QCOMPARE(cell->setMatrixEntry(QStringLiteral("X0"), 1, 0, QStringLiteral("-0.5")),
+                 QString());
+        settled(cell);
+        QCOMPARE(x0.textAt(0, 0), QStringLiteral("1.0000"));
+        QCOMPARE(x0.textAt(0, 1), QStringLiteral("0.0000"));
+        QCOMPARE(x0.textAt(1, 0), QStringLiteral("\u22120.5000"));
+        QCOMPARE(x0.tabSeparated(true).split(u'\n')[1],
+                 QStringLiteral("red\t1.0000\t0.0000\t0.0000\t0.0000"));
+        // Blocked scores (−∞) are no decimals: the rest decide.
+        QCOMPARE(cell->setMask(QStringLiteral("causal")), QString());
+        settled(cell);
+        MatrixTableModel scores;
+        scores.setCell(cell);
+        scores.setMatrix(QStringLiteral("scores"));
+        QCOMPARE(scores.textAt(0, 1), QStringLiteral("\u2212\u221e"));
+        const QRegularExpression fourDecimals(QStringLiteral("^\\d\\.\\d{4}$"));
+        QVERIFY2(fourDecimals.match(scores.textAt(0, 0)).hasMatch(),
+                 qPrintable(scores.textAt(0, 0)));
+    }
+
     void figuresAsSvgAndPng() {
         LessonSession session;
         QVERIFY(session.open(kWindowLesson));
@@ -150,10 +182,18 @@ class TestClassroom : public QObject {
         QVERIFY(bytes.contains(">0.23<") || bytes.contains(">0.2327<"));
         QVERIFY(!bytes.contains("<image"));
         const QString png = dir.filePath(QStringLiteral("shares.png"));
-        QCOMPARE(saver.saveShares(cell, 0, png), QString());
+        QCOMPARE(saver.saveShares(cell, png), QString());
         QImage image(png);
         QVERIFY(!image.isNull());
         QVERIFY(image.width() > 600);
+        // The shares as the window's chart shows them: every head, not head 1 alone.
+        QCOMPARE(cell->setHeads(2), QString());
+        settled(cell);
+        const QString shares = dir.filePath(QStringLiteral("shares.svg"));
+        QCOMPARE(saver.saveShares(cell, shares), QString());
+        const QByteArray both = readAll(shares);
+        QVERIFY2(both.contains(">head 1<") && both.contains(">head 2<"),
+                 both.left(4000).constData());
         // Only .svg and .png: never the lesson or its data.
         const QString lesson = dir.filePath(QStringLiteral("lesson.md"));
         QVERIFY(saver.saveHeatmap(cell, 0, lesson).contains(QStringLiteral(".svg or .png")));

@@ -45,6 +45,17 @@ TEST_CASE("readableNumber drops the decimals of whole numbers only") {
     CHECK_EQ(readableNumber(-0.126, 2), minus + "0.13");
 }
 
+TEST_CASE("allWhole: a table of whole numbers, or one that needs decimals for all") {
+    const double whole[] = {1, 0, -2, -std::numeric_limits<double>::infinity()};
+    CHECK(allWhole(whole, 4)); // a blocked score is no decimal
+    const double mixed[] = {-1, 0.9945};
+    CHECK_FALSE(allWhole(mixed, 2));
+    CHECK(allWhole(mixed, 1));
+    CHECK(allWhole(nullptr, 0));
+    const double nearlyOne[] = {1 - 1e-14}; // written "1" by readableNumber
+    CHECK(allWhole(nearlyOne, 1));
+}
+
 TEST_CASE("numbers bound into prose read like the window's") {
     CHECK_EQ(formatBoundValue(Json(-0.25), 4), minus + "0.2500");
     CHECK_EQ(formatBoundValue(Json(-0.00001), 4), "0.0000");

@@ -353,6 +353,26 @@ Item {
             }
         }
 
+        // The share bars' labels in one format: four decimals each, as the arithmetic writes
+        // them (QtCharts' own labels wrote "0.00197" beside "0.0396"); two heads, two decimals.
+        function test_shareLabelsInOneFormat() {
+            const texts = [0, 1, 2].map(k => control("shareLabel_0_" + k).text)
+            compare(texts, ["0.3837", "0.2327", "0.3837"])
+            // Each label above its own bar: left to right, in the chart.
+            const chart = control("sharesChart")
+            const xs = [0, 1, 2].map(k => control("shareLabel_0_" + k).x)
+            verify(xs[0] < xs[1] && xs[1] < xs[2], String(xs))
+            verify(xs[0] > chart.plotArea.x - 30 && xs[2] < chart.plotArea.x + chart.plotArea.width, String(xs))
+            compare(card.cell.setHeads(2), "")
+            tryVerify(() => findChild(card, "shareLabel_1_2") !== null)
+            for (let h = 0; h < 2; ++h) {
+                for (let k = 0; k < 3; ++k) {
+                    const text = control("shareLabel_" + h + "_" + k).text
+                    verify(/^\d\.\d\d$/.test(text), text)
+                }
+            }
+        }
+
         function test_focusFollows() {
             const picker = control("focusPicker")
             picker.currentIndex = 1
