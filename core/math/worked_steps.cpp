@@ -14,9 +14,11 @@ constexpr arma::uword kMaxTerms = 8;
 } // namespace
 
 std::string readableVector(const arma::rowvec& v, int digits) {
+    // One vector, one format (allWhole): [0.5000, 0.0000], never [0.5000, 0].
+    const bool whole = allWhole(v.memptr(), v.n_elem);
     std::string out = "[";
     for (arma::uword i = 0; i < v.n_elem; ++i) {
-        out += (i ? ", " : "") + readableNumber(v(i), digits);
+        out += (i ? ", " : "") + (whole ? readableNumber(v(i), digits) : fixedNumber(v(i), digits));
     }
     return out + "]";
 }

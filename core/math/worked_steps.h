@@ -11,7 +11,8 @@
 
 namespace attnbook {
 
-// A vector as a reader writes it: [1, −0.5, 0.25] (readableNumber for each entry).
+// A vector as a reader writes it, its entries in one format (allWhole): [1, −1, 0] when all are
+// whole, else [1.0000, −0.5000, 0.2500] with `digits` decimals each.
 std::string readableVector(const arma::rowvec& v, int digits);
 
 struct WorkedSection {

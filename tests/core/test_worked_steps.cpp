@@ -76,3 +76,10 @@ TEST_CASE("scalingAtWidthOneIsScaling") {
     }
     CHECK_MESSAGE(all.find("no scaling") != std::string::npos, all);
 }
+
+// One vector, one format: whole entries stay whole only while every entry is.
+TEST_CASE("aVectorWritesItsEntriesOneWay") {
+    CHECK_EQ(readableVector(arma::rowvec{1, 0, -1}, 4), "[1, 0, \u22121]");
+    CHECK_EQ(readableVector(arma::rowvec{0.5, 0}, 4), "[0.5000, 0.0000]");
+    CHECK_EQ(readableVector(arma::rowvec{2, -0.25}, 2), "[2.00, \u22120.25]");
+}
