@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 namespace attnbook {
 
@@ -639,17 +640,51 @@ Figure labelFigure(const QString& text, const QFont& font, const QColor& colour,
                   }};
 }
 
+namespace {
+
+// Whether the bracket opened at `open` holds a remark in words rather than a formula: longer
+// than a short term and with a word in it ("(the arithmetic view subtracts …)"). Its spaces
+// stay breakable: bound, the whole remark was one unit and broke inside a word ("the s hares").
+bool holdsWords(const QString& text, qsizetype open) {
+    int depth = 0;
+    qsizetype close = text.size();
+    for (qsizetype i = open; i < text.size(); ++i) {
+        if (text[i] == u'[' || text[i] == u'(') {
+            ++depth;
+        } else if ((text[i] == u']' || text[i] == u')') && --depth == 0) {
+            close = i;
+            break;
+        }
+    }
+    if (close - open <= 24) {
+        return false;
+    }
+    int letters = 0;
+    for (qsizetype i = open; i < close; ++i) {
+        letters = text[i].isLetter() ? letters + 1 : 0;
+        if (letters >= 4) {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
 QString keptTogether(const QString& text) {
     static const QString binders = QStringLiteral("=×·/÷−^");
     QString out;
     out.reserve(text.size());
     int depth = 0;
+    std::vector<bool> bound; // per open bracket: whether it binds its spaces
     for (qsizetype i = 0; i < text.size(); ++i) {
         const QChar c = text[i];
         if (c == u'[' || c == u'(') {
-            ++depth;
-        } else if ((c == u']' || c == u')') && depth > 0) {
-            --depth;
+            bound.push_back(!holdsWords(text, i));
+            depth += bound.back() ? 1 : 0;
+        } else if ((c == u']' || c == u')') && !bound.empty()) {
+            depth -= bound.back() ? 1 : 0;
+            bound.pop_back();
         }
         if (c == u' ') {
             const QChar before = i > 0 ? text[i - 1] : QChar();

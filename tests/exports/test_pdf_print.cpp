@@ -211,6 +211,13 @@ class TestPdfPrint : public QObject {
         QCOMPARE(keptTogether(QStringLiteral("a [0.5, 0] + b")),
                  QStringLiteral("a [0.5,") + nb + QStringLiteral("0] + b"));
         QCOMPARE(keptTogether(QStringLiteral("plain words")), QStringLiteral("plain words"));
+        QCOMPARE(keptTogether(QStringLiteral("(2 × 0.5000) + ((−1) × 0)")),
+                 QStringLiteral("(2") + nb + u'×' + nb + QStringLiteral("0.5000) + ((−1)") + nb +
+                     u'×' + nb + QStringLiteral("0)"));
+        // A remark in brackets is words: it wraps between them, never inside one ("the s hares").
+        const QString remark = QStringLiteral(
+            "(the arithmetic view subtracts the largest score, 4, first: the shares are the same)");
+        QCOMPARE(keptTogether(remark), remark);
     }
 
     // Justified lines stretched their spaces; ragged right keeps every space its own width.
