@@ -47,31 +47,15 @@ template <class Edit> EditRefusal tryEdit(EditableAttention& state, Edit edit) {
 // and back instead of being copied. They are most of a cell read from a model's files (19 MB
 // in GPT-2 small's shape), and the window makes every edit on the GUI thread (issue 9).
 template <class Edit> EditRefusal tryEditKeepingWeights(EditableAttention& state, Edit edit) {
-    const auto weights = [](AttentionConfig& c) {
-        return std::array<arma::mat*, 4>{&c.wQ.weights, &c.wK.weights, &c.wV.weights,
-                                         &c.wO.weights};
-    };
-    std::array<arma::mat, 4> kept;
-    const auto moveOut = [&](EditableAttention& from) {
-        for (size_t i = 0; i < kept.size(); ++i) {
-            kept[i] = std::move(*weights(from.config)[i]);
-        }
-    };
-    const auto moveInto = [&](EditableAttention& to) {
-        for (size_t i = 0; i < kept.size(); ++i) {
-            *weights(to.config)[i] = std::move(kept[i]);
-        }
-    };
-    moveOut(state);
+    WeightMatrices kept = takeWeights(state);
     EditableAttention candidate = state;
-    moveInto(candidate);
+    putWeights(candidate, std::move(kept));
     EditRefusal refusal = edit(candidate);
     if (!refusal) {
         refusal = shapeProblem(candidate);
     }
     if (refusal) {
-        moveOut(candidate);
-        moveInto(state);
+        putWeights(state, takeWeights(candidate));
         return refusal;
     }
     state = std::move(candidate);
@@ -187,6 +171,24 @@ std::string numberText(double value) {
 }
 
 } // namespace
+
+WeightMatrices takeWeights(EditableAttention& state) {
+    AttentionConfig& c = state.config;
+    return {std::move(c.wQ.weights), std::move(c.wK.weights), std::move(c.wV.weights),
+            std::move(c.wO.weights)};
+}
+
+void putWeights(EditableAttention& state, WeightMatrices&& weights) {
+    AttentionConfig& c = state.config;
+    c.wQ.weights = std::move(weights[0]);
+    c.wK.weights = std::move(weights[1]);
+    c.wV.weights = std::move(weights[2]);
+    c.wO.weights = std::move(weights[3]);
+}
+
+Projection* projectionNamed(AttentionConfig& config, const std::string& name) {
+    return projection(config, name);
+}
 
 EditableAttention EditableAttention::fromSpec(const AttentionCellSpec& spec) {
     EditableAttention state;

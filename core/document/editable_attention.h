@@ -7,6 +7,7 @@
 
 #include "core/math/attention_config.h"
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,6 +40,15 @@ arma::mat editableMatrix(const EditableAttention& state, const std::string& name
 // Its (rows × columns), without writing it out.
 std::pair<arma::uword, arma::uword> editableShape(const EditableAttention& state,
                                                   const std::string& name);
+
+// The four weight matrices (W_Q, W_K, W_V, W_O), moved out of a state and into one. They are
+// most of a cell read from a model's files (19 MB in GPT-2 small's shape), so the edits that
+// leave them alone and the window's Undo set them aside rather than copy them.
+using WeightMatrices = std::array<arma::mat, 4>;
+WeightMatrices takeWeights(EditableAttention& state);
+void putWeights(EditableAttention& state, WeightMatrices&& weights);
+// The projection a name stands for ("W_Q" … "W_O"), or nullptr.
+Projection* projectionNamed(AttentionConfig& config, const std::string& name);
 
 EditRefusal setHeads(EditableAttention& state, int heads);
 EditRefusal setMask(EditableAttention& state, MaskKind mask);
