@@ -84,6 +84,45 @@ bool softmaxColumn(double* scores, double* shares, int m, int readableEnd, const
     return true;
 }
 
+void headForward(const AttentionShapes& s, const KeyMask& mask, bool direct, int i,
+                 AttentionResult& r, std::vector<AttentionWarning>* blocked) {
+    HeadResult& head = r.head[size_t(i)];
+    head.scoresT.set_size(arma::uword(s.m), arma::uword(s.n));
+    head.weightsT.set_size(arma::uword(s.m), arma::uword(s.n));
+    const BlasView scoresT = BlasView::of(head.scoresT);
+    const BlasView weightsT = BlasView::of(head.weightsT);
+    // This head's slices: Q_i (n × d_k), K_i (m × d_k), V_i (m × d_v), its context H_i (n × d_v).
+    const BlasView qi = BlasView::of(r.Q).columns(arma::uword(i * s.dK), arma::uword(s.dK));
+    const BlasView ki = BlasView::of(r.K).columns(arma::uword(i * s.dK), arma::uword(s.dK));
+    const BlasView vi = BlasView::of(r.V).columns(arma::uword(i * s.dV), arma::uword(s.dV));
+    const BlasView hi = BlasView::of(r.concat).columns(arma::uword(i * s.dV), arma::uword(s.dV));
+    const int blockRows = blockRowsFor(s.n);
+
+    for (int r0 = 0; r0 < s.n; r0 += blockRows) {
+        const int rows = std::min(blockRows, s.n - r0);
+        const int keys = mask.readableEnd(r0 + rows - 1); // the widest row of the block
+        // Scores, key-major (keys × rows) = s · K_i[0:keys] (keys × d_k) · Q_iᵀ (d_k × rows)
+        gemm(Op::None, Op::Transpose, s.scale, ki.rowRange(0, keys), qi.rowRange(r0, rows), 0.0,
+             scoresT.block(0, arma::uword(r0), arma::uword(keys), arma::uword(rows)));
+        for (int row = r0; row < r0 + rows; ++row) {
+            const bool readsSomething = softmaxColumn(head.scoresT.colptr(arma::uword(row)),
+                                                      head.weightsT.colptr(arma::uword(row)), s.m,
+                                                      mask.readableEnd(row), mask, row, direct);
+            if (!readsSomething && blocked) {
+                blocked->push_back(
+                    {"blocked-row", i, row, blockedRowMessage(i, row, r.queryTokens)});
+            }
+        }
+        // Context (rows × d_v) = A (rows × keys) · V_i[0:keys] (keys × d_v)
+        gemm(Op::Transpose, Op::None, 1.0,
+             weightsT.block(0, arma::uword(r0), arma::uword(keys), arma::uword(rows)),
+             vi.rowRange(0, arma::uword(keys)), 0.0,
+             hi.rowRange(arma::uword(r0), arma::uword(rows)));
+    }
+    // (n × d_v), the head's own copy for the views
+    head.context = r.concat.cols(arma::uword(i * s.dV), arma::uword((i + 1) * s.dV - 1));
+}
+
 } // namespace kernels
 
 namespace {
@@ -195,49 +234,10 @@ void AttentionEngine::forwardPass(const AttentionConfig& config, const Attention
         project(r.X, config.wV, config.bV, s.h * s.dV, r.V);
     }
 
-    const BlasView q = BlasView::of(r.Q);
-    const BlasView k = BlasView::of(r.K);
-    const BlasView v = BlasView::of(r.V);
     r.concat.set_size(arma::uword(s.n), arma::uword(s.h * s.dV));
-    const BlasView concat = BlasView::of(r.concat);
     r.head.resize(size_t(s.h));
-    const int blockRows = blockRowsFor(s.n);
-
     for (int i = 0; i < s.h; ++i) {
-        HeadResult& head = r.head[size_t(i)];
-        head.scoresT.set_size(arma::uword(s.m), arma::uword(s.n));
-        head.weightsT.set_size(arma::uword(s.m), arma::uword(s.n));
-        const BlasView scoresT = BlasView::of(head.scoresT);
-        const BlasView weightsT = BlasView::of(head.weightsT);
-        // This head's slices: Q_i (n × d_k), K_i (m × d_k), V_i (m × d_v).
-        const BlasView qi = q.columns(arma::uword(i * s.dK), arma::uword(s.dK));
-        const BlasView ki = k.columns(arma::uword(i * s.dK), arma::uword(s.dK));
-        const BlasView vi = v.columns(arma::uword(i * s.dV), arma::uword(s.dV));
-        const BlasView hi = concat.columns(arma::uword(i * s.dV), arma::uword(s.dV));
-
-        for (int r0 = 0; r0 < s.n; r0 += blockRows) {
-            const int rows = std::min(blockRows, s.n - r0);
-            const int keys = mask.readableEnd(r0 + rows - 1); // the widest row of the block
-            // Scores, key-major (keys × rows) = s · K_i[0:keys] (keys × d_k) · Q_iᵀ (d_k × rows)
-            gemm(Op::None, Op::Transpose, s.scale, ki.rowRange(0, keys), qi.rowRange(r0, rows), 0.0,
-                 scoresT.block(0, arma::uword(r0), arma::uword(keys), arma::uword(rows)));
-            for (int row = r0; row < r0 + rows; ++row) {
-                const bool readsSomething = softmaxColumn(
-                    head.scoresT.colptr(arma::uword(row)), head.weightsT.colptr(arma::uword(row)),
-                    s.m, mask.readableEnd(row), mask, row, config.direct);
-                if (!readsSomething) {
-                    r.warnings.push_back(
-                        {"blocked-row", i, row, kernels::blockedRowMessage(i, row, r.queryTokens)});
-                }
-            }
-            // Context (rows × d_v) = A (rows × keys) · V_i[0:keys] (keys × d_v)
-            gemm(Op::Transpose, Op::None, 1.0,
-                 weightsT.block(0, arma::uword(r0), arma::uword(keys), arma::uword(rows)),
-                 vi.rowRange(0, arma::uword(keys)), 0.0,
-                 hi.rowRange(arma::uword(r0), arma::uword(rows)));
-        }
-        // (n × d_v), the head's own copy for the views
-        head.context = r.concat.cols(arma::uword(i * s.dV), arma::uword((i + 1) * s.dV - 1));
+        kernels::headForward(s, mask, config.direct, i, r, &r.warnings);
     }
 
     if (config.direct) {

@@ -36,6 +36,17 @@ class AttentionEngine {
     void updateRows(const AttentionConfig& config, const std::vector<int>& rows,
                     AttentionResult& result);
 
+    // Which projection an edit of one weight row (or one bias entry) changed.
+    enum class Projected { Q, K, V, Output };
+    // The forward pass after an edit of row `column` of W_Q, W_K, W_V or W_O, or of entry
+    // `column` of its bias (every other input and every shape as when `result` was computed):
+    // that column of Q, K, V or Y changes, and with Q, K or V the one head that reads it and
+    // the output. Recomputed from the inputs, not by differences, so that edit after edit
+    // cannot drift. A result whose shapes do not match is computed in full. Throws
+    // InvalidConfig as forward() does, and then `result` is left unspecified.
+    void updateProjectedColumn(const AttentionConfig& config, Projected which, int column,
+                               AttentionResult& result);
+
     // The backward pass and the gradient check of a result whose forward pass is current.
     void backward(const AttentionConfig& config, AttentionResult& result,
                   GradientCheck check = GradientCheck::Run);

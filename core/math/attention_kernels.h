@@ -6,6 +6,8 @@
 
 #include "core/math/attention_config.h"
 #include "core/math/attention_mask.h"
+#include "core/math/attention_result.h"
+#include "core/math/attention_shapes.h"
 
 #include <armadillo>
 
@@ -40,6 +42,12 @@ void requireFiniteValues(const arma::mat& m, bool direct, const char* what);
 // read no key (its shares are all 0).
 bool softmaxColumn(double* scores, double* shares, int m, int readableEnd, const KeyMask& mask,
                    int row, bool direct);
+
+// One head's forward pass from the result's Q, K and V (its scores and shares, key-major, and
+// its context, into r.concat and the head's own copy); r.head and r.concat have their sizes.
+// A query row that may read no key is reported to `blocked` when it is given.
+void headForward(const AttentionShapes& s, const KeyMask& mask, bool direct, int i,
+                 AttentionResult& r, std::vector<AttentionWarning>* blocked);
 
 // The warning of a query row that may read no key, with its label when it has one.
 std::string blockedRowMessage(int head, int row, const std::vector<std::string>& labels);

@@ -5,6 +5,10 @@
 // of those queries are multiplied again. Queries that read no changed key (under a causal
 // mask, those before the first changed token) keep everything.
 //
+// After an edit of one row of a projection's weights (or one entry of its bias) one column of
+// Q, K, V or Y changes; a column of Q, K or V belongs to one head, whose scores, shares and
+// context are computed again, and every output reads that context.
+//
 // Names as in attention_engine.cpp: n query rows, m = n key rows, h heads of width d_k
 // (queries and keys) and d_v (values), R the changed rows, r0 = min R.
 #include "core/math/attention_engine.h"
@@ -34,7 +38,64 @@ void projectRows(const arma::mat& in, const Projection& proj, const arma::rowvec
     out.rows(rows) = projected;
 }
 
+// Labels and the focus follow the configuration; a renamed token's warnings too.
+void relabel(const AttentionConfig& config, AttentionResult& r) {
+    r.focus = config.focus;
+    r.tokens = config.tokens;
+    r.queryTokens = config.tokens;
+    for (AttentionWarning& w : r.warnings) {
+        w.message = kernels::blockedRowMessage(w.head, w.row, r.queryTokens);
+    }
+}
+
 } // namespace
+
+void AttentionEngine::updateProjectedColumn(const AttentionConfig& config, Projected which,
+                                            int column, AttentionResult& r) {
+    const AttentionShapes s = resolveShapes(config, limits_);
+    const KeyMask mask(s.n, s.m, config.mask, config.padding);
+    const int width = which == Projected::Output ? s.dO
+                      : which == Projected::V    ? s.h * s.dV
+                                                 : s.h * s.dK;
+    if (config.direct || column < 0 || column >= width || !sameShapes(r, s) ||
+        config.X0.n_rows != r.X.n_rows) {
+        forwardPass(config, s, mask, r);
+        return;
+    }
+    relabel(config, r);
+    const Projection& proj = which == Projected::Q   ? config.wQ
+                             : which == Projected::K ? config.wK
+                             : which == Projected::V ? config.wV
+                                                     : config.wO;
+    const arma::rowvec& bias = which == Projected::Q   ? config.bQ
+                               : which == Projected::K ? config.bK
+                               : which == Projected::V ? config.bV
+                                                       : config.bO;
+    const arma::mat& in = which == Projected::Output ? r.concat : r.X; // (n × inputs)
+    arma::mat& out = which == Projected::Q   ? r.Q
+                     : which == Projected::K ? r.K
+                     : which == Projected::V ? r.V
+                                             : r.output;
+    const auto c = arma::uword(column);
+    if (proj.identity) {
+        out.col(c) = in.col(c);
+    } else {
+        // out[:, c] (n × 1) = in (n × inputs) · W[c, :]ᵀ (inputs × 1)
+        out.col(c) = in * proj.weights.row(c).t();
+    }
+    if (!bias.is_empty()) {
+        out.col(c) += bias(c);
+    }
+    if (which != Projected::Output) {
+        const int head = which == Projected::V ? column / s.dV : column / s.dK;
+        // The mask did not change, so neither did which rows read nothing (nor their warnings).
+        kernels::headForward(s, mask, false, head, r, nullptr);
+        // Y (n × d_o) = C (n × h·d_v) · W_Oᵀ + b_O: every output reads the head's context
+        kernels::project(r.concat, config.wO, config.bO, s.dO, r.output);
+        kernels::requireFiniteValues(r.concat, false, "the context");
+    }
+    kernels::requireFiniteValues(r.output, false, "the output");
+}
 
 void AttentionEngine::updateRows(const AttentionConfig& config, const std::vector<int>& changed,
                                  AttentionResult& r) {
@@ -48,13 +109,7 @@ void AttentionEngine::updateRows(const AttentionConfig& config, const std::vecto
         forwardPass(config, s, mask, r);
         return;
     }
-    // Labels and the focus follow the configuration; a renamed token's warnings too.
-    r.focus = config.focus;
-    r.tokens = config.tokens;
-    r.queryTokens = config.tokens;
-    for (AttentionWarning& w : r.warnings) {
-        w.message = kernels::blockedRowMessage(w.head, w.row, r.queryTokens);
-    }
+    relabel(config, r);
 
     // The changed rows of X (|R| × d), Q, K (|R| × h·d_k) and V (|R| × h·d_v). P keeps its
     // rows: the positions did not move.
