@@ -11,6 +11,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
+#include <map>
 
 namespace attnbook {
 namespace {
@@ -39,6 +40,17 @@ QString refusalText(const EditRefusal& refusal) {
 // could, and a learner's edit shows in the same frame. Anything larger (a 512-token cell costs
 // about 3e7) goes to the worker.
 constexpr double kInlineWork = 2e6;
+
+// The projection whose output an entry of `name` (W_Q … W_O, b_Q … b_O) feeds.
+std::optional<AttentionEngine::Projected> projectedBy(const std::string& name) {
+    using Projected = AttentionEngine::Projected;
+    static const std::map<std::string, Projected> projections = {
+        {"W_Q", Projected::Q},      {"W_K", Projected::K},     {"W_V", Projected::V},
+        {"W_O", Projected::Output}, {"b_Q", Projected::Q},     {"b_K", Projected::K},
+        {"b_V", Projected::V},      {"b_O", Projected::Output}};
+    const auto found = projections.find(name);
+    return found == projections.end() ? std::nullopt : std::optional(found->second);
+}
 
 } // namespace
 
@@ -213,13 +225,18 @@ QStringList AttentionCellModel::gradientNames() const {
 
 QString AttentionCellModel::applyEdit(const std::function<EditRefusal(EditableAttention&)>& edit,
                                       const CellChange& change) {
-    EditableAttention before = state_; // what Undo goes back to
+    return applyEdit(WhatIfStep::beforeEditKeepingWeights(state_), edit, change);
+}
+
+QString AttentionCellModel::applyEdit(WhatIfStep undo,
+                                      const std::function<EditRefusal(EditableAttention&)>& edit,
+                                      const CellChange& change) {
     if (EditRefusal refusal = edit(state_)) {
         return refusalText(refusal);
     }
     // Recorded before the recompute announces it, so the views see Undo at once.
     const bool inlineCompute = !updating() && computesInline();
-    undo_.push_back({inlineCompute ? before : std::move(before), ++whatIfClock});
+    undo_.push_back({std::move(undo), ++whatIfClock});
     if (undo_.size() > kUndoSteps) {
         undo_.erase(undo_.begin());
     }
@@ -232,8 +249,9 @@ QString AttentionCellModel::applyEdit(const std::function<EditRefusal(EditableAt
     // The shapes were checked; the numbers can still be refused by the core (a product that
     // overflows). Then the cell keeps the state and the result it had.
     if (const std::optional<ConfigError> failure = recomputeAfter(change)) {
+        WhatIfStep step = std::move(undo_.back().step);
         undo_.pop_back();
-        state_ = std::move(before);
+        std::move(step).takeBack(state_);
         return QString::fromStdString(failure->message);
     }
     return {};
@@ -243,8 +261,9 @@ bool AttentionCellModel::undoWhatIf() {
     if (undo_.empty()) {
         return false;
     }
-    state_ = std::move(undo_.back().before);
+    WhatIfStep step = std::move(undo_.back().step);
     undo_.pop_back();
+    std::move(step).takeBack(state_);
     recomputeAfter(CellChange::everything()); // a state that computed before
     return true;
 }
@@ -291,15 +310,36 @@ std::optional<ConfigError> AttentionCellModel::computeInline(const CellChange& c
     if (outcome.error) {
         return outcome.error;
     }
-    latestState_ = std::move(job.state);
+    replaceLatestState(std::move(job.state));
     unshown_.reset();
     show(std::move(outcome));
     return std::nullopt;
 }
 
-RecomputeJob AttentionCellModel::jobFor(const CellChange& change) const {
+std::shared_ptr<const EditableAttention> AttentionCellModel::snapshotOfState() {
+    // The worker reads its own copy of the state. An earlier copy that nobody holds any more
+    // is overwritten in place: the same sizes reuse its memory, so a large cell costs one copy
+    // of its numbers and no fresh pages (the page faults of a fresh 19 MB copy were most of
+    // a GPT-2-shaped edit's time on the GUI thread).
+    std::shared_ptr<EditableAttention> copy = std::exchange(spareState_, nullptr);
+    if (copy && copy.use_count() == 1) {
+        *copy = state_;
+        return copy;
+    }
+    return std::make_shared<EditableAttention>(state_);
+}
+
+void AttentionCellModel::replaceLatestState(std::shared_ptr<const EditableAttention> state) {
+    std::shared_ptr<const EditableAttention> old = std::exchange(latestState_, std::move(state));
+    if (old && old.use_count() == 1 && old != authored_) {
+        // Every snapshot was made writable by snapshotOfState() and nobody else holds this one.
+        spareState_ = std::const_pointer_cast<EditableAttention>(std::move(old));
+    }
+}
+
+RecomputeJob AttentionCellModel::jobFor(const CellChange& change) {
     RecomputeJob job;
-    job.state = std::make_shared<const EditableAttention>(state_); // the worker's own copy
+    job.state = snapshotOfState(); // the worker's own copy
     job.authored = authored_;
     job.base = unshown_ ? unshown_->result : result_;
     job.change = change;
@@ -354,7 +394,7 @@ void AttentionCellModel::jobFinished() {
         Q_EMIT refused(QString::fromStdString(outcome.error->message));
         return;
     }
-    latestState_ = std::move(computed);
+    replaceLatestState(std::move(computed));
     if (pending_ && pending_->kind != CellChange::Kind::Nothing) {
         unshown_ = std::move(outcome); // stale: the newest edit is computed from it
         startJob();
@@ -508,8 +548,12 @@ QString AttentionCellModel::setMatrixEntry(const QString& matrix, int row, int c
             }
         }
         change = CellChange::ofRows(std::move(rows));
+    } else if (const std::optional<AttentionEngine::Projected> projected = projectedBy(name)) {
+        // Row `row` of W (outputs × inputs), or entry `column` of b: one column of the output.
+        change = CellChange::ofColumn(*projected, name[0] == 'W' ? row : column);
     }
     return applyEdit(
+        WhatIfStep::beforeEntryEdit(state_, name, row, column),
         [&](EditableAttention& s) {
             return attnbook::setMatrixEntry(s, name, row, column, *value);
         },
@@ -521,7 +565,8 @@ QString AttentionCellModel::setIdentity(const QString& matrix) {
         return QStringLiteral("this lesson keeps the projections fixed in this cell");
     }
     const std::string name = matrix.toStdString();
-    return applyEdit([&](EditableAttention& s) { return attnbook::setIdentity(s, name); });
+    return applyEdit(WhatIfStep::beforeAnyEdit(state_),
+                     [&](EditableAttention& s) { return attnbook::setIdentity(s, name); });
 }
 
 QString AttentionCellModel::setZero(const QString& matrix) {
@@ -529,7 +574,8 @@ QString AttentionCellModel::setZero(const QString& matrix) {
         return QStringLiteral("this lesson keeps the projections fixed in this cell");
     }
     const std::string name = matrix.toStdString();
-    return applyEdit([&](EditableAttention& s) { return attnbook::setZero(s, name); });
+    return applyEdit(WhatIfStep::beforeAnyEdit(state_),
+                     [&](EditableAttention& s) { return attnbook::setZero(s, name); });
 }
 
 void AttentionCellModel::reset() {

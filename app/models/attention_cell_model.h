@@ -11,6 +11,7 @@
 
 #include "app/models/cell_recompute.h"
 #include "core/document/editable_attention.h"
+#include "core/document/what_if_step.h"
 #include "core/math/attention_engine.h"
 
 #include <QFutureWatcher>
@@ -208,13 +209,20 @@ class AttentionCellModel : public QObject {
   private:
     AttentionCellModel(const std::string& id, const AttentionCellSpec& spec, QObject* parent);
     // The one way an edit lands: refused, or applied and recomputed.
+    // An edit that leaves the weights alone; else with the step back that `edit` needs.
     QString applyEdit(const std::function<EditRefusal(EditableAttention&)>& edit,
+                      const CellChange& change = CellChange::everything());
+    QString applyEdit(WhatIfStep undo, const std::function<EditRefusal(EditableAttention&)>& edit,
                       const CellChange& change = CellChange::everything());
     // The one route of every recompute: inline (returning why the state cannot be computed,
     // or nullopt) or, for a large cell, on the worker (nullopt at once).
     std::optional<ConfigError> recomputeAfter(const CellChange& change);
     std::optional<ConfigError> computeInline(const CellChange& change);
-    RecomputeJob jobFor(const CellChange& change) const;
+    RecomputeJob jobFor(const CellChange& change);
+    // The worker's copy of state_, in an earlier copy's memory when one is free.
+    std::shared_ptr<const EditableAttention> snapshotOfState();
+    // The last state that computed; the one it replaces becomes the next snapshot's memory.
+    void replaceLatestState(std::shared_ptr<const EditableAttention> state);
     std::shared_ptr<AttentionResult> freeBuffer();
     void startJob();
     void jobFinished();
@@ -242,7 +250,7 @@ class AttentionCellModel : public QObject {
     Keeper keeper_;
     // The states before each what-if, the latest last.
     struct UndoStep {
-        EditableAttention before;
+        WhatIfStep step;
         qint64 stamp = 0;
     };
     std::vector<UndoStep> undo_;
@@ -261,6 +269,7 @@ class AttentionCellModel : public QObject {
     std::shared_ptr<const EditableAttention> runningState_;
     std::optional<CellChange> pending_;
     std::shared_ptr<const EditableAttention> latestState_;
+    std::shared_ptr<EditableAttention> spareState_; // a snapshot nobody reads any more
     std::optional<RecomputeOutcome> unshown_;
 };
 

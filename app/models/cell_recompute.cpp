@@ -47,7 +47,12 @@ void CellChange::merge(const CellChange& later) {
         *this = later;
         return;
     }
-    rows.insert(rows.end(), later.rows.begin(), later.rows.end()); // both Rows
+    if (kind == Kind::Rows && later.kind == Kind::Rows) {
+        rows.insert(rows.end(), later.rows.begin(), later.rows.end());
+    } else if (kind != Kind::Column || later.kind != Kind::Column || later.projected != projected ||
+               later.column != column) {
+        *this = everything(); // two different kinds of change, or two columns
+    }
 }
 
 RowCheck checkRows(const AttentionResult& r) {
@@ -125,6 +130,9 @@ RecomputeOutcome CellComputer::run(const RecomputeJob& job,
         if (job.change.kind == CellChange::Kind::Rows && job.base) {
             *buffer = *job.base; // same sizes as last time: no allocation
             engine_.updateRows(config, job.change.rows, *buffer);
+        } else if (job.change.kind == CellChange::Kind::Column && job.base) {
+            *buffer = *job.base;
+            engine_.updateProjectedColumn(config, job.change.projected, job.change.column, *buffer);
         } else {
             engine_.forward(config, *buffer);
         }

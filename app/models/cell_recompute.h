@@ -27,14 +27,21 @@ struct CellChange {
     enum class Kind {
         Nothing,   // nothing the numbers depend on (the focus row)
         Rows,      // only the vectors of the tokens in `rows` (rows of X0): incremental
+        Column,    // only one row of a projection's weights or one entry of its bias
         Everything // anything else: a full forward pass
     };
     Kind kind = Kind::Nothing;
     std::vector<int> rows;
+    // Kind::Column: which projection, and the column of Q, K, V or Y that the edit changed.
+    AttentionEngine::Projected projected = AttentionEngine::Projected::Q;
+    int column = -1;
 
     static CellChange nothing() { return {}; }
     static CellChange everything() { return {Kind::Everything, {}}; }
     static CellChange ofRows(std::vector<int> rows) { return {Kind::Rows, std::move(rows)}; }
+    static CellChange ofColumn(AttentionEngine::Projected projected, int column) {
+        return {Kind::Column, {}, projected, column};
+    }
     // This change and then `later`, as one change from this one's starting point.
     void merge(const CellChange& later);
 };

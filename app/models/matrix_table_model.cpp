@@ -7,6 +7,8 @@
 #include <QClipboard>
 #include <QGuiApplication>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace attnbook {
@@ -254,16 +256,33 @@ void MatrixTableModel::refresh() {
 }
 
 int MatrixTableModel::measureWidestEntry() const {
-    // Writing out every entry of a large table on each edit would cost more
-    // than the edit: past a few thousand entries assume the widest form.
-    constexpr int kMeasuredEntries = 4096;
-    if (qint64(rows_) * columns_ > kMeasuredEntries) {
-        return digits_ + 3; // −0.dddd
-    }
+    // An entry's text (readableNumber) is a sign, the whole part and, unless the value is a
+    // whole number, the decimals: within each of those four kinds the longest text is that of
+    // the largest magnitude. So only four entries are written out, not every entry of a
+    // 768 × 768 table on each edit.
+    std::array<double, 4> largest = {-1.0, -1.0, -1.0, -1.0}; // by (negative, whole number)
+    std::array<double, 4> value = {};
     int widest = 1;
     for (int r = 0; r < rows_; ++r) {
         for (int c = 0; c < columns_; ++c) {
-            widest = std::max(widest, int(data(index(r, c), Qt::DisplayRole).toString().size()));
+            const double v = entry(r, c);
+            if (!std::isfinite(v)) {
+                widest = std::max(widest, 2); // "−∞"; "∞" and "?" are shorter
+                continue;
+            }
+            const double magnitude = std::abs(v);
+            const bool whole =
+                std::abs(v - std::round(v)) < 1e-12 && magnitude < 1e15; // as readableNumber
+            const size_t kind = size_t(v < 0) * 2 + size_t(whole);
+            if (magnitude > largest[kind]) {
+                largest[kind] = magnitude;
+                value[kind] = v;
+            }
+        }
+    }
+    for (size_t kind = 0; kind < largest.size(); ++kind) {
+        if (largest[kind] >= 0.0) {
+            widest = std::max(widest, int(displayNumber(value[kind], digits_).size()));
         }
     }
     return widest;

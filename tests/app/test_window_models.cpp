@@ -135,6 +135,48 @@ class WindowModelsTest : public QObject {
         QCOMPARE(weights.columnCount(), 3);
     }
 
+    // The column width comes from the widest entry's text: measured from four candidates,
+    // it must equal the widest of every entry written out, across edits that make whole
+    // numbers, long negatives and blocked (−∞) entries.
+    void widestEntryMatchesEveryEntryWrittenOut() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        AttentionCellModel* cell = attention(session, "colour");
+        const auto writtenOut = [](const MatrixTableModel& m) {
+            int widest = 1;
+            for (int r = 0; r < m.rowCount(); ++r) {
+                for (int c = 0; c < m.columnCount(); ++c) {
+                    widest = std::max(widest, int(m.data(m.index(r, c)).toString().size()));
+                }
+            }
+            return widest;
+        };
+        const QStringList names = {QStringLiteral("X0"), QStringLiteral("W_Q"),
+                                   QStringLiteral("scores"), QStringLiteral("weights"),
+                                   QStringLiteral("output")};
+        const auto compareAll = [&](const char* when) {
+            for (const QString& name : names) {
+                MatrixTableModel table;
+                table.setCell(cell);
+                table.setMatrix(name);
+                QVERIFY2(table.rowCount() > 0, qPrintable(name));
+                QVERIFY2(table.widestEntry() == writtenOut(table),
+                         qPrintable(QStringLiteral("%1 %2: %3 against %4")
+                                        .arg(when, name)
+                                        .arg(table.widestEntry())
+                                        .arg(writtenOut(table))));
+            }
+        };
+        compareAll("as authored");
+        QCOMPARE(cell->setMatrixEntry(QStringLiteral("X0"), 0, 0, QStringLiteral("1234")),
+                 QString());
+        compareAll("with a whole number");
+        QCOMPARE(cell->setMatrixEntry(QStringLiteral("W_Q"), 1, 1, QStringLiteral("-12.5")),
+                 QString());
+        QCOMPARE(cell->setMask(QStringLiteral("causal")), QString());
+        compareAll("with a long negative and a causal mask");
+    }
+
     void editableMatrixRefusesInPlace() {
         LessonSession session;
         QVERIFY(session.open(kWindowLesson));

@@ -162,6 +162,44 @@ class WindowRecomputeTest : public QObject {
         QVERIFY(showsItsState(*cell));
     }
 
+    // Undo on the worker's route: each step back gives the state before its edit (the weights
+    // set aside, not copied), and the worker's copies of the state, reused from one edit to
+    // the next, always compute the state shown.
+    void undoStepsBackOnTheWorker() {
+        LessonSession session;
+        session.openText(QStringLiteral("large.md"), largeLesson(384));
+        AttentionCellModel* cell = bigCell(session);
+        QVERIFY(cell);
+        QVERIFY(!cell->computesInline());
+        QCOMPARE(cell->setMatrixEntry(QStringLiteral("W_Q"), 2, 3, QStringLiteral("0.75")),
+                 QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!cell->updating(), kWait);
+        const arma::mat weightsAfterFirst = cell->inputMatrix("W_Q");
+        QCOMPARE(weightsAfterFirst(2, 3), 0.75);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(cell->setMatrixEntry(QStringLiteral("W_Q"), i, i, QString::number(i + 2)),
+                     QString());
+            QCOMPARE(cell->setMatrixEntry(QStringLiteral("X0"), 10 * i, 1, QStringLiteral("3")),
+                     QString());
+            QTRY_VERIFY_WITH_TIMEOUT(!cell->updating(), kWait);
+            QVERIFY(showsItsState(*cell));
+        }
+        QCOMPARE(cell->setHeads(4), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!cell->updating(), kWait);
+        for (int i = 0; i < 7; ++i) { // heads, then each X0 and W_Q entry
+            QVERIFY(cell->undoWhatIf());
+            QTRY_VERIFY_WITH_TIMEOUT(!cell->updating(), kWait);
+            QVERIFY(showsItsState(*cell));
+        }
+        QCOMPARE(cell->heads(), 2);
+        QVERIFY(arma::approx_equal(cell->inputMatrix("W_Q"), weightsAfterFirst, "absdiff", 0.0));
+        QVERIFY(cell->undoWhatIf()); // the first edit: W_Q is the identity again
+        QTRY_VERIFY_WITH_TIMEOUT(!cell->updating(), kWait);
+        QVERIFY(!cell->edited());
+        QVERIFY(!cell->canUndoWhatIf());
+        QVERIFY(showsItsState(*cell));
+    }
+
     void overflowIsRefusedAfterTheFact() {
         LessonSession session;
         session.openText(QStringLiteral("large.md"), largeLesson(384));
