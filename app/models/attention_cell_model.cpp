@@ -231,8 +231,12 @@ QString AttentionCellModel::applyEdit(const std::function<EditRefusal(EditableAt
 QString AttentionCellModel::applyEdit(WhatIfStep undo,
                                       const std::function<EditRefusal(EditableAttention&)>& edit,
                                       const CellChange& change) {
+    const bool leavesWeights = undo.leavesWeights();
     if (EditRefusal refusal = edit(state_)) {
         return refusalText(refusal);
+    }
+    if (!leavesWeights) {
+        ++weightsVersion_;
     }
     // Recorded before the recompute announces it, so the views see Undo at once.
     const bool inlineCompute = !updating() && computesInline();
@@ -252,6 +256,7 @@ QString AttentionCellModel::applyEdit(WhatIfStep undo,
         WhatIfStep step = std::move(undo_.back().step);
         undo_.pop_back();
         std::move(step).takeBack(state_);
+        ++weightsVersion_;
         return QString::fromStdString(failure->message);
     }
     return {};
@@ -264,6 +269,7 @@ bool AttentionCellModel::undoWhatIf() {
     WhatIfStep step = std::move(undo_.back().step);
     undo_.pop_back();
     std::move(step).takeBack(state_);
+    ++weightsVersion_;
     recomputeAfter(CellChange::everything()); // a state that computed before
     return true;
 }
@@ -310,7 +316,7 @@ std::optional<ConfigError> AttentionCellModel::computeInline(const CellChange& c
     if (outcome.error) {
         return outcome.error;
     }
-    replaceLatestState(std::move(job.state));
+    replaceLatestState(std::move(job.state), weightsVersion_);
     unshown_.reset();
     show(std::move(outcome));
     return std::nullopt;
@@ -321,17 +327,30 @@ std::shared_ptr<const EditableAttention> AttentionCellModel::snapshotOfState() {
     // is overwritten in place: the same sizes reuse its memory, so a large cell costs one copy
     // of its numbers and no fresh pages (the page faults of a fresh 19 MB copy were most of
     // a GPT-2-shaped edit's time on the GUI thread).
+    // When its weights are the state's (no edit touched them since it was made), only the rest
+    // is copied: a what-if of a token's vector then copies kilobytes, not the 19 MB of weights.
     std::shared_ptr<EditableAttention> copy = std::exchange(spareState_, nullptr);
-    if (copy && copy.use_count() == 1) {
-        *copy = state_;
-        return copy;
+    if (!copy || copy.use_count() != 1) {
+        return std::make_shared<EditableAttention>(state_);
     }
-    return std::make_shared<EditableAttention>(state_);
+    if (spareWeightsVersion_ == weightsVersion_) {
+        WeightMatrices theirs = takeWeights(*copy);
+        WeightMatrices mine = takeWeights(state_);
+        *copy = state_;
+        putWeights(state_, std::move(mine));
+        putWeights(*copy, std::move(theirs));
+    } else {
+        *copy = state_;
+    }
+    return copy;
 }
 
-void AttentionCellModel::replaceLatestState(std::shared_ptr<const EditableAttention> state) {
+void AttentionCellModel::replaceLatestState(std::shared_ptr<const EditableAttention> state,
+                                            quint64 weightsVersion) {
     std::shared_ptr<const EditableAttention> old = std::exchange(latestState_, std::move(state));
+    const quint64 oldVersion = std::exchange(latestWeightsVersion_, weightsVersion);
     if (old && old.use_count() == 1 && old != authored_) {
+        spareWeightsVersion_ = oldVersion;
         // Every snapshot was made writable by snapshotOfState() and nobody else holds this one.
         spareState_ = std::const_pointer_cast<EditableAttention>(std::move(old));
     }
@@ -368,6 +387,7 @@ void AttentionCellModel::startJob() {
     }
     RecomputeJob job = jobFor(change);
     runningState_ = job.state;
+    runningWeightsVersion_ = weightsVersion_;
     running_ = true;
     watcher_.setFuture(QtConcurrent::run(
         [computer = computer_, job = std::move(job), buffer = freeBuffer()]() mutable {
@@ -383,6 +403,7 @@ void AttentionCellModel::jobFinished() {
         // Refused: back to the last state that computed, with the edits made since.
         pending_.reset();
         state_ = *latestState_;
+        ++weightsVersion_;
         if (unshown_) {
             RecomputeOutcome last = std::move(*unshown_);
             unshown_.reset();
@@ -394,7 +415,7 @@ void AttentionCellModel::jobFinished() {
         Q_EMIT refused(QString::fromStdString(outcome.error->message));
         return;
     }
-    replaceLatestState(std::move(computed));
+    replaceLatestState(std::move(computed), runningWeightsVersion_);
     if (pending_ && pending_->kind != CellChange::Kind::Nothing) {
         unshown_ = std::move(outcome); // stale: the newest edit is computed from it
         startJob();
@@ -581,6 +602,7 @@ QString AttentionCellModel::setZero(const QString& matrix) {
 void AttentionCellModel::reset() {
     undo_.clear();
     state_ = *authored_;
+    ++weightsVersion_;
     recomputeAfter(CellChange::everything());
 }
 

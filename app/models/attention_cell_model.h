@@ -222,7 +222,7 @@ class AttentionCellModel : public QObject {
     // The worker's copy of state_, in an earlier copy's memory when one is free.
     std::shared_ptr<const EditableAttention> snapshotOfState();
     // The last state that computed; the one it replaces becomes the next snapshot's memory.
-    void replaceLatestState(std::shared_ptr<const EditableAttention> state);
+    void replaceLatestState(std::shared_ptr<const EditableAttention> state, quint64 weightsVersion);
     std::shared_ptr<AttentionResult> freeBuffer();
     void startJob();
     void jobFinished();
@@ -270,6 +270,12 @@ class AttentionCellModel : public QObject {
     std::optional<CellChange> pending_;
     std::shared_ptr<const EditableAttention> latestState_;
     std::shared_ptr<EditableAttention> spareState_; // a snapshot nobody reads any more
+    // Counts the changes of state_'s weight matrices: a snapshot made at the same count holds
+    // the same weights, so reusing it copies everything else only.
+    quint64 weightsVersion_ = 0;
+    quint64 runningWeightsVersion_ = 0;
+    quint64 latestWeightsVersion_ = 0;
+    quint64 spareWeightsVersion_ = 0;
     std::optional<RecomputeOutcome> unshown_;
 };
 

@@ -28,6 +28,9 @@ class WhatIfStep {
     // step has not taken back), the cell before it.
     void takeBack(EditableAttention& state) &&;
 
+    // Whether the edit this step takes back leaves the weight matrices as they are.
+    bool leavesWeights() const { return !weightsHeld_ && !entry_ && !projection_; }
+
     // The bytes of matrix entries the step holds: what Undo costs in memory.
     std::size_t heldBytes() const;
 

@@ -15,6 +15,7 @@
 
 #include "core/math/attention_kernels.h"
 #include "core/math/attention_mask.h"
+#include "core/math/attention_widths.h"
 #include "core/math/blas_view.h"
 
 #include <algorithm>
@@ -48,21 +49,22 @@ void relabel(const AttentionConfig& config, AttentionResult& r) {
     }
 }
 
+// The shapes of a configuration whose values were all finite when `r` was computed and of which
+// only `changed` may differ since: the shape rules, and a scan of the changed values alone (a
+// scan of every value, 2.4 million in GPT-2 small's shape, would cost more than the update).
+// A changed value that is not finite gets resolveShapes' own refusal.
+AttentionShapes shapesAfterEdit(const AttentionConfig& config, const arma::mat& changed,
+                                const AttentionLimits& limits) {
+    if (!changed.is_finite()) {
+        return resolveShapes(config, limits);
+    }
+    return resolveWidths(config, config.heads, limits);
+}
+
 } // namespace
 
 void AttentionEngine::updateProjectedColumn(const AttentionConfig& config, Projected which,
                                             int column, AttentionResult& r) {
-    const AttentionShapes s = resolveShapes(config, limits_);
-    const KeyMask mask(s.n, s.m, config.mask, config.padding);
-    const int width = which == Projected::Output ? s.dO
-                      : which == Projected::V    ? s.h * s.dV
-                                                 : s.h * s.dK;
-    if (config.direct || column < 0 || column >= width || !sameShapes(r, s) ||
-        config.X0.n_rows != r.X.n_rows) {
-        forwardPass(config, s, mask, r);
-        return;
-    }
-    relabel(config, r);
     const Projection& proj = which == Projected::Q   ? config.wQ
                              : which == Projected::K ? config.wK
                              : which == Projected::V ? config.wV
@@ -71,12 +73,29 @@ void AttentionEngine::updateProjectedColumn(const AttentionConfig& config, Proje
                                : which == Projected::K ? config.bK
                                : which == Projected::V ? config.bV
                                                        : config.bO;
+    const auto c = arma::uword(column);
+    const bool inWeights = !proj.identity && column >= 0 && c < proj.weights.n_rows;
+    const bool inBias = column >= 0 && c < bias.n_elem;
+    // The edited row of W and entry of b: (1 × inputs + 1)
+    const arma::mat changed =
+        arma::join_rows(inWeights ? arma::mat(proj.weights.row(c)) : arma::mat(),
+                        inBias ? arma::mat{bias(c)} : arma::mat());
+    const AttentionShapes s = shapesAfterEdit(config, changed, limits_);
+    const KeyMask mask(s.n, s.m, config.mask, config.padding);
+    const int width = which == Projected::Output ? s.dO
+                      : which == Projected::V    ? s.h * s.dV
+                                                 : s.h * s.dK;
+    if (config.direct || column < 0 || column >= width || !sameShapes(r, s) ||
+        config.X0.n_rows != r.X.n_rows) {
+        forward(config, r); // resolves the shapes with the scan of every value
+        return;
+    }
+    relabel(config, r);
     const arma::mat& in = which == Projected::Output ? r.concat : r.X; // (n × inputs)
     arma::mat& out = which == Projected::Q   ? r.Q
                      : which == Projected::K ? r.K
                      : which == Projected::V ? r.V
                                              : r.output;
-    const auto c = arma::uword(column);
     if (proj.identity) {
         out.col(c) = in.col(c);
     } else {
@@ -99,14 +118,18 @@ void AttentionEngine::updateProjectedColumn(const AttentionConfig& config, Proje
 
 void AttentionEngine::updateRows(const AttentionConfig& config, const std::vector<int>& changed,
                                  AttentionResult& r) {
-    const AttentionShapes s = resolveShapes(config, limits_);
-    const KeyMask mask(s.n, s.m, config.mask, config.padding);
     std::vector<int> rowList = changed;
     std::sort(rowList.begin(), rowList.end());
     rowList.erase(std::unique(rowList.begin(), rowList.end()), rowList.end());
-    const bool inRange = !rowList.empty() && rowList.front() >= 0 && rowList.back() < s.n;
+    const bool inRange = !config.direct && !rowList.empty() && rowList.front() >= 0 &&
+                         arma::uword(rowList.back()) < config.X0.n_rows;
+    const AttentionShapes s =
+        inRange ? shapesAfterEdit(config, config.X0.rows(arma::conv_to<arma::uvec>::from(rowList)),
+                                  limits_)
+                : resolveShapes(config, limits_);
+    const KeyMask mask(s.n, s.m, config.mask, config.padding);
     if (config.direct || !inRange || !sameShapes(r, s) || config.X0.n_rows != r.X.n_rows) {
-        forwardPass(config, s, mask, r);
+        forward(config, r); // resolves the shapes with the scan of every value
         return;
     }
     relabel(config, r);

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -336,4 +337,24 @@ TEST_CASE("a column edit the update cannot place is computed in full") {
     CHECK_EQ(compareResults(updated, full), std::string());
     engine.updateProjectedColumn(config, AttentionEngine::Projected::V, 99, updated);
     CHECK_EQ(compareResults(updated, full), std::string());
+}
+
+// The updates scan only the values an edit changed; a changed value that is not finite is
+// refused as the full pass refuses it, naming the same input.
+TEST_CASE("a changed value that is not finite is refused") {
+    std::mt19937 random(31);
+    AttentionConfig config = randomCell(random, 5, 4, 2);
+    config.wK.identity = false;
+    config.wK.weights = randomMatrix(random, 4, 4);
+    AttentionEngine engine;
+    AttentionResult updated = engine.compute(config, GradientCheck::Skip);
+    AttentionConfig badRow = config;
+    badRow.X0(3, 1) = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_AS(engine.updateRows(badRow, {3}, updated), InvalidConfig);
+    updated = engine.compute(config, GradientCheck::Skip);
+    AttentionConfig badWeight = config;
+    badWeight.wK.weights(2, 0) = std::numeric_limits<double>::infinity();
+    CHECK_THROWS_AS(
+        engine.updateProjectedColumn(badWeight, AttentionEngine::Projected::K, 2, updated),
+        InvalidConfig);
 }
