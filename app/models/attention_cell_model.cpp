@@ -461,7 +461,8 @@ void AttentionCellModel::setQuoted(std::shared_ptr<const JsonSelection> paths) {
 }
 
 QString AttentionCellModel::setHeads(int heads) {
-    return applyEdit([&](EditableAttention& s) { return attnbook::setHeads(s, heads); });
+    return applyEdit([&](EditableAttention& s) { return attnbook::setHeads(s, heads); },
+                     CellChange::attention());
 }
 
 QString AttentionCellModel::setMask(const QString& mask) {
@@ -469,11 +470,13 @@ QString AttentionCellModel::setMask(const QString& mask) {
         return QStringLiteral("the mask is none or causal");
     }
     const MaskKind kind = mask == QLatin1String("causal") ? MaskKind::Causal : MaskKind::None;
-    return applyEdit([&](EditableAttention& s) { return attnbook::setMask(s, kind); });
+    return applyEdit([&](EditableAttention& s) { return attnbook::setMask(s, kind); },
+                     CellChange::attention());
 }
 
 QString AttentionCellModel::setPadding(int key, bool padded) {
-    return applyEdit([&](EditableAttention& s) { return attnbook::setPadding(s, key, padded); });
+    return applyEdit([&](EditableAttention& s) { return attnbook::setPadding(s, key, padded); },
+                     CellChange::attention());
 }
 
 QString AttentionCellModel::setPositional(const QString& kind) {
@@ -490,13 +493,16 @@ QString AttentionCellModel::setPositional(const QString& kind) {
 
 QString AttentionCellModel::setScale(const QString& mode, const QString& divisorText) {
     if (mode == QLatin1String("sqrt")) {
-        return applyEdit([](EditableAttention& s) {
-            return attnbook::setScale(s, ScaleKind::InverseSqrtDk, 1.0);
-        });
+        return applyEdit(
+            [](EditableAttention& s) {
+                return attnbook::setScale(s, ScaleKind::InverseSqrtDk, 1.0);
+            },
+            CellChange::attention());
     }
     if (mode == QLatin1String("off")) {
         return applyEdit(
-            [](EditableAttention& s) { return attnbook::setScale(s, ScaleKind::Off, 1.0); });
+            [](EditableAttention& s) { return attnbook::setScale(s, ScaleKind::Off, 1.0); },
+            CellChange::attention());
     }
     if (mode != QLatin1String("divisor")) {
         return QStringLiteral("scaling is on (1/√d_k), off, or a divisor");
@@ -507,7 +513,8 @@ QString AttentionCellModel::setScale(const QString& mode, const QString& divisor
         return reason;
     }
     return applyEdit(
-        [&](EditableAttention& s) { return attnbook::setScale(s, ScaleKind::Divisor, *divisor); });
+        [&](EditableAttention& s) { return attnbook::setScale(s, ScaleKind::Divisor, *divisor); },
+        CellChange::attention());
 }
 
 QString AttentionCellModel::setFocus(int row) {

@@ -49,6 +49,8 @@ void CellChange::merge(const CellChange& later) {
     }
     if (kind == Kind::Rows && later.kind == Kind::Rows) {
         rows.insert(rows.end(), later.rows.begin(), later.rows.end());
+    } else if (kind == Kind::Attention && later.kind == Kind::Attention) {
+        return;
     } else if (kind != Kind::Column || later.kind != Kind::Column || later.projected != projected ||
                later.column != column) {
         *this = everything(); // two different kinds of change, or two columns
@@ -130,6 +132,9 @@ RecomputeOutcome CellComputer::run(const RecomputeJob& job,
         if (job.change.kind == CellChange::Kind::Rows && job.base) {
             *buffer = *job.base; // same sizes as last time: no allocation
             engine_.updateRows(config, job.change.rows, *buffer);
+        } else if (job.change.kind == CellChange::Kind::Attention && job.base) {
+            *buffer = *job.base;
+            engine_.updateAttention(config, *buffer);
         } else if (job.change.kind == CellChange::Kind::Column && job.base) {
             *buffer = *job.base;
             engine_.updateProjectedColumn(config, job.change.projected, job.change.column, *buffer);

@@ -28,6 +28,7 @@ struct CellChange {
         Nothing,   // nothing the numbers depend on (the focus row)
         Rows,      // only the vectors of the tokens in `rows` (rows of X0): incremental
         Column,    // only one row of a projection's weights or one entry of its bias
+        Attention, // only the heads, the mask, the padding or the scale: Q, K, V stay
         Everything // anything else: a full forward pass
     };
     Kind kind = Kind::Nothing;
@@ -39,6 +40,7 @@ struct CellChange {
     static CellChange nothing() { return {}; }
     static CellChange everything() { return {Kind::Everything, {}}; }
     static CellChange ofRows(std::vector<int> rows) { return {Kind::Rows, std::move(rows)}; }
+    static CellChange attention() { return {Kind::Attention, {}}; }
     static CellChange ofColumn(AttentionEngine::Projected projected, int column) {
         return {Kind::Column, {}, projected, column};
     }

@@ -256,12 +256,12 @@ void MatrixTableModel::refresh() {
 }
 
 int MatrixTableModel::measureWidestEntry() const {
-    // An entry's text (readableNumber) is a sign, the whole part and, unless the value is a
-    // whole number, the decimals: within each of those four kinds the longest text is that of
-    // the largest magnitude. So only four entries are written out, not every entry of a
-    // 768 × 768 table on each edit.
-    std::array<double, 4> largest = {-1.0, -1.0, -1.0, -1.0}; // by (negative, whole number)
-    std::array<double, 4> value = {};
+    // A table writes its entries one way (entryText): a sign, the whole part and the same
+    // decimals for every entry, so the longest text is that of the largest magnitude, negative
+    // or not. Only those two entries are written out, not every entry of a 768 × 768 table on
+    // each edit.
+    std::array<double, 2> largest = {-1.0, -1.0}; // non-negative, negative
+    std::array<double, 2> value = {};
     int widest = 1;
     for (int r = 0; r < rows_; ++r) {
         for (int c = 0; c < columns_; ++c) {
@@ -270,19 +270,16 @@ int MatrixTableModel::measureWidestEntry() const {
                 widest = std::max(widest, 2); // "−∞"; "∞" and "?" are shorter
                 continue;
             }
-            const double magnitude = std::abs(v);
-            const bool whole =
-                std::abs(v - std::round(v)) < 1e-12 && magnitude < 1e15; // as readableNumber
-            const size_t kind = size_t(v < 0) * 2 + size_t(whole);
-            if (magnitude > largest[kind]) {
-                largest[kind] = magnitude;
-                value[kind] = v;
+            const size_t sign = v < 0 ? 1 : 0;
+            if (std::abs(v) > largest[sign]) {
+                largest[sign] = std::abs(v);
+                value[sign] = v;
             }
         }
     }
-    for (size_t kind = 0; kind < largest.size(); ++kind) {
-        if (largest[kind] >= 0.0) {
-            widest = std::max(widest, int(displayNumber(value[kind], digits_).size()));
+    for (size_t sign = 0; sign < largest.size(); ++sign) {
+        if (largest[sign] >= 0.0) {
+            widest = std::max(widest, int(entryText(value[sign]).size()));
         }
     }
     return widest;

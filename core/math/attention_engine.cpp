@@ -205,8 +205,6 @@ void AttentionEngine::forwardPass(const AttentionConfig& config, const Attention
     r.focus = config.focus;
     r.tokens = config.tokens;
     r.queryTokens = config.direct ? config.queryTokens : config.tokens;
-    r.warnings.clear();
-
     if (config.direct) {
         r.X0.reset();
         r.P.reset();
@@ -234,6 +232,12 @@ void AttentionEngine::forwardPass(const AttentionConfig& config, const Attention
         project(r.X, config.wV, config.bV, s.h * s.dV, r.V);
     }
 
+    attentionPass(config, s, mask, r);
+}
+
+void AttentionEngine::attentionPass(const AttentionConfig& config, const AttentionShapes& s,
+                                    const KeyMask& mask, AttentionResult& r) {
+    r.warnings.clear();
     r.concat.set_size(arma::uword(s.n), arma::uword(s.h * s.dV));
     r.head.resize(size_t(s.h));
     for (int i = 0; i < s.h; ++i) {

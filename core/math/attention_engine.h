@@ -47,6 +47,12 @@ class AttentionEngine {
     void updateProjectedColumn(const AttentionConfig& config, Projected which, int column,
                                AttentionResult& result);
 
+    // The forward pass after an edit of the heads, the mask, the padding or the scale alone
+    // (every input and Q, K, V as when `result` was computed): the heads' scores, shares and
+    // contexts and the output, without projecting again. A result whose Q, K or V would
+    // differ is computed in full.
+    void updateAttention(const AttentionConfig& config, AttentionResult& result);
+
     // The backward pass and the gradient check of a result whose forward pass is current.
     void backward(const AttentionConfig& config, AttentionResult& result,
                   GradientCheck check = GradientCheck::Run);
@@ -56,6 +62,9 @@ class AttentionEngine {
   private:
     void forwardPass(const AttentionConfig& config, const AttentionShapes& shapes,
                      const KeyMask& mask, AttentionResult& result);
+    // The heads (scores, shares, contexts, their warnings) and the output, from r's Q, K, V.
+    void attentionPass(const AttentionConfig& config, const AttentionShapes& shapes,
+                       const KeyMask& mask, AttentionResult& result);
     void backwardPass(const AttentionConfig& config, const AttentionShapes& shapes,
                       const KeyMask& mask, AttentionResult& result);
 

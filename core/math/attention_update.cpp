@@ -116,6 +116,25 @@ void AttentionEngine::updateProjectedColumn(const AttentionConfig& config, Proje
     kernels::requireFiniteValues(r.output, false, "the output");
 }
 
+void AttentionEngine::updateAttention(const AttentionConfig& config, AttentionResult& r) {
+    // Nothing a value is read from changed, so the shape rules alone (no scan of the values).
+    const AttentionShapes s = resolveWidths(config, config.heads, limits_);
+    if (config.direct || r.direct || r.n != s.n || r.m != s.m || r.d != s.d || r.dO != s.dO ||
+        r.Q.n_rows != arma::uword(s.n) || r.Q.n_cols != arma::uword(s.h * s.dK) ||
+        r.K.n_cols != arma::uword(s.h * s.dK) || r.V.n_cols != arma::uword(s.h * s.dV) ||
+        config.X0.n_rows != r.X.n_rows) {
+        forward(config, r); // resolves the shapes with the scan of every value
+        return;
+    }
+    const KeyMask mask(s.n, s.m, config.mask, config.padding);
+    r.h = s.h;
+    r.dK = s.dK;
+    r.dV = s.dV;
+    r.scale = s.scale;
+    relabel(config, r);
+    attentionPass(config, s, mask, r);
+}
+
 void AttentionEngine::updateRows(const AttentionConfig& config, const std::vector<int>& changed,
                                  AttentionResult& r) {
     std::vector<int> rowList = changed;

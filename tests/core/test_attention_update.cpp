@@ -358,3 +358,67 @@ TEST_CASE("a changed value that is not finite is refused") {
         engine.updateProjectedColumn(badWeight, AttentionEngine::Projected::K, 2, updated),
         InvalidConfig);
 }
+
+// The heads, the mask, the padding or the scale edited (AttentionEngine::updateAttention),
+// edit after edit on the previous result, in a few hundred random cells: every table equals
+// a fresh forward pass, and the warnings of rows that read nothing follow the new mask.
+TEST_CASE("heads, mask, padding or scale edited match a full recompute") {
+    std::mt19937 random(41);
+    AttentionEngine engine;
+    int edits = 0, headChanges = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+        const int d = std::uniform_int_distribution<int>(1, 4)(random) * 4;
+        const int n = std::uniform_int_distribution<int>(1, 16)(random);
+        AttentionConfig config = randomCell(random, n, d, 2);
+        AttentionResult updated = engine.compute(config, GradientCheck::Skip);
+        for (int edit = 0; edit < 5; ++edit) {
+            switch (std::uniform_int_distribution<int>(0, 3)(random)) {
+            case 0: {
+                const int heads[] = {1, 2, 4};
+                config.heads = heads[std::uniform_int_distribution<int>(0, 2)(random)];
+                ++headChanges;
+                break;
+            }
+            case 1:
+                config.mask = config.mask == MaskKind::Causal ? MaskKind::None : MaskKind::Causal;
+                break;
+            case 2:
+                config.padding.assign(size_t(n), false);
+                config.padding[size_t(std::uniform_int_distribution<int>(0, n - 1)(random))] = true;
+                break;
+            default:
+                config.scaleKind = ScaleKind::Divisor;
+                config.scaleDivisor = std::uniform_real_distribution<double>(0.5, 4.0)(random);
+                break;
+            }
+            engine.updateAttention(config, updated);
+            AttentionResult full;
+            engine.forward(config, full);
+            const std::string why = compareResults(updated, full);
+            REQUIRE_MESSAGE(why.empty(), "trial " << trial << ", edit " << edit << ": " << why);
+            CHECK_EQ(updated.h, full.h);
+            CHECK_EQ(updated.scale, full.scale);
+            ++edits;
+        }
+    }
+    CHECK_EQ(edits, 1000);
+    CHECK(headChanges > 150);
+}
+
+// Where Q, K or V would differ (another token count), the update computes in full.
+TEST_CASE("an attention update of other shapes is computed in full") {
+    std::mt19937 random(43);
+    AttentionConfig config = randomCell(random, 6, 4, 2);
+    AttentionEngine engine;
+    AttentionResult updated = engine.compute(config, GradientCheck::Skip);
+    config.tokens.pop_back();
+    config.X0.shed_row(5);
+    config.padding.clear();
+    if (!config.learnedP.is_empty()) {
+        config.learnedP.shed_row(5);
+    }
+    engine.updateAttention(config, updated);
+    AttentionResult full;
+    engine.forward(config, full);
+    CHECK_EQ(compareResults(updated, full), std::string());
+}
