@@ -102,6 +102,11 @@ ColumnLayout {
     }
 
     GridLayout {
+        // Its own size, never stretched: in a wider layout (the Projections page) the extra
+        // width went to the column labels' ListView and the layout gave the table beside it
+        // no width at all under a real window, so W_Q showed its labels and no entries.
+        Layout.fillWidth: false
+        Layout.fillHeight: false
         columns: 2
         rowSpacing: 0
         columnSpacing: 0
@@ -185,17 +190,24 @@ ColumnLayout {
             model: tableModel
             clip: true
             boundsBehavior: Flickable.StopAtBounds
-            // Not before the table has measured itself and been given its room: a table made
-            // "wide" for a moment turns its scroll bar on, and Fusion's fade as it goes off
-            // again kept the window drawing for most of a second after a lesson opened.
-            readonly property bool tall: contentHeight > 0 && contentHeight > root.maximumRows * root.rowHeight + 1
-            readonly property bool wide: contentWidth > 0 && root.maximumWidth > 0
-                                         && contentWidth > root.maximumWidth - root.rowLabelWidth + 1
+            // Sized from the model, never from contentWidth/contentHeight: a TableView loads no
+            // cells while hidden or zero-sized, and its content size comes from the cells it has
+            // loaded, so a table made while hidden and grown later (a token added to the
+            // Playground) kept its old height: Output Y showed 3 rows of 4.
+            // Known from the start, so no scroll bar flashes on while the table measures itself.
+            readonly property real fullHeight: tableModel.rows * root.rowHeight
+            readonly property real fullWidth: {
+                let width = 0
+                for (let c = 0; c < tableModel.columns; ++c)
+                    width += root.columnWidth(c)
+                return width
+            }
+            readonly property bool tall: tableModel.rows > root.maximumRows
+            readonly property bool wide: root.maximumWidth > 0
+                                         && fullWidth > root.maximumWidth - root.rowLabelWidth + 1
             interactive: tall || wide
-            Layout.preferredWidth: Math.min(contentWidth, root.maximumWidth - root.rowLabelWidth)
-            // Written out rather than read from the table's height, which the
-            // layout sets only after it has sized this row.
-            readonly property real shownHeight: Math.min(contentHeight, root.maximumRows * root.rowHeight)
+            Layout.preferredWidth: Math.min(fullWidth, root.maximumWidth - root.rowLabelWidth)
+            readonly property real shownHeight: Math.min(fullHeight, root.maximumRows * root.rowHeight)
                                                 + (wide ? 10 : 0)
             Layout.preferredHeight: shownHeight
             columnWidthProvider: column => root.columnWidth(column)

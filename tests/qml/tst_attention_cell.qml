@@ -353,6 +353,41 @@ Item {
             }
         }
 
+        // A cell made while hidden (as the lesson builds its rows) shows every entry of every
+        // table once shown, before and after a token is added. Before: W_Q (its grid stretched
+        // on the Projections page) got no width, labels and no entries; Output Y, sized from
+        // the rows the TableView had loaded, kept 3 rows of 4 (the issue 12 Playground).
+        function test_cellMadeHiddenShowsEveryEntry() {
+            const hidden = createTemporaryObject(cellComponent, root,
+                                                 { cell: session.cell("colour"), visible: false })
+            verify(hidden)
+            waitForRendering(root)
+            hidden.visible = true
+            hidden.width = 1060
+            waitForRendering(hidden)
+            const names = ["matrix_W_Q", "matrix_X0", "matrix_context_h0", "matrix_output"]
+            const showsEverything = (rows) => {
+                for (const name of names) {
+                    const matrix = findChild(hidden, name)
+                    verify(matrix, name)
+                    const table = matrix.table
+                    const shape = [matrix.model.rows, matrix.model.columns]
+                    if (rows > 0 && name !== "matrix_W_Q")
+                        compare(shape[0], rows, name)
+                    tryVerify(() => table.width > 0 && table.width >= table.contentWidth - 1, 2000,
+                              name + " every column in view: " + table.width + " of " + table.contentWidth)
+                    tryVerify(() => table.height >= shape[0] * matrix.rowHeight - 1, 2000,
+                              name + " every row in view: " + table.height)
+                    tryVerify(() => table.itemAtCell(shape[1] - 1, shape[0] - 1) !== null, 2000,
+                              name + " its last entry is loaded")
+                }
+            }
+            showsEverything(3)
+            compare(hidden.cell.addToken("yellow"), "")
+            waitForRendering(hidden)
+            showsEverything(4)
+        }
+
         // The share bars' labels in one format: four decimals each, as the arithmetic writes
         // them (QtCharts' own labels wrote "0.00197" beside "0.0396"); two heads, two decimals.
         function test_shareLabelsInOneFormat() {
