@@ -79,6 +79,7 @@ AttentionCellModel* AttentionCellModel::create(const std::string& id, const Atte
         return nullptr;
     }
     model->authoredResult_ = model->result_;
+    model->prepareWorkerMemory();
     return model.release();
 }
 
@@ -93,7 +94,20 @@ AttentionCellModel::fromComputed(const std::string& id, const AttentionCellSpec&
     model->rowCheck_ = checkRows(*model->result_);
     model->allowedHeads_ = attnbook::allowedHeads(model->state_);
     ++model->revision_;
+    model->prepareWorkerMemory();
     return model;
+}
+
+void AttentionCellModel::prepareWorkerMemory() {
+    // A cell computed on the worker gets its first copies of the state and of a result at
+    // open, so that the first what-if reuses their memory as every later one does instead of
+    // faulting in fresh pages (about 40 ms at GPT-2 small's shape, against 8 ms after).
+    if (computesInline()) {
+        return;
+    }
+    spareState_ = std::make_shared<EditableAttention>(state_);
+    spareWeightsVersion_ = weightsVersion_;
+    spare_ = std::make_shared<AttentionResult>(*result_);
 }
 
 AttentionCellModel::~AttentionCellModel() = default;

@@ -224,6 +224,7 @@ class AttentionCellModel : public QObject {
     // The last state that computed; the one it replaces becomes the next snapshot's memory.
     void replaceLatestState(std::shared_ptr<const EditableAttention> state, quint64 weightsVersion);
     std::shared_ptr<AttentionResult> freeBuffer();
+    void prepareWorkerMemory();
     void startJob();
     void jobFinished();
     // Swaps a computed result in, then tells the views.
