@@ -43,8 +43,9 @@ int usage(const QString& message) {
 // Reads the arguments after "shot" with the parser every command shares;
 // returns the exit code on a usage error.
 std::optional<int> parse(const QStringList& arguments, ShotOptions& options) {
-    const CommandOptions given =
-        parseCommandOptions(arguments, {.valued = {"--out", "--width", "--cell", "--theme"}});
+    const CommandOptions given = parseCommandOptions(
+        arguments,
+        {.valued = {"--out", "--width", "--cell", "--theme"}, .repeatable = {}, .flags = {}});
     if (!given.error.empty()) {
         return usage(QString::fromStdString(given.error));
     }

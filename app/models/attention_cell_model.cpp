@@ -10,6 +10,7 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -100,14 +101,22 @@ AttentionCellModel::fromComputed(const std::string& id, const AttentionCellSpec&
 
 void AttentionCellModel::prepareWorkerMemory() {
     // A cell computed on the worker gets its first copies of the state and of a result at
-    // open, so that the first what-if reuses their memory as every later one does instead of
+    // open, so that the first what-ifs reuse their memory as every later one does instead of
     // faulting in fresh pages (about 40 ms at GPT-2 small's shape, against 8 ms after).
+    // Two of each: the first edit's job takes one; the authored state and result it replaces
+    // stay held, so the second edit takes the other.
     if (computesInline()) {
         return;
     }
     spareState_ = std::make_shared<EditableAttention>(state_);
     spareWeightsVersion_ = weightsVersion_;
-    spare_ = std::make_shared<AttentionResult>(*result_);
+    latestState_ = std::make_shared<const EditableAttention>(state_);
+    latestWeightsVersion_ = weightsVersion_;
+    for (size_t i = 0; i < kSpareResults; ++i) {
+        auto copy = std::make_shared<AttentionResult>();
+        static_cast<AttentionForward&>(*copy) = *result_; // a recompute copies no gradients
+        spares_.push_back(std::move(copy));
+    }
 }
 
 AttentionCellModel::~AttentionCellModel() = default;
@@ -385,11 +394,14 @@ RecomputeJob AttentionCellModel::jobFor(const CellChange& change) {
 
 std::shared_ptr<AttentionResult> AttentionCellModel::freeBuffer() {
     // Only a buffer nobody else holds any more (a view, the session, a job) is reused.
-    if (spare_ && spare_.use_count() == 1) {
-        return std::exchange(spare_, nullptr);
+    const auto free = std::find_if(spares_.begin(), spares_.end(),
+                                   [](const auto& spare) { return spare.use_count() == 1; });
+    if (free == spares_.end()) {
+        return std::make_shared<AttentionResult>();
     }
-    spare_.reset();
-    return std::make_shared<AttentionResult>();
+    std::shared_ptr<AttentionResult> buffer = std::move(*free);
+    spares_.erase(free);
+    return buffer;
 }
 
 void AttentionCellModel::startJob() {
@@ -451,7 +463,13 @@ void AttentionCellModel::show(RecomputeOutcome outcome) {
     lastComputeMs_ = outcome.milliseconds;
     // The result it replaces is reused once nothing holds it; the outcome's result was
     // created mutable (freeBuffer), so casting the const away is sound.
-    spare_ = std::const_pointer_cast<AttentionResult>(std::exchange(result_, outcome.result));
+    std::shared_ptr<const AttentionResult> replaced = std::exchange(result_, outcome.result);
+    if (replaced != authoredResult_) {
+        spares_.push_back(std::const_pointer_cast<AttentionResult>(std::move(replaced)));
+        if (spares_.size() > kSpareResults) {
+            spares_.erase(spares_.begin());
+        }
+    }
     ++revision_;
     Q_EMIT recomputed();
 }

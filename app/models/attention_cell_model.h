@@ -243,7 +243,10 @@ class AttentionCellModel : public QObject {
     // recompute fills a buffer nobody else holds, and the one it replaces is reused.
     std::shared_ptr<const AttentionResult> result_;
     std::shared_ptr<const AttentionResult> authoredResult_;
-    std::shared_ptr<AttentionResult> spare_;
+    // Results no longer shown, kept for their memory, the oldest first: two, because the
+    // authored result stays held (by authoredResult_ and the session) and cannot be one.
+    std::vector<std::shared_ptr<AttentionResult>> spares_;
+    static constexpr size_t kSpareResults = 2;
     std::shared_ptr<CellComputer> computer_;
     std::shared_ptr<const JsonSelection> quoted_;
     bool quotedJson_ = false;

@@ -13,24 +13,6 @@
 namespace attnbook {
 namespace {
 
-// A JSON this small costs little to build: it is kept whole, so that a binding the author is
-// typing still finds every value.
-constexpr double kWholeJsonNumbers = 65536;
-
-// The numbers a cell's whole JSON holds (result_json.cpp): every table and every gradient.
-double jsonNumbers(const AttentionResult& r) {
-    double numbers = 0;
-    for (const arma::mat* m : {&r.X0, &r.P, &r.X, &r.Q, &r.K, &r.V, &r.concat, &r.output,
-                               &r.grad.upstream, &r.grad.X, &r.grad.W_Q, &r.grad.W_K, &r.grad.W_V,
-                               &r.grad.W_O, &r.grad.queries, &r.grad.keys, &r.grad.values}) {
-        numbers += double(m->n_elem);
-    }
-    for (const HeadResult& head : r.head) {
-        numbers += double(head.scoresT.n_elem + head.weightsT.n_elem + head.context.n_elem);
-    }
-    return numbers;
-}
-
 QString queryName(const AttentionResult& r, int row, int head) {
     const QString label = QString::fromStdString(queryLabel(r, row));
     return r.h > 1 ? QStringLiteral("row %1 “%2” in head %3").arg(row + 1).arg(label).arg(head + 1)
@@ -129,14 +111,17 @@ RecomputeOutcome CellComputer::run(const RecomputeJob& job,
     RecomputeOutcome out;
     const AttentionConfig& config = job.state->config;
     try {
-        if (job.change.kind == CellChange::Kind::Rows && job.base) {
-            *buffer = *job.base; // same sizes as last time: no allocation
+        const bool incremental = job.base && job.change.kind != CellChange::Kind::Everything;
+        if (incremental) {
+            // Only the forward pass is copied (same sizes as last time: no allocation); the
+            // gradients are computed again below, into the buffer's own memory, or dropped.
+            static_cast<AttentionForward&>(*buffer) = *job.base;
+        }
+        if (incremental && job.change.kind == CellChange::Kind::Rows) {
             engine_.updateRows(config, job.change.rows, *buffer);
-        } else if (job.change.kind == CellChange::Kind::Attention && job.base) {
-            *buffer = *job.base;
+        } else if (incremental && job.change.kind == CellChange::Kind::Attention) {
             engine_.updateAttention(config, *buffer);
-        } else if (job.change.kind == CellChange::Kind::Column && job.base) {
-            *buffer = *job.base;
+        } else if (incremental && job.change.kind == CellChange::Kind::Column) {
             engine_.updateProjectedColumn(config, job.change.projected, job.change.column, *buffer);
         } else {
             engine_.forward(config, *buffer);
@@ -144,6 +129,8 @@ RecomputeOutcome CellComputer::run(const RecomputeJob& job,
         if (job.gradients) {
             engine_.backward(config, *buffer, GradientCheck::Run);
         } else {
+            // No stale gradients of an earlier state: a result holds its own or none.
+            buffer->grad = {};
             buffer->gradcheck = {};
         }
     } catch (const InvalidConfig& e) {
@@ -160,8 +147,7 @@ RecomputeOutcome CellComputer::run(const RecomputeJob& job,
     }
     if (job.json) {
         out.json = std::make_shared<const Json>(
-            attentionJson(job.id, *buffer,
-                          jsonNumbers(*buffer) <= kWholeJsonNumbers ? nullptr : job.quoted.get()));
+            attentionJson(job.id, *buffer, buildsWholeJson(*buffer) ? nullptr : job.quoted.get()));
     }
     out.result = std::move(buffer);
     out.milliseconds = double(timer.nsecsElapsed()) / 1e6;

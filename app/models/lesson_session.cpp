@@ -382,22 +382,22 @@ void LessonSession::present(Lesson lesson, const QString& path) {
     Q_EMIT opened();
 }
 
-namespace {
-
-// Tables this small cost nothing to write out as JSON; larger ones only
-// when prose quotes them.
-constexpr double kAlwaysJsonEntries = 65536;
-
-} // namespace
-
 // The window computes the lesson as the command line does (computeLesson: the same numbers,
 // the same gradient check, the same problems at the same lines), then gives each attention
 // cell a model that starts from its computed result and recomputes it after an edit.
 void LessonSession::computeCells() {
     attention_.clear();
     ComputePolicy policy;
-    policy.wantsJson = [this](const LessonCell& cell, const AttentionResult& r) {
-        return quotedCells_.count(cell.id) > 0 || double(r.n) * r.m * r.h <= kAlwaysJsonEntries;
+    // A large cell's JSON is built, at open as after each edit on the worker, for the paths
+    // that quote it: its whole JSON would cost more than computing it (and tens of
+    // milliseconds to free on the first edit's result).
+    policy.json = [this](const LessonCell& cell, const AttentionResult& r) -> JsonRequest {
+        if (buildsWholeJson(r)) {
+            return {};
+        }
+        const auto quoted = quotedPaths_.find(cell.id);
+        return quoted == quotedPaths_.end() ? JsonRequest{false}
+                                            : JsonRequest{true, quoted->second.get()};
     };
     AttentionEngine engine;
     results_ = computeLesson(lesson_, engine, policy);

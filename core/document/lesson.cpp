@@ -115,8 +115,9 @@ void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
     auto result = std::make_shared<AttentionResult>();
     try {
         engine.compute(spec.config, *result);
-        if (!policy.wantsJson || policy.wantsJson(cell, *result)) {
-            out.json = attentionJson(cell.id, *result);
+        const JsonRequest json = policy.json ? policy.json(cell, *result) : JsonRequest{};
+        if (json.wanted) {
+            out.json = attentionJson(cell.id, *result, json.only);
         }
         out.attention = result;
         out.ok = true;

@@ -82,9 +82,15 @@ Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonR
 // How much of each cell's result computeLesson writes out as JSON (what bindings, `compute` and
 // the bundle read). The command line wants all of it; the window only what prose and quizzes
 // quote, since a 512-token cell's JSON costs more than computing it.
+class JsonSelection; // result_json.h
+
+struct JsonRequest {
+    bool wanted = true;
+    const JsonSelection* only = nullptr; // the paths to build; nullptr: the whole JSON
+};
 struct ComputePolicy {
-    // True when the cell's JSON is needed; unset: every cell's.
-    std::function<bool(const LessonCell&, const AttentionResult&)> wantsJson;
+    // The JSON a cell needs; unset: every cell's whole JSON.
+    std::function<JsonRequest(const LessonCell&, const AttentionResult&)> json;
 };
 
 // Computes every cell that read without errors: the one implementation the command line, the

@@ -104,6 +104,19 @@ Json gradientCheckJson(const GradientCheckReport& check) {
 
 } // namespace
 
+bool buildsWholeJson(const AttentionForward& r) {
+    // 65536 numbers write out in about a millisecond.
+    constexpr double kWholeJsonNumbers = 65536;
+    double numbers = 0;
+    for (const arma::mat* m : {&r.X0, &r.P, &r.X, &r.Q, &r.K, &r.V, &r.concat, &r.output}) {
+        numbers += double(m->n_elem);
+    }
+    for (const HeadResult& head : r.head) {
+        numbers += double(head.scoresT.n_elem + head.weightsT.n_elem + head.context.n_elem);
+    }
+    return numbers <= kWholeJsonNumbers;
+}
+
 Json attentionJson(const std::string& id, const AttentionResult& r, const JsonSelection* only) {
     Json cell = Json::object();
     cell.set("id", id).set("kind", "attention");

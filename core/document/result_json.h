@@ -37,6 +37,12 @@ class JsonSelection {
     std::map<size_t, JsonSelection> indices_;
 };
 
+// Whether a cell is small enough for its whole JSON to be built each time it computes, so that
+// a binding an author is still typing finds every value; a larger cell's JSON is built for
+// the paths that quote it (JsonSelection). Judged by its forward tables, so that a cell is
+// judged alike with and without its gradients.
+bool buildsWholeJson(const AttentionForward& r);
+
 // The whole JSON, or (with `only`) the part of it that the selected paths read.
 Json attentionJson(const std::string& id, const AttentionResult& result,
                    const JsonSelection* only = nullptr);

@@ -46,7 +46,10 @@ struct AttentionWarning {
     std::string message;
 };
 
-struct AttentionResult {
+// What the forward pass computes: every table but the gradients. A recompute after an edit
+// starts from a copy of the last forward pass alone (the 21 MB of gradients at GPT-2 small's
+// shape are computed again or dropped, never copied).
+struct AttentionForward {
     bool direct = false;
     int n = 0, m = 0, d = 0, h = 1, dK = 0, dV = 0, dO = 0;
     double scale = 1.0; // the multiplier s
@@ -61,10 +64,13 @@ struct AttentionResult {
     std::vector<HeadResult> head;
     arma::mat concat; // (n × h·d_v) C = [H_1 … H_h]
     arma::mat output; // (n × d_o) Y = C W_Oᵀ + b_O; equals C in direct mode
+    std::vector<AttentionWarning> warnings;
+};
 
+struct AttentionResult : AttentionForward {
+    // Empty until a backward pass; AttentionEngine::forward leaves them as they were.
     AttentionGradients grad;
     GradientCheckReport gradcheck; // attention.md; not run when computed with GradientCheck::Skip
-    std::vector<AttentionWarning> warnings;
 };
 
 } // namespace attnbook

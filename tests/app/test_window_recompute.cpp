@@ -14,6 +14,7 @@
 #include <QTest>
 #include <QThreadPool>
 
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -23,8 +24,9 @@ namespace {
 
 constexpr int kWait = 60000; // ms: a loaded machine computes a 384-token cell in far less
 
-// A cell large enough to compute on the worker: n tokens of width 32, quoted by prose.
-std::string largeLesson(int n) {
+// A cell large enough to compute on the worker: n tokens of width 32, quoted by prose;
+// `more` adds lines to the cell's body.
+std::string largeLesson(int n, const std::string& more = {}) {
     std::mt19937 random(3);
     std::normal_distribution<double> value(0.0, 1.0);
     std::ostringstream out;
@@ -41,7 +43,7 @@ std::string largeLesson(int n) {
         }
         out << "]";
     }
-    out << "]\nheads: 2\n```\n";
+    out << "]\nheads: 2\n" << more << "```\n";
     return out.str();
 }
 
@@ -198,6 +200,77 @@ class WindowRecomputeTest : public QObject {
         QVERIFY(!cell->edited());
         QVERIFY(!cell->canUndoWhatIf());
         QVERIFY(showsItsState(*cell));
+    }
+
+    // A recompute starts from a copy of the last forward pass alone: a result holds the
+    // gradients of its own state (when a view or the prose needs them) or none, never those
+    // of an earlier state carried along by the copy.
+    void aResultHoldsItsOwnGradientsOrNone() {
+        LessonSession session;
+        session.openText(QStringLiteral("large.md"), largeLesson(384));
+        AttentionCellModel* cell = bigCell(session);
+        QVERIFY(cell);
+        QVERIFY(!cell->computesInline());
+        QVERIFY(!cell->result().grad.X.is_empty()); // computeLesson computes them at open
+        const std::vector<std::function<QString()>> edits = {
+            [&] { return cell->setMatrixEntry(QStringLiteral("X0"), 3, 2, QStringLiteral("1")); },
+            [&] { return cell->setMatrixEntry(QStringLiteral("W_K"), 1, 4, QStringLiteral("2")); },
+            [&] { return cell->setMask(QStringLiteral("causal")); },
+        };
+        for (const auto& edit : edits) {
+            QCOMPARE(edit(), QString());
+            QTRY_VERIFY_WITH_TIMEOUT(!cell->updating(), kWait);
+            QVERIFY(showsItsState(*cell));
+            QVERIFY(cell->result().grad.X.is_empty());
+            QVERIFY(cell->result().grad.W_Q.is_empty());
+            QCOMPARE(cell->result().gradcheck.checked, 0);
+        }
+
+        LessonSession withGradients;
+        withGradients.openText(QStringLiteral("large.md"),
+                               largeLesson(384, "views: [matrices, gradients]\n"));
+        cell = bigCell(withGradients);
+        QVERIFY(cell);
+        QVERIFY(!cell->computesInline());
+        for (const auto& edit : edits) {
+            QCOMPARE(edit(), QString());
+            QTRY_VERIFY_WITH_TIMEOUT(!cell->updating(), kWait);
+            const AttentionResult fresh =
+                AttentionEngine().compute(cell->state().config, GradientCheck::Skip);
+            QVERIFY(close(cell->result().grad.X, fresh.grad.X));
+            QVERIFY(close(cell->result().grad.W_K, fresh.grad.W_K));
+            QVERIFY(close(cell->result().grad.W_O, fresh.grad.W_O));
+        }
+    }
+
+    // A large cell's JSON holds what prose quotes, at open as after an edit: the quoted
+    // number resolves as in the whole JSON, the tables nobody quotes are left out.
+    void aLargeCellsJsonHoldsWhatProseQuotes() {
+        LessonSession session;
+        session.openText(QStringLiteral("large.md"), largeLesson(384));
+        AttentionCellModel* cell = bigCell(session);
+        QVERIFY(cell);
+        const auto checkJson = [&] {
+            const ComputedCell* computed = session.results().cell("big");
+            QVERIFY(computed && computed->json.isObject());
+            QVERIFY(!computed->json.find("K"));
+            QVERIFY(!computed->json.find("output"));
+            const Json* weights = computed->json.find("head")->at(0)->find("weights");
+            QVERIFY(weights);
+            QCOMPARE(weights->at(0)->at(1)->number(), cell->weight(0, 0, 1));
+            QVERIFY(weights->at(1)->isNull()); // a row no path reads
+        };
+        checkJson();
+        QCOMPARE(cell->setMatrixEntry(QStringLiteral("X0"), 1, 0, QStringLiteral("3")), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!cell->updating(), kWait);
+        checkJson();
+
+        // A small cell keeps its whole JSON, quoted or not.
+        LessonSession small;
+        small.openText(QStringLiteral("small.md"), largeLesson(8));
+        const ComputedCell* computed = small.results().cell("big");
+        QVERIFY(computed && computed->json.find("K") && computed->json.find("output"));
+        QVERIFY(computed->json.find("head")->at(0)->find("weights")->at(1)->isArray());
     }
 
     void overflowIsRefusedAfterTheFact() {

@@ -84,7 +84,7 @@ class TestPdfPrint : public QObject {
 
   private Q_SLOTS:
     void initTestCase() {
-        for (const QString name : {QStringLiteral("attention"), QStringLiteral("transformers")}) {
+        for (const QString& name : {QStringLiteral("attention"), QStringLiteral("transformers")}) {
             Printed& p = printed_[name];
             p.lesson = loadLesson(
                 (QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/") + name + QStringLiteral(".md"))
