@@ -1,5 +1,7 @@
 #include "app/window.h"
 
+#include "app/blas_threads.h"
+
 #include <QGuiApplication>
 #include <QQmlApplicationEngine>
 #include <QQuickStyle>
@@ -20,6 +22,7 @@ void chooseControlsStyle() {
 }
 
 int runWindow(const QStringList& arguments) {
+    leaveOneCoreToTheGuiThread();
     chooseControlsStyle();
     QQmlApplicationEngine engine;
     addModuleImportPath(engine);

@@ -259,27 +259,17 @@ int MatrixTableModel::measureWidestEntry() const {
     // A table writes its entries one way (entryText): a sign, the whole part and the same
     // decimals for every entry, so the longest text is that of the largest magnitude, negative
     // or not. Only those two entries are written out, not every entry of a 768 × 768 table on
-    // each edit.
-    std::array<double, 2> largest = {-1.0, -1.0}; // non-negative, negative
-    std::array<double, 2> value = {};
-    int widest = 1;
-    for (int r = 0; r < rows_; ++r) {
-        for (int c = 0; c < columns_; ++c) {
-            const double v = entry(r, c);
-            if (!std::isfinite(v)) {
-                widest = std::max(widest, 2); // "−∞"; "∞" and "?" are shorter
-                continue;
-            }
-            const size_t sign = v < 0 ? 1 : 0;
-            if (std::abs(v) > largest[sign]) {
-                largest[sign] = std::abs(v);
-                value[sign] = v;
-            }
-        }
+    // each edit. The source is scanned in memory order (the table's entries are all of it,
+    // transposed or not): a 2048 × 2048 table read column by column across rows took 8–20 ms
+    // of the GUI thread per edit.
+    if (!source_ || rows_ == 0 || columns_ == 0) {
+        return 1;
     }
-    for (size_t sign = 0; sign < largest.size(); ++sign) {
-        if (largest[sign] >= 0.0) {
-            widest = std::max(widest, int(entryText(value[sign]).size()));
+    const ValueRange range = valueRange(source_->memptr(), source_->n_elem);
+    int widest = range.hasInfinity ? 2 : 1; // "−∞"; "∞" and "?" are shorter
+    for (const double v : {range.lowest, range.highest}) {
+        if (std::isfinite(v)) {
+            widest = std::max(widest, int(entryText(v).size()));
         }
     }
     return widest;

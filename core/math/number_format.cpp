@@ -1,7 +1,10 @@
 #include "core/math/number_format.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace attnbook {
 namespace {
@@ -60,6 +63,41 @@ bool allWhole(const double* values, std::size_t count) {
         }
     }
     return true;
+}
+
+ValueRange valueRange(const double* values, std::size_t count) {
+    // Four independent minima and maxima, so that the comparisons do not wait on each other;
+    // a NaN compares false and is passed over, an infinity is caught after the loop.
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    std::array<double, 4> low = {inf, inf, inf, inf}, high = {-inf, -inf, -inf, -inf};
+    std::size_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        for (std::size_t k = 0; k < 4; ++k) {
+            const double v = values[i + k];
+            low[k] = v < low[k] ? v : low[k];
+            high[k] = v > high[k] ? v : high[k];
+        }
+    }
+    for (; i < count; ++i) {
+        low[0] = values[i] < low[0] ? values[i] : low[0];
+        high[0] = values[i] > high[0] ? values[i] : high[0];
+    }
+    ValueRange range{*std::min_element(low.begin(), low.end()),
+                     *std::max_element(high.begin(), high.end()), false};
+    if (std::isfinite(range.lowest) && std::isfinite(range.highest)) {
+        return range;
+    }
+    // An infinity, or no number at all: the finite extremes, one value at a time.
+    range = {inf, -inf, false};
+    for (std::size_t j = 0; j < count; ++j) {
+        if (std::isinf(values[j])) {
+            range.hasInfinity = true;
+        } else if (!std::isnan(values[j])) {
+            range.lowest = std::min(range.lowest, values[j]);
+            range.highest = std::max(range.highest, values[j]);
+        }
+    }
+    return range;
 }
 
 std::string asciiMinus(std::string text) {

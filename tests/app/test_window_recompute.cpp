@@ -3,6 +3,7 @@
 // fresh computation, an overflow comes back as a refusal, a session can go away while its
 // cell computes, and the shipped lessons keep computing inline (so the Qt Quick tests and the
 // shots read their numbers right after an edit). The session's `edited` signal: bytes only.
+#include "app/blas_threads.h"
 #include "app/models/attention_cell_model.h"
 #include "app/models/cell_list_model.h"
 #include "app/models/document_editor.h"
@@ -14,9 +15,12 @@
 #include <QTest>
 #include <QThreadPool>
 
+#include <dlfcn.h>
+
 #include <functional>
 #include <random>
 #include <sstream>
+#include <thread>
 
 using namespace attnbook;
 
@@ -271,6 +275,19 @@ class WindowRecomputeTest : public QObject {
         const ComputedCell* computed = small.results().cell("big");
         QVERIFY(computed && computed->json.find("K") && computed->json.find("output"));
         QVERIFY(computed->json.find("head")->at(0)->find("weights")->at(1)->isArray());
+    }
+
+    // The window's BLAS leaves a core to the GUI thread (blas_threads.h).
+    void theWindowLeavesACoreToTheGuiThread() {
+        using GetThreads = int (*)();
+        const auto threads =
+            reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+        if (!threads || qEnvironmentVariableIsSet("OPENBLAS_NUM_THREADS")) {
+            QSKIP("not OpenBLAS, or its threads set by OPENBLAS_NUM_THREADS");
+        }
+        const int cores = int(std::thread::hardware_concurrency());
+        leaveOneCoreToTheGuiThread();
+        QCOMPARE(threads(), std::max(1, cores - 1));
     }
 
     void overflowIsRefusedAfterTheFact() {

@@ -9,6 +9,8 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
+#include <vector>
 
 using namespace attnbook;
 
@@ -54,6 +56,49 @@ TEST_CASE("allWhole: a table of whole numbers, or one that needs decimals for al
     CHECK(allWhole(nullptr, 0));
     const double nearlyOne[] = {1 - 1e-14}; // written "1" by readableNumber
     CHECK(allWhole(nearlyOne, 1));
+}
+
+TEST_CASE("valueRange: the finite extremes, and whether an infinity is among the values") {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    const double nan = std::nan("");
+    // Every length from 0 to 11, so that the four-wide loop and its tail are both tested, and
+    // the extremes at every position, against a plain scan written here.
+    std::mt19937 random(11);
+    std::uniform_real_distribution<double> value(-5.0, 5.0);
+    for (size_t count = 1; count <= 11; ++count) {
+        for (int trial = 0; trial < 50; ++trial) {
+            std::vector<double> v(count);
+            for (double& x : v) {
+                x = value(random);
+            }
+            if (trial % 5 == 1) {
+                v[size_t(trial) % count] = -inf; // a blocked score
+            }
+            if (trial % 7 == 2) {
+                v[size_t(trial * 3) % count] = nan;
+            }
+            double lowest = inf, highest = -inf;
+            bool hasInfinity = false;
+            for (const double x : v) {
+                hasInfinity = hasInfinity || std::isinf(x);
+                if (std::isfinite(x)) {
+                    lowest = std::min(lowest, x);
+                    highest = std::max(highest, x);
+                }
+            }
+            const ValueRange range = valueRange(v.data(), v.size());
+            CHECK_EQ(range.lowest, lowest);
+            CHECK_EQ(range.highest, highest);
+            CHECK_EQ(range.hasInfinity, hasInfinity);
+        }
+    }
+    const ValueRange none = valueRange(nullptr, 0);
+    CHECK_EQ(none.lowest, inf);
+    CHECK_EQ(none.highest, -inf);
+    CHECK_FALSE(none.hasInfinity);
+    const double blocked[] = {-inf, -inf, -inf, -inf, -inf};
+    CHECK(valueRange(blocked, 5).hasInfinity);
+    CHECK_EQ(valueRange(blocked, 5).lowest, inf);
 }
 
 TEST_CASE("numbers bound into prose read like the window's") {
