@@ -42,17 +42,6 @@ QString refusalText(const EditRefusal& refusal) {
 // about 3e7) goes to the worker.
 constexpr double kInlineWork = 2e6;
 
-// The projection whose output an entry of `name` (W_Q … W_O, b_Q … b_O) feeds.
-std::optional<AttentionEngine::Projected> projectedBy(const std::string& name) {
-    using Projected = AttentionEngine::Projected;
-    static const std::map<std::string, Projected> projections = {
-        {"W_Q", Projected::Q},      {"W_K", Projected::K},     {"W_V", Projected::V},
-        {"W_O", Projected::Output}, {"b_Q", Projected::Q},     {"b_K", Projected::K},
-        {"b_V", Projected::V},      {"b_O", Projected::Output}};
-    const auto found = projections.find(name);
-    return found == projections.end() ? std::nullopt : std::optional(found->second);
-}
-
 } // namespace
 
 AttentionCellModel::AttentionCellModel(const std::string& id, const AttentionCellSpec& spec,

@@ -112,9 +112,13 @@ RecomputeOutcome CellComputer::run(const RecomputeJob& job,
     const AttentionConfig& config = job.state->config;
     try {
         const bool incremental = job.base && job.change.kind != CellChange::Kind::Everything;
-        if (incremental) {
-            // Only the forward pass is copied (same sizes as last time: no allocation); the
-            // gradients are computed again below, into the buffer's own memory, or dropped.
+        // Only what the update reads is copied, into memory of the same sizes as last time
+        // (no allocation). The gradients are computed again below, into the buffer's own
+        // memory, or dropped; after a heads, mask, padding or scale edit so are the heads'
+        // n × m tables and the output.
+        if (incremental && job.change.kind == CellChange::Kind::Attention) {
+            static_cast<AttentionInputs&>(*buffer) = *job.base;
+        } else if (incremental) {
             static_cast<AttentionForward&>(*buffer) = *job.base;
         }
         if (incremental && job.change.kind == CellChange::Kind::Rows) {

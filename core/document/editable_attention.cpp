@@ -190,6 +190,25 @@ Projection* projectionNamed(AttentionConfig& config, const std::string& name) {
     return projection(config, name);
 }
 
+std::optional<AttentionEngine::Projected> projectedBy(const std::string& name) {
+    using Projected = AttentionEngine::Projected;
+    if (name.size() != 3 || (name[0] != 'W' && name[0] != 'b') || name[1] != '_') {
+        return std::nullopt;
+    }
+    switch (name[2]) {
+    case 'Q':
+        return Projected::Q;
+    case 'K':
+        return Projected::K;
+    case 'V':
+        return Projected::V;
+    case 'O':
+        return Projected::Output;
+    default:
+        return std::nullopt;
+    }
+}
+
 EditableAttention EditableAttention::fromSpec(const AttentionCellSpec& spec) {
     EditableAttention state;
     state.config = spec.config;

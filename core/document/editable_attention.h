@@ -6,6 +6,7 @@
 // show it next to the control, and leaves the state untouched then.
 
 #include "core/math/attention_config.h"
+#include "core/math/attention_engine.h"
 
 #include <array>
 #include <map>
@@ -49,6 +50,9 @@ WeightMatrices takeWeights(EditableAttention& state);
 void putWeights(EditableAttention& state, WeightMatrices&& weights);
 // The projection a name stands for ("W_Q" … "W_O"), or nullptr.
 Projection* projectionNamed(AttentionConfig& config, const std::string& name);
+// The product an entry of `name` feeds: W_Q and b_Q feed Q, … W_O and b_O the output Y;
+// nullopt for any other name. An edit of one entry changes one column of that product.
+std::optional<AttentionEngine::Projected> projectedBy(const std::string& name);
 
 EditRefusal setHeads(EditableAttention& state, int heads);
 EditRefusal setMask(EditableAttention& state, MaskKind mask);

@@ -46,10 +46,9 @@ struct AttentionWarning {
     std::string message;
 };
 
-// What the forward pass computes: every table but the gradients. A recompute after an edit
-// starts from a copy of the last forward pass alone (the 21 MB of gradients at GPT-2 small's
-// shape are computed again or dropped, never copied).
-struct AttentionForward {
+// What the attention pass reads (the shapes, the labels, X and Q, K, V): an edit of the heads,
+// the mask, the padding or the scale recomputes from a copy of these alone.
+struct AttentionInputs {
     bool direct = false;
     int n = 0, m = 0, d = 0, h = 1, dK = 0, dV = 0, dO = 0;
     double scale = 1.0; // the multiplier s
@@ -61,6 +60,12 @@ struct AttentionForward {
     arma::mat Q;        // (n × h·d_k)
     arma::mat K;        // (m × h·d_k)
     arma::mat V;        // (m × h·d_v)
+};
+
+// What the forward pass computes: every table but the gradients. Any other incremental
+// recompute starts from a copy of the last forward pass alone (the 21 MB of gradients at
+// GPT-2 small's shape are computed again or dropped, never copied).
+struct AttentionForward : AttentionInputs {
     std::vector<HeadResult> head;
     arma::mat concat; // (n × h·d_v) C = [H_1 … H_h]
     arma::mat output; // (n × d_o) Y = C W_Oᵀ + b_O; equals C in direct mode

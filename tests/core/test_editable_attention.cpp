@@ -91,3 +91,18 @@ TEST_CASE("entries change in place") {
     CHECK_EQ(editableShape(s, "b_Q"), (std::pair<arma::uword, arma::uword>(1, 4)));
     CHECK_EQ(editableShape(s, "W_O"), (std::pair<arma::uword, arma::uword>(4, 4)));
 }
+
+TEST_CASE("projectedBy: the product an entry of each weight and bias feeds") {
+    using Projected = AttentionEngine::Projected;
+    CHECK(projectedBy("W_Q") == Projected::Q);
+    CHECK(projectedBy("b_Q") == Projected::Q);
+    CHECK(projectedBy("W_K") == Projected::K);
+    CHECK(projectedBy("b_K") == Projected::K);
+    CHECK(projectedBy("W_V") == Projected::V);
+    CHECK(projectedBy("b_V") == Projected::V);
+    CHECK(projectedBy("W_O") == Projected::Output);
+    CHECK(projectedBy("b_O") == Projected::Output);
+    for (const char* other : {"X0", "P", "W_X", "w_Q", "W_QK", "b_", "", "queries", "b-Q"}) {
+        CHECK_FALSE(projectedBy(other));
+    }
+}
