@@ -51,6 +51,21 @@ Json matrixJson(const arma::mat& m, const JsonSelection* only) {
                         [&](size_t r) { return jsonVector(arma::rowvec(m.row(arma::uword(r)))); });
 }
 
+// The shares of one head, one row per query, read from the key-major table where each row is
+// a contiguous column (not through a transposed copy of the whole n × m table, which cost more
+// than the rest of a 512-token cell's quoted JSON).
+Json weightsJson(const HeadResult& head, int n, const JsonSelection* only) {
+    return selectedRows(size_t(n), only, [&](size_t r) {
+        const double* shares = head.weightsT.colptr(arma::uword(r)); // (m × 1)
+        Json::Array row;
+        row.reserve(head.weightsT.n_rows);
+        for (arma::uword c = 0; c < head.weightsT.n_rows; ++c) {
+            row.emplace_back(shares[c]);
+        }
+        return Json(std::move(row));
+    });
+}
+
 // Scores with blocked entries as null (cli.md).
 Json scoresJson(const HeadResult& head, int n, int m, const JsonSelection* only = nullptr) {
     return selectedRows(size_t(n), only, [&](size_t r) {
@@ -145,9 +160,8 @@ Json attentionJson(const std::string& id, const AttentionResult& r, const JsonSe
             setSelected(h, "scores", one, [&](const JsonSelection* rows) {
                 return scoresJson(head, r.n, r.m, rows);
             });
-            setSelected(h, "weights", one, [&](const JsonSelection* rows) {
-                return matrixJson(head.weights(), rows);
-            });
+            setSelected(h, "weights", one,
+                        [&](const JsonSelection* rows) { return weightsJson(head, r.n, rows); });
             setSelected(h, "context", one, table(head.context));
             heads.push_back(std::move(h));
         }
