@@ -84,6 +84,13 @@ DocumentEditor::DocumentEditor(LessonSession* session)
     connect(&stack, &QUndoStack::redoTextChanged, this, &DocumentEditor::historyChanged);
 }
 
+DocumentEditor::~DocumentEditor() {
+    // The undo stack empties itself as it is destroyed and says so (indexChanged, cleanChanged).
+    // By then this editor is being destroyed, and so is the session whose saver listens to
+    // dirtyChanged (UBSan: a member call on a LessonSession already destroyed down to QObject).
+    history_.stack().disconnect(this);
+}
+
 bool DocumentEditor::canUndo() const {
     return const_cast<EditHistory&>(history_).stack().canUndo();
 }

@@ -30,6 +30,7 @@ class DocumentEditor : public QObject {
 
   public:
     explicit DocumentEditor(LessonSession* session);
+    ~DocumentEditor() override;
 
     bool dirty() const { return history_.isDirty(); }
     bool canUndo() const;

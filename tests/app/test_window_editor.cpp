@@ -81,6 +81,22 @@ class TestWindowEditor : public QObject {
     }
 
   private Q_SLOTS:
+    // A session with unsaved edits goes away without a word: its editor's undo stack empties
+    // itself as it is destroyed, and before the fix its "dirty changed" reached the saver of a
+    // session already destroyed (UBSan under scripts/sanitize.sh).
+    void aSessionWithEditsGoesAwayQuietly() {
+        auto session = std::make_unique<LessonSession>();
+        session->openText(QStringLiteral("quiet.md"), "# Quiet\n\nSome prose.\n");
+        QCOMPARE(session->editor()->setProse(0, QStringLiteral("# Quiet\n\nOther prose.\n")),
+                 QString());
+        QVERIFY(session->unsavedChanges());
+        int heard = 0;
+        QObject::connect(session->editor(), &DocumentEditor::dirtyChanged, [&heard] { ++heard; });
+        QObject::connect(session->editor(), &DocumentEditor::historyChanged, [&heard] { ++heard; });
+        session.reset();
+        QCOMPARE(heard, 0);
+    }
+
     void editInTheWindow() {
         QStandardPaths::setTestModeEnabled(true);
         QQuickWindow::setGraphicsApi(QSGRendererInterface::Software);
