@@ -1,0 +1,12 @@
+// One of two translation units that define attnbook::ProseStyle differently, as
+// app/models/prose_format.h and exports/pdf_prose.h once did (issue 9). The ODR check must
+// refuse to link them.
+namespace attnbook {
+struct ProseStyle {
+    int fontSize;
+    bool dark;
+};
+int proseFontSize(const ProseStyle& style) {
+    return style.fontSize;
+}
+} // namespace attnbook
