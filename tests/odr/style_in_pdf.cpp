@@ -12,11 +12,6 @@ int pdfMargin(const ProseStyle& style) {
 } // namespace attnbook
 
 int main() {
-    attnbook::ProseStyle style{11.0, 2, 1};
-    return attnbook::pdfMargin(style) +
-                       attnbook::proseFontSize(
-                           *reinterpret_cast<const attnbook::ProseStyle*>(&style)) >
-                   0
-               ? 0
-               : 1;
+    const attnbook::ProseStyle style{11.0, 2, 1};
+    return attnbook::pdfMargin(style) + attnbook::proseFontSize(style) > 0 ? 0 : 1;
 }
