@@ -111,24 +111,24 @@ RecomputeOutcome CellComputer::run(const RecomputeJob& job,
     RecomputeOutcome out;
     const AttentionConfig& config = job.state->config;
     try {
-        const bool incremental = job.base && job.change.kind != CellChange::Kind::Everything;
-        // Only what the update reads is copied, into memory of the same sizes as last time
-        // (no allocation). The gradients are computed again below, into the buffer's own
-        // memory, or dropped; after a heads, mask, padding or scale edit so are the heads'
-        // n × m tables and the output.
-        if (incremental && job.change.kind == CellChange::Kind::Attention) {
-            static_cast<AttentionInputs&>(*buffer) = *job.base;
-        } else if (incremental) {
-            static_cast<AttentionForward&>(*buffer) = *job.base;
-        }
-        if (incremental && job.change.kind == CellChange::Kind::Rows) {
-            engine_.updateRows(config, job.change.rows, *buffer);
-        } else if (incremental && job.change.kind == CellChange::Kind::Attention) {
-            engine_.updateAttention(config, *buffer);
-        } else if (incremental && job.change.kind == CellChange::Kind::Column) {
-            engine_.updateProjectedColumn(config, job.change.projected, job.change.column, *buffer);
-        } else {
+        // An update copies only what it reads, into memory of the same sizes as last time (no
+        // allocation). The gradients are computed again below, into the buffer's own memory, or
+        // dropped; after a heads, mask, padding or scale edit so are the heads' n × m tables
+        // and the output.
+        const CellChange& change = job.change;
+        if (!job.base || change.kind == CellChange::Kind::Everything) {
             engine_.forward(config, *buffer);
+        } else if (change.kind == CellChange::Kind::Attention) {
+            static_cast<AttentionInputs&>(*buffer) = *job.base;
+            engine_.updateAttention(config, *buffer);
+        } else if (change.kind == CellChange::Kind::Rows) {
+            static_cast<AttentionForward&>(*buffer) = *job.base;
+            engine_.updateRows(config, change.rows, *buffer);
+        } else if (change.kind == CellChange::Kind::Column) {
+            static_cast<AttentionForward&>(*buffer) = *job.base;
+            engine_.updateProjectedColumn(config, change.projected, change.column, *buffer);
+        } else {
+            engine_.forward(config, *buffer); // Nothing: never sent to the worker
         }
         if (job.gradients) {
             engine_.backward(config, *buffer, GradientCheck::Run);

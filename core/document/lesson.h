@@ -79,11 +79,11 @@ struct LessonResults {
 // `results.diagnostics` when it does not resolve).
 Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonResults& results);
 
+class JsonSelection; // result_json.h
+
 // How much of each cell's result computeLesson writes out as JSON (what bindings, `compute` and
 // the bundle read). The command line wants all of it; the window only what prose and quizzes
 // quote, since a 512-token cell's JSON costs more than computing it.
-class JsonSelection; // result_json.h
-
 struct JsonRequest {
     bool wanted = true;
     const JsonSelection* only = nullptr; // the paths to build; nullptr: the whole JSON

@@ -56,13 +56,7 @@ Json matrixJson(const arma::mat& m, const JsonSelection* only) {
 // than the rest of a 512-token cell's quoted JSON).
 Json weightsJson(const HeadResult& head, int n, const JsonSelection* only) {
     return selectedRows(size_t(n), only, [&](size_t r) {
-        const double* shares = head.weightsT.colptr(arma::uword(r)); // (m × 1)
-        Json::Array row;
-        row.reserve(head.weightsT.n_rows);
-        for (arma::uword c = 0; c < head.weightsT.n_rows; ++c) {
-            row.emplace_back(shares[c]);
-        }
-        return Json(std::move(row));
+        return jsonVector(arma::rowvec(head.weightsT.col(arma::uword(r)).t()));
     });
 }
 

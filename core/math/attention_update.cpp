@@ -39,6 +39,15 @@ void projectRows(const arma::mat& in, const Projection& proj, const arma::rowvec
     out.rows(rows) = projected;
 }
 
+// The one of four things (Q's, K's, V's, the output's) that belongs to the product `which`.
+template <class T> T& pick(AttentionEngine::Projected which, T& q, T& k, T& v, T& output) {
+    using Projected = AttentionEngine::Projected;
+    return which == Projected::Q   ? q
+           : which == Projected::K ? k
+           : which == Projected::V ? v
+                                   : output;
+}
+
 // Labels and the focus follow the configuration; a renamed token's warnings too.
 void relabel(const AttentionConfig& config, AttentionResult& r) {
     r.focus = config.focus;
@@ -65,14 +74,8 @@ AttentionShapes shapesAfterEdit(const AttentionConfig& config, const arma::mat& 
 
 void AttentionEngine::updateProjectedColumn(const AttentionConfig& config, Projected which,
                                             int column, AttentionResult& r) {
-    const Projection& proj = which == Projected::Q   ? config.wQ
-                             : which == Projected::K ? config.wK
-                             : which == Projected::V ? config.wV
-                                                     : config.wO;
-    const arma::rowvec& bias = which == Projected::Q   ? config.bQ
-                               : which == Projected::K ? config.bK
-                               : which == Projected::V ? config.bV
-                                                       : config.bO;
+    const Projection& proj = pick(which, config.wQ, config.wK, config.wV, config.wO);
+    const arma::rowvec& bias = pick(which, config.bQ, config.bK, config.bV, config.bO);
     const auto c = arma::uword(column);
     const bool inWeights = !proj.identity && column >= 0 && c < proj.weights.n_rows;
     const bool inBias = column >= 0 && c < bias.n_elem;
@@ -92,10 +95,7 @@ void AttentionEngine::updateProjectedColumn(const AttentionConfig& config, Proje
     }
     relabel(config, r);
     const arma::mat& in = which == Projected::Output ? r.concat : r.X; // (n × inputs)
-    arma::mat& out = which == Projected::Q   ? r.Q
-                     : which == Projected::K ? r.K
-                     : which == Projected::V ? r.V
-                                             : r.output;
+    arma::mat& out = pick(which, r.Q, r.K, r.V, r.output);
     if (proj.identity) {
         out.col(c) = in.col(c);
     } else {
