@@ -5,7 +5,7 @@
 # CPack make the .deb from the `cmake --install` rules (packaging/CMakeLists.txt).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-"$here/scripts/setup.sh"
+"$here/scripts/setup.sh" attnbook
 mkdir -p "$here/dist"
 (cd "$here/build" && cpack -G DEB -B "$here/dist" >/dev/null)
 rm -rf "$here/dist/_CPack_Packages"

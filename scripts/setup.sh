@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs (only when missing) every Debian 12 package that attnbook needs to
-# build, test and run, then configures and builds a Release tree in build/.
-# Usage: scripts/setup.sh            (as root, or a user with sudo)
+# build, test and run, then configures a Release tree in build/ and builds TARGET...
+# Usage: scripts/setup.sh [TARGET...]   (default: all; as root, or a user with sudo)
 set -euo pipefail
 
 packages=(
@@ -57,9 +57,23 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# ATTNBOOK_SETUP_ONLY_PACKAGES=1: the packages only, no build (scripts/fuzz.sh builds its own).
+[ -z "${ATTNBOOK_SETUP_ONLY_PACKAGES:-}" ] || exit 0
+
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build_type="${ATTNBOOK_BUILD_TYPE:-Release}"
 launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S "$here" -B "$here/build" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" "${launcher[@]}"
-cmake --build "$here/build" --parallel "${ATTNBOOK_JOBS:-2}"
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # Precompiled headers (core/, exports/, app/) are cacheable only with these.
+  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
+fi
+cmake -S "$here" -B "$here/build" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" "${launcher[@]}" >/dev/null
+# Only what is asked for: the window (scripts/run.sh, scripts/package.sh) or everything with the
+# tests (scripts/test.sh). Ninja prints each step as it goes: "[12/180] Building ... file.cpp.o".
+targets=("$@")
+((${#targets[@]})) || targets=(all)
+echo "setup: building ${targets[*]} in build/ (a first build takes minutes on 2 cores; see README)"
+start=$SECONDS
+cmake --build "$here/build" --parallel "${ATTNBOOK_JOBS:-2}" --target "${targets[@]}"
+echo "setup: built ${targets[*]} in $((SECONDS - start)) s"
