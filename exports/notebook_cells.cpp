@@ -141,7 +141,32 @@ std::string markdownCode(const std::string& text) {
     }
     const std::string fence(longest + 1, '`');
     const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
-    return fence + (pad ? " " : "") + text + (pad ? " " : "") + fence;
+    // A code span is one line: a line break (a blank line would end it and let the rest be
+    // Markdown) or another control character becomes a space.
+    std::string oneLine = text;
+    for (char& c : oneLine) {
+        const auto byte = static_cast<unsigned char>(c);
+        c = byte < 0x20 || byte == 0x7f ? ' ' : c;
+    }
+    return fence + (pad ? " " : "") + oneLine + (pad ? " " : "") + fence;
+}
+
+// Markdown whose raw HTML stays text: every '<' that could open a tag, a comment or a closing
+// tag is written &lt;. A quiz's words inside the answer's <details> fold go through this, so a
+// `</details>` in an explanation cannot unfold the answer.
+std::string markdownWithoutHtml(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+        if (text[i] == '<' && (std::isalpha(static_cast<unsigned char>(next)) || next == '/' ||
+                               next == '!' || next == '?')) {
+            out += "&lt;";
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
 }
 
 } // namespace
@@ -240,6 +265,16 @@ std::vector<NotebookCell> proseNotebookCells(const ProseBlock& prose, const Docu
 
 namespace {
 
+// "# W_Q was read from "weights.npy"": where the lesson read a value. The origin holds lesson
+// text (a path, a tensor name), so it is written as a Python string literal: a line break in it
+// is an escape, never a new line of code.
+std::string loadedNote(const AttentionCellSpec& spec, const std::string& key) {
+    const auto from = spec.loadedFrom.find(key);
+    return from == spec.loadedFrom.end()
+               ? std::string()
+               : "# " + key + " was read from " + pythonString(from->second) + "\n";
+}
+
 // "W_Q = np.eye(d)  # identity" or the matrix as typed, with where it was read from.
 void writeWeights(std::string& out, const char* key, const Projection& p, const char* identity,
                   const char* shape, const AttentionCellSpec& spec) {
@@ -248,9 +283,7 @@ void writeWeights(std::string& out, const char* key, const Projection& p, const 
         out += name + " = " + identity + "  # identity\n";
         return;
     }
-    if (const auto from = spec.loadedFrom.find(key); from != spec.loadedFrom.end()) {
-        out += "# " + name + " was read from " + from->second + "\n";
-    }
+    out += loadedNote(spec, key);
     out += name + " = matrix(" + pythonMatrix(p.weights) + ")  # " + shape +
            ", one output unit per row\n";
 }
@@ -261,9 +294,7 @@ void writeBias(std::string& out, const char* key, const arma::rowvec& b, const c
         out += std::string(key) + " = np.zeros(" + width + ")\n";
         return;
     }
-    if (const auto from = spec.loadedFrom.find(key); from != spec.loadedFrom.end()) {
-        out += std::string("# ") + key + " was read from " + from->second + "\n";
-    }
+    out += loadedNote(spec, key);
     out += std::string(key) + " = vector(" + pythonVector(b) + ")\n";
 }
 
@@ -286,12 +317,6 @@ std::string maskArguments(const AttentionConfig& c) {
         out += ", padding=" + pythonFlags(c.padding);
     }
     return out;
-}
-
-std::string loadedNote(const AttentionCellSpec& spec, const std::string& key) {
-    const auto from = spec.loadedFrom.find(key);
-    return from == spec.loadedFrom.end() ? std::string()
-                                         : "# " + key + " was read from " + from->second + "\n";
 }
 
 // Every token has a vector in the vocab (so X0 can be written as lookups).
@@ -342,7 +367,7 @@ void writeInputsFromTokens(std::string& out, const AttentionCellSpec& spec) {
 std::string attentionCode(const std::string& id, const AttentionCellSpec& spec,
                           const AttentionResult& r) {
     const AttentionConfig& c = spec.config;
-    std::string out = "# The cell " + id + ", recomputed in NumPy.\n";
+    std::string out = "# The cell " + pythonString(id) + ", recomputed in NumPy.\n";
     if (r.direct) {
         if (!c.queryTokens.empty()) {
             out += "query_tokens = " + pythonStrings(c.queryTokens) + "\n";
@@ -531,7 +556,7 @@ std::vector<NotebookCell> attentionNotebookCells(const std::string& id,
 
 std::vector<NotebookCell> chartNotebookCells(const std::string& id, const ChartCellSpec& chart) {
     const std::string x = pythonVariable(chart.variable);
-    std::string out = "# The chart " + id + ", its formulas in NumPy.\n";
+    std::string out = "# The chart " + pythonString(id) + ", its formulas in NumPy.\n";
     out += "points = " + std::to_string(std::max(chart.points, 2)) + "\n";
     out += "t = np.arange(points) / (points - 1)  # 0 … 1\n";
     if (chart.xLog) {
@@ -546,7 +571,8 @@ std::vector<NotebookCell> chartNotebookCells(const std::string& id, const ChartC
     out += "series = [\n";
     for (const ChartSeriesSpec& s : chart.series) {
         out += "    (" + pythonString(s.label) + ", " + x + ", on_axis(" +
-               numpyFormula(s.formula, chart.variable, x) + ", " + x + ")),  # " + s.formula + "\n";
+               numpyFormula(s.formula, chart.variable, x) + ", " + x + ")),  # " +
+               pythonString(s.formula) + "\n";
     }
     out += "]\n";
     out += "attnbook_results[" + pythonString(id) +
@@ -570,10 +596,11 @@ std::vector<NotebookCell> chartNotebookCells(const std::string& id, const ChartC
 
 namespace {
 
+// A quiz's text with its bindings replaced by their values, as Markdown without raw HTML.
 std::string boundMarkdown(const std::string& text, const LessonResults& results) {
     const std::vector<ProsePiece> pieces = scanProse(text, 1);
-    return substituteBindings(text, pieces,
-                              [&](const Binding& binding) { return results.boundText(binding); });
+    return markdownWithoutHtml(substituteBindings(
+        text, pieces, [&](const Binding& binding) { return results.boundText(binding); }));
 }
 
 } // namespace

@@ -20,67 +20,63 @@ bool isIdentifierChar(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
-// Python's keywords and the names the notebook's own code uses: a lesson's variable never
-// takes one of them.
+// Names a lesson's variable never takes: Python's keywords and soft keywords, every builtin
+// (a chart variable named `print` or `range` would break every later cell), the names IPython
+// defines in a notebook, and the functions and globals of the notebook's own first cell
+// (notebookFunctions). Names starting with '_' are refused separately (dunders, IPython's _i).
 const std::set<std::string>& reservedNames() {
-    static const std::set<std::string> names = {"False",
-                                                "None",
-                                                "True",
-                                                "and",
-                                                "as",
-                                                "assert",
-                                                "async",
-                                                "await",
-                                                "break",
-                                                "class",
-                                                "continue",
-                                                "def",
-                                                "del",
-                                                "elif",
-                                                "else",
-                                                "except",
-                                                "finally",
-                                                "for",
-                                                "from",
-                                                "global",
-                                                "if",
-                                                "import",
-                                                "in",
-                                                "is",
-                                                "lambda",
-                                                "nonlocal",
-                                                "not",
-                                                "or",
-                                                "pass",
-                                                "raise",
-                                                "return",
-                                                "try",
-                                                "while",
-                                                "with",
-                                                "yield",
-                                                "np",
-                                                "attnbook_results",
-                                                "matrix",
-                                                "vector",
-                                                "sinusoidal_positions",
-                                                "blocked_entries",
-                                                "masked_softmax",
-                                                "project",
-                                                "columns",
-                                                "attention_heads",
-                                                "attention_backward",
-                                                "show",
-                                                "show_attention",
-                                                "show_chart",
-                                                "formula_min",
-                                                "formula_max",
-                                                "formula_sum",
-                                                "formula_avg",
-                                                "formula_rint",
-                                                "on_axis",
-                                                "t",
-                                                "series",
-                                                "points"};
+    static const std::set<std::string> names = [] {
+        // Python 3.11: sorted(set(dir(builtins)) | set(keyword.kwlist) | set(keyword.softkwlist))
+        static const char* const python =
+            "ArithmeticError AssertionError AttributeError BaseException BaseExceptionGroup "
+            "BlockingIOError BrokenPipeError BufferError BytesWarning ChildProcessError "
+            "ConnectionAbortedError ConnectionError ConnectionRefusedError ConnectionResetError "
+            "DeprecationWarning EOFError Ellipsis EncodingWarning EnvironmentError Exception "
+            "ExceptionGroup False FileExistsError FileNotFoundError FloatingPointError "
+            "FutureWarning GeneratorExit IOError ImportError ImportWarning IndentationError "
+            "IndexError InterruptedError IsADirectoryError KeyError KeyboardInterrupt "
+            "LookupError MemoryError ModuleNotFoundError NameError None NotADirectoryError "
+            "NotImplemented NotImplementedError OSError OverflowError PendingDeprecationWarning "
+            "PermissionError ProcessLookupError RecursionError ReferenceError ResourceWarning "
+            "RuntimeError RuntimeWarning StopAsyncIteration StopIteration SyntaxError "
+            "SyntaxWarning SystemError SystemExit TabError TimeoutError True TypeError "
+            "UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError "
+            "UnicodeTranslateError UnicodeWarning UserWarning ValueError Warning "
+            "ZeroDivisionError abs aiter all and anext any as ascii assert async await bin "
+            "bool break breakpoint bytearray bytes callable case chr class classmethod compile "
+            "complex continue copyright credits def del delattr dict dir divmod elif else "
+            "enumerate eval except exec exit filter finally float for format from frozenset "
+            "getattr global globals hasattr hash help hex id if import in input int is "
+            "isinstance issubclass iter lambda len license list locals map match max "
+            "memoryview min next nonlocal not object oct open or ord pass pow print property "
+            "quit raise range repr return reversed round set setattr slice sorted staticmethod "
+            "str sum super try tuple type vars while with yield zip "
+            // IPython's names in a notebook's namespace
+            "In Out get_ipython display "
+            // the notebook's first cell
+            "np attnbook_results matrix vector sinusoidal_positions blocked_entries "
+            "masked_softmax project columns attention_heads attention_backward show "
+            "show_attention show_chart formula_min formula_max formula_sum formula_avg "
+            "formula_rint on_axis "
+            // the names a chart cell's code assigns around its variable
+            "t series points label xs ys";
+        std::set<std::string> all;
+        std::string word;
+        for (const char* c = python;; ++c) {
+            if (*c == ' ' || *c == '\0') {
+                if (!word.empty()) {
+                    all.insert(word);
+                }
+                word.clear();
+                if (*c == '\0') {
+                    break;
+                }
+            } else {
+                word += *c;
+            }
+        }
+        return all;
+    }();
     return names;
 }
 
@@ -167,7 +163,8 @@ std::string pythonVariable(const std::string& name) {
     for (const char c : name) {
         out += isIdentifierChar(c) ? c : '_';
     }
-    if (out.empty() || !isIdentifierStart(out.front())) {
+    // Not empty, starting with a letter: no digit first, no _ (dunders, IPython's _, _i, _oh).
+    if (out.empty() || !std::isalpha(static_cast<unsigned char>(out.front()))) {
         out = "v_" + out;
     }
     while (reservedNames().count(out) || formulaNames().count(out)) {

@@ -7,8 +7,10 @@
 #include "core/document/file_value.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <set>
+#include <string_view>
 
 namespace attnbook {
 
@@ -732,6 +734,44 @@ void readAxis(BodyReader& in, const YamlNode& node, const std::string& axis, Cha
     }
 }
 
+// Why `formula` is not a chart formula, or nothing. A formula uses numbers, its variable,
+// functions such as sqrt(n), + - * / ^ and parentheses: what the notebook and the web page can
+// write as NumPy meaning what muParser means. muParser alone would also take ?:, && and ||,
+// comparisons, '=' (an assignment to the variable) and a top-level ',' (several results), and
+// it skips line breaks; each of these is refused here with the reason.
+std::string formulaSyntaxProblem(const std::string& formula) {
+    int depth = 0;
+    for (const char c : formula) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (std::isalnum(byte) || c == '_' || c == '.' || c == ' ' ||
+            std::string_view("+-*/^").find(c) != std::string_view::npos) {
+            continue;
+        }
+        if (c == '(' || c == ')') {
+            depth += c == '(' ? 1 : -1;
+            continue;
+        }
+        if (c == ',') {
+            if (depth > 0) {
+                continue;
+            }
+            return "a formula gives one value: ',' may only separate a function's arguments";
+        }
+        if (byte < 0x20 || byte == 0x7f) {
+            return "a formula is one line of text: it holds a line break or another control "
+                   "character";
+        }
+        if (byte >= 0x80) {
+            return "a formula is written in ASCII: numbers, its variable, functions, + - * / ^ "
+                   "and parentheses";
+        }
+        return std::string("'") + c +
+               "' is not part of a chart formula: use numbers, its variable, functions such as "
+               "sqrt(n), + - * / ^ and parentheses";
+    }
+    return {};
+}
+
 std::optional<ChartCellSpec> readChart(BodyReader& in, const YamlNode& body) {
     ChartCellSpec chart;
     const int errorsBefore = in.errorCount();
@@ -761,8 +801,12 @@ std::optional<ChartCellSpec> readChart(BodyReader& in, const YamlNode& body) {
                 continue;
             }
             const YamlNode* label = item.find("label");
-            chart.series.push_back({label ? label->scalar : formula->scalar,
-                                    in.text(*formula, "y").value_or(""), formula->at});
+            const std::string y = in.text(*formula, "y").value_or("");
+            if (const std::string problem = formulaSyntaxProblem(y); !problem.empty()) {
+                in.error(formula->at, "y: " + problem);
+                continue;
+            }
+            chart.series.push_back({label ? label->scalar : formula->scalar, y, formula->at});
         }
     }
     if (chart.xLog && (chart.from <= 0 || chart.to <= 0)) {

@@ -274,7 +274,8 @@ class TestNotebook : public QObject {
                                                   "16×24, cols: [0, 8], transposed`")),
                  qPrintable(settings));
         const QString code = sourceOf(cellWithId(notebook, QStringLiteral("head")));
-        QVERIFY(code.contains(QStringLiteral("# W_O was read from data/real-head/w_o.csv")));
+        QVERIFY(code.contains(
+            QStringLiteral("# W_O was read from \"data/real-head/w_o.csv, shape 16×8\"")));
         QVERIFY(code.contains(QStringLiteral("W_O = matrix([\n    [")));
         QVERIFY(code.contains(QStringLiteral("causal=True")));
         QVERIFY(!code.contains(QStringLiteral("np.load")) &&
