@@ -2,6 +2,7 @@
 
 #include "app/command_options.h"
 #include "app/exit_code.h"
+#include "app/lesson_source.h"
 #include "app/models/lesson_session.h"
 #include "app/models/problem_list_model.h"
 #include "app/window.h"
@@ -118,8 +119,12 @@ int runShotCommand(const QStringList& arguments) {
     if (const std::optional<int> code = parse(arguments, options)) {
         return *code;
     }
-    // The output policy before any work: never over the lesson, a device, a FIFO or a folder.
-    if (const QString problem = outputsProblem({options.out}, {options.file}); !problem.isEmpty()) {
+    // The output policy before any work: never over the lesson or a file it reads (its data
+    // files, its vocab labels, or a link to one), a device, a FIFO or a folder; the same inputs
+    // `export` and `edit` protect (lessonInputs).
+    const Lesson lesson = openLessonSource(options.file.toStdString());
+    if (const QString problem = outputsProblem({options.out}, lessonInputs(lesson, options.file));
+        !problem.isEmpty()) {
         std::cerr << problem.toStdString() << '\n';
         return ExitOutputFailed;
     }

@@ -5,6 +5,7 @@
 #include "exports/export_output.h"
 #include "exports/export_request.h"
 #include "exports/lesson_bundle.h"
+#include "exports/output_policy.h"
 #include "exports/pdf_lesson.h"
 #include "exports/worksheet_pdf.h"
 #include "exports/worksheet_variants.h"
@@ -636,9 +637,11 @@ bool ExportController::save(const QString& pathOrUrl) {
     ExportTargets targets;
     targets.lessonPdf = targets.worksheet = targets.bundle = targets.notebook = path;
     targets.answers = answersPathFor(path);
+    // Every file the lesson reads is an input, as for `attnbook export` (lessonInputs): a data
+    // file beside the lesson is never replaced by an export.
     QStringList inputs{localPath(rosterPath_)};
     if (session_ && !session_->bundled()) {
-        inputs << session_->filePath();
+        inputs << lessonInputs(session_->lesson(), session_->filePath());
     }
     QStringList paths;
     if (const ExportResult r = writeExport(rendered, targets, inputs, &paths); !r.ok()) {

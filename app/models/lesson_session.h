@@ -65,6 +65,8 @@ class LessonSession : public QObject {
     QString filePath() const { return filePath_; }
     QString fileName() const { return fileName_; }
     bool bundled() const { return filePath_ == bundledLessonPath(); }
+    // The lesson as last read from the document (what-ifs are the cells' own).
+    const Lesson& lesson() const { return lesson_; }
     bool unsavedChanges() const;
     bool hasFile() const;
     CellListModel* cells() const { return cells_; }
