@@ -6,6 +6,7 @@
 #include "app/what_if.h"
 #include "core/document/cell_cost.h"
 #include "core/document/typed_numbers.h"
+#include "exports/lesson_bundle.h"
 #include "exports/output_policy.h"
 
 #include <QFile>
@@ -297,6 +298,14 @@ int checkCommand(const QStringList& arguments) {
     std::vector<Diagnostic> all = lessonProblems(whatIf->lesson, whatIf->results);
     for (Diagnostic& d : all) {
         d.line = whatIf->originalLine(d.line); // the file's lines, not the what-if's
+    }
+    // A bundle's notebook is made from its lesson: one that differs was tampered with.
+    if (isBundlePath(options.file) && !options.has("--set")) {
+        if (const std::string problem = bundleNotebookProblem(QString::fromStdString(options.file),
+                                                              whatIf->lesson, whatIf->results);
+            !problem.empty()) {
+            all.push_back({Severity::Error, 0, 0, problem, ""});
+        }
     }
     const bool errors = reportDiagnostics(options.file, all, true);
     const size_t warnings = size_t(std::count_if(all.begin(), all.end(), [](const Diagnostic& d) {

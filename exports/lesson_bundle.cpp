@@ -1,5 +1,7 @@
 #include "exports/lesson_bundle.h"
 
+#include "exports/bundle_reader.h"
+
 #include "exports/export_output.h"
 #include "exports/lesson_notebook.h"
 #include "exports/pdf_figures.h"
@@ -208,6 +210,29 @@ ExportResult writeLessonBundle(const QString& zipPath, const Lesson& lesson,
         return ExportResult::failed(error);
     }
     return ExportResult::done();
+}
+
+std::string bundleNotebookProblem(const QString& zipPath, const Lesson& lesson,
+                                  const LessonResults& results) {
+    QString error;
+    const std::optional<Bundle> bundle = readBundle(zipPath, &error);
+    if (!bundle) {
+        return {}; // opening it reported that already
+    }
+    const auto stored = bundle->entries.find(QStringLiteral("lesson.ipynb"));
+    if (stored == bundle->entries.end() || hasErrors(lessonProblems(lesson, results))) {
+        return {};
+    }
+    QByteArray made;
+    if (!renderLessonNotebook(lesson, results, &made).ok()) {
+        return {};
+    }
+    if (made == stored->second) {
+        return {};
+    }
+    return "lesson.ipynb is not the notebook of this bundle's lesson.md: it was changed after "
+           "the bundle was made (a notebook runs code on the machine that opens it; make the "
+           "bundle again with attnbook export LESSON.md --bundle OUT.zip)";
 }
 
 } // namespace attnbook

@@ -53,6 +53,13 @@ ExportResult exportLessonBundle(const QString& zipPath, const Lesson& lesson,
                                 const LessonResults& results, const BundleOptions& options,
                                 const ExportControl& control = {});
 
+// Why the bundle at ZIPPATH does not hold the notebook of its own lesson (its lesson.ipynb was
+// changed after the bundle was made, and its manifest hashed again), or "" when it does or
+// holds none. The notebook is deterministic, so it is made again from `lesson` (the bundle's
+// lesson.md, computed as `results`) and compared byte for byte: `check` reports a difference.
+std::string bundleNotebookProblem(const QString& zipPath, const Lesson& lesson,
+                                  const LessonResults& results);
+
 // A matrix as labelled CSV (the format above).
 QByteArray matrixCsv(const arma::mat& values, const QStringList& rowLabels,
                      const QStringList& columnLabels);

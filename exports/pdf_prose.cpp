@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <vector>
 
 namespace attnbook {
@@ -128,17 +129,31 @@ void styleBlockText(QTextDocument& doc, const QTextBlock& block, Role role, int 
     QTextCursor(block).setBlockCharFormat(blockChar);
 }
 
+// Which blocks are table cells, and of those which are in a header row, read before any block
+// is restyled: once a table's text changes, asking a cell for its row recounts the whole table
+// (Qt marks it dirty), so asking as the blocks are restyled took time quadratic in its rows.
+std::map<int, Role> tableCellRoles(QTextDocument& doc) {
+    std::map<int, Role> roles; // by block number
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        const QTextCursor cursor(block);
+        if (QTextTable* table = cursor.currentTable()) {
+            roles[block.blockNumber()] =
+                table->cellAt(cursor).row() == 0 ? Role::TableHead : Role::TableCell;
+        }
+    }
+    return roles;
+}
+
 void styleBlocks(QTextDocument& doc, const PrintProseStyle& style) {
     const qreal lead = style.bodySize * 0.62;
+    const std::map<int, Role> cellRoles = tableCellRoles(doc);
     for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
         QTextCursor cursor(block);
         QTextBlockFormat bf = block.blockFormat();
         Role role = Role::Body;
         const int level = bf.headingLevel();
-        QTextTable* table = cursor.currentTable();
-        if (table) {
-            const QTextTableCell cell = table->cellAt(cursor);
-            role = cell.row() == 0 ? Role::TableHead : Role::TableCell;
+        if (const auto cell = cellRoles.find(block.blockNumber()); cell != cellRoles.end()) {
+            role = cell->second;
             bf.setTopMargin(0);
             bf.setBottomMargin(0);
             bf.setLineHeight(115, QTextBlockFormat::ProportionalHeight);
@@ -283,22 +298,27 @@ void styleTables(QTextDocument& doc) {
         tf.setHeaderRowCount(1);
         tf.setAlignment(Qt::AlignLeft);
         table->setFormat(tf);
+        // Every cell first, then their formats: a cell looked up after another's format
+        // changed would recount the table (quadratic in its rows, as in tableCellRoles).
+        std::vector<std::pair<int, QTextTableCell>> cells; // column, cell
         for (int r = 0; r < table->rows(); ++r) {
             for (int c = 0; c < table->columns(); ++c) {
-                QTextTableCell cell = table->cellAt(r, c);
-                QTextTableCellFormat cf = cell.format().toTableCellFormat();
-                cf.setLeftBorder(0);
-                cf.setRightBorder(0);
-                cf.setLeftPadding(c == 0 ? 2 : 7);
-                cf.setRightPadding(7);
-                // No cell borders: Qt draws an edge two cells share twice, a hair apart. The
-                // rules are drawn by the box that prints the table (tableRules).
-                cf.setTopBorderStyle(QTextFrameFormat::BorderStyle_None);
-                cf.setBottomBorderStyle(QTextFrameFormat::BorderStyle_None);
-                cf.setLeftBorderStyle(QTextFrameFormat::BorderStyle_None);
-                cf.setRightBorderStyle(QTextFrameFormat::BorderStyle_None);
-                cell.setFormat(cf);
+                cells.emplace_back(c, table->cellAt(r, c));
             }
+        }
+        for (auto& [c, cell] : cells) {
+            QTextTableCellFormat cf = cell.format().toTableCellFormat();
+            cf.setLeftBorder(0);
+            cf.setRightBorder(0);
+            cf.setLeftPadding(c == 0 ? 2 : 7);
+            cf.setRightPadding(7);
+            // No cell borders: Qt draws an edge two cells share twice, a hair apart. The
+            // rules are drawn by the box that prints the table (tableRules).
+            cf.setTopBorderStyle(QTextFrameFormat::BorderStyle_None);
+            cf.setBottomBorderStyle(QTextFrameFormat::BorderStyle_None);
+            cf.setLeftBorderStyle(QTextFrameFormat::BorderStyle_None);
+            cf.setRightBorderStyle(QTextFrameFormat::BorderStyle_None);
+            cell.setFormat(cf);
         }
     }
 }
@@ -353,8 +373,8 @@ void collapseEmptyBlocks(QTextDocument& doc) {
     }
 }
 
-void prepare(QTextDocument& doc, const QFont& font, qreal width) {
-    doc.documentLayout()->setPaintDevice(layoutDevice());
+// The document's print settings, without making its layout (see markdownDocument).
+void printSettings(QTextDocument& doc, const QFont& font, qreal width) {
     doc.setUseDesignMetrics(true);
     doc.setDocumentMargin(0);
     doc.setIndentWidth(20);
@@ -363,6 +383,12 @@ void prepare(QTextDocument& doc, const QFont& font, qreal width) {
     option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere); // a word wider than a line
     doc.setDefaultTextOption(option);
     doc.setTextWidth(width);
+}
+
+// The print settings and a layout on the print device.
+void prepare(QTextDocument& doc, const QFont& font, qreal width) {
+    doc.documentLayout()->setPaintDevice(layoutDevice());
+    printSettings(doc, font, width);
 }
 
 // Applies the print font settings to runs that have none (HTML documents).
@@ -498,7 +524,12 @@ void addLineBreaks(const QTextBlock& block, qreal chunkTop, std::vector<qreal>& 
 std::shared_ptr<QTextDocument> markdownDocument(const QString& markdown, qreal width,
                                                 const PrintProseStyle& style) {
     auto doc = std::make_shared<QTextDocument>();
-    prepare(*doc, pdf::font(pdf::kSerif, style.bodySize), width);
+    printSettings(*doc, pdf::font(pdf::kSerif, style.bodySize), width);
+    // Read and restyled before the document has a layout, which is made once, at the end:
+    // with a layout, every block the Markdown importer adds and every format the restyling
+    // changes lays the document out again (a table whole, each time), which made a table's
+    // export quadratic in its rows (a 2 × 100 table took 5 s, 10 × 250 over 30 s). None of
+    // these steps reads the layout.
     doc->setMarkdown(markdown, QTextDocument::MarkdownDialectGitHub);
     styleBlocks(*doc, style);
     textBullets(*doc, style);
@@ -506,6 +537,7 @@ std::shared_ptr<QTextDocument> markdownDocument(const QString& markdown, qreal w
     styleTables(*doc);
     frameCodeBlocks(*doc);
     collapseEmptyBlocks(*doc);
+    doc->documentLayout()->setPaintDevice(layoutDevice());
     // The restyling leaves the incremental layout with blocks it never lays out again (a
     // one-paragraph document prints nothing): lay the whole document out afresh, now, here.
     doc->markContentsDirty(0, doc->characterCount());

@@ -83,6 +83,8 @@ std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firs
     };
     int textLine = line, textColumn = column;
     size_t i = 0;
+    size_t nextLineEnd = 0; // see the "{{" case below: found again when passed
+    size_t nextClose = 0;
     // Advances over text[i], keeping line and column (in characters).
     const auto step = [&]() {
         if (text[i] == '\n') {
@@ -154,8 +156,17 @@ std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firs
             textStart = i, textLine = line, textColumn = column;
             continue;
         }
-        const size_t close = text.find("}}", i + 2);
-        const size_t lineEnd = text.find('\n', i + 2);
+        // The next line break and the next "}}" at or after i + 2, each found again only once
+        // the scan has passed it: searching from every "{{" to the end of its line made a
+        // paragraph of 300,000 bindings on one line quadratic (46 s).
+        if (nextLineEnd != std::string_view::npos && nextLineEnd < i + 2) {
+            nextLineEnd = text.find('\n', i + 2);
+        }
+        if (nextClose != std::string_view::npos && nextClose < i + 2) {
+            nextClose = text.find("}}", i + 2);
+        }
+        const size_t close = nextClose;
+        const size_t lineEnd = nextLineEnd;
         if (close == std::string_view::npos ||
             (lineEnd != std::string_view::npos && lineEnd < close)) {
             flushText(start, textLine, textColumn);

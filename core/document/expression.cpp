@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <memory>
 
 namespace attnbook {
 
@@ -120,13 +121,141 @@ std::string variableName(size_t index) {
     return "_p" + std::to_string(index);
 }
 
-// A parser with the expression language of document-format.md on top of
-// muParser's own operators and functions.
+// A step whose result is not a number (0/0, ∞ − ∞, the root of a negative number) ends the
+// evaluation: muParser's own operators would carry the NaN on into a comparison, where
+// NaN != 1 holds, and a claim would hold with no number behind it.
+double checked(double value) {
+    if (std::isnan(value)) {
+        throw mu::ParserError("a step gives no number (like 0/0, ∞ − ∞ or the root of a negative "
+                              "number)");
+    }
+    return value;
+}
+double plus(double a, double b) {
+    return checked(a + b);
+}
+double minus(double a, double b) {
+    return checked(a - b);
+}
+double times(double a, double b) {
+    return checked(a * b);
+}
+double divide(double a, double b) {
+    return checked(a / b);
+}
+double power(double a, double b) {
+    return checked(std::pow(a, b));
+}
+double less(double a, double b) {
+    return a < b ? 1.0 : 0.0;
+}
+double greater(double a, double b) {
+    return a > b ? 1.0 : 0.0;
+}
+double lessOrEqual(double a, double b) {
+    return a <= b ? 1.0 : 0.0;
+}
+double greaterOrEqual(double a, double b) {
+    return a >= b ? 1.0 : 0.0;
+}
+double equal(double a, double b) {
+    return a == b ? 1.0 : 0.0;
+}
+double notEqual(double a, double b) {
+    return a != b ? 1.0 : 0.0;
+}
+double both(double a, double b) {
+    return a != 0.0 && b != 0.0 ? 1.0 : 0.0;
+}
+double either(double a, double b) {
+    return a != 0.0 || b != 0.0 ? 1.0 : 0.0;
+}
+double squareRoot(double a) {
+    return checked(std::sqrt(a));
+}
+double naturalLog(double a) {
+    return checked(std::log(a));
+}
+double log2Of(double a) {
+    return checked(std::log2(a));
+}
+double log10Of(double a) {
+    return checked(std::log10(a));
+}
+double arcSine(double a) {
+    return checked(std::asin(a));
+}
+double arcCosine(double a) {
+    return checked(std::acos(a));
+}
+double areaCosine(double a) {
+    return checked(std::acosh(a));
+}
+double areaTangent(double a) {
+    return checked(std::atanh(a));
+}
+
+// A parser with the expression language of document-format.md: muParser's functions and
+// the arithmetic, comparison and logical operators, but never its assignment ('=', '+='…),
+// which would change a value the lesson shows ({{a.d = 5}} showed 5), and never a NaN.
 void defineLanguage(mu::Parser& parser) {
+    parser.EnableBuiltInOprt(false); // every binary operator is defined here instead
+    parser.DefineOprt("+", plus, mu::prADD_SUB);
+    parser.DefineOprt("-", minus, mu::prADD_SUB);
+    parser.DefineOprt("*", times, mu::prMUL_DIV);
+    parser.DefineOprt("/", divide, mu::prMUL_DIV);
+    parser.DefineOprt("^", power, mu::prPOW, mu::oaRIGHT);
+    parser.DefineOprt("<", less, mu::prCMP);
+    parser.DefineOprt(">", greater, mu::prCMP);
+    parser.DefineOprt("<=", lessOrEqual, mu::prCMP);
+    parser.DefineOprt(">=", greaterOrEqual, mu::prCMP);
+    parser.DefineOprt("==", equal, mu::prCMP);
+    parser.DefineOprt("!=", notEqual, mu::prCMP);
+    parser.DefineOprt("&&", both, mu::prLAND);
+    parser.DefineOprt("||", either, mu::prLOR);
+    for (const auto& [name, function] :
+         {std::pair<const char*, double (*)(double)>{"sqrt", squareRoot},
+          {"ln", naturalLog},
+          {"log", naturalLog},
+          {"log2", log2Of},
+          {"log10", log10Of},
+          {"asin", arcSine},
+          {"acos", arcCosine},
+          {"acosh", areaCosine},
+          {"atanh", areaTangent}}) {
+        parser.DefineFun(name, function);
+    }
     parser.DefineConst("pi", M_PI);
     parser.DefineConst("e", M_E);
     parser.DefineFun("near", near);
     parser.DefineInfixOprt("!", logicalNot);
+}
+
+// This thread's parser of the expression language, with no variables: made once, since making
+// one (muParser's tables of functions and operators) cost about 100 µs, and a lesson of 100,000
+// claims took 15 s to check. Each use defines its variables, sets its expression and is done
+// before the next begins.
+mu::Parser& languageParser() {
+    thread_local const std::unique_ptr<mu::Parser> parser = [] {
+        auto made = std::make_unique<mu::Parser>();
+        defineLanguage(*made);
+        return made;
+    }();
+    parser->ClearVar();
+    return *parser;
+}
+
+// Where a ',' stands outside every parenthesis in `text` (muParser would take it as two
+// expressions and show the last), or npos.
+size_t topLevelComma(std::string_view text) {
+    int depth = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+        if (depth == 0 && text[i] == ',') {
+            return i;
+        }
+    }
+    return std::string_view::npos;
 }
 
 } // namespace
@@ -220,15 +349,19 @@ std::optional<Binding> parseBinding(std::string_view inner, std::string& error) 
     if (binding.barePath()) {
         return binding;
     }
+    if (topLevelComma(binding.parserText) != std::string_view::npos) {
+        error = "in the expression " + binding.expression +
+                ": one expression per binding; ',' may only separate a function's arguments";
+        return std::nullopt;
+    }
     try { // muParser checks the syntax now, so a typo is an error at its line
-        mu::Parser parser;
-        defineLanguage(parser);
+        mu::Parser& parser = languageParser();
         std::vector<double> values(binding.paths.size(), 1.0);
         for (size_t k = 0; k < values.size(); ++k) {
             parser.DefineVar(variableName(k), &values[k]);
         }
         parser.SetExpr(binding.parserText);
-        parser.Eval();
+        parser.GetUsedVar(); // parses without evaluating: sqrt(x - 2) is fine before x is known
     } catch (const mu::Parser::exception_type& e) {
         error = "in the expression " + binding.expression + ": " + e.GetMsg();
         if (binding.expression.find('?') != std::string::npos) {
@@ -262,8 +395,7 @@ BindingValue evaluateBinding(const Binding& binding, const PathLookup& lookup) {
         }
     }
     try {
-        mu::Parser parser;
-        defineLanguage(parser);
+        mu::Parser& parser = languageParser();
         for (size_t k = 0; k < values.size(); ++k) {
             parser.DefineVar(variableName(k), &values[k]);
         }
@@ -343,8 +475,7 @@ ClaimVerdict evaluateClaim(const Binding& claim, const PathLookup& lookup) {
             }
             // A side without a path (a constant): muParser alone evaluates it.
             try {
-                mu::Parser parser;
-                defineLanguage(parser);
+                mu::Parser& parser = languageParser();
                 parser.SetExpr(text);
                 return formatBoundValue(Json(parser.Eval()), 4);
             } catch (const mu::Parser::exception_type&) {

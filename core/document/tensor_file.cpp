@@ -356,9 +356,16 @@ struct CsvState {
         row.push_back(value);
     }
 
+    int previousTerminator = 0;
+
     void endRow(int terminator) {
         const int lineOfRow = line;
-        if (terminator == '\n') {
+        // A line ends at \n, at \r (old Mac files), or at \r\n, where libcsv reports the \n as
+        // a second, empty row: that one ends no line.
+        const bool secondHalfOfCrLf =
+            terminator == '\n' && previousTerminator == '\r' && row.empty();
+        previousTerminator = terminator;
+        if (terminator == '\r' || (terminator == '\n' && !secondHalfOfCrLf)) {
             ++line;
         }
         if (!error.empty() || row.empty()) {
@@ -407,7 +414,10 @@ std::optional<Tensor> readDelimited(const std::string& bytes, char separator,
     const auto onRow = [](int terminator, void* data) {
         static_cast<CsvState*>(data)->endRow(terminator);
     };
-    const size_t parsed = csv_parse(&parser, bytes.data(), bytes.size(), onField, onRow, &state);
+    // A UTF-8 byte order mark (spreadsheets write one) is not part of the first number.
+    const size_t bom = bytes.rfind("\xef\xbb\xbf", 0) == 0 ? 3 : 0;
+    const size_t parsed =
+        csv_parse(&parser, bytes.data() + bom, bytes.size() - bom, onField, onRow, &state) + bom;
     bool broken = parsed != bytes.size();
     broken = csv_fini(&parser, onField, onRow, &state) != 0 || broken;
     const std::string why = broken ? csv_strerror(csv_error(&parser)) : "";

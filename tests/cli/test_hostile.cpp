@@ -247,6 +247,80 @@ class TestHostile : public QObject {
         QVERIFY2(run.err.isEmpty(), run.err.constData());
     }
 
+    // Issue 26, defect 2: shot replaced the lesson's data files (its matrix, its vocab labels,
+    // or a link to either) with a PNG and exited 0; export and edit refused the same names.
+    void shotNeverReplacesTheLessonsDataFiles() {
+        const QByteArray embedding = "1,0,0,0\n0,1,0,0\n";
+        const QByteArray labels = "red\nblue\n";
+        const QString lesson = write("data.md", "# Data\n\n```attention colour\n"
+                                                "tokens: [red, blue, red]\n"
+                                                "vocab: {file: emb.csv, labels: words.txt}\n```\n");
+        const QString matrix = write("emb.csv", embedding);
+        const QString words = write("words.txt", labels);
+        const QString toMatrix = link("figure.png", matrix);
+        for (const QString& target : {matrix, words, toMatrix}) {
+            const Run run = attnbook({"shot", lesson, "--out", target});
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(run.err.contains("name the same file"), run.err.constData());
+        }
+        QCOMPARE(fileBytes(matrix), embedding);
+        QCOMPARE(fileBytes(words), labels);
+        QVERIFY(QFileInfo(toMatrix).isSymLink());
+    }
+
+    // Issue 26, defects 3 and 4: costs that grew faster than the lesson. Each took from 15 s to
+    // over 100 s before; each now takes a few seconds (the bound leaves room for a busy CI).
+    void largeTablesBindingsClaimsAndProseStayFast() {
+        const QString home = dir_.filePath("home-costs");
+        QByteArray table = "# Table\n\n|";
+        for (int c = 0; c < 50; ++c) {
+            table += " c" + QByteArray::number(c) + " |";
+        }
+        table += "\n|" + QByteArray("---|").repeated(50) + "\n";
+        for (int r = 0; r < 250; ++r) {
+            table += "|" + QByteArray(" v |").repeated(50) + "\n";
+        }
+        const QByteArray cell = "```attention a\ntokens: [red, blue, red]\nvocab:\n"
+                                "  red: [1, 0, 0, 0]\n  blue: [0, 1, 0, 0]\n```\n\n";
+        const QByteArray paragraph =
+            QByteArray("Attention lets each token gather information from the others. ")
+                .repeated(12) +
+            "\n\n";
+        const struct {
+            const char* name;
+            QByteArray lesson;
+            QStringList command;
+            qint64 beforeMs;
+        } cases[] = {
+            {"table.md", table, {"export", "--pdf", "table.pdf"}, 100000}, // 50 × 250 cells
+            {"bindings.md",
+             "# B\n\n" + cell + QByteArray("{{a.d_k}} ").repeated(300000) + "\n",
+             {"check"},
+             46000},
+            {"claims.md",
+             "# C\n\n" + cell + QByteArray("{{? a.d_k > 1}} ").repeated(100000) + "\n",
+             {"check"},
+             15000},
+            {"prose.md",
+             "# P\n\n" + paragraph.repeated((4 << 20) / paragraph.size()),
+             {"export", "--pdf", "prose.pdf"},
+             124000}, // 4 MiB of prose
+        };
+        for (const auto& c : cases) {
+            const QString lesson = write(QString::fromLatin1(c.name), c.lesson);
+            QStringList arguments{c.command.first(), lesson};
+            for (qsizetype i = 1; i < c.command.size(); ++i) {
+                arguments << (c.command[i].endsWith(".pdf") ? dir_.filePath(c.command[i])
+                                                            : c.command[i]);
+            }
+            const Run run = attnbook(arguments, home);
+            qInfo("%s: %s in %lld ms (before: %lld ms)", c.name, qPrintable(c.command.first()),
+                  run.ms, c.beforeMs);
+            QVERIFY2(run.exitCode == 0, run.err.left(500).constData());
+            QVERIFY2(run.ms < 20000, c.name);
+        }
+    }
+
     // Defect 10: shot never adds its FILE to the window's Open Recent.
     void shotLeavesRecentFilesAlone() {
         QTemporaryDir home;

@@ -11,6 +11,7 @@
 #include "test_support.h"
 
 #include <filesystem>
+#include <fstream>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -481,4 +482,24 @@ TEST_CASE("loadedComputesLikeTyped") {
     const LessonResults y = computeLesson(written, engine);
     CHECK(x.diagnostics.empty());
     CHECK_EQ(x.cells[0].json.dump(), y.cells[0].json.dump());
+}
+
+// Issue 26: a CSV that starts with a UTF-8 byte order mark (as spreadsheets write it) was
+// refused, and a file with old-Mac line ends (\r alone) reported every problem on line 1.
+TEST_CASE("aByteOrderMarkAndCarriageReturnLineEnds") {
+    const auto write = [](const std::string& name, const std::string& bytes) {
+        std::ofstream(folder() + "/" + name, std::ios::binary) << bytes;
+    };
+    write("bom.csv", "\xef\xbb\xbf"
+                     "1,2\n3,4\n");
+    const arma::mat bom = load("bom.csv");
+    CHECK(bom.n_rows == 2);
+    CHECK(bom(0, 0) == 1.0);
+    CHECK(bom(1, 1) == 4.0);
+    write("cr.csv", "1,2\r3,4\r5,x\r");
+    CHECK_MESSAGE(tensorError("cr.csv").find("line 3, field 2: 'x'") != std::string::npos,
+                  tensorError("cr.csv"));
+    write("crlf_blank.csv", "1,2\r\n\r\n3,4\r\n5\r\n");
+    CHECK_MESSAGE(tensorError("crlf_blank.csv").find("line 4 has 1 numbers") != std::string::npos,
+                  tensorError("crlf_blank.csv"));
 }

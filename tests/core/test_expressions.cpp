@@ -228,3 +228,25 @@ TEST_CASE("claimsInQuizText") {
     CHECK(!claims[0].verdict.holds);
     CHECK(hasErrors(lessonProblems(c.lesson, c.results)));
 }
+
+// Issue 26: muParser's '=' assigned to a path ({{colour.d_k = 5}} showed 5), a top-level ','
+// showed the last of two expressions, and a claim held with a NaN inside (NaN != 1).
+TEST_CASE("noAssignmentNoCommaNoNaN") {
+    std::string error;
+    CHECK(!parseBinding("colour.d_k = 5", error));
+    CHECK(!parseBinding("colour.d_k += 5", error));
+    CHECK(!parseBinding("colour.d_k, 5", error));
+    CHECK_MESSAGE(error.find("one expression per binding") != std::string::npos, error);
+    CHECK(parseBinding("max(colour.d_k, 5)", error)); // a function's arguments are fine
+    CHECK(parseBinding("colour.d_k == 4", error));
+    CHECK(parseBinding("colour.d_k <= 4 && !(colour.n != 3) || colour.d_k ^ 2 >= 1", error));
+    // A root of a negative number, 0/0, ∞ − ∞ (a blocked score minus itself): no number, so
+    // neither a value nor a claim that holds.
+    CHECK_EQ(errors("{{sqrt(colour.d_k - 10)}}\n").size(), size_t(1));
+    CHECK_EQ(errors("{{? sqrt(colour.d_k - 10) != 1}}\n").size(), size_t(1));
+    CHECK_EQ(errors("{{? (colour.d_k - 4) / (colour.d_k - 4) != 1}}\n").size(), size_t(1));
+    // Arithmetic and precedence as before: 2 + 3·4^2 / 2 = 26, 8 − 4/2^2 = 7, 2^3^2 = 512.
+    CHECK_EQ(
+        shown("{{colour.d_k/2 + 3*4^2/2:0}} {{8 - colour.d_k/2^2:0}} {{colour.d_k/4*2^3^2:0}}\n"),
+        std::string("26 7 512\n"));
+}

@@ -151,3 +151,40 @@ TEST_CASE("aQuizAnswerThatIsNotFiniteIsAnError") {
         parseLesson("```quiz q\nquestion: Who?\nanswer: \"1e400\"\n```\n", "text.md");
     CHECK(!hasError(text, "not finite"));
 }
+
+// Issue 26: a terminal escape in a data file reached stderr raw, and a message echoed up to
+// 200 KB of its input. Printed diagnostics escape control bytes and are cut.
+TEST_CASE("printedDiagnosticsHoldNoControlBytesAndStayShort") {
+    const Diagnostic escape{Severity::Error, 3, 7, "bad value '\x1b]0;pwned\x07\x1b[31m' in x.csv",
+                            ""};
+    CHECK(formatDiagnostic("a.md", escape) ==
+          "a.md:3:7: error: bad value '\\x1b]0;pwned\\x07\\x1b[31m' in x.csv");
+    // C1 controls in UTF-8 (U+009B is a CSI on many terminals); other UTF-8 stays.
+    CHECK(printableText("a\xc2\x9b"
+                        "31m é",
+                        100) == "a\\x9b31m é");
+    const std::string huge(200000, 'k');
+    const std::string printed = formatDiagnostic("a.md", {Severity::Error, 1, 1, huge, ""});
+    CHECK(printed.size() < 700);
+    CHECK(printed.find("… (199400 bytes more)") != std::string::npos);
+    // A cut never splits a UTF-8 character: 'é' is two bytes.
+    CHECK(printableText("aé", 2) == "a… (2 bytes more)");
+}
+
+// Issue 26: a chart formula could hold a line break (muParser skips it; the notebook did not),
+// '=' (an assignment), ',' outside a function, ?: and comparisons, which NumPy writes otherwise.
+TEST_CASE("aChartFormulaIsOneExpressionOfPlainOperators") {
+    const auto chart = [](const std::string& formula) {
+        return parseLesson(
+            "```chart c\nx: {var: n, from: 1, to: 4}\nseries:\n  - {label: a, y: \"" + formula +
+                "\"}\n```\n",
+            "c.md");
+    };
+    CHECK(chart("n^2/2 + sqrt(n) - max(n, 2)").diagnostics.empty());
+    CHECK(hasError(chart("n\\n+1"), "one line"));
+    CHECK(hasError(chart("n\\r+1"), "one line"));
+    CHECK(hasError(chart("n = 5"), "'=' is not part of a chart formula"));
+    CHECK(hasError(chart("n, 2"), "one value"));
+    CHECK(hasError(chart("n > 1 ? 1 : 2"), "'>' is not part of a chart formula"));
+    CHECK(hasError(chart("n # comment"), "'#' is not part of a chart formula"));
+}

@@ -2,9 +2,11 @@
 // 1 an output that cannot be written (and nothing partial left, earlier files intact), 2 usage,
 // 3 an invalid document — in process, and once through the real executable with no display.
 #include "app/command_line.h"
+#include "app/exit_code.h"
 #include "app/export_command.h"
 #include "app/lesson_source.h"
 #include "exports/bundle_reader.h"
+#include "exports/bundle_writer.h"
 #include "exports/lesson_bundle.h"
 
 #include <QtCore/QCryptographicHash>
@@ -145,6 +147,39 @@ class TestExportCommand : public QObject {
         const LessonResults results = computeLesson(lesson, engine);
         QCOMPARE(bundle->entries.at(QStringLiteral("data/colour.json")).toStdString(),
                  results.cell("colour")->json.dump() + "\n");
+    }
+
+    // Issue 26: a bundle whose lesson.ipynb was replaced (and its manifest hashed again, so the
+    // bundle reads) passed `check`; the notebook is made from the lesson, so it is compared.
+    void aTamperedNotebookFailsCheck() {
+        QTemporaryDir dir;
+        const QString zip = dir.filePath(QStringLiteral("lesson.zip"));
+        QCOMPARE(exportWith({kLesson, QStringLiteral("--bundle"), zip}), int(ExitDone));
+        QCOMPARE(runCommandLine({QStringLiteral("check"), zip}), int(ExitDone));
+        QString error;
+        std::optional<Bundle> bundle = readBundle(zip, &error);
+        QVERIFY2(bundle, qPrintable(error));
+        std::vector<BundleEntry> entries;
+        for (const auto& [name, bytes] : bundle->entries) {
+            QByteArray changed = bytes;
+            if (name == QLatin1String("lesson.ipynb")) {
+                changed.replace("import numpy as np", "import numpy as np\\nimport os");
+                QVERIFY(changed != bytes);
+            }
+            entries.push_back({name, changed});
+        }
+        const QString tampered = dir.filePath(QStringLiteral("tampered.zip"));
+        QVERIFY2(writeBundle(tampered, {QStringLiteral("Attention"), QStringLiteral("0"), {}},
+                             entries, &error),
+                 qPrintable(error));
+        QVERIFY(readBundle(tampered, &error)); // every hash matches its entry
+        QCOMPARE(runCommandLine({QStringLiteral("check"), tampered}), int(ExitInvalidDocument));
+        // The notebook's text is data in a JSON string: the tamper is its escaped line break.
+        const Lesson lesson = openLessonSource(tampered.toStdString());
+        AttentionEngine engine;
+        const LessonResults results = computeLesson(lesson, engine);
+        QVERIFY(bundleNotebookProblem(tampered, lesson, results).find("lesson.ipynb is not") == 0);
+        QCOMPARE(bundleNotebookProblem(zip, lesson, results), std::string());
     }
 
     void aDamagedBundleIsOneErrorNamingIt() {
