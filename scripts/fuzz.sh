@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Fuzzes the document reader, the bundle reader and --set values (tests/fuzz) with libFuzzer,
-# under AddressSanitizer and UndefinedBehaviorSanitizer.
+# Fuzzes the document reader, the bundle reader, --set values, the data-file readers and the
+# notebook generator (tests/fuzz) with libFuzzer, under AddressSanitizer and
+# UndefinedBehaviorSanitizer.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     SECONDS per target (60), TARGET document, bundle,
-#                                             set_value (all three)
+#                                             set_value, data_file, notebook (all five)
 #
-# Builds with clang in build-fuzz/ (Debian's clang and libclang-rt-dev hold libFuzzer), seeds
+# Installs what it needs when missing (scripts/setup.sh's packages, and Debian 12's clang 14
+# with libclang-rt-14-dev, which holds libFuzzer), builds with clang in build-fuzz/, seeds
 # each target from documents/, the error fixtures and tests/fuzz/corpus/TARGET, and runs one
 # job at a time (the machine is shared). New inputs go to build-fuzz/corpus/TARGET; a finding
 # is saved as build-fuzz/findings/TARGET-crash-* (or -timeout-, -oom-, -leak-) and replays
@@ -17,8 +19,16 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(document bundle set_value)
+    targets=(document bundle set_value data_file notebook)
 fi
+ATTNBOOK_SETUP_ONLY_PACKAGES=1 "$here/scripts/setup.sh"
+for p in clang libclang-rt-14-dev; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$p"
+    fi
+done
 build="$here/build-fuzz"
 launcher=()
 if command -v ccache >/dev/null; then
@@ -37,7 +47,7 @@ for target in "${targets[@]}"; do
     rm -rf "$seeds"
     mkdir -p "$seeds" "$build/corpus/$target" "$build/findings"
     cp "$here/tests/fuzz/corpus/$target"/* "$seeds/" 2>/dev/null || true
-    if [ "$target" = document ]; then
+    if [ "$target" = document ] || [ "$target" = notebook ]; then
         cp "$here"/documents/*.md "$here"/tests/fixtures/errors/*.md "$seeds/"
     fi
     log="$build/findings/$target.log"

@@ -10,7 +10,8 @@
 // sleef.h declares its AVX2 functions only where the file is compiled with
 // -mavx. This one is not (it must run on any x86-64), so the one it needs is
 // declared here; only functions compiled for AVX2 call it.
-extern "C" __attribute__((const)) __m256d Sleef_expd4_u10avx2(__m256d);
+// (clang, unlike GCC, refuses an AVX2 vector argument to a function not itself marked AVX2.)
+extern "C" __attribute__((const, target("avx2,fma"))) __m256d Sleef_expd4_u10avx2(__m256d);
 #endif
 
 namespace attnbook::vec {
