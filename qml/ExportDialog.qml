@@ -79,21 +79,6 @@ Dialog {
     }
 
     FileDialog {
-        id: saveDialog
-        objectName: "saveDialog"
-        title: exporter.kind === ExportController.Bundle ? qsTr("Save the bundle")
-               : exporter.kind === ExportController.Worksheet ? qsTr("Save the worksheet")
-               : exporter.kind === ExportController.Notebook ? qsTr("Save the notebook")
-               : qsTr("Save the lesson PDF")
-        fileMode: FileDialog.SaveFile
-        nameFilters: exporter.kind === ExportController.Bundle ? [qsTr("Bundles (*.zip)")]
-                     : exporter.kind === ExportController.Notebook ? [qsTr("Jupyter notebooks (*.ipynb)")]
-                     : [qsTr("PDF documents (*.pdf)")]
-        defaultSuffix: exporter.kind === ExportController.Bundle ? "zip"
-                       : exporter.kind === ExportController.Notebook ? "ipynb" : "pdf"
-        onAccepted: exporter.save(String(selectedFile))
-    }
-    FileDialog {
         id: rosterDialog
         title: qsTr("Choose a roster: one student name per line")
         fileMode: FileDialog.OpenFile
@@ -101,12 +86,34 @@ Dialog {
         onAccepted: exporter.rosterPath = String(selectedFile)
     }
 
+    // The file the last Save wrote, for Open and Show in folder.
+    property string savedPath: ""
+    // Save…: where, asked in the system's save dialog (SaveDialog: the typed name survives moving
+    // between folders, every file that would be replaced is asked about); it starts in the last
+    // export's folder, else the lesson's.
     function startSave() {
         if (!exporter.previewCurrent || exporter.busy)
             return
-        saveDialog.currentFolder = exporter.suggestedFolder()
-        saveDialog.selectedFile = String(exporter.suggestedFolder()) + "/" + exporter.suggestedFileName()
-        saveDialog.open()
+        const kind = exporter.kind
+        const filter = kind === ExportController.Bundle ? qsTr("Bundles (*.zip)")
+                     : kind === ExportController.Notebook ? qsTr("Jupyter notebooks (*.ipynb)")
+                     : qsTr("PDF documents (*.pdf)")
+        const suffix = kind === ExportController.Bundle ? "zip"
+                     : kind === ExportController.Notebook ? "ipynb" : "pdf"
+        const title = kind === ExportController.Bundle ? qsTr("Save the bundle")
+                    : kind === ExportController.Worksheet ? qsTr("Save the worksheet")
+                    : kind === ExportController.Notebook ? qsTr("Save the notebook")
+                    : qsTr("Save the lesson PDF")
+        const folder = SaveDialog.lastExportFolder() || String(exporter.suggestedFolder())
+        const path = SaveDialog.ask(title, folder, exporter.suggestedFileName(), [filter], [suffix])
+        // The keyboard comes back here (Esc, Ctrl+R), not to the window under the dialog.
+        dialog.forceActiveFocus()
+        if (path.length === 0 || !SaveDialog.confirmOthers(exporter.targetsFor(path), path))
+            return
+        if (exporter.save(path)) {
+            SaveDialog.rememberExportFolder(path)
+            dialog.savedPath = exporter.targetsFor(path)[0]
+        }
     }
 
     Shortcut {
@@ -650,6 +657,25 @@ Dialog {
                 elide: Text.ElideRight
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
+            }
+            Button {
+                objectName: "openSaved"
+                text: qsTr("Open")
+                visible: !exporter.busy && dialog.savedPath.length > 0
+                         && exporter.message.startsWith(qsTr("Saved"))
+                onClicked: SaveDialog.openFile(dialog.savedPath)
+                ToolTip.visible: hovered
+                ToolTip.delay: 500
+                ToolTip.text: qsTr("Open what was saved in the desktop's program for it")
+                Accessible.name: qsTr("Open the saved file")
+            }
+            Button {
+                objectName: "showSavedFolder"
+                text: qsTr("Show in folder")
+                visible: !exporter.busy && dialog.savedPath.length > 0
+                         && exporter.message.startsWith(qsTr("Saved"))
+                onClicked: SaveDialog.showFolder(dialog.savedPath)
+                Accessible.name: qsTr("Show the folder it was saved in")
             }
             Button {
                 id: renderButton

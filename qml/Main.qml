@@ -115,6 +115,12 @@ ApplicationWindow {
     // The open lesson (also read by `attnbook shot` for its errors).
     readonly property LessonSession session: lessonSession
     LessonSession { id: lessonSession }
+    // Save dialogs asked without a folder (a figure's) start in the lesson's.
+    Binding {
+        target: SaveDialog
+        property: "lessonPath"
+        value: lessonSession.filePath
+    }
     RecentFiles { id: recent }
     LessonSearch {
         id: lessonSearch
@@ -132,19 +138,26 @@ ApplicationWindow {
     }
     // Save: through the lesson's file, or Save As when it has none yet.
     // `then` runs once the lesson is saved.
-    property var afterSave: null
     function save(then) {
         if (!lessonSession.hasFile) {
-            window.afterSave = then || null
-            saveAsDialog.open()
+            window.saveAs(then)
             return
         }
         if (lessonSession.saver.save() && then)
             then()
     }
+    // Save As: where, asked in the system's save dialog (SaveDialog), starting in the lesson's
+    // folder; replacing another file is asked first.
     function saveAs(then) {
-        window.afterSave = then || null
-        saveAsDialog.open()
+        const path = SaveDialog.ask(qsTr("Save the lesson as"), lessonSession.filePath,
+                                    lessonSession.fileName.length > 0 ? lessonSession.fileName
+                                                                      : "lesson.md",
+                                    [qsTr("Lessons (*.md)")], ["md"])
+        if (path.length > 0 && lessonSession.saver.saveAs(path)) {
+            recent.add(lessonSession.filePath)
+            if (then)
+                then()
+        }
     }
     property bool closeConfirmed: false
     onClosing: close => {
@@ -216,24 +229,6 @@ ApplicationWindow {
         title: qsTr("Open a lesson")
         nameFilters: [qsTr("Lessons and bundles (*.md *.zip)"), qsTr("All files (*)")]
         onAccepted: window.openLesson(String(selectedFile))
-    }
-    FileDialog {
-        id: saveAsDialog
-        title: qsTr("Save the lesson as")
-        fileMode: FileDialog.SaveFile
-        acceptLabel: qsTr("Save")
-        defaultSuffix: "md"
-        nameFilters: [qsTr("Lessons (*.md)"), qsTr("All files (*)")]
-        onAccepted: {
-            if (lessonSession.saver.saveAs(String(selectedFile))) {
-                recent.add(lessonSession.filePath)
-                const then = window.afterSave
-                window.afterSave = null
-                if (then)
-                    then()
-            }
-        }
-        onRejected: window.afterSave = null
     }
     UnsavedDialog {
         id: unsavedDialog

@@ -1,7 +1,7 @@
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Dialogs
 import Attnbook
+import Attnbook.Models
 
 // "Save figure…": asks where, then `save(path)` draws the figure there as
 // SVG (vector) or PNG, by the name's ending; a refusal shows beside it.
@@ -20,7 +20,14 @@ Row {
         objectName: "saveFigure"
         text: qsTr("Save figure…")
         font.pixelSize: Theme.smallSize
-        onClicked: dialog.open()
+        onClicked: {
+            // The system's save dialog, in the lesson's folder; the filter sets the format.
+            const path = SaveDialog.ask(qsTr("Save the %1").arg(root.what), "", root.suggestedName,
+                                        [qsTr("SVG, vector (*.svg)"), qsTr("PNG image (*.png)")],
+                                        ["svg", "png"])
+            if (path.length > 0)
+                root.saveTo(path)
+        }
         ToolTip.visible: hovered
         ToolTip.delay: 500
         ToolTip.text: qsTr("Save the %1 as SVG (sharp at any size) or PNG, for slides").arg(root.what)
@@ -32,16 +39,6 @@ Row {
         text: root.message
         color: root.failed ? Theme.bad : Theme.good
         font.pixelSize: Theme.smallSize
-    }
-    FileDialog {
-        id: dialog
-        title: qsTr("Save the %1").arg(root.what)
-        fileMode: FileDialog.SaveFile
-        acceptLabel: qsTr("Save")
-        selectedFile: root.suggestedName
-        nameFilters: [qsTr("SVG, vector (*.svg)"), qsTr("PNG image (*.png)")]
-        defaultSuffix: selectedNameFilter.index === 1 ? "png" : "svg"
-        onAccepted: root.saveTo(String(selectedFile))
     }
     function saveTo(path: string) {
         const refusal = root.save(path) // qmllint disable

@@ -17,16 +17,21 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
+#include <QLineEdit>
 #include <QQmlApplicationEngine>
 #include <QQuickWindow>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QtQml/qqmlextensionplugin.h>
 
+#include <functional>
 #include <map>
 
 Q_IMPORT_QML_PLUGIN(AttnbookPlugin)
@@ -114,6 +119,20 @@ bool tamperedCopy(const QString& zipPath, const QString& outPath) {
     return true;
 }
 
+// Runs `act` on the next modal widget (the save dialog SaveDialog shows), once it is shown.
+void whenModal(std::function<void(QWidget*)> act) {
+    auto* poll = new QTimer;
+    poll->setInterval(20);
+    QObject::connect(poll, &QTimer::timeout, [poll, act] {
+        if (QWidget* modal = QApplication::activeModalWidget(); modal && modal->isVisible()) {
+            poll->stop();
+            poll->deleteLater();
+            act(modal);
+        }
+    });
+    poll->start();
+}
+
 // Runs the event loop for `ms`, so that layouts, images and the PDF view settle.
 void settle(int ms) {
     QElapsedTimer timer;
@@ -131,8 +150,10 @@ class ExportControllerTest : public QObject {
 
   private Q_SLOTS:
     void initTestCase() {
+        QApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
         QApplication::setOrganizationName(QStringLiteral("attnbook-tests"));
         QApplication::setApplicationName(QStringLiteral("attnbook-export-tests"));
+        QSettings().remove(QStringLiteral("export/lastFolder")); // a folder of an earlier run
     }
 
     void lessonPdfPreviewThenSave() {
@@ -187,6 +208,31 @@ class ExportControllerTest : public QObject {
         QVERIFY(!QFileInfo::exists(preview)); // the old preview is gone with it
         QVERIFY(controller.save(out.filePath(QStringLiteral("letter")))); // .pdf is added
         QVERIFY(readAll(out.filePath(QStringLiteral("letter.pdf"))).startsWith("%PDF-"));
+    }
+
+    // Issue 24: the window left the lesson's data files out of the inputs an export may not
+    // replace, so the lesson PDF saved as the lesson's own weights.csv succeeded; the CLI
+    // refused it. Both now take the inputs from the lesson (lessonInputs).
+    void anExportNeverReplacesADataFile() {
+        QTemporaryDir folder;
+        const QByteArray weights = "1,0\n0,1\n";
+        QFile data(folder.filePath(QStringLiteral("weights.csv")));
+        QVERIFY(data.open(QIODevice::WriteOnly) && data.write(weights) == weights.size());
+        data.close();
+        QFile lesson(folder.filePath(QStringLiteral("data.md")));
+        QVERIFY(lesson.open(QIODevice::WriteOnly));
+        lesson.write("# Data\n\n```attention a\ntokens: [x, y]\nX: {file: weights.csv}\n```\n");
+        lesson.close();
+        LessonSession session;
+        QVERIFY(session.open(lesson.fileName()));
+        QCOMPARE(session.problems()->errorCount(), 0);
+        ExportController controller;
+        controller.setSession(&session);
+        QVERIFY(render(controller));
+        QVERIFY(!controller.save(data.fileName()));
+        QVERIFY2(controller.error().contains(QStringLiteral("name the same file")),
+                 qPrintable(controller.error()));
+        QCOMPARE(readAll(data.fileName()), weights);
     }
 
     void keptEditsAreExported() {
@@ -561,19 +607,22 @@ class ExportControllerTest : public QObject {
         settle(800);
         QVERIFY(window->grabWindow().save(
             QStringLiteral("/tmp/attnbook-shots/export-dialog-worksheet.png")));
-        // Save… offers the lesson's folder and name; what is accepted there is saved, key too.
+        // Save… asks in the system's save dialog (SaveDialog), in the lesson's folder with the
+        // lesson's name; Enter saves there, the key too.
+        bool asked = false;
+        whenModal([&](QWidget* modal) {
+            auto* files = qobject_cast<QFileDialog*>(modal);
+            QVERIFY(files);
+            QCOMPARE(QDir(files->directory()).absolutePath(),
+                     QDir(lessonDir.path()).absolutePath());
+            auto* name = files->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+            QVERIFY(name);
+            QCOMPARE(name->text(), QStringLiteral("attention-worksheet.pdf"));
+            asked = true;
+            QTest::keyClick(name, Qt::Key_Return);
+        });
         QTest::keyClick(window, Qt::Key_S, Qt::ControlModifier); // Save…, not the lesson's Save
-        auto* saveDialog = dialog->findChild<QObject*>(QStringLiteral("saveDialog"));
-        QVERIFY(saveDialog);
-        QTRY_VERIFY(saveDialog->property("visible").toBool());
-        QCOMPARE(
-            saveDialog->property("selectedFile").toUrl(),
-            QUrl::fromLocalFile(lessonDir.filePath(QStringLiteral("attention-worksheet.pdf"))));
-        settle(300);
-        QVERIFY(window->grabWindow().save(
-            QStringLiteral("/tmp/attnbook-shots/export-dialog-save-as.png")));
-        QVERIFY(QMetaObject::invokeMethod(saveDialog, "accept"));
-        QTRY_VERIFY(!saveDialog->property("visible").toBool());
+        QTRY_VERIFY(asked);
         QTRY_VERIFY(QFileInfo::exists(
             lessonDir.filePath(QStringLiteral("attention-worksheet-answers.pdf"))));
         QVERIFY(readAll(lessonDir.filePath(QStringLiteral("attention-worksheet.pdf")))

@@ -1,0 +1,172 @@
+#include "app/models/save_dialog.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QFileInfo>
+#include <QtCore/QSettings>
+#include <QtCore/QStandardPaths>
+#include <QtGui/QDesktopServices>
+#include <QtGui/QGuiApplication>
+#include <QtGui/QWindow>
+#include <QtWidgets/QFileDialog>
+#include <QtWidgets/QMessageBox>
+#include <QtWidgets/QPushButton>
+
+namespace attnbook {
+namespace {
+
+const QString kExportFolderKey = QStringLiteral("export/lastFolder");
+
+// The folder the dialog opens in: `place` itself, or the folder of the file it names (the
+// lesson), else the user's documents (a lesson built into attnbook, ":/documents/...").
+QString startFolder(const QString& place) {
+    const QString path = localFilePath(place);
+    if (!path.isEmpty() && !path.startsWith(QLatin1Char(':'))) {
+        const QFileInfo info(path);
+        if (info.isDir()) {
+            return info.absoluteFilePath();
+        }
+        if (info.absoluteDir().exists()) {
+            return info.absolutePath();
+        }
+    }
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return QFileInfo(documents).isDir() ? documents : QDir::homePath();
+}
+
+// Shows `dialog` modally above the window it was asked from, and gives that window the
+// keyboard back afterwards (a dialog of QML, such as the export dialog, then still answers
+// Esc and its shortcuts). Returns the dialog's result.
+int runAbove(QDialog& dialog) {
+    QWindow* parent = QGuiApplication::focusWindow();
+    if (parent) {
+        dialog.winId(); // makes its QWindow
+        if (QWindow* handle = dialog.windowHandle()) {
+            handle->setTransientParent(parent);
+        }
+    }
+    const int result = dialog.exec();
+    if (parent) {
+        parent->requestActivate();
+    }
+    return result;
+}
+
+} // namespace
+
+QString localFilePath(const QString& pathOrUrl) {
+    return pathOrUrl.startsWith(QLatin1String("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
+}
+
+QString withExtension(const QString& fileName, const QString& suffix, const QStringList& known) {
+    if (suffix.isEmpty()) {
+        return fileName;
+    }
+    const qsizetype dot = fileName.lastIndexOf(QLatin1Char('.'));
+    const qsizetype slash = fileName.lastIndexOf(QLatin1Char('/'));
+    if (dot > slash + 1) {
+        const QString own = fileName.mid(dot + 1);
+        if (own.compare(suffix, Qt::CaseInsensitive) == 0) {
+            return fileName;
+        }
+        if (known.contains(own, Qt::CaseInsensitive)) {
+            return fileName.left(dot + 1) + suffix;
+        }
+    }
+    return fileName + QLatin1Char('.') + suffix;
+}
+
+QStringList existingFiles(const QStringList& paths) {
+    QStringList out;
+    for (const QString& path : paths) {
+        const QFileInfo info(localFilePath(path));
+        if (!path.isEmpty() && (info.exists() || info.isSymLink())) {
+            out << info.filePath();
+        }
+    }
+    return out;
+}
+
+QString SaveDialog::ask(const QString& title, const QString& folder, const QString& fileName,
+                        const QStringList& filters, const QStringList& suffixes) {
+    QFileDialog dialog(nullptr, title, startFolder(folder.isEmpty() ? lessonPath_ : folder));
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setFileMode(QFileDialog::AnyFile);
+    dialog.setLabelText(QFileDialog::Accept, tr("Save"));
+    dialog.setNameFilters(filters);
+    // The filter chosen sets the extension: of the name shown (QFileDialog renames it when the
+    // filter changes) and of a name typed without one (the default suffix).
+    const auto suffixOf = [&](const QString& filter) {
+        const qsizetype i = filters.indexOf(filter);
+        return i >= 0 && i < suffixes.size() ? suffixes[i] : QString();
+    };
+    // It starts on the filter of the offered name's extension.
+    qsizetype start = 0;
+    for (qsizetype i = 0; i < suffixes.size(); ++i) {
+        if (fileName.endsWith(QLatin1Char('.') + suffixes[i], Qt::CaseInsensitive)) {
+            start = i;
+            break;
+        }
+    }
+    if (start < filters.size()) {
+        dialog.selectNameFilter(filters[start]);
+    }
+    dialog.setDefaultSuffix(suffixes.value(start));
+    QObject::connect(&dialog, &QFileDialog::filterSelected, &dialog,
+                     [&](const QString& filter) { dialog.setDefaultSuffix(suffixOf(filter)); });
+    dialog.selectFile(fileName);
+    if (runAbove(dialog) != QDialog::Accepted || dialog.selectedFiles().isEmpty()) {
+        return {};
+    }
+    // The dialog asked before replacing the name it returns; a name that gets its filter's
+    // extension only now is asked about here.
+    const QString chosen = dialog.selectedFiles().constFirst();
+    const QString path = withExtension(chosen, suffixOf(dialog.selectedNameFilter()), suffixes);
+    if (path != chosen && !confirmOthers({path}, QString())) {
+        return {};
+    }
+    return path;
+}
+
+bool SaveDialog::confirmOthers(const QStringList& paths, const QString& chosen) {
+    QStringList others = existingFiles(paths);
+    others.removeAll(QFileInfo(localFilePath(chosen)).filePath());
+    if (others.isEmpty()) {
+        return true;
+    }
+    QStringList names;
+    for (const QString& path : others) {
+        names << QFileInfo(path).fileName();
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Replace?"),
+                    others.size() == 1
+                        ? tr("“%1” also exists and would be replaced.").arg(names.first())
+                        : tr("These files also exist and would be replaced: %1.")
+                              .arg(names.join(QStringLiteral(", "))),
+                    QMessageBox::NoButton);
+    box.setInformativeText(tr("Replacing overwrites what they hold now."));
+    QPushButton* replace = box.addButton(tr("Replace"), QMessageBox::AcceptRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(QMessageBox::Cancel);
+    runAbove(box);
+    return box.clickedButton() == replace;
+}
+
+QString SaveDialog::lastExportFolder() {
+    const QString folder = QSettings().value(kExportFolderKey).toString();
+    return QFileInfo(folder).isDir() ? folder : QString();
+}
+
+void SaveDialog::rememberExportFolder(const QString& path) {
+    QSettings().setValue(kExportFolderKey, QFileInfo(localFilePath(path)).absolutePath());
+}
+
+bool SaveDialog::openFile(const QString& path) {
+    return QDesktopServices::openUrl(QUrl::fromLocalFile(localFilePath(path)));
+}
+
+bool SaveDialog::showFolder(const QString& path) {
+    return QDesktopServices::openUrl(
+        QUrl::fromLocalFile(QFileInfo(localFilePath(path)).absolutePath()));
+}
+
+} // namespace attnbook
