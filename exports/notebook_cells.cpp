@@ -5,6 +5,8 @@
 
 #include "exports/notebook_python.h"
 
+#include "core/document/html_comments.h"
+
 #include "core/math/worked_steps.h"
 
 #include <algorithm>
@@ -204,7 +206,9 @@ std::vector<NotebookCell> proseNotebookCells(const ProseBlock& prose, const Docu
         const bool bound = std::any_of(pieces.begin(), pieces.end(), [](const ProsePiece& p) {
             return p.kind == ProsePiece::Kind::Binding;
         });
-        std::string source = tidyLines(substituteBindings(text, pieces, lookup));
+        // Authors' notes (<!-- -->) are not for students (html_comments.h).
+        std::string source =
+            tidyLines(withoutHtmlComments(substituteBindings(text, pieces, lookup)));
         previousMarkdown = source;
         if (source.empty()) {
             return;

@@ -4,6 +4,8 @@
 #include "exports/pdf_cells.h"
 #include "exports/pdf_prose.h"
 
+#include "core/document/html_comments.h"
+
 #include <QtCore/QBuffer>
 #include <QtGui/QPainter>
 
@@ -73,7 +75,9 @@ PdfSection lessonSection(const Lesson& lesson, const LessonResults& results,
             const ProseBlock& prose = segment.prose();
             const std::vector<ProsePiece> pieces =
                 scanProse(prose.text, prose.firstLine, 1, doc.codeBlocks);
-            const QString markdown = qs(substituteBindings(prose.text, pieces, lookup));
+            // Authors' notes (<!-- -->) are not for students (html_comments.h).
+            const QString markdown =
+                qs(withoutHtmlComments(substituteBindings(prose.text, pieces, lookup)));
             if (markdown.trimmed().isEmpty()) {
                 continue;
             }

@@ -8,6 +8,7 @@
 #include "app/models/quiz_cell_model.h"
 #include "core/document/cell_editor.h"
 #include "core/document/chart_series.h"
+#include "core/document/html_comments.h"
 #include "core/document/result_json.h"
 
 #include <QFile>
@@ -160,7 +161,8 @@ void LessonSession::clearCells() {
 
 QString LessonSession::textWithBindings(const std::string& text) const {
     const std::vector<ProsePiece> pieces = scanProse(text, 1);
-    return QString::fromStdString(substituteBindings(
+    // Authors' notes (<!-- -->) are not for students (html_comments.h).
+    return QString::fromStdString(withoutHtmlComments(substituteBindings(
         text, pieces,
         [this](const Binding& binding) {
             const std::optional<std::string> value = results_.boundText(binding);
@@ -169,7 +171,7 @@ QString LessonSession::textWithBindings(const std::string& text) const {
             return std::optional<std::string>(value ? escapeMarkdown(*value)
                                                     : "`{{" + binding.expression + "}}`");
         },
-        [this](const Binding& claim) { return claimMark(claim); }));
+        [this](const Binding& claim) { return claimMark(claim); })));
 }
 
 // A claim shows nothing while it holds. When a what-if makes it false, the
@@ -184,14 +186,14 @@ std::string LessonSession::claimMark(const Binding& claim) const {
 }
 
 QString LessonSession::proseMarkdown(const ProsePieceRow& row) const {
-    return QString::fromStdString(substituteBindings(
+    return QString::fromStdString(withoutHtmlComments(substituteBindings(
         row.text, row.pieces,
         [this](const Binding& binding) {
             const std::optional<std::string> value = results_.boundText(binding);
             return std::optional<std::string>(value ? escapeMarkdown(*value)
                                                     : "`{{" + binding.expression + "}}`");
         },
-        [this](const Binding& claim) { return claimMark(claim); }));
+        [this](const Binding& claim) { return claimMark(claim); })));
 }
 
 void LessonSession::present(Lesson lesson, const QString& path) {

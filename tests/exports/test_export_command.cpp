@@ -8,6 +8,7 @@
 #include "exports/bundle_reader.h"
 #include "exports/bundle_writer.h"
 #include "exports/lesson_bundle.h"
+#include "tests/exports/pdf_text.h"
 
 #include <QtCore/QCryptographicHash>
 #include <QtCore/QDirIterator>
@@ -147,6 +148,28 @@ class TestExportCommand : public QObject {
         const LessonResults results = computeLesson(lesson, engine);
         QCOMPARE(bundle->entries.at(QStringLiteral("data/colour.json")).toStdString(),
                  results.cell("colour")->json.dump() + "\n");
+    }
+
+    // Issue 25, trip 2: the template's HTML comments reached the PDF with their words run
+    // together and a literal -->. Authors' notes never reach students: not in the PDF, not in
+    // the notebook; the lesson file keeps them.
+    void aNewLessonsNotesStayOutOfItsExports() {
+        QTemporaryDir dir;
+        const QString lesson = dir.filePath(QStringLiteral("x.md"));
+        QCOMPARE(runCommandLine({QStringLiteral("new"), lesson}), int(ExitDone));
+        QVERIFY(fileBytes(lesson).contains("<!--"));
+        const QString pdf = dir.filePath(QStringLiteral("x.pdf"));
+        QCOMPARE(exportWith({lesson, QStringLiteral("--pdf"), pdf}), int(ExitDone));
+        const QString text = pdfPageTexts(fileBytes(pdf)).join(u'\n');
+        QVERIFY(text.contains(QStringLiteral("A first look at attention")));
+        for (const char* note : {"<!--", "-->", "Replace the title", "cell fence"}) {
+            QVERIFY2(!text.contains(QString::fromLatin1(note)), note);
+        }
+        const QString notebook = dir.filePath(QStringLiteral("x.ipynb"));
+        QCOMPARE(exportWith({lesson, QStringLiteral("--notebook"), notebook}), int(ExitDone));
+        const QByteArray cells = fileBytes(notebook);
+        QVERIFY(cells.contains("A first look at attention"));
+        QVERIFY(!cells.contains("<!--") && !cells.contains("Replace the title"));
     }
 
     // Issue 26: a bundle whose lesson.ipynb was replaced (and its manifest hashed again, so the
