@@ -27,6 +27,7 @@
 #include <QtGui/QTextCursor>
 #include <QtGui/QTextDocument>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -326,14 +327,18 @@ std::vector<PdfBoxPtr> exerciseBoxes(const AttentionCellSpec& spec, const Attent
 
 // ---- Questions ----
 
-QString answerText(const QuizCellSpec& quiz, const Json* answer, const LessonResults& results) {
+// `order`: the choices as this variant shows them (choiceOrder).
+QString answerText(const QuizCellSpec& quiz, const Json* answer, const LessonResults& results,
+                   const std::vector<size_t>& order) {
     switch (quiz.answerKind) {
     case QuizCellSpec::AnswerKind::Choice: {
         const int i = answer && answer->isNumber() ? int(answer->number()) : quiz.choice;
         const QString choice = i >= 0 && size_t(i) < quiz.choices.size()
                                    ? boundText(quiz.choices[size_t(i)], results)
                                    : QString();
-        return QStringLiteral("**Answer: %1.** %2").arg(QChar(u'A' + i)).arg(choice);
+        const auto shown = std::find(order.begin(), order.end(), size_t(i));
+        const int letter = shown == order.end() ? i : int(shown - order.begin());
+        return QStringLiteral("**Answer: %1.** %2").arg(QChar(u'A' + letter)).arg(choice);
     }
     case QuizCellSpec::AnswerKind::Number:
     case QuizCellSpec::AnswerKind::Binding: {
@@ -363,22 +368,29 @@ void colourAll(QTextDocument& doc, const QColor& colour) {
 }
 
 PdfBoxPtr quizBox(const LessonCell& cell, const QuizCellSpec& quiz, int number,
-                  const LessonResults& results, Sheet sheet, const CellPrintArea& area) {
+                  const WorksheetVariant& variant, Sheet sheet, const CellPrintArea& area) {
+    const LessonResults& results = variant.results;
     const ComputedCell* computed = results.cell(cell.id);
     const Json* answer = computed ? computed->json.find("answer") : nullptr;
     const int right =
         quiz.answerKind == QuizCellSpec::AnswerKind::Choice && answer && answer->isNumber()
             ? int(answer->number())
             : -1;
+    // This variant's order of the choices: the key follows it.
+    const std::vector<size_t> order =
+        choiceOrder(cell.id, size_t(right), quiz.choices.size(), variant.seed, variant.number);
     const qreal pad = 8;
     const qreal textWidth = area.width - 2 * pad - 3;
     QString markdown =
         QStringLiteral("**%1.** ").arg(number) + boundText(quiz.question, results) + u'\n';
-    for (size_t i = 0; i < quiz.choices.size(); ++i) {
+    int rightPlace = -1;
+    for (size_t place = 0; place < order.size(); ++place) {
+        const size_t i = order[place];
         const bool ticked = sheet == Sheet::Key && int(i) == right;
+        rightPlace = int(i) == right ? int(place) : rightPlace;
         markdown += QStringLiteral("\n%1 **%2.** %3\n")
                         .arg(ticked ? QStringLiteral("☒") : QStringLiteral("☐"))
-                        .arg(QChar(u'A' + int(i)))
+                        .arg(QChar(u'A' + int(place)))
                         .arg(boundText(quiz.choices[i], results));
     }
     PrintProseStyle style;
@@ -394,7 +406,7 @@ PdfBoxPtr quizBox(const LessonCell& cell, const QuizCellSpec& quiz, int number,
             f.setBottomMargin(3);
             QTextCursor cursor(b);
             cursor.setBlockFormat(f);
-            if (sheet == Sheet::Key && choice == right) {
+            if (sheet == Sheet::Key && choice == rightPlace) {
                 cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
                 QTextCharFormat c;
                 c.setForeground(pdf::kAnswer);
@@ -407,7 +419,7 @@ PdfBoxPtr quizBox(const LessonCell& cell, const QuizCellSpec& quiz, int number,
     question->documentLayout()->documentSize();
 
     // The key's answer decides the room: the worksheet leaves the same, at least three lines.
-    QString keyMarkdown = answerText(quiz, answer, results);
+    QString keyMarkdown = answerText(quiz, answer, results, order);
     if (!quiz.explain.empty()) {
         keyMarkdown += QStringLiteral("\n\n") + boundText(quiz.explain, results);
     }
@@ -520,7 +532,7 @@ std::vector<PdfBoxPtr> sheetBoxes(const WorksheetVariant& v, Sheet sheet, const 
                              it == headings.end() ? QString() : it->second, sheet, area));
         for (const LessonCell& quiz : lesson.cells) {
             if (quiz.quiz() && quizSubject(quiz) == cell->id) {
-                boxes.push_back(quizBox(quiz, *quiz.quiz(), ++question, v.results, sheet, area));
+                boxes.push_back(quizBox(quiz, *quiz.quiz(), ++question, v, sheet, area));
                 asked.insert(quiz.id);
             }
         }
@@ -543,7 +555,7 @@ std::vector<PdfBoxPtr> sheetBoxes(const WorksheetVariant& v, Sheet sheet, const 
             given.insert(subject).second) {
             append(givensBoxes(*about, *computed->attention, area));
         }
-        boxes.push_back(quizBox(cell, *quiz, ++question, v.results, sheet, area));
+        boxes.push_back(quizBox(cell, *quiz, ++question, v, sheet, area));
     }
     return boxes;
 }

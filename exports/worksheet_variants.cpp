@@ -307,4 +307,33 @@ ExportResult drawVariant(const Lesson& lesson, std::uint64_t seed, int number, i
     return ExportResult::done();
 }
 
+std::vector<size_t> choiceOrder(const std::string& quizId, size_t right, size_t count,
+                                std::uint64_t seed, int variant) {
+    std::vector<size_t> order(count);
+    for (size_t i = 0; i < count; ++i) {
+        order[i] = i;
+    }
+    if (variant == 0 || count < 2 || right >= count) {
+        return order;
+    }
+    // FNV-1a of the id: the same on every platform, unlike std::hash.
+    std::uint64_t id = 1469598103934665603ull;
+    for (const char c : quizId) {
+        id = (id ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    }
+    std::vector<size_t> others;
+    for (size_t i = 0; i < count; ++i) {
+        if (i != right) {
+            others.push_back(i);
+        }
+    }
+    VariantRandom random(splitMix64(seed ^ id), variant);
+    for (size_t i = others.size(); i > 1; --i) { // Fisher–Yates
+        std::swap(others[i - 1], others[size_t(random.uniform(0, int(i) - 1))]);
+    }
+    const size_t place = size_t((id + std::uint64_t(variant)) % count);
+    others.insert(others.begin() + std::ptrdiff_t(place), right);
+    return others;
+}
+
 } // namespace attnbook

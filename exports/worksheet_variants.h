@@ -54,6 +54,14 @@ bool lessonHasWorksheet(const Lesson& lesson);
 // for the largest share, or a scaled score beyond ±maxScore.
 std::string unworkableReason(const AttentionResult& result, double maxScore = 3.0);
 
+// The order variant `variant` shows a multiple-choice quiz's `count` choices in: entry p is the
+// choice shown at place p (letter 'A' + p). The lesson's own numbers (variant 0) keep the order
+// as written. Every variant shuffles the others (from the seed, the variant and the quiz's
+// id) and puts the right choice one place on from the previous variant, starting at a place
+// the quiz's id picks: neighbours' keys differ, and no letter is the answer to most questions.
+std::vector<size_t> choiceOrder(const std::string& quizId, size_t right, size_t count,
+                                std::uint64_t seed, int variant);
+
 // Variant `number` of `count` (0: the lesson's own numbers), computed. Fails with
 // InvalidDocument, at the cell's worksheet key, when a cell finds no workable draw.
 ExportResult drawVariant(const Lesson& lesson, std::uint64_t seed, int number, int count,

@@ -9,6 +9,7 @@
 #include <QtPdf/QPdfDocument>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace attnbook;
@@ -380,6 +381,52 @@ class TestWorksheet : public QObject {
                 QVERIFY2(key.contains(e),
                          qPrintable(QStringLiteral("variant %1: %2").arg(number).arg(e)));
             }
+        }
+    }
+
+    // Issue 25, trip 12: every variant showed the choices in the written order (7 of 8 keys
+    // were "B"). Each variant now shuffles them, the right one on another letter than the
+    // variant before, and its key names the letter its sheet shows, with the right words.
+    void choicesAreShuffledPerVariantAndTheKeyFollows() {
+        QCOMPARE(choiceOrder("q", 1, 3, 42, 0), (std::vector<size_t>{0, 1, 2})); // as written
+        for (int variant = 1; variant <= 6; ++variant) {
+            std::vector<size_t> order = choiceOrder("q", 1, 4, 42, variant);
+            const std::vector<size_t> previous = choiceOrder("q", 1, 4, 42, variant - 1);
+            QCOMPARE(order, choiceOrder("q", 1, 4, 42, variant)); // reproducible
+            const auto place = [](const std::vector<size_t>& o) {
+                return std::find(o.begin(), o.end(), size_t(1)) - o.begin();
+            };
+            if (variant > 1) {
+                QVERIFY(place(order) != place(previous));
+            }
+            std::sort(order.begin(), order.end());
+            QCOMPARE(order, (std::vector<size_t>{0, 1, 2, 3})); // a permutation
+        }
+
+        // attention.md, 3 variants: each multiple-choice question's right letter differs
+        // across them, and each key's letter is the one beside the right words on its sheet.
+        WorksheetOptions options;
+        options.variants = 3;
+        options.seed = 5;
+        options.answers = true;
+        WorksheetFiles files;
+        QVERIFY(renderWorksheets(lesson_, options, &files).ok());
+        const QString key = pdfPageTexts(files.answers).join(u' ').simplified();
+        static const QRegularExpression answer(QStringLiteral("Answer: ([A-D])\\. ([^.]{4,30})"));
+        QStringList letters;
+        for (auto it = answer.globalMatch(key); it.hasNext();) {
+            const QRegularExpressionMatch m = it.next();
+            letters << m.captured(1);
+            // The sheet's line "☒ X. words" shows the same letter beside the same words.
+            QVERIFY2(key.contains(QStringLiteral("☒ %1. %2").arg(m.captured(1), m.captured(2))),
+                     qPrintable(m.captured(0)));
+        }
+        QVERIFY2(letters.size() >= 3, qPrintable(letters.join(u',')));
+        const int questions = int(letters.size()) / 3;
+        for (int q = 0; q < questions; ++q) {
+            const QSet<QString> across{letters[q], letters[q + questions],
+                                       letters[q + 2 * questions]};
+            QVERIFY2(across.size() > 1, qPrintable(letters.join(u',')));
         }
     }
 
