@@ -207,9 +207,12 @@ namespace {
 // computation finds (heads: 3 at width 4) or one it causes elsewhere (a binding to a head
 // that is gone) shows before Apply. The cell's own problems come first, errors before
 // warnings; then errors elsewhere that the lesson does not have now (`current`).
+// `files`: where the open lesson reads its {file: PATH} values from (its folder, or its bundle),
+// so the check finds them wherever attnbook was started (issue 24: it looked beside the
+// process's working directory, and real-head.md opened from elsewhere had "no such file").
 std::vector<Diagnostic> cellProblems(const Document& working, const QString& name,
-                                     const QString& id, const QString& body,
-                                     const ProblemListModel& current) {
+                                     std::shared_ptr<const DataFiles> files, const QString& id,
+                                     const QString& body, const ProblemListModel& current) {
     Document edited = working;
     const std::string cellId = id.toStdString();
     if (!edited.findCell(cellId)) {
@@ -220,7 +223,7 @@ std::vector<Diagnostic> cellProblems(const Document& working, const QString& nam
         text += edited.lineEnding; // cellSource() took off the final line end
     }
     edited.setCellBody(cellId, text);
-    const Lesson lesson = parseLesson(edited.serialize(), name.toStdString());
+    const Lesson lesson = parseLesson(edited.serialize(), name.toStdString(), std::move(files));
     AttentionEngine engine;
     const LessonResults results = computeLesson(lesson, engine);
     const std::vector<Diagnostic> all = lessonProblems(lesson, results);
@@ -262,8 +265,8 @@ std::vector<Diagnostic> cellProblems(const Document& working, const QString& nam
 } // namespace
 
 QString DocumentEditor::checkCellSource(const QString& id, const QString& body) const {
-    const auto problems =
-        cellProblems(session_->working(), session_->fileName(), id, body, *session_->problems());
+    const auto problems = cellProblems(session_->working(), session_->fileName(),
+                                       session_->lesson().files, id, body, *session_->problems());
     if (problems.empty()) {
         return {};
     }
@@ -276,8 +279,8 @@ QString DocumentEditor::checkCellSource(const QString& id, const QString& body) 
 }
 
 int DocumentEditor::checkCellSourceLine(const QString& id, const QString& body) const {
-    const auto problems =
-        cellProblems(session_->working(), session_->fileName(), id, body, *session_->problems());
+    const auto problems = cellProblems(session_->working(), session_->fileName(),
+                                       session_->lesson().files, id, body, *session_->problems());
     const CellBlock* cell = session_->working().findCell(id.toStdString());
     if (problems.empty() || !cell || problems.front().line == 0) {
         return -1;

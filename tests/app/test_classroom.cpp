@@ -10,6 +10,7 @@
 #include "app/models/lesson_session.h"
 #include "app/models/matrix_table_model.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QRegularExpression>
@@ -282,6 +283,24 @@ class TestClassroom : public QObject {
         const QString elsewhere = editor->checkCellSource(QStringLiteral("colour"), oneToken);
         QVERIFY2(!elsewhere.isEmpty(), "a binding to weights[0][1] no longer resolves");
         QCOMPARE(editor->checkCellSourceLine(QStringLiteral("colour"), oneToken), -1);
+    }
+
+    // Issue 24: the YAML editor's check parsed the lesson under its bare file name, so a lesson
+    // whose cells read files found none when attnbook was started in another folder.
+    void yamlCheckFindsTheLessonsDataFilesFromAnyFolder() {
+        const QString before = QDir::currentPath();
+        QTemporaryDir elsewhere;
+        QVERIFY(QDir::setCurrent(elsewhere.path()));
+        LessonSession session;
+        const bool opened =
+            session.open(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/real-head.md"));
+        const QString body = session.editor()->cellSource(QStringLiteral("head"));
+        const QString problem = session.editor()->checkCellSource(QStringLiteral("head"), body);
+        QDir::setCurrent(before);
+        QVERIFY(opened);
+        QVERIFY(!body.isEmpty());
+        QCOMPARE(session.problems()->errorCount(), 0);
+        QCOMPARE(problem, QString());
     }
 };
 
