@@ -147,8 +147,19 @@ ApplicationWindow {
             then()
     }
     // Save As: where, asked in the system's save dialog (SaveDialog), starting in the lesson's
-    // folder; replacing another file is asked first.
+    // folder; replacing another file is asked first. Asked once the menu that chose it has
+    // closed (the dialog waits for its answer, and the menu would stay drawn behind it).
     function saveAs(then) {
+        saveAsSoon.then = then || null
+        saveAsSoon.restart()
+    }
+    Timer {
+        id: saveAsSoon
+        property var then: null
+        interval: 0
+        onTriggered: window.askWhereToSave(saveAsSoon.then)
+    }
+    function askWhereToSave(then) {
         const path = SaveDialog.ask(qsTr("Save the lesson as"), lessonSession.filePath,
                                     lessonSession.fileName.length > 0 ? lessonSession.fileName
                                                                       : "lesson.md",

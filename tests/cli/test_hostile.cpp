@@ -286,6 +286,11 @@ class TestHostile : public QObject {
             QByteArray("Attention lets each token gather information from the others. ")
                 .repeated(12) +
             "\n\n";
+        QByteArray seriesLines;
+        for (int i = 0; i < 4000; ++i) {
+            seriesLines += "  - {label: s" + QByteArray::number(i) + ", y: \"n^2/" +
+                           QByteArray::number(i + 1) + " + n\"}\n";
+        }
         const struct {
             const char* name;
             QByteArray lesson;
@@ -305,6 +310,17 @@ class TestHostile : public QObject {
              "# P\n\n" + paragraph.repeated((4 << 20) / paragraph.size()),
              {"export", "--pdf", "prose.pdf"},
              124000}, // 4 MiB of prose
+            // sum(n, n, …) with 5,000 terms, and a chart of 144 KB (4,000 series)
+            {"sum.md",
+             "# S\n\n```chart c\nx: {var: n, from: 1, to: 4}\nseries:\n  - {label: a, y: \"sum(" +
+                 QByteArray("n, ").repeated(4999) + "n)\"}\n```\n",
+             {"compute"},
+             54000},
+            {"series.md",
+             "# S\n\n```chart c\nx: {var: n, from: 1, to: 4, points: 64}\nseries:\n" + seriesLines +
+                 "```\n",
+             {"check"},
+             31000},
         };
         for (const auto& c : cases) {
             const QString lesson = write(QString::fromLatin1(c.name), c.lesson);
