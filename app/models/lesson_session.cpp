@@ -181,8 +181,13 @@ std::string LessonSession::claimMark(const Binding& claim) const {
     if (verdict.holds || !verdict.error.empty()) {
         return {}; // an error is listed with the problems instead
     }
-    return " **⚠ " + tr("not true for your edit").toStdString() + "** *(" +
-           escapeMarkdown(claim.expression) + ": " + verdict.sides + ")*";
+    // A short mark in the sentence; the claim and both sides' values travel in the link, which
+    // the prose shows as a tooltip on hover (ProseBlock.qml), not as eight lines of expression.
+    const QByteArray detail = QString::fromStdString(claim.expression + ": " + verdict.sides)
+                                  .toUtf8()
+                                  .toPercentEncoding();
+    return " [**⚠ " + tr("not true for your edit").toStdString() +
+           "**](#claim:" + detail.toStdString() + ")";
 }
 
 QString LessonSession::proseMarkdown(const ProsePieceRow& row) const {

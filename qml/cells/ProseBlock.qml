@@ -1,4 +1,5 @@
 import QtQuick
+import QtQuick.Controls
 import Attnbook
 import Attnbook.Models
 
@@ -27,7 +28,17 @@ TextEdit {
     selectedTextColor: Theme.text
     font.pixelSize: Theme.proseSize
     activeFocusOnTab: false
-    onLinkActivated: link => Qt.openUrlExternally(link)
+    // A claim a what-if made false is a short mark whose link holds what it claims and the
+    // values now (LessonSession::claimMark): shown on hover, never opened.
+    readonly property string claimDetail: hoveredLink.startsWith("#claim:")
+                                          ? decodeURIComponent(hoveredLink.slice(7)) : ""
+    onLinkActivated: link => {
+        if (!link.startsWith("#claim:"))
+            Qt.openUrlExternally(link)
+    }
+    ToolTip.visible: claimDetail.length > 0
+    ToolTip.delay: 200
+    ToolTip.text: qsTr("This sentence relies on %1").arg(claimDetail)
     Accessible.role: Accessible.StaticText
     Accessible.name: getText(0, Math.min(length, 200))
 

@@ -216,7 +216,10 @@ Item {
             const marked = prose()
             verify(marked.indexOf("The two red tokens end up exactly the same") >= 0, marked)
             verify(marked.indexOf("not true for your edit") >= 0, marked)
-            verify(marked.indexOf("1.0000 vs 0.7673") >= 0, marked)
+            // A short mark; the claim and its values are in its link, shown on hover.
+            verify(marked.indexOf("(#claim:") >= 0, marked)
+            verify(decodeURIComponent(marked).indexOf("1.0000 vs 0.7673") >= 0, marked)
+            verify(marked.indexOf("near(") < 0, marked) // the expression is not in the sentence
             // Only the false claim is marked: blue still gets a share from the second red.
             compare(marked.split("not true for your edit").length, 2)
             // The rendered paragraph shows it too.
