@@ -2,6 +2,7 @@
 
 #include "core/document/lesson.h"
 #include "core/math/attention_shapes.h"
+#include "core/math/gradient_check.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,14 +53,15 @@ CellCost attentionCost(const AttentionShapes& s) {
     const double gradients = n * dO + (d > 0 ? n * d + weights : projected);
     const double numbers = forward + gradients;
 
-    // Multiply-adds of one forward pass (gradient_check.cpp counts the same way).
-    const double forwardWork =
-        n * d * h * dK + m * d * h * (dK + dV) + n * m * h * (dK + dV) + n * h * dV * dO;
-    // The gradient check: two forward passes per sampled entry, as many as fit in about 1e9
-    // multiply-adds, but at least 8 and at most 4000.
-    const double sampled = std::clamp(1e9 / (2 * std::max(forwardWork, 1.0)), 8.0, 4000.0);
+    // Multiply-adds of one forward pass, counted as the gradient check counts them; the
+    // backward pass about twice that; the gradient check exactly what it will spend (its
+    // sample of the entries it compares: the inputs, weights and biases, or Q, K and V).
+    const double forwardWork = forwardCost(n, m, d, h, dK, dV, dO);
+    const double biases = 2 * h * dK + h * dV + dO;
+    const double checkedEntries = d > 0 ? n * d + weights + biases : projected;
     CellCost cost;
-    cost.multiplyAdds = 3 * forwardWork + 2 * sampled * forwardWork;
+    cost.multiplyAdds =
+        3 * forwardWork + gradientCheckWork(forwardWork, size_t(std::min(checkedEntries, 1e18)));
     cost.jsonBytes = kJsonTextPerNumber * numbers;
     cost.bytes = 8 * kTensorCopies * forward + (kJsonTreePerNumber + kJsonTextPerNumber) * numbers;
     return cost;

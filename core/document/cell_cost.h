@@ -10,9 +10,10 @@
 //             (2·h·n·m: the dominant term), the contexts, concat and output; the backward pass
 //             one gradient per tensor; the gradient check a private copy of the configuration
 //             and one forward pass at a time: about three times the forward doubles.
-//   work      forward  n·d·h·d_k + m·d·h·(d_k + d_v) + n·m·h·(d_k + d_v) + n·h·d_v·d_o,
-//             backward about twice that, and the gradient check two forward passes per sampled
-//             entry (gradient_check.cpp: at least 8 entries, else about 1e9 multiply-adds).
+//   work      forward  (n + 2m)·h·d_k·d + n·m·h·(d_k + d_v) + n·d_o·h·d_v (forwardCost),
+//             backward about twice that, and the gradient check exactly what it spends
+//             (gradientCheckWork in core/math/gradient_check.h: two forward passes per entry
+//             it compares, within its budget of 4e7 multiply-adds).
 //   JSON      every number compute prints (about 22 bytes of text each, and about 100 bytes
 //             of Json tree while it is built, which counts as memory).
 

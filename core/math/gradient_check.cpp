@@ -35,13 +35,29 @@ std::string scientific(double value) {
 
 } // namespace
 
-double forwardCost(const AttentionResult& r) {
-    const double n = r.n, m = r.m, h = r.h;
-    const double projections =
-        (n + 2 * m) * double(r.Q.n_cols) * std::max(1, r.d); // Q, K, V from X
-    const double heads = n * m * h * (r.dK + r.dV);          // scores and contexts
-    const double readout = n * double(r.dO) * double(r.concat.n_cols);
+double forwardCost(double n, double m, double d, double h, double dK, double dV, double dO) {
+    const double projections = (n + 2 * m) * (h * dK) * std::max(1.0, d); // Q, K, V from X
+    const double heads = n * m * h * (dK + dV);                           // scores and contexts
+    const double readout = n * dO * (h * dV);                             // Y from the concat
     return projections + heads + readout;
+}
+
+double forwardCost(const AttentionResult& r) {
+    return forwardCost(r.n, r.m, r.d, r.h, r.dK, r.dV, r.dO);
+}
+
+size_t gradientCheckSample(double forwardWork, size_t total) {
+    const double perEntry = 2 * std::max(forwardWork, 1.0);
+    const double affordable =
+        std::min(GradientCheckPolicy::kBudget / perEntry, double(GradientCheckPolicy::kMaxEntries));
+    if (affordable < double(std::min(total, GradientCheckPolicy::kMinEntries))) {
+        return 0;
+    }
+    return std::min(total, size_t(affordable));
+}
+
+double gradientCheckWork(double forwardWork, size_t total) {
+    return double(gradientCheckSample(forwardWork, total)) * 2 * std::max(forwardWork, 1.0);
 }
 
 GradientCheckReport gradientCheck(const AttentionConfig& config, const AttentionResult& analytic,
@@ -87,14 +103,12 @@ GradientCheckReport gradientCheck(const AttentionConfig& config, const Attention
         report.total += p.values->n_elem;
     }
     const double perEntry = 2 * std::max(forwardCost(analytic), 1.0);
-    const double affordable =
-        std::min(GradientCheckPolicy::kBudget / perEntry, double(GradientCheckPolicy::kMaxEntries));
-    if (affordable < double(std::min(report.total, GradientCheckPolicy::kMinEntries))) {
+    const size_t sample = gradientCheckSample(forwardCost(analytic), report.total);
+    if (sample == 0 && report.total > 0) {
         report.skipped = "this cell is too large to check: one entry costs " +
                          scientific(perEntry) + " multiply-adds";
         return report;
     }
-    const size_t sample = std::min(report.total, size_t(affordable));
     // Evenly spaced entries: index·total/sample for index = 0 … sample−1.
     const auto sampled = [&](size_t flat) {
         const size_t k = (flat * sample + report.total - 1) / report.total;

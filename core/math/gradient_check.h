@@ -51,5 +51,17 @@ GradientCheckReport gradientCheck(const AttentionConfig& config, const Attention
 
 // Multiply-adds of one forward pass of a cell of the result's shape.
 double forwardCost(const AttentionResult& shape);
+// The same from the shapes alone (n, m query and key rows, d model width, 0 in direct mode,
+// h heads of widths d_k and d_v, d_o output width): what the cost limits charge.
+double forwardCost(double n, double m, double d, double h, double dK, double dV, double dO);
+
+// How many of `total` gradient entries the check compares when one forward pass costs
+// `forwardWork`: all, or as many evenly spaced ones as the budget affords, or 0 when that is
+// fewer than kMinEntries (the check then does not run).
+size_t gradientCheckSample(double forwardWork, size_t total);
+// The multiply-adds the check spends: two forward passes per compared entry. The cost limits
+// charge exactly this (core/document/cell_cost.cpp), so that `check` and `compute` refuse a
+// cell for what its check will do, not for a guess.
+double gradientCheckWork(double forwardWork, size_t total);
 
 } // namespace attnbook
