@@ -696,6 +696,7 @@ ApplicationWindow {
         Layout.fillHeight: false
         session: lessonSession
         onSaveAs: window.saveAs()
+        onShowProblems: lessonView.contentY = 0 // the list of problems heads the lesson
       }
       SplitView {
         Layout.fillWidth: true

@@ -2,6 +2,7 @@
 
 #include "app/models/document_editor.h"
 #include "app/models/lesson_session.h"
+#include "app/models/problem_list_model.h"
 #include "exports/output_policy.h"
 
 #include <QUrl>
@@ -27,12 +28,14 @@ bool DocumentSaver::openFile(const QString& path, QString* error) {
     }
     // Only now let go of the old file (a failed open leaves nothing half-done).
     file_.open(path, error);
+    savedWithErrors_.clear();
     startOver();
     return true;
 }
 
 void DocumentSaver::adopt(const QString& name, const QByteArray& bytes) {
     file_.adopt(name, bytes);
+    savedWithErrors_.clear();
     startOver();
 }
 
@@ -65,6 +68,24 @@ void DocumentSaver::onDirtyChanged() {
 void DocumentSaver::saved() {
     session_->editor()->markSaved();
     recovery_.discard(file_.path());
+    savedWithErrors_.clear();
+    const ProblemListModel& problems = *session_->problems();
+    if (const int errors = problems.errorCount(); errors > 0) {
+        for (int row = 0; row < problems.count(); ++row) {
+            if (problems.problem(row).error) {
+                const ProblemListModel::Problem& first = problems.problem(row);
+                savedWithErrors_ =
+                    (errors == 1 ? tr("Saved, but the lesson no longer passes check: %1 %2. Every "
+                                      "export of it is refused until that is fixed.")
+                                 : tr("Saved, but the lesson no longer passes check: %1 %2, and "
+                                      "%3 more. Every export of it is refused until they are "
+                                      "fixed."))
+                        .arg(first.location, first.message)
+                        .arg(errors - 1);
+                break;
+            }
+        }
+    }
     startOver();
 }
 
@@ -170,6 +191,11 @@ void DocumentSaver::keepMine() {
 
 void DocumentSaver::clearError() {
     error_.clear();
+    Q_EMIT stateChanged();
+}
+
+void DocumentSaver::clearSavedWithErrors() {
+    savedWithErrors_.clear();
     Q_EMIT stateChanged();
 }
 

@@ -25,6 +25,10 @@ class DocumentSaver : public QObject {
     Q_PROPERTY(bool recoveryAvailable READ recoveryAvailable NOTIFY stateChanged)
     Q_PROPERTY(bool changedOnDisk READ changedOnDisk NOTIFY stateChanged)
     Q_PROPERTY(bool overwriteNextSave READ overwriteNextSave NOTIFY stateChanged)
+    // After a save of a lesson that no longer passes `check` (a claim a kept edit made false, a
+    // binding to a renamed cell): what is wrong, since every export of it will be refused.
+    // Empty otherwise; cleared by the next save or clearSavedWithErrors().
+    Q_PROPERTY(QString savedWithErrors READ savedWithErrors NOTIFY stateChanged)
 
   public:
     explicit DocumentSaver(LessonSession* session);
@@ -33,6 +37,7 @@ class DocumentSaver : public QObject {
 
     bool hasFile() const { return file_.hasFile(); }
     QString error() const { return error_; }
+    QString savedWithErrors() const { return savedWithErrors_; }
     bool recoveryAvailable() const { return recovered_.has_value(); }
     bool changedOnDisk() const { return changedOnDisk_; }
     bool overwriteNextSave() const { return overwrite_; }
@@ -62,6 +67,7 @@ class DocumentSaver : public QObject {
     Q_INVOKABLE void reload();
     Q_INVOKABLE void keepMine();
     Q_INVOKABLE void clearError();
+    Q_INVOKABLE void clearSavedWithErrors();
 
   public Q_SLOTS:
     // Writes the recovery copy of unsaved edits (the timer calls it).
@@ -81,6 +87,7 @@ class DocumentSaver : public QObject {
     QTimer autosaveTimer_;
     std::optional<QByteArray> recovered_;
     QString error_;
+    QString savedWithErrors_;
     bool changedOnDisk_ = false;
     bool overwrite_ = false;
 };

@@ -11,6 +11,7 @@ ColumnLayout {
     required property LessonSession session
     property string notice: ""
     signal saveAs()
+    signal showProblems()
 
     readonly property DocumentSaver saver: session.saver
     spacing: 0
@@ -35,6 +36,23 @@ ColumnLayout {
             ToolTip.delay: 500
             ToolTip.text: qsTr("Hide this message")
             Accessible.name: qsTr("Dismiss the save error")
+        }
+    }
+    Banner {
+        objectName: "savedWithErrorsBanner"
+        visible: banners.saver.savedWithErrors.length > 0
+        bad: true
+        message: banners.saver.savedWithErrors
+        Button {
+            text: qsTr("Show the problems")
+            highlighted: true
+            onClicked: banners.showProblems()
+            Accessible.name: qsTr("Show the list of problems")
+        }
+        Button {
+            text: qsTr("Dismiss")
+            onClicked: banners.saver.clearSavedWithErrors()
+            Accessible.name: qsTr("Dismiss this message")
         }
     }
     Banner {

@@ -317,6 +317,30 @@ class TestWindowAuthoring : public QObject {
         QVERIFY(checkLesson(lesson, results).empty());
     }
 
+    // Issue 25, trip 5: saving a lesson that now fails check said nothing, though every export
+    // of it would be refused. The save goes through, and says what is wrong.
+    void savingALessonThatFailsCheckSaysSo() {
+        LessonSession session;
+        prepare(session);
+        QVERIFY(session.open(windowLesson()));
+        QVERIFY(session.saver()->save());
+        QCOMPARE(session.saver()->savedWithErrors(), QString());
+        const std::string bytes = session.working().serialize();
+        session.editor()->replaceAll(QStringLiteral("A binding to a cell that is gone"),
+                                     bytes + "\nRed gives {{gone.output[0][0]}}.\n");
+        QVERIFY(session.problems()->errorCount() > 0);
+        QVERIFY(session.saver()->save());
+        const QString warning = session.saver()->savedWithErrors();
+        QVERIFY2(warning.startsWith(QStringLiteral("Saved, but the lesson no longer passes check: "
+                                                   "window.md:")),
+                 qPrintable(warning));
+        QVERIFY2(warning.contains(QStringLiteral("gone")), qPrintable(warning));
+        QVERIFY(warning.contains(QStringLiteral("export")));
+        session.editor()->replaceAll(QStringLiteral("Fixed"), bytes);
+        QVERIFY(session.saver()->save());
+        QCOMPARE(session.saver()->savedWithErrors(), QString());
+    }
+
     void bindingPathsListTheResults() {
         LessonSession session;
         prepare(session);
