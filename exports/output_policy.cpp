@@ -285,9 +285,13 @@ bool OutputFile::commit(QString* error) {
         }
         if (replaced->st_nlink > 1) {
             // An atomic save is a new file: other names (hard links) of the old one keep it.
-            warning_ = tr("%1 had %n other name(s) (hard links), which keep the old contents",
-                          nullptr, int(replaced->st_nlink - 1))
-                           .arg(path_);
+            const auto others = qulonglong(replaced->st_nlink - 1);
+            warning_ = others == 1
+                           ? tr("%1 had 1 other name (a hard link), which keeps the old contents")
+                                 .arg(path_)
+                           : tr("%1 had %2 other names (hard links), which keep the old contents")
+                                 .arg(path_)
+                                 .arg(others);
         }
     }
     errno = 0;

@@ -658,9 +658,11 @@ ApplicationWindow {
                 Accessible.name: qsTr("Save the lesson")
             }
             Button {
-                text: lessonSession.problems.errorCount > 0
-                      ? qsTr("%1 error(s)").arg(lessonSession.problems.errorCount)
-                      : qsTr("%1 warning(s)").arg(lessonSession.problems.warningCount)
+                readonly property int errors: lessonSession.problems.errorCount
+                readonly property int warnings: lessonSession.problems.warningCount
+                text: errors === 1 ? qsTr("1 error")
+                      : errors > 1 ? qsTr("%1 errors").arg(errors)
+                      : warnings === 1 ? qsTr("1 warning") : qsTr("%1 warnings").arg(warnings)
                 visible: lessonSession.problems.count > 0
                 onClicked: lessonView.contentY = 0
                 ToolTip.visible: hovered

@@ -196,9 +196,11 @@ QString AttentionCellModel::compareNote() const {
     const AttentionResult& a = *authoredResult_;
     const AttentionResult& b = *result_;
     if (a.h != b.h) {
-        return QStringLiteral("Compare needs the lesson's %1 head(s); the cell now has %2.")
-            .arg(a.h)
-            .arg(b.h);
+        const auto heads = [](int h) {
+            return h == 1 ? QStringLiteral("1 head") : QStringLiteral("%1 heads").arg(h);
+        };
+        return QStringLiteral("Compare needs the lesson's %1; the cell now has %2.")
+            .arg(heads(a.h), heads(b.h));
     }
     return QStringLiteral("Compare needs the lesson's %1 tokens; the cell now has %2.")
         .arg(a.m)

@@ -137,8 +137,9 @@ Card {
         text: {
             const c = card.cell
             const parts = []
-            parts.push(c.direct ? qsTr("%1 queries, %2 keys").arg(c.n).arg(c.m)
-                                : qsTr("%1 tokens").arg(c.n))
+            parts.push(c.direct ? (c.n === 1 ? qsTr("1 query") : qsTr("%1 queries").arg(c.n))
+                                  + ", " + (c.m === 1 ? qsTr("1 key") : qsTr("%1 keys").arg(c.m))
+                                : (c.n === 1 ? qsTr("1 token") : qsTr("%1 tokens").arg(c.n)))
             if (!c.direct)
                 parts.push(qsTr("width d = %1").arg(c.d))
             parts.push(c.heads === 1 ? qsTr("1 head, d_k = %1").arg(c.dK)

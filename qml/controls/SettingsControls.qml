@@ -30,7 +30,7 @@ ColumnLayout {
                 current: settings.cell.heads
                 options: Array.from(settings.cell.allowedHeads).map(h => ({
                     value: h, label: String(h),
-                    tip: qsTr("%1 head(s), each %2 wide").arg(h).arg((settings.cell.direct
+                    tip: (h === 1 ? qsTr("1 head, %2 wide") : qsTr("%1 heads, each %2 wide")).arg(h).arg((settings.cell.direct
                          ? settings.cell.dK * settings.cell.heads : settings.cell.d) / h)
                 }))
                 onChosen: value => settings.report(settings.cell.setHeads(value))
