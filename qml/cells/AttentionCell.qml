@@ -163,18 +163,6 @@ Card {
         wrapMode: Text.WordWrap
     }
 
-    // Why Compare is off: the shapes no longer match the lesson's (a disabled
-    // switch shows no tooltip, so the reason is written out).
-    Text {
-        objectName: "compareNote"
-        visible: card.cell.edited && !card.cell.compareAvailable && card.hasControls
-        width: card.contentWidth
-        text: qsTr("Compare is off: %1 Undo or Reset to compare again.").arg(card.cell.compareNote)
-        color: Theme.warning
-        font.pixelSize: Theme.smallSize
-        wrapMode: Text.WordWrap
-    }
-
     // The controls the lesson lets a reader use, on a panel of their own.
     Rectangle {
         visible: card.hasControls
@@ -242,6 +230,19 @@ Card {
                 }
             }
         }
+    }
+
+    // Why Compare is off: the shapes no longer match the lesson's (a disabled
+    // switch shows no tooltip, so the reason is written out). Below the controls, so that
+    // the edit that turns it on moves nothing under the pointer (issue 25, trip 7).
+    Text {
+        objectName: "compareNote"
+        visible: card.cell.edited && !card.cell.compareAvailable && card.hasControls
+        width: card.contentWidth
+        text: qsTr("Compare is off: %1 Undo or Reset to compare again.").arg(card.cell.compareNote)
+        color: Theme.warning
+        font.pixelSize: Theme.smallSize
+        wrapMode: Text.WordWrap
     }
 
     Repeater {

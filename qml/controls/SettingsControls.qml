@@ -15,6 +15,10 @@ ColumnLayout {
     spacing: 8
 
     function report(reason: string) { settings.refusal = reason }
+    // The width the heads share: d, or in direct mode the columns of Q.
+    function sharedWidth(): int {
+        return settings.cell.direct ? settings.cell.dK * settings.cell.heads : settings.cell.d
+    }
 
     Flow {
         Layout.fillWidth: true
@@ -30,8 +34,8 @@ ColumnLayout {
                 current: settings.cell.heads
                 options: Array.from(settings.cell.allowedHeads).map(h => ({
                     value: h, label: String(h),
-                    tip: (h === 1 ? qsTr("1 head, %2 wide") : qsTr("%1 heads, each %2 wide")).arg(h).arg((settings.cell.direct
-                         ? settings.cell.dK * settings.cell.heads : settings.cell.d) / h)
+                    tip: h === 1 ? qsTr("1 head, %1 wide").arg(settings.sharedWidth())
+                                 : qsTr("%1 heads, each %2 wide").arg(h).arg(settings.sharedWidth() / h)
                 }))
                 onChosen: value => settings.report(settings.cell.setHeads(value))
             }

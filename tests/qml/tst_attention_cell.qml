@@ -303,9 +303,13 @@ Item {
         function test_compareSaysWhy() {
             const note = control("compareNote")
             verify(!note.visible)
+            const before = control("heads_1").mapToItem(card, 0, 0).y
             click("heads_2")
             tryVerify(() => note.visible)
             verify(note.text.indexOf("head") >= 0, note.text)
+            // Nothing moved under the pointer: the note is below the controls.
+            compare(control("heads_1").mapToItem(card, 0, 0).y, before)
+            verify(note.mapToItem(card, 0, 0).y > before)
             verify(!control("compare").enabled)
             card.cell.reset()
             click("addToken")
