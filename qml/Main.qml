@@ -622,7 +622,11 @@ ApplicationWindow {
                 Layout.maximumWidth: parent.width * 0.5
             }
             Text {
-                text: lessonSession.bundled ? qsTr("%1 (bundled lesson)").arg(lessonSession.fileName) : lessonSession.filePath
+                // A lesson built into attnbook (the default lesson, Help → Guide) has a Qt
+                // resource path (":/documents/guide.md"), which means nothing to a reader.
+                text: lessonSession.bundled || lessonSession.filePath.startsWith(":")
+                      ? qsTr("%1 (built into attnbook)").arg(lessonSession.fileName)
+                      : lessonSession.filePath
                 color: Theme.mutedText
                 font.pixelSize: Theme.smallSize
                 elide: Text.ElideMiddle
