@@ -199,15 +199,12 @@ ApplicationWindow {
     }
 
     // What the window remembers between sessions (QSettings, category "window").
+    // Zoom is remembered. Edit mode is not: a window always opens as students see the lesson,
+    // so a class never meets the authoring tools an author left on (issue 25, trip 14).
     Settings {
         id: windowSettings
         category: "window"
-        property bool editingLesson: false
         property real zoom: 1.0
-    }
-    onEditingLessonChanged: {
-        if (!window.shotMode)
-            windowSettings.editingLesson = window.editingLesson
     }
     onZoomChanged: {
         if (!window.shotMode)
@@ -216,7 +213,6 @@ ApplicationWindow {
 
     Component.onCompleted: {
         if (!window.shotMode) {
-            window.editingLesson = windowSettings.editingLesson
             window.zoom = Math.max(window.zoomSteps[0], Math.min(windowSettings.zoom, window.zoomSteps[window.zoomSteps.length - 1]))
         }
         openLesson(initialPath)
