@@ -9,6 +9,8 @@ launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
+  # Paths under the checkout are hashed relative to it: another clone hits the same cache.
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$here}"
 fi
 # No optimisation and no debug information: the link compares types, it needs no fast code.
 cmake -S "$here" -B "$here/build-odr" -G Ninja -DCMAKE_BUILD_TYPE=None \

@@ -67,6 +67,8 @@ if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   # Precompiled headers (core/, exports/, app/) are cacheable only with these.
   export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
+  # Paths under the checkout are hashed relative to it: another clone hits the same cache.
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$here}"
 fi
 cmake -S "$here" -B "$here/build" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" "${launcher[@]}" >/dev/null
 # Only what is asked for: the window (scripts/run.sh, scripts/package.sh) or everything with the
