@@ -3,6 +3,7 @@
 #include "app/models/document_editor.h"
 #include "app/models/lesson_session.h"
 #include "app/models/problem_list_model.h"
+#include "app/models/save_dialog.h"
 #include "exports/output_policy.h"
 
 #include <QUrl>
@@ -116,8 +117,7 @@ bool DocumentSaver::save() {
 }
 
 bool DocumentSaver::saveAs(const QString& pathOrUrl) {
-    const QString path =
-        pathOrUrl.startsWith(QLatin1String("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
+    const QString path = localFilePath(pathOrUrl);
     const QString oldPath = file_.path();
     // A lesson opened from a bundle has no file of its own: Save As must not turn the bundle it
     // came from into a Markdown file (the output policy; the lesson file itself may be chosen).

@@ -1,6 +1,7 @@
 #include "app/models/export_controller.h"
 
 #include "app/models/lesson_session.h"
+#include "app/models/save_dialog.h"
 #include "core/document/lesson.h"
 #include "exports/export_output.h"
 #include "exports/export_request.h"
@@ -34,13 +35,6 @@ QString tr(const char* text) {
 // "1 page", "3 pages".
 QString count(int n, const char* one, const char* many) {
     return QStringLiteral("%1 %2").arg(n).arg(tr(n == 1 ? one : many));
-}
-
-QString localPath(const QString& pathOrUrl) {
-    if (pathOrUrl.startsWith(QLatin1String("file:"))) {
-        return QUrl(pathOrUrl).toLocalFile();
-    }
-    return pathOrUrl;
 }
 
 QString sizeText(qint64 bytes) {
@@ -327,7 +321,7 @@ void ExportController::setRosterPath(const QString& pathOrUrl) {
     rosterPath_ = pathOrUrl;
     roster_.clear();
     rosterProblem_.clear();
-    const QString path = localPath(pathOrUrl);
+    const QString path = localFilePath(pathOrUrl);
     if (!path.isEmpty()) {
         const std::optional<QStringList> names = readRoster(path, &rosterProblem_);
         if (names) {
@@ -454,7 +448,7 @@ bool ExportController::renderPreview() {
         return false;
     }
     if (kind_ == Worksheet) {
-        if (const QString path = localPath(rosterPath_); !path.isEmpty()) {
+        if (const QString path = localFilePath(rosterPath_); !path.isEmpty()) {
             setRosterPath(rosterPath_); // read it again: it may have changed since it was chosen
         }
     }
@@ -586,7 +580,7 @@ QString withSuffix(const QString& path, ExportController::Kind kind) {
 } // namespace
 
 QStringList ExportController::targetsFor(const QString& pathOrUrl) const {
-    const QString path = withSuffix(localPath(pathOrUrl), kind_);
+    const QString path = withSuffix(localFilePath(pathOrUrl), kind_);
     if (path.isEmpty()) {
         return {};
     }
@@ -615,7 +609,7 @@ bool ExportController::save(const QString& pathOrUrl) {
         setStatus(tr("The options changed since the preview: render it again before saving"), {});
         return false;
     }
-    const QString path = withSuffix(localPath(pathOrUrl), renderedKind_);
+    const QString path = withSuffix(localFilePath(pathOrUrl), renderedKind_);
     if (path.isEmpty()) {
         setStatus(tr("Choose a file to save to"), {});
         return false;
@@ -639,7 +633,7 @@ bool ExportController::save(const QString& pathOrUrl) {
     targets.answers = answersPathFor(path);
     // Every file the lesson reads is an input, as for `attnbook export` (lessonInputs): a data
     // file beside the lesson is never replaced by an export.
-    QStringList inputs{localPath(rosterPath_)};
+    QStringList inputs{localFilePath(rosterPath_)};
     if (session_ && !session_->bundled()) {
         inputs << lessonInputs(session_->lesson(), session_->filePath());
     }

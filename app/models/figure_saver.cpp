@@ -2,6 +2,7 @@
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/chart_cell_model.h"
+#include "app/models/save_dialog.h"
 #include "exports/output_policy.h"
 #include "exports/pdf_figures.h"
 
@@ -62,10 +63,6 @@ Figure gridOf(std::vector<Figure> figures, int columns, qreal gap) {
     return Figure{QSizeF(std::max<qreal>(width, 0), std::max<qreal>(height, 0)), paint};
 }
 
-QString localPath(const QString& pathOrUrl) {
-    return pathOrUrl.startsWith(QLatin1String("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
-}
-
 } // namespace
 
 std::optional<FigureSaver::Format> FigureSaver::formatOf(const QString& path) {
@@ -106,7 +103,7 @@ QByteArray FigureSaver::figureBytes(const Figure& figure, Format format, const Q
 
 QString FigureSaver::save(const Figure& figure, const QString& pathOrUrl,
                           const QString& title) const {
-    const QString path = localPath(pathOrUrl);
+    const QString path = localFilePath(pathOrUrl);
     const std::optional<Format> format = formatOf(path);
     if (!format) {
         return tr("%1: a figure is saved as .svg or .png").arg(path);
