@@ -1,0 +1,216 @@
+#include "core/math/gradient_check.h"
+#include "core/math/transformer_engine.h"
+#include "core/math/transformer_stages.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+namespace attnbook {
+namespace {
+
+using namespace transformer;
+
+constexpr double kStep = 1e-6; // attention.md's step
+
+// One parameter as the check sees it: its entries inside a private copy of the configuration
+// (`values`), the analytic gradient, and what else moves with an entry (a tied vocabulary row
+// is also the token vectors of that word).
+struct CheckedParameter {
+    std::string name;
+    arma::Mat<double>* values;
+    const arma::Mat<double>* analytic;
+    std::function<void(arma::uword entry, double delta)> alsoMoves;
+};
+
+void explicitIdentity(Projection& proj, arma::uword rows, arma::uword cols) {
+    if (proj.identity) {
+        proj.identity = false;
+        proj.weights = arma::eye(rows, cols);
+    }
+}
+
+void explicitBias(arma::rowvec& bias, arma::uword length) {
+    if (bias.is_empty()) {
+        bias.zeros(length);
+    }
+}
+
+void explicitNorm(LayerNormParams& ln, arma::uword d) {
+    if (ln.gamma.is_empty()) {
+        ln.gamma.ones(d);
+    }
+    if (ln.beta.is_empty()) {
+        ln.beta.zeros(d);
+    }
+}
+
+std::string scientific(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1e", value);
+    return buffer;
+}
+
+} // namespace
+
+double transformerObjective(const TransformerConfig& config, const TransformerResult& forward) {
+    if (!config.targets.empty()) {
+        return forward.loss.value_or(0.0);
+    }
+    if (config.upstream) {
+        return arma::accu(*config.upstream % forward.logits); // Σ upstream ⊙ logits
+    }
+    return arma::accu(forward.logits);
+}
+
+GradientCheckReport transformerGradientCheck(const TransformerConfig& config,
+                                             const TransformerResult& analytic,
+                                             const TransformerLimits& limits) {
+    GradientCheckReport report;
+    TransformerConfig probe = config;
+    probe.generate.reset();
+    probe.upstream = analytic.grad.logits; // the objective's seed, targets or not
+    if (!config.targets.empty()) {
+        probe.upstream.reset();
+    }
+    const TransformerGradients& g = analytic.grad;
+    const arma::uword d = arma::uword(analytic.d);
+
+    std::vector<CheckedParameter> params;
+    params.push_back({"X0", &probe.X0, &g.X0, {}});
+    for (int l = 0; l < analytic.layersRun; ++l) {
+        TransformerLayer& layer = probe.layers[size_t(l)];
+        const TransformerLayerGradients& lg = g.layers[size_t(l)];
+        const AttentionResult& a = analytic.layers[size_t(l)].attention;
+        const arma::uword qk = arma::uword(a.h * a.dK), vv = arma::uword(a.h * a.dV);
+        AttentionConfig& att = layer.attention;
+        explicitIdentity(att.wQ, qk, d);
+        explicitIdentity(att.wK, qk, d);
+        explicitIdentity(att.wV, vv, d);
+        explicitIdentity(att.wO, d, vv);
+        explicitBias(att.bQ, qk);
+        explicitBias(att.bK, qk);
+        explicitBias(att.bV, vv);
+        explicitBias(att.bO, d);
+        const std::string at = "layers[" + std::to_string(l) + "].";
+        params.push_back({at + "attention.W_Q", &att.wQ.weights, &lg.attention.W_Q, {}});
+        params.push_back({at + "attention.W_K", &att.wK.weights, &lg.attention.W_K, {}});
+        params.push_back({at + "attention.W_V", &att.wV.weights, &lg.attention.W_V, {}});
+        params.push_back({at + "attention.W_O", &att.wO.weights, &lg.attention.W_O, {}});
+        params.push_back({at + "attention.b_Q", &att.bQ, &lg.attention.b_Q, {}});
+        params.push_back({at + "attention.b_K", &att.bK, &lg.attention.b_K, {}});
+        params.push_back({at + "attention.b_V", &att.bV, &lg.attention.b_V, {}});
+        params.push_back({at + "attention.b_O", &att.bO, &lg.attention.b_O, {}});
+        if (!effective(layer.ln1, config).identity) {
+            explicitNorm(layer.ln1, d);
+            params.push_back({at + "ln1.gamma", &layer.ln1.gamma, &lg.ln1Gamma, {}});
+            params.push_back({at + "ln1.beta", &layer.ln1.beta, &lg.ln1Beta, {}});
+        }
+        if (ffnRuns(layer, config)) {
+            FeedForwardParams& ffn = layer.ffn;
+            explicitBias(ffn.b1, ffn.W1.n_rows);
+            explicitBias(ffn.b2, d);
+            params.push_back({at + "ffn.W_1", &ffn.W1, &lg.W1, {}});
+            params.push_back({at + "ffn.b_1", &ffn.b1, &lg.b1, {}});
+            params.push_back({at + "ffn.W_2", &ffn.W2, &lg.W2, {}});
+            params.push_back({at + "ffn.b_2", &ffn.b2, &lg.b2, {}});
+            if (!effective(layer.ln2, config).identity) {
+                explicitNorm(layer.ln2, d);
+                params.push_back({at + "ln2.gamma", &layer.ln2.gamma, &lg.ln2Gamma, {}});
+                params.push_back({at + "ln2.beta", &layer.ln2.beta, &lg.ln2Beta, {}});
+            }
+        }
+    }
+    if (!effective(config.finalLn, config).identity) {
+        explicitNorm(probe.finalLn, d);
+        params.push_back({"final_ln.gamma", &probe.finalLn.gamma, &g.finalGamma, {}});
+        params.push_back({"final_ln.beta", &probe.finalLn.beta, &g.finalBeta, {}});
+    }
+    if (config.tiedUnembed) {
+        // A vocab entry is also that entry of every token vector of its word.
+        std::vector<std::vector<arma::uword>> rowsOfWord(probe.vocab.n_rows);
+        for (size_t row = 0; row < probe.tokens.size() && row < probe.X0.n_rows; ++row) {
+            const auto word =
+                std::find(probe.vocabLabels.begin(), probe.vocabLabels.end(), probe.tokens[row]);
+            if (word != probe.vocabLabels.end()) {
+                rowsOfWord[size_t(word - probe.vocabLabels.begin())].push_back(arma::uword(row));
+            }
+        }
+        const arma::uword words = probe.vocab.n_rows;
+        params.push_back({"vocab", &probe.vocab, &g.vocab,
+                          [&probe, rowsOfWord, words](arma::uword entry, double delta) {
+                              const arma::uword word = entry % words, col = entry / words;
+                              for (arma::uword row : rowsOfWord[word]) {
+                                  probe.X0(row, col) += delta;
+                              }
+                          }});
+    } else {
+        params.push_back({"unembed", &probe.unembed, &g.unembed, {}});
+    }
+    explicitBias(probe.unembedBias, probe.unembedding().n_rows);
+    params.push_back({"b_U", &probe.unembedBias, &g.unembedBias, {}});
+    // Switches already applied: the probe computes what the analytic result did.
+
+    for (const CheckedParameter& p : params) {
+        report.total += p.values->n_elem;
+    }
+    const double work = transformerForwardCost(config);
+    const size_t sample = gradientCheckSample(work, report.total);
+    if (sample == 0 && report.total > 0) {
+        report.skipped = "this cell is too large to check: one entry costs " +
+                         scientific(2 * std::max(work, 1.0)) + " multiply-adds";
+        return report;
+    }
+    const auto sampled = [&](size_t flat) { // evenly spaced: index·total/sample
+        const size_t k = (flat * sample + report.total - 1) / report.total;
+        return k < sample && k * report.total / sample == flat;
+    };
+
+    TransformerEngine engine(limits);
+    TransformerResult scratch;
+    const auto objective = [&] {
+        engine.forward(probe, scratch);
+        return transformerObjective(probe, scratch);
+    };
+    double largestDifference = -1.0, largestMagnitude = 0.0;
+    size_t flat = 0;
+    for (const CheckedParameter& p : params) {
+        for (arma::uword e = 0; e < p.values->n_elem; ++e, ++flat) {
+            if (!sampled(flat)) {
+                continue;
+            }
+            const auto nudge = [&](double delta) {
+                (*p.values)(e) += delta;
+                if (p.alsoMoves) {
+                    p.alsoMoves(e, delta);
+                }
+            };
+            const double saved = (*p.values)(e);
+            const arma::mat savedX0 = p.alsoMoves ? probe.X0 : arma::mat();
+            nudge(kStep);
+            const double up = objective();
+            nudge(-2 * kStep);
+            const double down = objective();
+            (*p.values)(e) = saved; // exactly, not by a third nudge
+            if (p.alsoMoves) {
+                probe.X0 = savedX0;
+            }
+            const double numeric = (up - down) / (2 * kStep);
+            const double exact = (*p.analytic)(e);
+            ++report.checked;
+            largestMagnitude = std::max({largestMagnitude, std::abs(exact), std::abs(numeric)});
+            const double difference = std::abs(exact - numeric);
+            if (difference > largestDifference) {
+                largestDifference = difference;
+                report.worst = {p.name, int(e % p.values->n_rows), int(e / p.values->n_rows), exact,
+                                numeric};
+            }
+        }
+    }
+    report.ran = true;
+    report.maxRelError = largestMagnitude > 0 ? largestDifference / largestMagnitude : 0.0;
+    return report;
+}
+
+} // namespace attnbook
