@@ -3,6 +3,8 @@
 #include "core/document/lesson.h"
 #include "core/math/attention_shapes.h"
 #include "core/math/gradient_check.h"
+#include "core/math/transformer_engine.h"
+#include "core/math/transformer_stages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -67,6 +69,43 @@ CellCost attentionCost(const AttentionShapes& s) {
     return cost;
 }
 
+CellCost transformerCost(const TransformerConfig& c) {
+    const double n = double(c.X0.n_rows), d = double(c.X0.n_cols);
+    const double V = double(c.unembedding().n_rows);
+    const int layers = transformer::layersRun(c);
+    const arma::mat placeholder(c.X0.n_rows, c.X0.n_cols, arma::fill::zeros);
+    CellCost cost;
+    double parameters = n * d + V * d + V; // X0, the unembedding and its bias
+    for (int l = 0; l < layers; ++l) {
+        const TransformerLayer& layer = c.layers[size_t(l)];
+        // Each layer's attention is an attention cell over LN₁ of the stream.
+        const AttentionShapes shapes = resolveShapes(
+            transformer::attentionOver(layer.attention, placeholder, c.tokens), AttentionLimits{});
+        cost += attentionCost(shapes);
+        const double hidden = transformer::ffnRuns(layer, c) ? double(layer.ffn.W1.n_rows) : 0;
+        // The stream's tensors: input, LN₁, R, LN₂ (with x̂), F, Xˡ (n × d); the FFN's (n × d_ff).
+        const double stream = 8 * n * d + 2 * n * hidden;
+        const double ffnWeights = 2 * d * hidden + hidden + d;
+        cost.bytes += 8 * 3 * (stream + ffnWeights);
+        cost.jsonBytes += kJsonTextPerNumber * (stream + ffnWeights);
+        cost.multiplyAdds += 3 * 2 * n * d * hidden;
+        parameters += shapes.d * shapes.h * (2.0 * shapes.dK + shapes.dV) +
+                      double(shapes.h) * shapes.dV * shapes.dO + ffnWeights + 4 * d;
+    }
+    const double readout = 3 * n * V + V * d; // logits, chances, ∂L/∂logits; ∂L/∂U
+    cost.bytes += 8 * 3 * readout + (kJsonTreePerNumber + kJsonTextPerNumber) * readout;
+    cost.jsonBytes += kJsonTextPerNumber * readout;
+    const double forwardWork = transformerForwardCost(c);
+    cost.multiplyAdds += 3 * n * d * V + gradientCheckWork(forwardWork, size_t(parameters));
+    if (c.generate) {
+        // Each step: one row through every layer, against at most n + steps keys.
+        const double steps = c.generate->steps, keys = n + steps;
+        cost.multiplyAdds += steps * (forwardWork / std::max(n, 1.0) + layers * keys * 2 * d);
+        cost.bytes += 8 * steps * V + 8 * 2 * keys * d * layers;
+    }
+    return cost;
+}
+
 CellCost chartCost(const ChartCellSpec& chart) {
     const double points = std::max(chart.points, 0);
     CellCost cost;
@@ -90,6 +129,14 @@ CellCost cellCost(const LessonCell& cell) {
     }
     if (const ChartCellSpec* chart = cell.chart()) {
         return chartCost(*chart);
+    }
+    if (const TransformerCellSpec* spec = cell.transformer()) {
+        try {
+            validateTransformer(spec->config, TransformerLimits{});
+            return transformerCost(spec->config);
+        } catch (const InvalidConfig&) {
+            return {}; // computing it fails first, before allocating
+        }
     }
     return {};
 }

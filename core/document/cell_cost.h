@@ -41,6 +41,10 @@ struct CostLimits {
 
 CellCost attentionCost(const AttentionShapes& shapes);
 CellCost chartCost(const ChartCellSpec& chart);
+// Each layer's attention as an attention cell, plus the stream, the FFN, the logits, the
+// gradient check's spend (transformerForwardCost, the same sampling) and generation's steps.
+struct TransformerConfig;
+CellCost transformerCost(const TransformerConfig& config);
 // The cost of a cell that read without errors; zero for a quiz, or when its shapes do not
 // resolve (computing it then fails before allocating, with its own error).
 CellCost cellCost(const LessonCell& cell);

@@ -3,6 +3,8 @@
 // the first; the attention reader alone knows some thirty keys and their shapes.
 #include "core/document/cell_reader.h"
 
+#include "core/document/body_reader.h"
+
 #include "core/document/expression.h"
 #include "core/document/file_value.h"
 
@@ -83,211 +85,6 @@ std::string closestName(const std::string& name, const std::vector<std::string>&
 
 namespace {
 
-// Reads typed values out of one cell's map, recording positions and problems.
-class BodyReader {
-  public:
-    BodyReader(const std::string& id, ValuePositions& positions, std::vector<Diagnostic>& out,
-               const DataFiles* files, std::vector<std::string>& opened)
-        : id_(id), positions_(positions), out_(out), files_(files), opened_(opened) {}
-
-    void error(FilePosition at, const std::string& message) {
-        out_.push_back({Severity::Error, at.line, at.column, message, id_});
-        ++errors_;
-    }
-    void warning(FilePosition at, const std::string& message) {
-        out_.push_back({Severity::Warning, at.line, at.column, message, id_});
-    }
-    int errorCount() const { return errors_; }
-
-    void setElements(const std::string& key, std::vector<std::vector<FilePosition>> places) {
-        positions_.elements[key] = std::move(places);
-    }
-
-    void note(const std::string& key, const YamlNode& keyNode, const YamlNode& value) {
-        positions_.keys[key] = keyNode.at;
-        positions_.values[key] = value.at;
-    }
-
-    std::optional<double> number(const YamlNode& node, const std::string& what) {
-        std::string why;
-        const std::optional<double> v = yamlNumber(node, why);
-        if (!v) {
-            error(node.at, what + ": " + why);
-        }
-        return v;
-    }
-
-    std::optional<int> integer(const YamlNode& node, const std::string& what, int minimum) {
-        const std::optional<double> v = number(node, what);
-        if (!v) {
-            return std::nullopt;
-        }
-        if (*v != std::floor(*v) || *v < minimum || *v > 1e9) {
-            error(node.at, what + " must be a whole number ≥ " + std::to_string(minimum) +
-                               ", not " + node.scalar);
-            return std::nullopt;
-        }
-        return int(*v);
-    }
-
-    std::optional<std::string> text(const YamlNode& node, const std::string& what) {
-        if (!node.isScalar()) {
-            error(node.at, what + " must be text, not " + node.describe());
-            return std::nullopt;
-        }
-        return node.scalar;
-    }
-
-    std::optional<std::vector<std::string>> textList(const YamlNode& node,
-                                                     const std::string& what) {
-        if (!node.isSequence()) {
-            error(node.at, what + " must be a list, like [a, b, c]");
-            return std::nullopt;
-        }
-        std::vector<std::string> out;
-        for (const YamlNode& item : node.items) {
-            const auto t = text(item, "each entry of " + what);
-            if (!t) {
-                return std::nullopt;
-            }
-            out.push_back(*t);
-        }
-        return out;
-    }
-
-    // A vector: a list of numbers. Records element positions under `key`.
-    std::optional<arma::rowvec> vector(const YamlNode& node, const std::string& key,
-                                       const std::string& what) {
-        if (isFileValue(node) && !key.empty()) {
-            const std::optional<arma::mat> m = fileMatrix(node, key);
-            if (!m) {
-                return std::nullopt;
-            }
-            if (m->n_rows != 1 && m->n_cols != 1) {
-                error(node.at, key + ": " + loadedFrom_[key] + " gives " +
-                                   std::to_string(m->n_rows) + " × " + std::to_string(m->n_cols) +
-                                   " numbers, but " + what +
-                                   " is a vector: one row (a 1-D array) or one column");
-                return std::nullopt;
-            }
-            return arma::rowvec(arma::vectorise(*m).t());
-        }
-        if (!node.isSequence()) {
-            error(node.at,
-                  what + " must be a list of numbers, like [1, 0, 0], not " + node.describe());
-            return std::nullopt;
-        }
-        arma::rowvec v(node.items.size());
-        std::vector<FilePosition> places;
-        bool fine = true;
-        for (size_t i = 0; i < node.items.size(); ++i) {
-            places.push_back(node.items[i].at);
-            const auto x = number(node.items[i], what + " [" + std::to_string(i) + "]");
-            fine = fine && x.has_value();
-            v(i) = x.value_or(0.0);
-        }
-        if (!key.empty()) {
-            positions_.elements[key] = {places};
-        }
-        if (!fine) {
-            return std::nullopt;
-        }
-        return v;
-    }
-
-    // A value read from a file next to the lesson ({file: PATH, ...}).
-    std::optional<arma::mat> fileMatrix(const YamlNode& node, const std::string& key) {
-        std::vector<FileValueProblem> problems;
-        std::optional<LoadedMatrix> loaded =
-            files_ ? loadFileMatrix(node, key, *files_, limits_, opened_, problems) : std::nullopt;
-        if (!files_) {
-            problems.push_back({node.at, key + ": this lesson has no folder to read files from"});
-        }
-        for (const FileValueProblem& p : problems) {
-            error(p.at, p.message);
-        }
-        if (!loaded) {
-            return std::nullopt;
-        }
-        loadedFrom_[key] = loaded->origin;
-        return std::move(loaded->values);
-    }
-
-    std::optional<LoadedVocab> fileVocab(const YamlNode& node) {
-        std::vector<FileValueProblem> problems;
-        std::optional<LoadedVocab> loaded =
-            files_ ? loadFileVocab(node, *files_, limits_, opened_, problems) : std::nullopt;
-        if (!files_) {
-            problems.push_back({node.at, "vocab: this lesson has no folder to read files from"});
-        }
-        for (const FileValueProblem& p : problems) {
-            error(p.at, p.message);
-        }
-        return loaded;
-    }
-
-    // Where each key read from a file came from, for messages about its shape.
-    std::map<std::string, std::string>& loadedFrom() { return loadedFrom_; }
-
-    // A matrix: a list of rows, each a list of numbers, all of one length.
-    std::optional<arma::mat> matrix(const YamlNode& node, const std::string& key) {
-        if (isFileValue(node)) {
-            return fileMatrix(node, key);
-        }
-        if (!node.isSequence() || node.items.empty()) {
-            error(node.at,
-                  key +
-                      " must be a matrix: a non-empty list of rows, like [[1, 0], "
-                      "[0, 1]], not " +
-                      (node.isSequence() ? std::string("an empty list") : node.describe()));
-            return std::nullopt;
-        }
-        std::vector<std::vector<FilePosition>> places;
-        const size_t width = node.items.front().isSequence() ? node.items.front().items.size() : 0;
-        arma::mat m(node.items.size(), width);
-        bool fine = true;
-        for (size_t r = 0; r < node.items.size(); ++r) {
-            const YamlNode& row = node.items[r];
-            places.emplace_back();
-            if (!row.isSequence()) {
-                error(row.at, key + " row " + std::to_string(r) +
-                                  " must be a list of numbers, not " + row.describe());
-                fine = false;
-                continue;
-            }
-            if (row.items.size() != width || width == 0) {
-                error(row.at, key + " row " + std::to_string(r) + " has " +
-                                  std::to_string(row.items.size()) + " numbers, but row 0 has " +
-                                  std::to_string(width) + " (a matrix needs rows of one length)");
-                fine = false;
-                continue;
-            }
-            for (size_t c = 0; c < width; ++c) {
-                places.back().push_back(row.items[c].at);
-                const auto x = number(row.items[c], key + " [" + std::to_string(r) + "][" +
-                                                        std::to_string(c) + "]");
-                fine = fine && x.has_value();
-                m(r, c) = x.value_or(0.0);
-            }
-        }
-        positions_.elements[key] = std::move(places);
-        if (!fine) {
-            return std::nullopt;
-        }
-        return m;
-    }
-
-  private:
-    std::string id_;
-    ValuePositions& positions_;
-    std::vector<Diagnostic>& out_;
-    const DataFiles* files_;
-    std::vector<std::string>& opened_;
-    DataFileLimits limits_;
-    std::map<std::string, std::string> loadedFrom_;
-    int errors_ = 0;
-};
-
 const std::vector<std::string>& attentionKeys() {
     static const std::vector<std::string> keys = {
         "tokens",       "vocab",    "X",          "heads", "d_k",      "d_v",      "scale",
@@ -302,6 +99,15 @@ bool isProjectionKey(const std::string& key) {
                                                "b_V", "b_O", "vocab", "X",   "positional"};
     return keys.count(key) != 0;
 }
+
+bool isLayerKey(const std::string& key) {
+    static const std::set<std::string> keys = {"heads",   "d_k", "d_v", "scale", "mask",
+                                               "padding", "W_Q", "W_K", "W_V",   "W_O",
+                                               "b_Q",     "b_K", "b_V", "b_O"};
+    return keys.count(key) != 0;
+}
+
+} // namespace
 
 void readNameList(BodyReader& in, const YamlNode& node, const std::string& key,
                   const std::vector<std::string>& allowed, std::vector<std::string>& out) {
@@ -377,7 +183,8 @@ std::optional<WorksheetSpec> readWorksheet(BodyReader& in, const YamlNode& node)
     return sheet;
 }
 
-std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& body) {
+std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& body,
+                                               AttentionRole role) {
     AttentionCellSpec spec;
     AttentionConfig& c = spec.config;
     spec.views = {"matrices", "heatmap"};
@@ -399,6 +206,12 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
             const std::string guess = closestName(k, attentionKeys());
             in.warning(key.at, "unknown key '" + k + "'" +
                                    (guess.empty() ? "" : " — did you mean '" + guess + "'?"));
+            continue;
+        }
+        if (role == AttentionRole::Layer && !isLayerKey(k)) {
+            in.error(key.at, "'" + k +
+                                 "' is not a key of one layer's attention (heads, d_k, d_v, "
+                                 "scale, mask, padding, W_Q, W_K, W_V, W_O, b_Q, b_K, b_V, b_O)");
             continue;
         }
         if (direct && isProjectionKey(k)) {
@@ -544,7 +357,9 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
         }
     }
 
-    if (direct) {
+    if (role == AttentionRole::Layer) {
+        // One layer of a transformer cell: its input is the residual stream, not tokens.
+    } else if (direct) {
         for (const char* needed : {"queries", "keys", "values"}) {
             if (!body.find(needed)) {
                 in.error(body.at, std::string("direct mode needs queries, keys and values; '") +
@@ -589,6 +404,8 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
     spec.loadedFrom = in.loadedFrom();
     return spec;
 }
+
+namespace {
 
 // `tolerance: 0.001` (absolute) or `tolerance: 1%` (relative to the answer).
 std::optional<QuizCellSpec::Tolerance> readTolerance(BodyReader& in, const YamlNode& value) {
@@ -845,6 +662,11 @@ ReadCell readCellBody(CellKind kind, const std::string& id, const YamlNode& body
         break;
     case CellKind::Chart:
         if (auto spec = readChart(in, body)) {
+            read.spec = std::move(*spec);
+        }
+        break;
+    case CellKind::Transformer:
+        if (auto spec = readTransformer(in, body)) {
             read.spec = std::move(*spec);
         }
         break;

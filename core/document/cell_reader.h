@@ -10,7 +10,9 @@
 namespace attnbook {
 
 struct ReadCell {
-    std::variant<std::monostate, AttentionCellSpec, QuizCellSpec, ChartCellSpec> spec;
+    std::variant<std::monostate, AttentionCellSpec, QuizCellSpec, ChartCellSpec,
+                 TransformerCellSpec>
+        spec;
     ValuePositions positions;
     std::vector<std::string> dataFiles; // every {file: PATH} (and labels file) the cell read
     bool ok() const { return spec.index() != 0; }

@@ -4,6 +4,7 @@
 
 #include "core/document/yaml_tree.h"
 #include "core/math/attention_config.h"
+#include "core/math/transformer_config.h"
 
 #include <map>
 #include <optional>
@@ -48,6 +49,18 @@ struct AttentionCellSpec {
     std::map<std::string, std::string> loadedFrom;
 };
 
+// A transformer cell (transformer.md): the decoder's numbers and what the window shows of it.
+struct TransformerCellSpec {
+    TransformerConfig config;
+    std::vector<std::string> views;            // transformerViewNames(); default stream, next
+    std::vector<std::string> controls;         // transformerControlNames(); default all
+    std::map<std::string, arma::rowvec> vocab; // label → vector
+    std::vector<std::string> vocabOrder;       // labels in file order
+    int blockSize = 2;                         // keys per block in the `blocks` view
+    std::optional<WorksheetSpec> worksheet;
+    std::map<std::string, std::string> loadedFrom; // as AttentionCellSpec's
+};
+
 struct QuizCellSpec {
     std::string question;
     std::vector<std::string> choices;
@@ -90,5 +103,8 @@ struct ChartCellSpec {
 
 const std::vector<std::string>& attentionViewNames();
 const std::vector<std::string>& attentionControlNames();
+// The attention cell's views and controls, plus the transformer's own (transformer.md).
+const std::vector<std::string>& transformerViewNames();
+const std::vector<std::string>& transformerControlNames();
 
 } // namespace attnbook

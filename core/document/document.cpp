@@ -19,12 +19,15 @@ const char* cellKindName(CellKind kind) {
         return "quiz";
     case CellKind::Chart:
         return "chart";
+    case CellKind::Transformer:
+        return "transformer";
     }
     return "";
 }
 
 std::optional<CellKind> cellKindFromName(std::string_view name) {
-    for (CellKind kind : {CellKind::Attention, CellKind::Quiz, CellKind::Chart}) {
+    for (CellKind kind :
+         {CellKind::Attention, CellKind::Quiz, CellKind::Chart, CellKind::Transformer}) {
         if (name == cellKindName(kind)) {
             return kind;
         }

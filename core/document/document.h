@@ -15,7 +15,7 @@
 
 namespace attnbook {
 
-enum class CellKind { Attention, Quiz, Chart };
+enum class CellKind { Attention, Quiz, Chart, Transformer };
 const char* cellKindName(CellKind kind);
 std::optional<CellKind> cellKindFromName(std::string_view name);
 

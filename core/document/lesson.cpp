@@ -4,6 +4,7 @@
 #include "core/document/cell_cost.h"
 #include "core/document/result_json.h"
 #include "core/document/typed_numbers.h"
+#include "core/math/transformer_engine.h"
 
 #include <algorithm>
 #include <new>
@@ -159,6 +160,55 @@ void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
     results.cells.push_back(std::move(out));
 }
 
+// Where a configuration error of a transformer cell points: the value the math names
+// ("layers[0].ffn.W_1", row, col), else the nearest written part of its path ("layers[0].ffn",
+// "layers[0]", "layers"), else the cell's fence.
+FilePosition transformerErrorPosition(const LessonCell& cell, const ConfigError& error) {
+    std::string key = error.key;
+    FilePosition at = cell.read.positions.of(key, error.row, error.col);
+    while (at.line == 0 && !key.empty()) {
+        const size_t cut = key.find_last_of(".[");
+        key = cut == std::string::npos ? std::string() : key.substr(0, cut);
+        at = cell.read.positions.of(key);
+    }
+    return at.line == 0 ? FilePosition{cell.openLine, 1} : at;
+}
+
+void computeTransformer(const LessonCell& cell, const TransformerCellSpec& spec,
+                        const AttentionEngine& attention, LessonResults& results) {
+    ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}, nullptr};
+    TransformerEngine engine(TransformerLimits{attention.limits()});
+    try {
+        auto result = std::make_shared<TransformerResult>(engine.compute(spec.config));
+        out.json = transformerJson(cell.id, *result);
+        if (!result->generation.refused.empty()) {
+            const FilePosition at = transformerErrorPosition(cell, {"generate", "", -1, -1});
+            results.diagnostics.push_back({Severity::Warning, at.line, at.column,
+                                           cell.id + ": " + result->generation.refused, cell.id});
+        }
+        for (const TransformerLayerResult& layer : result->layers) {
+            for (const AttentionWarning& w : layer.attention.warnings) {
+                results.diagnostics.push_back(
+                    {Severity::Warning, cell.openLine, 1, cell.id + ": " + w.message, cell.id});
+            }
+        }
+        out.transformer = std::move(result);
+        out.ok = true;
+    } catch (const InvalidConfig& e) {
+        const ConfigError& error = e.error();
+        const FilePosition at = transformerErrorPosition(cell, error);
+        std::string message = error.message;
+        if (const auto from = spec.loadedFrom.find(error.key); from != spec.loadedFrom.end()) {
+            message += " — read from " + from->second;
+        }
+        results.diagnostics.push_back({Severity::Error, at.line, at.column, message, cell.id});
+    } catch (const std::bad_alloc&) {
+        results.diagnostics.push_back(
+            {Severity::Error, cell.openLine, 1, "not enough memory to compute this cell", cell.id});
+    }
+    results.cells.push_back(std::move(out));
+}
+
 // Adds the cell's estimated cost to `spent`; when that passes the limits, refuses the cell
 // (an error naming it, its line and the estimate) before anything is allocated for it.
 bool refuseCostlyCell(const LessonCell& cell, CellCost& spent, LessonResults& results) {
@@ -218,6 +268,8 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
         }
         if (const AttentionCellSpec* spec = cell.attention()) {
             computeAttention(cell, *spec, engine, policy, results);
+        } else if (const TransformerCellSpec* transformer = cell.transformer()) {
+            computeTransformer(cell, *transformer, engine, results);
         } else if (const ChartCellSpec* chart = cell.chart()) {
             ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}};
             out.ok = computeChartSeries(*chart, cell.id, out.series, results.diagnostics);

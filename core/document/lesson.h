@@ -9,6 +9,7 @@
 #include "core/document/document.h"
 #include "core/document/json.h"
 #include "core/math/attention_engine.h"
+#include "core/math/transformer_result.h"
 
 #include <functional>
 #include <map>
@@ -27,6 +28,9 @@ struct LessonCell {
     }
     const QuizCellSpec* quiz() const { return std::get_if<QuizCellSpec>(&read.spec); }
     const ChartCellSpec* chart() const { return std::get_if<ChartCellSpec>(&read.spec); }
+    const TransformerCellSpec* transformer() const {
+        return std::get_if<TransformerCellSpec>(&read.spec);
+    }
 };
 
 struct Lesson {
@@ -60,6 +64,7 @@ struct ComputedCell {
     Json json;
     std::shared_ptr<const AttentionResult> attention;
     std::vector<ChartSeries> series;
+    std::shared_ptr<const TransformerResult> transformer;
 };
 
 struct LessonResults {

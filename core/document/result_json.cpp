@@ -200,6 +200,143 @@ Json attentionJson(const std::string& id, const AttentionResult& r, const JsonSe
     return cell;
 }
 
+namespace {
+
+Json layerNormGradJson(const arma::rowvec& gamma, const arma::rowvec& beta) {
+    if (gamma.is_empty()) {
+        return Json(nullptr); // the identity: nothing to learn
+    }
+    Json out = Json::object();
+    out.set("gamma", jsonVector(gamma)).set("beta", jsonVector(beta));
+    return out;
+}
+
+Json generationJson(const GenerationResult& gen) {
+    Json out = Json::object();
+    if (!gen.refused.empty()) {
+        out.set("refused", gen.refused);
+    }
+    Json::Array steps;
+    for (const GenerationStep& step : gen.steps) {
+        Json s = Json::object();
+        s.set("word", step.label)
+            .set("prob", step.prob)
+            .set("cost_cached", step.costCached)
+            .set("cost_full", step.costFull);
+        steps.push_back(std::move(s));
+    }
+    out.set("steps", Json(std::move(steps)));
+    out.set("cache_numbers", gen.cacheNumbers);
+    return out;
+}
+
+} // namespace
+
+Json transformerJson(const std::string& id, const TransformerResult& r, const JsonSelection* only) {
+    Json cell = Json::object();
+    cell.set("id", id).set("kind", "transformer");
+    cell.set("n", r.n).set("d", r.d).set("vocab_size", r.V).set("layers_run", r.layersRun);
+    cell.set("tokens", jsonStrings(r.tokens));
+    const auto table = [](const arma::mat& m) {
+        return [&m](const JsonSelection* part) { return matrixJson(m, part); };
+    };
+    setSelected(cell, "X0", only, table(r.X0));
+    setSelected(cell, "P", only, table(r.P));
+    setSelected(cell, "X", only, table(r.X));
+    setSelected(cell, "layers", only, [&](const JsonSelection* part) {
+        Json::Array layers;
+        for (size_t l = 0; l < r.layers.size(); ++l) {
+            const TransformerLayerResult& layer = r.layers[l];
+            const JsonSelection* one = allRows(part) ? nullptr : part->index(l);
+            Json o = Json::object();
+            if (!allRows(part) && !one) {
+                layers.push_back(std::move(o));
+                continue;
+            }
+            setSelected(o, "input", one, table(layer.input));
+            setSelected(o, "ln1", one, table(layer.ln1.out));
+            setSelected(o, "attention", one, [&](const JsonSelection* att) {
+                return attentionJson(id, layer.attention, att);
+            });
+            setSelected(o, "resid1", one, table(layer.resid1));
+            setSelected(o, "ln2", one, table(layer.ln2.out));
+            setSelected(o, "ffn", one, [&](const JsonSelection* ffn) {
+                if (layer.ffnPre.is_empty()) {
+                    return Json(nullptr); // no FFN in this layer
+                }
+                Json f = Json::object();
+                setSelected(f, "pre", ffn, table(layer.ffnPre));
+                setSelected(f, "act", ffn, table(layer.ffnAct));
+                setSelected(f, "out", ffn, table(layer.ffnOut));
+                return f;
+            });
+            setSelected(o, "resid2", one, table(layer.resid2));
+            layers.push_back(std::move(o));
+        }
+        return Json(std::move(layers));
+    });
+    setSelected(cell, "final_ln", only, table(r.finalLn.out));
+    setSelected(cell, "logits", only, table(r.logits));
+    setSelected(cell, "probs", only, table(r.probs));
+    Json::Array next;
+    for (const NextWord& word : r.next) {
+        Json w = Json::object();
+        w.set("word", word.word).set("prob", word.prob);
+        next.push_back(std::move(w));
+    }
+    cell.set("next", Json(std::move(next)));
+    if (r.loss) {
+        cell.set("loss", *r.loss);
+    }
+    cell.set("generation", r.generation.ran || !r.generation.refused.empty()
+                               ? generationJson(r.generation)
+                               : Json(nullptr));
+
+    const TransformerGradients& g = r.grad;
+    setSelected(cell, "grad", only, [&](const JsonSelection* part) {
+        Json grad = Json::object();
+        const auto vector = [](const arma::rowvec& v) {
+            return [&v](const JsonSelection*) { return jsonVector(v); };
+        };
+        setSelected(grad, "logits", part, table(g.logits));
+        setSelected(grad, "X0", part, table(g.X0));
+        setSelected(grad, "layers", part, [&](const JsonSelection*) {
+            Json::Array layers;
+            for (const TransformerLayerGradients& lg : g.layers) {
+                Json o = Json::object();
+                Json a = Json::object();
+                const AttentionGradients& ag = lg.attention;
+                a.set("W_Q", jsonMatrix(ag.W_Q)).set("b_Q", jsonVector(ag.b_Q));
+                a.set("W_K", jsonMatrix(ag.W_K)).set("b_K", jsonVector(ag.b_K));
+                a.set("W_V", jsonMatrix(ag.W_V)).set("b_V", jsonVector(ag.b_V));
+                a.set("W_O", jsonMatrix(ag.W_O)).set("b_O", jsonVector(ag.b_O));
+                o.set("attention", std::move(a));
+                o.set("ln1", layerNormGradJson(lg.ln1Gamma, lg.ln1Beta));
+                o.set("ln2", layerNormGradJson(lg.ln2Gamma, lg.ln2Beta));
+                if (lg.W1.is_empty()) {
+                    o.set("ffn", Json(nullptr));
+                } else {
+                    Json f = Json::object();
+                    f.set("W_1", jsonMatrix(lg.W1)).set("b_1", jsonVector(lg.b1));
+                    f.set("W_2", jsonMatrix(lg.W2)).set("b_2", jsonVector(lg.b2));
+                    o.set("ffn", std::move(f));
+                }
+                layers.push_back(std::move(o));
+            }
+            return Json(std::move(layers));
+        });
+        grad.set("final_ln", layerNormGradJson(g.finalGamma, g.finalBeta));
+        setSelected(grad, "unembed", part, table(g.unembed));
+        setSelected(grad, "b_U", part, vector(g.unembedBias));
+        if (!g.vocab.is_empty()) {
+            setSelected(grad, "vocab", part, table(g.vocab));
+        }
+        return grad;
+    });
+    cell.set("gradcheck", gradientCheckJson(r.gradcheck));
+    return cell;
+}
+
 Json chartJson(const std::string& id, const std::vector<ChartSeries>& series) {
     Json cell = Json::object();
     cell.set("id", id).set("kind", "chart");

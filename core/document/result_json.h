@@ -7,6 +7,7 @@
 #include "core/document/expression.h"
 #include "core/document/json.h"
 #include "core/math/attention_result.h"
+#include "core/math/transformer_result.h"
 
 #include <map>
 
@@ -46,6 +47,11 @@ bool buildsWholeJson(const AttentionForward& r);
 // The whole JSON, or (with `only`) the part of it that the selected paths read.
 Json attentionJson(const std::string& id, const AttentionResult& result,
                    const JsonSelection* only = nullptr);
+// transformer.md, "What compute prints": every stage of every layer (each layer's attention as
+// attentionJson prints an attention cell), the logits, chances, next words, loss, generation,
+// every gradient by its parameter's path and the gradient check.
+Json transformerJson(const std::string& id, const TransformerResult& result,
+                     const JsonSelection* only = nullptr);
 Json chartJson(const std::string& id, const std::vector<ChartSeries>& series);
 // `answer` is the resolved answer: a number, a choice index or the text.
 Json quizJson(const std::string& id, Json answer);

@@ -163,8 +163,9 @@ void validateTransformer(const TransformerConfig& config, const TransformerLimit
     requireFinite("X", config.X0);
     if (config.positional == PositionalKind::Learned &&
         (config.learnedP.n_rows != n || config.learnedP.n_cols != d)) {
-        fail("P", "P is " + count(config.learnedP.n_rows) + " × " + count(config.learnedP.n_cols) +
-                      "; learned positions need n × d = " + count(n) + " × " + count(d));
+        fail("positional", "positional is " + count(config.learnedP.n_rows) + " × " +
+                               count(config.learnedP.n_cols) +
+                               "; learned positions need n × d = " + count(n) + " × " + count(d));
     }
     if (config.layers.empty()) {
         fail("layers", "the cell has no layers: give at least one block");
@@ -464,7 +465,8 @@ void TransformerEngine::backward(const TransformerConfig& config, TransformerRes
             error.key = layerKey(l, "attention." + error.key);
             throw InvalidConfig(error);
         }
-        lg.attention = std::move(out.attention.grad); // the cell's gradients keep them
+        out.attention.gradcheck.skipped = "checked with the whole cell (its gradcheck)";
+        lg.attention = out.attention.grad; // also kept in the layer's attention result
         gradStream = gradResid1 + layerNormBackward(lg.attention.X, effective(layer.ln1, config),
                                                     out.ln1, lg.ln1Gamma, lg.ln1Beta); // ∂L/∂Xˡ⁻¹
     }

@@ -35,8 +35,10 @@ struct TransformerLayerResult {
 
 struct TransformerLayerGradients {
     AttentionGradients attention; // W_Q … b_O of this layer's attention; X is ∂L/∂H
-    arma::rowvec ln1Gamma, ln1Beta, ln2Gamma, ln2Beta; // empty when that LN is the identity
-    arma::mat W1, W2;                                  // empty without an FFN
+    // Empty when that LN is the identity, and LN₂ also when the FFN does not run (nothing reads
+    // it).
+    arma::rowvec ln1Gamma, ln1Beta, ln2Gamma, ln2Beta;
+    arma::mat W1, W2; // empty without an FFN
     arma::rowvec b1, b2;
 };
 

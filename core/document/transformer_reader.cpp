@@ -1,0 +1,407 @@
+// Reads a transformer cell (transformer.md, "The cell"): the token keys as an attention cell
+// reads them, each layer's attention as one layer of an attention cell, and the decoder's own
+// keys. Positions are filed under the path the math names in its errors
+// ("layers[0].ffn.W_1", "final_ln.gamma"), so that a shape error points at its value.
+#include "core/document/body_reader.h"
+
+#include <algorithm>
+#include <set>
+
+namespace attnbook {
+
+const std::vector<std::string>& transformerViewNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> all = attentionViewNames();
+        for (const char* own : {"stream", "ffn", "next", "generation", "cache", "blocks"}) {
+            all.emplace_back(own);
+        }
+        return all;
+    }();
+    return names;
+}
+
+const std::vector<std::string>& transformerControlNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> all = attentionControlNames();
+        for (const char* own : {"layers", "norm", "ffn", "temperature", "generate"}) {
+            all.emplace_back(own);
+        }
+        return all;
+    }();
+    return names;
+}
+
+namespace {
+
+const std::vector<std::string>& transformerKeys() {
+    static const std::vector<std::string> keys = {
+        "tokens",   "vocab",   "X",     "positional",  "layers",    "eps",
+        "final_ln", "unembed", "b_U",   "temperature", "targets",   "upstream",
+        "generate", "focus",   "views", "controls",    "worksheet", "block_size"};
+    return keys;
+}
+
+// The keys an attention cell reads the same way: read by readAttention itself.
+bool isTokenKey(const std::string& key) {
+    return key == "tokens" || key == "vocab" || key == "X" || key == "positional" || key == "focus";
+}
+
+void warnUnknown(BodyReader& in, const YamlNode& key, const std::vector<std::string>& known,
+                 const std::string& where) {
+    const std::string guess = closestName(key.scalar, known);
+    in.warning(key.at, "unknown key '" + key.scalar + "'" + where +
+                           (guess.empty() ? "" : " — did you mean '" + guess + "'?"));
+}
+
+// `none`, or {gamma: [...], beta: [...]} (each optional: ones, zeros).
+LayerNormParams readNorm(BodyReader& in, const YamlNode& node, const std::string& key) {
+    LayerNormParams ln;
+    if (node.isScalar() && node.scalar == "none") {
+        ln.identity = true;
+        return ln;
+    }
+    if (!node.isMap()) {
+        in.error(node.at,
+                 key + " must be none or {gamma: [...], beta: [...]}, not " + node.describe());
+        return ln;
+    }
+    for (const auto& [name, value] : node.entries) {
+        const std::string path = key + "." + name.scalar;
+        in.note(path, name, value);
+        if (name.scalar == "gamma" || name.scalar == "beta") {
+            if (const auto v = in.vector(value, path, path)) {
+                (name.scalar == "gamma" ? ln.gamma : ln.beta) = *v;
+            }
+        } else {
+            warnUnknown(in, name, {"gamma", "beta"}, " in " + key);
+        }
+    }
+    return ln;
+}
+
+// `none`, or {W_1, b_1, W_2, b_2, activation}.
+FeedForwardParams readFeedForward(BodyReader& in, const YamlNode& node) {
+    FeedForwardParams ffn;
+    if (node.isScalar() && node.scalar == "none") {
+        ffn.present = false;
+        return ffn;
+    }
+    if (!node.isMap()) {
+        in.error(node.at, "ffn must be none or {W_1: ..., b_1: ..., W_2: ..., b_2: ..., "
+                          "activation: gelu}, not " +
+                              node.describe());
+        return ffn;
+    }
+    static const std::vector<std::string> keys = {"W_1", "b_1", "W_2", "b_2", "activation"};
+    for (const auto& [name, value] : node.entries) {
+        const std::string& k = name.scalar;
+        const std::string path = "ffn." + k;
+        in.note(path, name, value);
+        if (k == "W_1" || k == "W_2") {
+            if (const auto m = in.matrix(value, path)) {
+                (k == "W_1" ? ffn.W1 : ffn.W2) = *m;
+            }
+        } else if (k == "b_1" || k == "b_2") {
+            if (const auto v = in.vector(value, path, path)) {
+                (k == "b_1" ? ffn.b1 : ffn.b2) = *v;
+            }
+        } else if (k == "activation") {
+            if (value.isScalar() && value.scalar == "gelu") {
+                ffn.activation = Activation::Gelu;
+            } else if (value.isScalar() && value.scalar == "gelu_tanh") {
+                ffn.activation = Activation::GeluTanh;
+            } else if (value.isScalar() && value.scalar == "relu") {
+                ffn.activation = Activation::Relu;
+            } else {
+                in.error(value.at,
+                         "activation must be gelu, gelu_tanh or relu, not " + value.describe());
+            }
+        } else {
+            warnUnknown(in, name, keys, " in ffn");
+        }
+    }
+    for (const char* needed : {"W_1", "W_2"}) {
+        if (!node.find(needed)) {
+            in.error(node.at, std::string("the ffn needs ") + needed +
+                                  " (W_1 is d_ff × d, W_2 is d × d_ff), or write ffn: none");
+        }
+    }
+    return ffn;
+}
+
+std::optional<TransformerLayer> readLayer(BodyReader& in, const YamlNode& node, int index) {
+    const std::string prefix = "layers[" + std::to_string(index) + "].";
+    if (!node.isMap()) {
+        in.error(node.at, "each layer must be a map with attention:, ln1:, ffn: and ln2:, not " +
+                              node.describe());
+        return std::nullopt;
+    }
+    in.positions().values[prefix.substr(0, prefix.size() - 1)] = node.at;
+    TransformerLayer layer;
+    ValuePositions attentionPositions, ownPositions;
+    BodyReader attention = in.part(attentionPositions);
+    BodyReader own = in.part(ownPositions);
+    for (const auto& [name, value] : node.entries) {
+        const std::string& k = name.scalar;
+        own.note(k, name, value);
+        if (k == "attention") {
+            if (!value.isMap()) {
+                attention.error(value.at, "attention must be a map of one layer's keys, like "
+                                          "{heads: 2, mask: causal}");
+            } else if (auto spec = readAttention(attention, value, AttentionRole::Layer)) {
+                layer.attention = std::move(spec->config);
+            }
+        } else if (k == "ln1" || k == "ln2") {
+            (k == "ln1" ? layer.ln1 : layer.ln2) = readNorm(own, value, k);
+        } else if (k == "ffn") {
+            layer.ffn = readFeedForward(own, value);
+        } else {
+            warnUnknown(own, name, {"attention", "ln1", "ln2", "ffn"}, " in a layer");
+        }
+    }
+    if (!node.find("attention")) {
+        own.error(node.at, "layer " + std::to_string(index) +
+                               " needs attention: (its heads, mask and weights)");
+    }
+    if (!node.find("ffn")) {
+        own.error(node.at, "layer " + std::to_string(index) +
+                               " needs ffn: (W_1, b_1, W_2, b_2), or ffn: none");
+    }
+    const int errors = attention.errorCount() + own.errorCount();
+    in.mergePart(attention, prefix + "attention.");
+    in.mergePart(own, prefix);
+    if (errors > 0) {
+        return std::nullopt;
+    }
+    return layer;
+}
+
+// `unembed:` a matrix of words: {file: PATH, labels: PATH}, or a map word → vector.
+void readUnembed(BodyReader& in, const YamlNode& value, TransformerConfig& c) {
+    if (value.isScalar() && value.scalar == "tied") {
+        c.tiedUnembed = true;
+        return;
+    }
+    c.tiedUnembed = false;
+    if (isFileValue(value)) {
+        if (const std::optional<LoadedVocab> loaded = in.fileVocab(value)) {
+            c.unembed = loaded->vectors;
+            c.unembedLabels = loaded->labels;
+        }
+        return;
+    }
+    if (!value.isMap() || value.entries.empty()) {
+        in.error(value.at, "unembed must be tied, a map of words to vectors, or {file: PATH, "
+                           "labels: PATH}, not " +
+                               value.describe());
+        return;
+    }
+    std::vector<arma::rowvec> rows;
+    for (const auto& [label, vec] : value.entries) {
+        const auto v = in.vector(vec, "", "the unembedding of '" + label.scalar + "'");
+        if (!v) {
+            continue;
+        }
+        if (!rows.empty() && v->n_elem != rows.front().n_elem) {
+            in.error(vec.at, "the unembedding of '" + label.scalar + "' has " +
+                                 std::to_string(v->n_elem) + " numbers, but the first has " +
+                                 std::to_string(rows.front().n_elem));
+            continue;
+        }
+        rows.push_back(*v);
+        c.unembedLabels.push_back(label.scalar);
+    }
+    c.unembed.set_size(rows.size(), rows.empty() ? 0 : rows.front().n_elem);
+    for (size_t r = 0; r < rows.size(); ++r) {
+        c.unembed.row(arma::uword(r)) = rows[r];
+    }
+}
+
+void readGenerate(BodyReader& in, const YamlNode& value, TransformerConfig& c) {
+    if (value.isScalar() && value.scalar == "none") {
+        c.generate.reset();
+        return;
+    }
+    if (!value.isMap()) {
+        in.error(value.at, "generate must be {steps: 4, pick: greedy} or {steps: 4, pick: "
+                           "sample, seed: 7}, not " +
+                               value.describe());
+        return;
+    }
+    GenerateRequest request;
+    for (const auto& [name, v] : value.entries) {
+        in.note("generate." + name.scalar, name, v);
+        if (name.scalar == "steps") {
+            request.steps = in.integer(v, "generate.steps", 0).value_or(0);
+        } else if (name.scalar == "pick") {
+            if (v.isScalar() && v.scalar == "greedy") {
+                request.pick = PickKind::Greedy;
+            } else if (v.isScalar() && v.scalar == "sample") {
+                request.pick = PickKind::Sample;
+            } else {
+                in.error(v.at, "pick must be greedy or sample, not " + v.describe());
+            }
+        } else if (name.scalar == "seed") {
+            request.seed = std::uint64_t(in.integer(v, "generate.seed", 0).value_or(0));
+        } else {
+            warnUnknown(in, name, {"steps", "pick", "seed"}, " in generate");
+        }
+    }
+    if (!value.find("steps")) {
+        in.error(value.at, "generate needs steps: (how many words to append)");
+    }
+    if (request.pick == PickKind::Sample && !value.find("seed")) {
+        in.error(value.at, "pick: sample needs a seed, so that every reader draws the same words");
+    }
+    c.generate = request;
+}
+
+} // namespace
+
+std::optional<TransformerCellSpec> readTransformer(BodyReader& in, const YamlNode& body) {
+    TransformerCellSpec spec;
+    TransformerConfig& c = spec.config;
+    spec.views = {"stream", "next"};
+    spec.controls = transformerControlNames();
+    const int errorsBefore = in.errorCount();
+
+    // The token keys, read as an attention cell reads them.
+    YamlNode tokenKeys = body;
+    tokenKeys.entries.clear();
+    for (const auto& entry : body.entries) {
+        if (isTokenKey(entry.first.scalar)) {
+            tokenKeys.entries.push_back(entry);
+        }
+    }
+    if (!body.find("tokens")) {
+        in.error(body.at, "a transformer cell needs tokens (and a vocab or an X matrix)");
+    } else if (auto tokens = readAttention(in, tokenKeys, AttentionRole::Cell)) {
+        c.tokens = tokens->config.tokens;
+        c.X0 = std::move(tokens->config.X0);
+        c.positional = tokens->config.positional;
+        c.learnedP = std::move(tokens->config.learnedP);
+        c.focus = tokens->config.focus;
+        spec.vocab = std::move(tokens->vocab);
+        spec.vocabOrder = std::move(tokens->vocabOrder);
+        spec.loadedFrom = std::move(tokens->loadedFrom);
+        c.vocabLabels = spec.vocabOrder;
+        if (!spec.vocabOrder.empty()) {
+            c.vocab.set_size(spec.vocabOrder.size(), spec.vocab.at(spec.vocabOrder[0]).n_elem);
+            for (size_t r = 0; r < spec.vocabOrder.size(); ++r) {
+                c.vocab.row(arma::uword(r)) = spec.vocab.at(spec.vocabOrder[r]);
+            }
+        }
+    }
+
+    const YamlNode* targetsNode = nullptr;
+    for (const auto& [key, value] : body.entries) {
+        const std::string& k = key.scalar;
+        in.note(k, key, value);
+        if (isTokenKey(k)) {
+            continue;
+        }
+        if (std::find(transformerKeys().begin(), transformerKeys().end(), k) ==
+            transformerKeys().end()) {
+            warnUnknown(in, key, transformerKeys(), "");
+            continue;
+        }
+        if (k == "layers") {
+            if (!value.isSequence() || value.items.empty()) {
+                in.error(value.at, "layers must be a list of blocks, each {attention: ..., ln1: "
+                                   "..., ffn: ..., ln2: ...}");
+                continue;
+            }
+            for (size_t l = 0; l < value.items.size(); ++l) {
+                if (auto layer = readLayer(in, value.items[l], int(l))) {
+                    c.layers.push_back(std::move(*layer));
+                }
+            }
+        } else if (k == "final_ln") {
+            c.finalLn = readNorm(in, value, "final_ln");
+        } else if (k == "eps") {
+            if (const auto eps = in.number(value, "eps")) {
+                if (!(*eps > 0)) {
+                    in.error(value.at, "eps must be a number above 0, not " + value.scalar);
+                }
+                c.eps = *eps;
+            }
+        } else if (k == "unembed") {
+            readUnembed(in, value, c);
+        } else if (k == "b_U") {
+            if (const auto v = in.vector(value, "b_U", "b_U")) {
+                c.unembedBias = *v;
+            }
+        } else if (k == "temperature") {
+            if (const auto t = in.number(value, "temperature")) {
+                if (!(*t > 0)) {
+                    in.error(value.at, "temperature must be a number above 0, not " + value.scalar);
+                }
+                c.temperature = *t;
+            }
+        } else if (k == "targets") {
+            targetsNode = &value;
+        } else if (k == "upstream") {
+            if (value.isScalar() && value.scalar == "ones") {
+                c.upstream.reset();
+            } else if (const auto m = in.matrix(value, "upstream")) {
+                c.upstream = *m;
+            }
+        } else if (k == "generate") {
+            readGenerate(in, value, c);
+        } else if (k == "block_size") {
+            spec.blockSize = in.integer(value, "block_size", 1).value_or(2);
+        } else if (k == "views") {
+            readNameList(in, value, "views", transformerViewNames(), spec.views);
+        } else if (k == "controls") {
+            readNameList(in, value, "controls", transformerControlNames(), spec.controls);
+        } else if (k == "worksheet") {
+            spec.worksheet = readWorksheet(in, value);
+        }
+    }
+    if (!body.find("layers")) {
+        in.error(body.at, "a transformer cell needs layers: a list of blocks");
+    }
+
+    // targets: one word (or ~) per token, named among the words the logits score.
+    if (targetsNode) {
+        const std::vector<std::string>& words = c.words();
+        if (!targetsNode->isSequence()) {
+            in.error(targetsNode->at, "targets must be a list with one word (or ~) per token");
+        } else if (targetsNode->items.size() != c.tokens.size() && !c.tokens.empty()) {
+            in.error(targetsNode->at, "targets has " + std::to_string(targetsNode->items.size()) +
+                                          " entries for " + std::to_string(c.tokens.size()) +
+                                          " tokens (write ~ where a token has no target)");
+        } else {
+            std::vector<FilePosition> places;
+            for (const YamlNode& item : targetsNode->items) {
+                places.push_back(item.at);
+                if (item.isNull()) {
+                    c.targets.push_back(-1);
+                    continue;
+                }
+                const auto found = item.isScalar()
+                                       ? std::find(words.begin(), words.end(), item.scalar)
+                                       : words.end();
+                if (found == words.end()) {
+                    if (!words.empty()) {
+                        in.error(item.at, "the target " + item.describe() +
+                                              " is not one of the words the cell scores");
+                    }
+                    c.targets.push_back(-1);
+                    continue;
+                }
+                c.targets.push_back(int(found - words.begin()));
+            }
+            in.positions().elements["targets"] = {places};
+        }
+    }
+    if (in.errorCount() != errorsBefore) {
+        return std::nullopt;
+    }
+    for (const auto& [key, origin] : in.loadedFrom()) {
+        spec.loadedFrom[key] = origin;
+    }
+    return spec;
+}
+
+} // namespace attnbook
