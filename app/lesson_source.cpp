@@ -5,10 +5,32 @@
 #include "exports/output_policy.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 
 namespace attnbook {
+
+namespace {
+
+// The data files bundled beside the lessons in the executable (":/documents/data/..."), by
+// PATH relative to the lesson's folder: a built-in lesson reads them as a lesson on disk reads
+// the files next to it.
+std::shared_ptr<const DataFiles> resourceDataFiles(const QString& folder) {
+    std::map<std::string, std::string> files;
+    QDirIterator entries(folder + QStringLiteral("/data"), QDir::Files,
+                         QDirIterator::Subdirectories);
+    while (entries.hasNext()) {
+        const QString name = entries.next();
+        QFile file(name);
+        if (file.open(QIODevice::ReadOnly)) {
+            files[name.mid(folder.size() + 1).toStdString()] = file.readAll().toStdString();
+        }
+    }
+    return memoryDataFiles(std::move(files));
+}
+
+} // namespace
 
 bool isBundlePath(const std::string& path) {
     return QString::fromStdString(path).endsWith(QLatin1String(".zip"), Qt::CaseInsensitive);
@@ -24,6 +46,7 @@ Lesson openLessonSource(const std::string& path) {
             lesson.diagnostics.push_back({Severity::Error, 0, 0, "no such bundled lesson", ""});
             return lesson;
         }
+        mountDataFiles(path, resourceDataFiles(QFileInfo(QString::fromStdString(path)).path()));
         return parseLesson(resource.readAll().toStdString(), path);
     }
     if (!isBundlePath(path)) {

@@ -540,7 +540,7 @@ Flickable {
                                      view.onlyCell.length > 0
                 readonly property real estimatedHeight: kind === "prose"
                     ? 1.6 * Theme.proseSize * Math.ceil(markdown.length / Math.max(40, Theme.proseWidth / (0.5 * Theme.proseSize))) + 10
-                    : ({ attention: 900, quiz: 260, chart: 420, broken: 160 })[kind] || 200
+                    : ({ attention: 900, transformer: 900, quiz: 260, chart: 420, broken: 160 })[kind] || 200
                 // The cell or prose shown (null until built).
                 // qmllint disable type
                 readonly property Item item: body.item ? body.item.content : null
@@ -604,6 +604,7 @@ Flickable {
                                     attention: attentionRow,
                                     quiz: quizRow,
                                     chart: chartRow,
+                                    transformer: transformerRow,
                                     broken: brokenRow
                                 })[entry.kind] || null)
                             Rectangle {
@@ -646,6 +647,10 @@ Flickable {
                         Component {
                             id: quizRow
                             QuizCell { quiz: entry.cellObject as QuizCellModel }
+                        }
+                        Component {
+                            id: transformerRow
+                            TransformerCell { cell: entry.cellObject as TransformerCellModel }
                         }
                         Component {
                             id: chartRow

@@ -585,6 +585,27 @@ ApplicationWindow {
                     onTriggered: window.openGuide()
                 }
             }
+            ThemedMenu {
+                id: examplesMenu
+                objectName: "examplesMenu"
+                title: qsTr("&Examples")
+                // The lessons built into attnbook, each opened in place of the current one.
+                Instantiator {
+                    model: [
+                        { title: qsTr("Attention, the full lesson"), path: "qrc:/documents/attention.md" },
+                        { title: qsTr("Attention and transformers, the short lesson"), path: "qrc:/documents/transformers.md" },
+                        { title: qsTr("A transformer, taken apart"), path: "qrc:/documents/transformer.md" }
+                    ]
+                    delegate: MenuItem {
+                        required property var modelData
+                        objectName: "example_" + modelData.path.split("/").pop()
+                        text: modelData.title
+                        onTriggered: window.openLesson(modelData.path)
+                    }
+                    onObjectAdded: (index, object) => examplesMenu.insertItem(index, object)
+                    onObjectRemoved: (index, object) => examplesMenu.removeItem(object)
+                }
+            }
             MenuItem {
                 text: qsTr("&About attnbook")
                 onTriggered: aboutDialog.open()

@@ -5,6 +5,7 @@
 #include "app/models/attention_cell_model.h"
 
 #include "app/models/number_text.h"
+#include "app/models/what_if_clock.h"
 #include "core/document/cell_specs.h"
 #include "core/math/worked_steps.h"
 
@@ -18,8 +19,6 @@ namespace {
 
 // What-ifs kept for Undo per cell; each is a copy of the cell's inputs.
 constexpr size_t kUndoSteps = 200;
-// Counts what-ifs in every cell of the window (main thread only).
-qint64 whatIfClock = 0;
 
 QStringList toQStringList(const std::vector<std::string>& items) {
     QStringList out;
@@ -253,7 +252,7 @@ QString AttentionCellModel::applyEdit(WhatIfStep undo,
     }
     // Recorded before the recompute announces it, so the views see Undo at once.
     const bool inlineCompute = !updating() && computesInline();
-    undo_.push_back({std::move(undo), ++whatIfClock});
+    undo_.push_back({std::move(undo), nextWhatIfStamp()});
     if (undo_.size() > kUndoSteps) {
         undo_.erase(undo_.begin());
     }

@@ -6,6 +6,7 @@
 #include "app/models/document_editor.h"
 #include "app/models/document_saver.h"
 #include "app/models/quiz_cell_model.h"
+#include "app/models/transformer_cell_model.h"
 #include "core/document/cell_editor.h"
 #include "core/document/chart_series.h"
 #include "core/document/html_comments.h"
@@ -151,6 +152,7 @@ void LessonSession::clearCells() {
     cellModels_.clear();
     attention_.clear();
     quizzes_.clear();
+    transformers_.clear();
     prose_.clear();
     proseRow_.clear();
     quotedCells_.clear();
@@ -326,6 +328,19 @@ void LessonSession::present(Lesson lesson, const QString& path) {
             } else if (const ChartCellSpec* chart = cell->chart();
                        chart && computed && computed->ok) {
                 model = new ChartCellModel(id, *chart, computed->series, this);
+            } else if (const TransformerCellSpec* transformer = cell->transformer();
+                       transformer && computed && computed->ok && computed->transformer) {
+                auto* transformerModel =
+                    new TransformerCellModel(id, *transformer, computed->transformer, this);
+                transformerModel->setKeeper([this](const std::string& cellId, const auto& keys) {
+                    return keep(cellId, keys);
+                });
+                connect(transformerModel, &TransformerCellModel::recomputed, this,
+                        [this, id] { transformerRecomputed(id); });
+                connect(transformerModel, &TransformerCellModel::updatingChanged, this,
+                        &LessonSession::cellUpdatingChanged);
+                transformers_.push_back(transformerModel);
+                model = transformerModel;
             }
         }
         if (model) {
@@ -449,6 +464,32 @@ void LessonSession::attentionRecomputed(const std::string& id) {
             computed.attention = model->sharedResult();
         }
     }
+    rebindQuotes(id);
+}
+
+void LessonSession::transformerRecomputed(const std::string& id) {
+    if (quotedCells_.count(id) == 0) {
+        return;
+    }
+    const auto model = std::find_if(
+        transformers_.begin(), transformers_.end(),
+        [&](const TransformerCellModel* m) { return m->cellId().toStdString() == id; });
+    if (model == transformers_.end()) {
+        return;
+    }
+    for (ComputedCell& computed : results_.cells) {
+        if (computed.id == id) {
+            if (computed.transformer == (*model)->sharedResult()) {
+                return; // the same numbers
+            }
+            computed.transformer = (*model)->sharedResult();
+            computed.json = transformerJson(id, *computed.transformer);
+        }
+    }
+    rebindQuotes(id);
+}
+
+void LessonSession::rebindQuotes(const std::string& id) {
     for (size_t i = 0; i < prose_.size(); ++i) {
         if (prose_[i].boundCells.count(id)) {
             cells_->setMarkdown(proseRow_[i], proseMarkdown(prose_[i]));
@@ -461,7 +502,9 @@ void LessonSession::attentionRecomputed(const std::string& id) {
 
 void LessonSession::cellUpdatingChanged() {
     const bool now = std::any_of(attention_.begin(), attention_.end(),
-                                 [](const auto& cell) { return cell.second->updating(); });
+                                 [](const auto& cell) { return cell.second->updating(); }) ||
+                     std::any_of(transformers_.begin(), transformers_.end(),
+                                 [](const TransformerCellModel* cell) { return cell->updating(); });
     if (now != updating_) {
         updating_ = now;
         Q_EMIT updatingChanged();

@@ -29,6 +29,7 @@ namespace attnbook {
 class AttentionCellModel;
 class JsonSelection;
 class QuizCellModel;
+class TransformerCellModel;
 class DocumentEditor;
 class DocumentSaver;
 
@@ -128,6 +129,10 @@ class LessonSession : public QObject {
     void clearCells();
     void computeCells();
     void attentionRecomputed(const std::string& id);
+    // A transformer cell's what-if: its JSON and the prose and quizzes that quote it follow.
+    void transformerRecomputed(const std::string& id);
+    // The prose rows and quizzes that quote cell `id`, written again from results_.
+    void rebindQuotes(const std::string& id);
     void cellUpdatingChanged();
     QString proseMarkdown(const ProsePieceRow& row) const;
     std::string claimMark(const Binding& claim) const;
@@ -148,6 +153,7 @@ class LessonSession : public QObject {
     std::map<std::string, QObject*> cellModels_;
     std::map<std::string, AttentionCellModel*> attention_;
     std::vector<QuizCellModel*> quizzes_;
+    std::vector<TransformerCellModel*> transformers_;
     std::set<std::string> quotedCells_;   // cells that prose or quizzes bind to
     std::set<std::string> gradientCells_; // … and bind to a gradient or its check
     std::map<std::string, std::shared_ptr<JsonSelection>> quotedPaths_; // what they read

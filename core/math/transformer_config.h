@@ -57,6 +57,8 @@ struct TransformerSwitches {
     int layers = -1;  // run the first k layers; −1: all
     bool norm = true; // false: every LayerNorm is the identity
     bool ffn = true;  // false: no layer has an FFN
+
+    bool operator==(const TransformerSwitches&) const = default;
 };
 
 struct TransformerConfig {

@@ -1,0 +1,199 @@
+#pragma once
+// One transformer cell as the window shows it (transformer.md): the reader's what-ifs
+// (core/live/transformer_live_cell.h) behind the controls, and the result every view reads —
+// the residual stream stage by stage, the FFN's activations, the next-word chances, the
+// generation with its cache and costs, attention in blocks, and each layer's attention as an
+// attention cell of its own (the attention views the window already has).
+//
+// A recompute runs inline when the cell is small (every shipped lesson's), else on a worker
+// thread, the latest edit winning, while `updating` is true.
+
+#include "core/live/transformer_live_cell.h"
+#include "core/math/transformer_result.h"
+
+#include <QColor>
+#include <QFutureWatcher>
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+#include <QVariantList>
+#include <QtQml/qqmlregistration.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace attnbook {
+
+class AttentionCellModel;
+
+class TransformerCellModel : public QObject {
+    Q_OBJECT
+    QML_ELEMENT
+    QML_UNCREATABLE("transformer cells come from a LessonSession")
+
+    Q_PROPERTY(QString cellId READ cellId CONSTANT)
+    Q_PROPERTY(QStringList views READ views CONSTANT)
+    Q_PROPERTY(QStringList controls READ controls CONSTANT)
+    Q_PROPERTY(QStringList vocabWords READ vocabWords CONSTANT)
+    Q_PROPERTY(int layerCount READ layerCount CONSTANT)
+    Q_PROPERTY(bool learnedPositional READ learnedPositional CONSTANT)
+    // Every property below changes with a recompute (or an edit).
+    Q_PROPERTY(int revision READ revision NOTIFY recomputed)
+    Q_PROPERTY(QStringList tokens READ tokens NOTIFY recomputed)
+    Q_PROPERTY(int n READ n NOTIFY recomputed)
+    Q_PROPERTY(int d READ d NOTIFY recomputed)
+    Q_PROPERTY(int layersRun READ layersRun NOTIFY recomputed)
+    Q_PROPERTY(bool norm READ norm NOTIFY recomputed)
+    Q_PROPERTY(bool ffn READ ffn NOTIFY recomputed)
+    Q_PROPERTY(double temperature READ temperature NOTIFY recomputed)
+    Q_PROPERTY(int generateSteps READ generateSteps NOTIFY recomputed)
+    Q_PROPERTY(QString pick READ pick NOTIFY recomputed)
+    Q_PROPERTY(int seed READ seed NOTIFY recomputed)
+    Q_PROPERTY(QString mask READ mask NOTIFY recomputed)
+    Q_PROPERTY(QString positional READ positional NOTIFY recomputed)
+    Q_PROPERTY(bool edited READ edited NOTIFY recomputed)
+    Q_PROPERTY(bool canUndoWhatIf READ canUndoWhatIf NOTIFY recomputed)
+    Q_PROPERTY(qint64 whatIfStamp READ whatIfStamp NOTIFY recomputed)
+    Q_PROPERTY(bool hasLoss READ hasLoss NOTIFY recomputed)
+    Q_PROPERTY(double loss READ loss NOTIFY recomputed)
+    Q_PROPERTY(bool gradientCheckPassed READ gradientCheckPassed NOTIFY recomputed)
+    Q_PROPERTY(QString gradientCheckText READ gradientCheckText NOTIFY recomputed)
+    // Why the settings cannot be computed (the views show the last numbers that could).
+    Q_PROPERTY(QString problem READ problem NOTIFY recomputed)
+    Q_PROPERTY(QString generationRefused READ generationRefused NOTIFY recomputed)
+    Q_PROPERTY(double cacheNumbers READ cacheNumbers NOTIFY recomputed)
+    Q_PROPERTY(int blockSize READ blockSize CONSTANT)
+    Q_PROPERTY(bool updating READ updating NOTIFY updatingChanged)
+
+  public:
+    using Keeper = std::function<std::optional<std::string>(
+        const std::string& cellId, const std::vector<std::pair<std::string, std::string>>&)>;
+
+    // The model of a cell that computeLesson computed: `computed` is shown until an edit.
+    TransformerCellModel(const std::string& id, const TransformerCellSpec& spec,
+                         std::shared_ptr<const TransformerResult> computed,
+                         QObject* parent = nullptr);
+    ~TransformerCellModel() override;
+
+    QString cellId() const { return id_; }
+    QStringList views() const { return views_; }
+    QStringList controls() const { return controls_; }
+    QStringList vocabWords() const;
+    int layerCount() const { return int(live_.authored().config.layers.size()); }
+    bool learnedPositional() const;
+    int revision() const { return revision_; }
+    QStringList tokens() const;
+    int n() const { return result_->n; }
+    int d() const { return result_->d; }
+    int layersRun() const { return result_->layersRun; }
+    bool norm() const { return live_.settings().run.norm; }
+    bool ffn() const { return live_.settings().run.ffn; }
+    double temperature() const { return live_.settings().temperature; }
+    int generateSteps() const { return live_.settings().generateSteps; }
+    QString pick() const;
+    int seed() const { return int(live_.settings().seed); }
+    QString mask() const;
+    QString positional() const;
+    bool edited() const { return live_.edited(); }
+    bool canUndoWhatIf() const { return !stamps_.empty(); }
+    qint64 whatIfStamp() const { return stamps_.empty() ? 0 : stamps_.back(); }
+    bool hasLoss() const { return result_->loss.has_value(); }
+    double loss() const { return result_->loss.value_or(0.0); }
+    bool gradientCheckPassed() const { return result_->gradcheck.passed(); }
+    QString gradientCheckText() const;
+    QString problem() const { return problem_; }
+    QString generationRefused() const;
+    double cacheNumbers() const { return result_->generation.cacheNumbers; }
+    int blockSize() const { return live_.authored().blockSize; }
+    bool updating() const { return bool(watcher_) || pending_; }
+
+    // Edits: "" when applied, else why refused (nothing changed).
+    Q_INVOKABLE QString replaceToken(int index, const QString& word);
+    Q_INVOKABLE QString addToken(const QString& word);
+    Q_INVOKABLE QString removeToken(int index);
+    Q_INVOKABLE QString setLayersRun(int layers);
+    Q_INVOKABLE QString setNorm(bool on);
+    Q_INVOKABLE QString setFfn(bool on);
+    Q_INVOKABLE QString setTemperature(double temperature);
+    Q_INVOKABLE QString setGenerate(int steps, const QString& pick, int seed);
+    Q_INVOKABLE QString setMask(const QString& mask);
+    Q_INVOKABLE QString setPositional(const QString& positional);
+    Q_INVOKABLE bool allows(const QString& control) const { return controls_.contains(control); }
+    Q_INVOKABLE bool undoWhatIf();
+    Q_INVOKABLE void reset();
+    // Writes the settings that are part of the lesson into it (an unsaved change); returns
+    // what was kept and what is only the reader's view, or why not.
+    Q_INVOKABLE QString keep();
+
+    // The views' numbers.
+    // "tokens + positions", "layer 1 + attention", "layer 1 + FFN", …, "final LayerNorm".
+    Q_INVOKABLE QStringList stageNames() const;
+    // Stage `stage`: one entry per token {label, values, norm, change, changeNorm}: the
+    // vector after the stage, its length, and what the stage added (its length too).
+    Q_INVOKABLE QVariantList stageRows(int stage) const;
+    // The largest |value| and |change| of a stage: the ends of its colour scales.
+    Q_INVOKABLE double stageRange(int stage) const;
+    Q_INVOKABLE double changeRange(int stage) const;
+    // The FFN's activations of `layer`: {label, values} per token; [] without an FFN.
+    Q_INVOKABLE QVariantList ffnRows(int layer) const;
+    Q_INVOKABLE double ffnRange(int layer) const;
+    // The last row's chances: {word, prob, chosen} for the top `count`.
+    Q_INVOKABLE QVariantList nextWords(int count) const;
+    // {word, prob, costCached, costFull, keys} per generated word.
+    Q_INVOKABLE QVariantList generationSteps() const;
+    Q_INVOKABLE int headsOf(int layer) const;
+    // Attention in blocks for one head and query row: {steps: [{keys, max, total, out}],
+    // output, plain, difference}.
+    Q_INVOKABLE QVariantMap blocks(int layer, int head, int row, int blockSize) const;
+    // Layer `layer`'s attention as an attention cell (read-only): the attention views.
+    Q_INVOKABLE QObject* layerAttention(int layer);
+    // A diverging colour for t in [−1, 1] and a sequential one for t in [0, 1], from the
+    // heatmaps' palette (exports/heat_palette.h).
+    Q_INVOKABLE QColor changeColour(double t, bool dark) const;
+    Q_INVOKABLE QColor shareColour(double t, bool dark) const;
+    Q_INVOKABLE QColor textOn(const QColor& background) const;
+    Q_INVOKABLE QString number(double value, int digits) const;
+
+    std::shared_ptr<const TransformerResult> sharedResult() const { return result_; }
+    const TransformerResult& result() const { return *result_; }
+    void setKeeper(Keeper keeper) { keeper_ = std::move(keeper); }
+    // Milliseconds the last recompute took.
+    double lastComputeMilliseconds() const { return lastComputeMs_; }
+
+  Q_SIGNALS:
+    void recomputed();
+    void updatingChanged();
+
+  private:
+    QString edit(const std::function<std::string(TransformerLiveCell&)>& change);
+    void recompute();
+    void startWorker();
+    void workerFinished();
+    void show(std::shared_ptr<const TransformerResult> result, double milliseconds);
+    const arma::mat& stageMatrix(int stage) const;
+
+    QString id_;
+    QStringList views_, controls_;
+    TransformerLiveCell live_;
+    std::shared_ptr<const TransformerResult> result_;
+    QString problem_;
+    int revision_ = 0;
+    std::vector<qint64> stamps_; // when each undoable what-if was made
+    Keeper keeper_;
+    double lastComputeMs_ = 0.0;
+    bool inline_ = true;
+    // The worker: one job at a time; an edit while it runs waits as `pending_`.
+    struct Outcome {
+        std::shared_ptr<const TransformerResult> result;
+        std::string error;
+        double milliseconds = 0.0;
+    };
+    std::unique_ptr<QFutureWatcher<Outcome>> watcher_;
+    bool pending_ = false;
+    std::map<int, QPointer<AttentionCellModel>> layerModels_;
+    int layerModelsRevision_ = -1;
+};
+
+} // namespace attnbook

@@ -1,0 +1,201 @@
+// Not `pragma ComponentBehavior: Bound`: the views are picked with a Loader (see
+// AttentionCell.qml for why Qt 6.4 then needs this off).
+import QtQuick
+import QtQuick.Controls
+import Attnbook
+import Attnbook.Models
+// qmllint disable unqualified
+
+// A transformer cell: the controls its `controls` key allows, then a tab for each view its
+// `views` key asks for — the residual stream, the FFN, the next word, generation, the cache,
+// attention in blocks — and each layer's attention with the attention views.
+Card {
+    id: card
+    required property TransformerCellModel cell
+    property string keepMessage: ""
+    readonly property bool hasControls: cell.controls.length > 0
+    readonly property var ownViews: [
+        { name: "stream", label: qsTr("Residual stream") },
+        { name: "ffn", label: qsTr("FFN") },
+        { name: "next", label: qsTr("Next word") },
+        { name: "generation", label: qsTr("Generation") },
+        { name: "cache", label: qsTr("Cache") },
+        { name: "blocks", label: qsTr("Attention in blocks") }
+    ]
+    readonly property bool showsAttention: Array.from(["matrices", "heatmap", "shares", "arithmetic", "trace"])
+        .some(v => Array.from(card.cell.views).indexOf(v) >= 0)
+    readonly property var tabs: {
+        const views = Array.from(card.cell.views)
+        // In the order the lesson lists them: its first view shows first.
+        const out = views.map(name => card.ownViews.find(v => v.name === name)).filter(v => v !== undefined)
+        if (card.showsAttention)
+            for (let l = 0; l < card.cell.layersRun; ++l)
+                out.push({ name: "attention", layer: l, label: qsTr("Layer %1 attention").arg(l + 1) })
+        return out
+    }
+
+    objectName: "transformer_" + cell.cellId
+    kind: qsTr("Transformer")
+    cellId: cell.cellId
+    edge: cell.edited ? Theme.accent : Theme.border
+    Accessible.role: Accessible.Grouping
+    Accessible.name: qsTr("Transformer cell %1").arg(cell.cellId)
+
+    headerExtras: [
+        Text {
+            visible: card.cell.edited
+            text: qsTr("edited")
+            height: undoButton.height
+            verticalAlignment: Text.AlignVCenter
+            color: Theme.accent
+            font.pixelSize: Theme.smallSize
+            font.italic: true
+        },
+        Text {
+            visible: card.cell.updating
+            text: qsTr("updating…")
+            height: undoButton.height
+            verticalAlignment: Text.AlignVCenter
+            color: Theme.mutedText
+            font.pixelSize: Theme.smallSize
+            font.italic: true
+        },
+        Button {
+            id: undoButton
+            objectName: "undoWhatIf"
+            opacity: enabled ? 1 : 0.4
+            visible: card.hasControls
+            text: qsTr("Undo")
+            enabled: card.cell.canUndoWhatIf
+            onClicked: card.cell.undoWhatIf()
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Take back your last change to this cell (Ctrl+Z)")
+        },
+        Button {
+            objectName: "reset"
+            opacity: enabled ? 1 : 0.4
+            visible: card.hasControls
+            text: qsTr("Reset")
+            enabled: card.cell.edited
+            onClicked: { card.cell.reset(); card.keepMessage = "" }
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Back to the cell as the lesson wrote it")
+        },
+        Button {
+            objectName: "keep"
+            opacity: enabled ? 1 : 0.4
+            visible: card.hasControls
+            text: qsTr("Keep")
+            enabled: card.cell.edited
+            onClicked: { card.keepMessage = card.cell.keep(); card.forceActiveFocus() }
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Make the tokens, temperature and generation part of the lesson (an unsaved change)")
+        }
+    ]
+
+    Text {
+        objectName: "summary"
+        width: card.contentWidth
+        text: {
+            const c = card.cell
+            const parts = [c.n === 1 ? qsTr("1 token") : qsTr("%1 tokens").arg(c.n),
+                           qsTr("width d = %1").arg(c.d),
+                           c.layersRun === c.layerCount ? (c.layerCount === 1 ? qsTr("1 layer") : qsTr("%1 layers").arg(c.layerCount))
+                                                        : qsTr("%1 of %2 layers").arg(c.layersRun).arg(c.layerCount),
+                           qsTr("%1 words").arg(c.vocabWords.length)]
+            if (c.hasLoss)
+                parts.push(qsTr("loss %1").arg(c.number(c.loss, 4)))
+            return parts.join("  ·  ")
+        }
+        color: Theme.mutedText
+        font.pixelSize: Theme.smallSize
+        wrapMode: Text.WordWrap
+    }
+    Rectangle {
+        visible: card.hasControls
+        width: card.contentWidth
+        height: controlsColumn.implicitHeight + 20
+        color: Theme.sunken
+        border.color: Theme.border
+        radius: 4
+        Column {
+            id: controlsColumn
+            x: 10
+            y: 10
+            width: parent.width - 20
+            spacing: 8
+            SectionTitle {
+                text: qsTr("Try it: the lesson lets you change these")
+                width: parent.width
+            }
+            TransformerControls {
+                id: controlsBox
+                cell: card.cell
+                width: parent.width
+            }
+        }
+    }
+    Text {
+        visible: card.keepMessage.length > 0
+        width: card.contentWidth
+        text: card.keepMessage
+        color: Theme.good
+        font.pixelSize: Theme.smallSize
+        wrapMode: Text.WordWrap
+    }
+    // The views, one at a time: a row of buttons as the other controls are.
+    property int viewIndex: 0
+    Flow {
+        objectName: "transformerViews"
+        visible: card.tabs.length > 1
+        width: card.contentWidth
+        spacing: 6
+        Text {
+            text: qsTr("Show")
+            color: Theme.mutedText
+            font.pixelSize: Theme.smallSize
+            height: Theme.scaled(32)
+            verticalAlignment: Text.AlignVCenter
+        }
+        Choice {
+            name: "view"
+            accessibleName: qsTr("View")
+            current: Math.min(card.viewIndex, card.tabs.length - 1)
+            options: card.tabs.map((tab, i) => ({ value: i, label: tab.label }))
+            onChosen: value => card.viewIndex = value
+        }
+    }
+    Loader {
+        id: viewLoader
+        width: card.contentWidth
+        readonly property var tab: card.tabs[Math.min(card.viewIndex, card.tabs.length - 1)] || null
+        sourceComponent: tab === null ? null : ({
+            stream: streamView, ffn: ffnView, next: nextView, generation: generationView,
+            cache: cacheView, blocks: blocksView, attention: attentionView
+        })[tab.name]
+    }
+    Text {
+        objectName: "gradientCheck"
+        width: card.contentWidth
+        text: card.cell.gradientCheckText
+        color: card.cell.gradientCheckPassed ? Theme.mutedText : Theme.warning
+        font.pixelSize: Theme.smallSize
+        wrapMode: Text.WordWrap
+    }
+
+    Component { id: streamView; StreamView { cell: card.cell } }
+    Component { id: ffnView; FfnView { cell: card.cell } }
+    Component { id: nextView; NextWordsView { cell: card.cell } }
+    Component { id: generationView; GenerationView { cell: card.cell } }
+    Component { id: cacheView; CacheView { cell: card.cell } }
+    Component { id: blocksView; BlocksView { cell: card.cell } }
+    Component {
+        id: attentionView
+        AttentionCell {
+            cell: { card.cell.revision; return card.cell.layerAttention(viewLoader.tab.layer) as AttentionCellModel }
+        }
+    }
+}
