@@ -14,18 +14,47 @@
 //             would be "as fast as its products at BLAS speed"; causal uses
 //             the dense count too, so skipping the blocked half shows as < 1.
 //
-// Usage: attnbook-bench [--quick]   (--quick: only the two smallest sizes)
+// Then two transformer figures (transformer.md), their weights written once as .npy files to a
+// temporary folder and read back through the document layer (parseLesson, {file: PATH}), each
+// printed on one line:
+//
+//     transformer n=64 d=768 h=12 d_ff=3072 layers=2 V=1000 mask=causal seconds=0.123
+//         gemm_ratio=2.10
+//     generate n=512 d=64 h=4 d_ff=256 layers=2 V=1000 step=2 seconds=0.000123
+//         full_seconds=0.0123 cached_ratio=0.0100
+//
+// transformer: a GPT-2-small-shaped cell (gelu, LayerNorms, tied unembedding, a target on
+//             every row): forward + backward (no gradient check), gemm_ratio as above with
+//             FLOPs = 3 × the forward pass's dense products (every product of the forward
+//             pass has two in the backward pass: the gradient of each operand).
+// generate:   seconds is step 2 of a cached generation alone after a 512-token prompt
+//             (TransformerEngine::generate with steps = 2 minus steps = 1, paired runs);
+//             full_seconds the forward pass over the 513 tokens it stands for;
+//             cached_ratio = seconds / full_seconds.
+//
+// Usage: attnbook-bench [--quick] [--transformer]
+//   --quick: only the two smallest attention sizes; --transformer: only the transformer figures
+#include "core/document/lesson.h"
 #include "core/math/attention_engine.h"
+#include "core/math/transformer_engine.h"
 
 #include <armadillo>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
+
+#include <unistd.h>
 
 using namespace attnbook;
 
@@ -155,15 +184,353 @@ void benchOne(const BenchSize& s, MaskKind mask, GemmYardstick& gemm) {
                  t.gemmRate / 1e9);
 }
 
+// ---- The transformer cell (transformer.md) ----
+
+struct TransformerShape {
+    int n;      // prompt tokens
+    int d;      // model width
+    int h;      // heads
+    int dFF;    // the FFN's hidden width
+    int layers; // L
+    int V;      // vocabulary words
+};
+
+// A folder of its own under the system's temporary folder, removed with everything in it.
+class TempFolder {
+  public:
+    TempFolder() {
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "attnbook-bench-XXXXXX").string();
+        if (!mkdtemp(pattern.data())) {
+            throw std::runtime_error("cannot make a temporary folder");
+        }
+        path_ = pattern;
+    }
+    ~TempFolder() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path_, ignored);
+    }
+    TempFolder(const TempFolder&) = delete;
+    TempFolder& operator=(const TempFolder&) = delete;
+    const std::string& path() const { return path_; }
+
+  private:
+    std::string path_;
+};
+
+// A .npy file (format 1.0, little-endian float64) of `m`, written in Fortran order straight from
+// Armadillo's column-major memory; a vector (`oneD`) as shape (k,).
+void writeNpy(const std::string& path, const arma::mat& m, bool oneD) {
+    const std::string shape =
+        oneD ? "(" + std::to_string(m.n_elem) + ",)"
+             : "(" + std::to_string(m.n_rows) + ", " + std::to_string(m.n_cols) + ")";
+    std::string header =
+        "{'descr': '<f8', 'fortran_order': " + std::string(oneD ? "False" : "True") +
+        ", 'shape': " + shape + ", }";
+    const size_t unpadded = 10 + header.size() + 1; // magic, version, length, header, '\n'
+    header.append((64 - unpadded % 64) % 64, ' ');
+    header += '\n';
+    std::ofstream out(path, std::ios::binary);
+    const unsigned char prefix[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+    out.write(reinterpret_cast<const char*>(prefix), 8);
+    const std::uint16_t length = std::uint16_t(header.size()); // little-endian on x86
+    out.write(reinterpret_cast<const char*>(&length), 2);
+    out << header;
+    out.write(reinterpret_cast<const char*>(m.memptr()),
+              std::streamsize(m.n_elem * sizeof(double)));
+    if (!out) {
+        throw std::runtime_error("cannot write " + path);
+    }
+}
+
+std::string wordList(const std::vector<int>& words) {
+    std::string out = "[";
+    for (size_t i = 0; i < words.size(); ++i) {
+        out += (i ? ", w" : "w") + std::to_string(words[i]);
+    }
+    return out + "]";
+}
+
+struct CellFiles {
+    std::string text; // the cell as a lesson writes it
+    int files = 0;    // .npy files it reads
+};
+
+// Writes a random cell's weights to `folder` as .npy files (names prefixed with `id`) and
+// returns the cell, every matrix and vector a {file: PATH} value. Weights are N(0, 1/fan_in),
+// so that every stage stays of order 1.
+CellFiles writeTransformerCell(const std::string& folder, const std::string& id,
+                               const TransformerShape& s, bool learnedPositions, bool targets,
+                               int generateSteps) {
+    const arma::uword d = arma::uword(s.d), dFF = arma::uword(s.dFF);
+    CellFiles cell;
+    const auto file = [&](const std::string& name, const arma::mat& m, bool oneD) {
+        const std::string path = id + "_" + name + ".npy";
+        writeNpy(folder + "/" + path, m, oneD);
+        ++cell.files;
+        return "{file: " + path + "}";
+    };
+    const auto matrix = [&](const std::string& name, arma::uword rows, arma::uword cols) {
+        return file(name, arma::mat(rows, cols, arma::fill::randn) / std::sqrt(double(cols)),
+                    false);
+    };
+    const auto vector = [&](const std::string& name, arma::uword k, double mean, double sd) {
+        return file(name, arma::mat(1, k, arma::fill::randn) * sd + mean, true);
+    };
+    const auto norm = [&](const std::string& name) {
+        return "{gamma: " + vector(name + "_gamma", d, 1.0, 0.1) +
+               ", beta: " + vector(name + "_beta", d, 0.0, 0.1) + "}";
+    };
+
+    std::ofstream labels(folder + "/" + id + "_vocab.txt");
+    for (int w = 0; w < s.V; ++w) {
+        labels << "w" << w << "\n";
+    }
+    const arma::uvec tokens =
+        arma::randi<arma::uvec>(arma::uword(s.n) + 1, arma::distr_param(0, s.V - 1));
+    std::vector<int> prompt(tokens.begin(), tokens.end() - 1),
+        next(tokens.begin() + 1, tokens.end());
+    std::string& t = cell.text;
+    t = "```transformer " + id + "\n";
+    t += "tokens: " + wordList(prompt) + "\n";
+    t += "vocab: {file: " + id + "_vocab.npy, labels: " + id + "_vocab.txt}\n";
+    file("vocab", arma::mat(arma::uword(s.V), d, arma::fill::randn) / std::sqrt(double(d)), false);
+    t += "positional: " +
+         (learnedPositions ? matrix("positions", arma::uword(s.n), d) : std::string("sinusoidal")) +
+         "\n";
+    t += "layers:\n";
+    for (int l = 0; l < s.layers; ++l) {
+        const std::string p = "l" + std::to_string(l) + "_";
+        t += "  - attention:\n";
+        t += "      heads: " + std::to_string(s.h) + "\n";
+        t += "      mask: causal\n";
+        for (const char* w : {"Q", "K", "V", "O"}) {
+            t += std::string("      W_") + w + ": " + matrix(p + "W_" + w, d, d) + "\n";
+            t += std::string("      b_") + w + ": " + vector(p + "b_" + w, d, 0.0, 0.02) + "\n";
+        }
+        t += "    ln1: " + norm(p + "ln1") + "\n";
+        t += "    ffn:\n";
+        t += "      W_1: " + matrix(p + "W_1", dFF, d) + "\n";
+        t += "      b_1: " + vector(p + "b_1", dFF, 0.0, 0.02) + "\n";
+        t += "      W_2: " + matrix(p + "W_2", d, dFF) + "\n";
+        t += "      b_2: " + vector(p + "b_2", d, 0.0, 0.02) + "\n";
+        t += "      activation: gelu\n";
+        t += "    ln2: " + norm(p + "ln2") + "\n";
+    }
+    t += "final_ln: " + norm("final_ln") + "\n";
+    t += "unembed: tied\n";
+    if (targets) {
+        t += "targets: " + wordList(next) + "\n";
+    }
+    if (generateSteps > 0) {
+        t += "generate: {steps: " + std::to_string(generateSteps) + ", pick: greedy}\n";
+    }
+    t += "```\n";
+    return cell;
+}
+
+// The configurations of `cells` after parseLesson read the lesson and its .npy files; exits
+// with the lesson's errors if it has any.
+std::vector<TransformerConfig> readCells(const std::string& folder, const std::string& text,
+                                         const std::vector<std::string>& cells) {
+    const Lesson lesson = parseLesson(text, folder + "/bench.md");
+    bool failed = false;
+    for (const Diagnostic& problem : lesson.diagnostics) {
+        if (problem.severity == Severity::Error) {
+            std::fprintf(stderr, "%s\n", formatDiagnostic("bench.md", problem).c_str());
+            failed = true;
+        }
+    }
+    std::vector<TransformerConfig> configs;
+    for (const std::string& id : cells) {
+        const LessonCell* cell = lesson.cell(id);
+        if (failed || !cell || !cell->transformer()) {
+            std::fprintf(stderr, "the benchmark lesson's cell '%s' did not read\n", id.c_str());
+            std::exit(1);
+        }
+        configs.push_back(cell->transformer()->config);
+    }
+    return configs;
+}
+
+// The dense multiply-adds × 2 of one forward pass, counted from transformer_engine.cpp with
+// every weight a matrix and d_k = d_v = d / h: per layer Q, K, V and the output projection,
+// the heads' scores and contexts (dense: causal skips nothing in this count), the FFN's two
+// products; then the logits. LayerNorm, gelu and softmax are not products and not counted.
+double transformerForwardFlops(const TransformerShape& s) {
+    const double n = s.n, d = s.d, dFF = s.dFF, V = s.V;
+    const double layer = 4 * 2 * n * d * d      // Q, K, V, Y: (n × d)(d × d)
+                         + 2 * n * n * d        // S_i = Q_i K_iᵀ over the h heads
+                         + 2 * n * n * d        // H_i = A_i V_i
+                         + 2 * 2 * n * d * dFF; // G W₁ᵀ, act W₂ᵀ
+    return s.layers * layer + 2 * n * d * V;    // logits = Z Uᵀ
+}
+
+// The same products at the same shapes, one dgemm each (forward C = A B, and the backward
+// pass's ∂A = G Bᵀ, ∂B = Aᵀ G): what the cell's products cost at BLAS speed for these skinny
+// shapes, as opposed to the square yardstick's.
+class ShapedGemms {
+  public:
+    explicit ShapedGemms(const TransformerShape& s) {
+        const arma::uword n = arma::uword(s.n), d = arma::uword(s.d), dFF = arma::uword(s.dFF),
+                          V = arma::uword(s.V), dK = d / arma::uword(s.h);
+        for (int l = 0; l < s.layers; ++l) {
+            for (int i = 0; i < 4; ++i) {
+                add(n, d, d);
+            }
+            for (int i = 0; i < s.h; ++i) {
+                add(n, dK, n); // scores
+                add(n, n, dK); // contexts
+            }
+            add(n, d, dFF);
+            add(n, dFF, d);
+        }
+        add(n, d, V);
+    }
+    void run() {
+        for (Product& p : products_) {
+            p.c = p.a * p.b;
+            p.gradA = p.c * p.b.t();
+            p.gradB = p.a.t() * p.c;
+        }
+    }
+
+  private:
+    struct Product {
+        arma::mat a, b, c, gradA, gradB;
+    };
+    void add(arma::uword rows, arma::uword inner, arma::uword cols) {
+        products_.push_back({arma::mat(rows, inner, arma::fill::randn),
+                             arma::mat(inner, cols, arma::fill::randn),
+                             {},
+                             {},
+                             {}});
+    }
+    std::vector<Product> products_;
+};
+
+void benchTransformer(const TransformerConfig& config, const TransformerShape& s,
+                      GemmYardstick& gemm, int files, double readSeconds) {
+    TransformerEngine engine;
+    TransformerResult result; // reused: its matrices keep their memory between passes
+    const Timing t = timeAgainstGemm(
+        [&] {
+            engine.forward(config, result);
+            engine.backward(config, result, GradientCheck::Skip);
+        },
+        gemm);
+    const double flops = 3 * transformerForwardFlops(s);
+    const double ratio = t.seconds / (flops / t.gemmRate);
+    // The same products at their own shapes, also in turns with the yardstick: how much of the
+    // ratio is the shapes' (n = 64 rows, weight gradients with an inner width of 64) and how
+    // much is the engine's own.
+    ShapedGemms shaped(s);
+    const Timing products = timeAgainstGemm([&] { shaped.run(); }, gemm);
+    const double productsRatio = products.seconds / (flops / products.gemmRate);
+    std::printf("transformer n=%d d=%d h=%d d_ff=%d layers=%d V=%d mask=causal ", s.n, s.d, s.h,
+                s.dFF, s.layers, s.V);
+    printSeconds(t.seconds);
+    std::printf(" gemm_ratio=%.2f\n", ratio);
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "  (dgemm 1024x512 by 512x512 alongside: %.2f GFLOP/s; %.3g GFLOP counted; "
+                 "loss %.4f; the same products alone at their own shapes: gemm_ratio %.2f, so "
+                 "the engine takes %.2fx its products' time; %d .npy files read through "
+                 "parseLesson in %.2f s)\n",
+                 t.gemmRate / 1e9, flops / 1e9, result.loss.value_or(0.0), productsRatio,
+                 ratio / productsRatio, files, readSeconds);
+}
+
+// Step 2 of a cached generation after an n-token prompt, against the forward pass over the
+// n + 1 tokens it stands for.
+void benchGeneration(TransformerConfig config, const TransformerShape& s) {
+    TransformerEngine engine;
+    TransformerResult prompt;
+    engine.forward(config, prompt);
+    const auto generate = [&](int steps) {
+        config.generate->steps = steps;
+        return secondsOf([&] { engine.generate(config, prompt); });
+    };
+    generate(2);
+    if (!prompt.generation.ran || prompt.generation.steps.size() != 2) {
+        std::fprintf(stderr, "generation did not run: %s\n", prompt.generation.refused.c_str());
+        std::exit(1);
+    }
+    const GenerationStep stepTwo = prompt.generation.steps[1];
+
+    // The prompt and the word step 1 appended, computed in full.
+    TransformerConfig full = config;
+    full.generate.reset();
+    full.targets.clear();
+    const int word = prompt.generation.steps[0].word;
+    full.tokens.push_back(prompt.generation.steps[0].label);
+    full.X0 = arma::join_cols(config.X0, config.vocab.row(arma::uword(word)));
+    TransformerResult recomputed;
+    engine.forward(full, recomputed);
+    const double mismatch = arma::abs(recomputed.probs.row(arma::uword(s.n)) - stepTwo.probs).max();
+
+    // Paired turns: steps = 1 and steps = 2 back to back (in alternating order), their
+    // difference step 2's cost; the full forward pass in between.
+    std::vector<double> stepTimes, oneStep, twoSteps, fullTimes;
+    double spent = 0.0;
+    for (int turn = 0; turn < 10 || (turn < 200 && spent < 3.0); ++turn) {
+        for (int i = 0; i < 20; ++i) {
+            const bool twoFirst = i % 2 == 1;
+            const double first = generate(twoFirst ? 2 : 1);
+            const double second = generate(twoFirst ? 1 : 2);
+            const double one = twoFirst ? second : first, two = twoFirst ? first : second;
+            oneStep.push_back(one);
+            twoSteps.push_back(two);
+            stepTimes.push_back(two - one);
+            spent += one + two;
+        }
+        fullTimes.push_back(secondsOf([&] { engine.forward(full, recomputed); }));
+        spent += fullTimes.back();
+    }
+    const double step = median(stepTimes), fullSeconds = median(fullTimes);
+    std::printf("generate n=%d d=%d h=%d d_ff=%d layers=%d V=%d step=2 ", s.n, s.d, s.h, s.dFF,
+                s.layers, s.V);
+    printSeconds(step);
+    std::printf(" full_");
+    printSeconds(fullSeconds);
+    std::printf(" cached_ratio=%.4f\n", step / fullSeconds);
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "  (generate() with steps=1: %.6f s, steps=2: %.6f s; step 2's chances match "
+                 "the %d-token recompute to %.1e)\n",
+                 median(oneStep), median(twoSteps), s.n + 1, mismatch);
+}
+
+void benchTransformers(GemmYardstick& gemm) {
+    const TransformerShape gpt{64, 768, 12, 3072, 2, 1000};
+    const TransformerShape small{512, 64, 4, 256, 2, 1000};
+    const TempFolder folder;
+    const CellFiles gptCell =
+        writeTransformerCell(folder.path(), "gpt", gpt, /*learnedPositions=*/true,
+                             /*targets=*/true, /*generateSteps=*/0);
+    const CellFiles smallCell =
+        writeTransformerCell(folder.path(), "gen", small, /*learnedPositions=*/false,
+                             /*targets=*/false, /*generateSteps=*/2);
+    const std::string lesson = "# Bench\n\n" + gptCell.text + "\n" + smallCell.text;
+    std::vector<TransformerConfig> configs;
+    const double readSeconds = secondsOf([&] {
+        configs = readCells(folder.path(), lesson, {"gpt", "gen"});
+    });
+    benchTransformer(configs[0], gpt, gemm, gptCell.files + smallCell.files, readSeconds);
+    benchGeneration(configs[1], small);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-    bool quick = false;
+    bool quick = false, transformerOnly = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--quick") == 0) {
             quick = true;
+        } else if (std::strcmp(argv[i], "--transformer") == 0) {
+            transformerOnly = true;
         } else {
-            std::fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--quick] [--transformer]\n", argv[0]);
             return 2;
         }
     }
@@ -174,10 +541,14 @@ int main(int argc, char** argv) {
     if (quick) {
         sizes.resize(2);
     }
+    if (transformerOnly) {
+        sizes.clear();
+    }
     for (const BenchSize& s : sizes) {
         for (const MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
             benchOne(s, mask, gemm);
         }
     }
+    benchTransformers(gemm);
     return 0;
 }
