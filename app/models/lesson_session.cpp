@@ -339,6 +339,12 @@ void LessonSession::present(Lesson lesson, const QString& path) {
                         [this, id] { transformerRecomputed(id); });
                 connect(transformerModel, &TransformerCellModel::updatingChanged, this,
                         &LessonSession::cellUpdatingChanged);
+                if (quotedCells_.count(id)) {
+                    const auto quoted = quotedPaths_.find(id);
+                    transformerModel->setQuoted(quoted != quotedPaths_.end()
+                                                    ? quoted->second
+                                                    : std::make_shared<const JsonSelection>());
+                }
                 transformers_.push_back(transformerModel);
                 model = transformerModel;
             }
@@ -483,7 +489,9 @@ void LessonSession::transformerRecomputed(const std::string& id) {
                 return; // the same numbers
             }
             computed.transformer = (*model)->sharedResult();
-            computed.json = transformerJson(id, *computed.transformer);
+            if (const std::shared_ptr<const Json> json = (*model)->resultJson()) {
+                computed.json = *json; // built with the result (on the worker, when large)
+            }
         }
     }
     rebindQuotes(id);

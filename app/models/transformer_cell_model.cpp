@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace attnbook {
 namespace {
@@ -30,9 +31,11 @@ QStringList toQStringList(const std::vector<std::string>& items) {
     return out;
 }
 
-QVariantList rowValues(const arma::mat& m, arma::uword row) {
+// Row `row` of `m`, its first `columns` numbers at most.
+QVariantList rowValues(const arma::mat& m, arma::uword row,
+                       arma::uword columns = std::numeric_limits<arma::uword>::max()) {
     QVariantList values;
-    for (arma::uword c = 0; c < m.n_cols; ++c) {
+    for (arma::uword c = 0; c < m.n_cols && c < columns; ++c) {
         values << m(row, c);
     }
     return values;
@@ -222,8 +225,12 @@ void TransformerCellModel::recompute() {
     try {
         TransformerEngine engine;
         auto result = std::make_shared<TransformerResult>(engine.compute(live_.config()));
+        std::shared_ptr<const Json> json;
+        if (quoted_) {
+            json = std::make_shared<const Json>(transformerJson(id_.toStdString(), *result));
+        }
         problem_.clear();
-        show(std::move(result), double(timer.nsecsElapsed()) / 1e6);
+        show(std::move(result), std::move(json), double(timer.nsecsElapsed()) / 1e6);
     } catch (const InvalidConfig& e) {
         problem_ = QString::fromStdString(e.error().message);
         ++revision_;
@@ -236,14 +243,23 @@ void TransformerCellModel::startWorker() {
     watcher_ = std::make_unique<QFutureWatcher<Outcome>>();
     connect(watcher_.get(), &QFutureWatcherBase::finished, this,
             &TransformerCellModel::workerFinished);
-    // The job owns its configuration: the cell may change (or go) while it runs.
-    watcher_->setFuture(QtConcurrent::run([config = live_.config()]() {
+    // The job holds its configuration, whose weights alias the authored cell's (no copy of
+    // them on the GUI thread): the destructor waits for the job, so they outlive it.
+    auto config = std::make_shared<const TransformerConfig>(live_.config());
+    watcher_->setFuture(QtConcurrent::run([config, quoted = quoted_, id = id_.toStdString()]() {
         QElapsedTimer timer;
         timer.start();
         Outcome outcome;
         try {
             TransformerEngine engine;
-            outcome.result = std::make_shared<TransformerResult>(engine.compute(config));
+            auto result = std::make_shared<TransformerResult>(engine.compute(*config));
+            if (quoted) {
+                // Only what the quoting paths read: the whole JSON of a large cell costs more
+                // than computing it.
+                outcome.json = std::make_shared<const Json>(
+                    transformerJson(id, *result, quoted->empty() ? nullptr : quoted.get()));
+            }
+            outcome.result = std::move(result);
         } catch (const InvalidConfig& e) {
             outcome.error = e.error().message;
         } catch (const std::bad_alloc&) {
@@ -263,7 +279,7 @@ void TransformerCellModel::workerFinished() {
     }
     if (outcome.result) {
         problem_.clear();
-        show(std::move(outcome.result), outcome.milliseconds);
+        show(std::move(outcome.result), std::move(outcome.json), outcome.milliseconds);
     } else {
         problem_ = QString::fromStdString(outcome.error);
         ++revision_;
@@ -273,8 +289,9 @@ void TransformerCellModel::workerFinished() {
 }
 
 void TransformerCellModel::show(std::shared_ptr<const TransformerResult> result,
-                                double milliseconds) {
+                                std::shared_ptr<const Json> json, double milliseconds) {
     result_ = std::move(result);
+    json_ = std::move(json);
     lastComputeMs_ = milliseconds;
     ++revision_;
     Q_EMIT recomputed();
@@ -305,18 +322,19 @@ QVariantList TransformerCellModel::stageRows(int stage) const {
     const arma::mat& now = stageMatrix(stage);
     const arma::mat* before = stage > 0 ? &stageMatrix(stage - 1) : nullptr;
     QVariantList rows;
-    for (arma::uword r = 0; r < now.n_rows; ++r) {
+    const arma::uword columns = arma::uword(kShownColumns);
+    for (arma::uword r = 0; r < now.n_rows && r < arma::uword(kShownRows); ++r) {
         QVariantMap row;
         row[QStringLiteral("label")] = r < result_->tokens.size()
                                            ? QString::fromStdString(result_->tokens[r])
                                            : QString::number(r);
-        row[QStringLiteral("values")] = rowValues(now, r);
+        row[QStringLiteral("values")] = rowValues(now, r, columns);
         row[QStringLiteral("norm")] = arma::norm(now.row(r));
         if (before) {
             const arma::rowvec change = now.row(r) - before->row(r); // (d) what the stage added
             QVariantList changes;
-            for (double v : change) {
-                changes << v;
+            for (arma::uword c = 0; c < change.n_elem && c < columns; ++c) {
+                changes << change(c);
             }
             row[QStringLiteral("change")] = changes;
             row[QStringLiteral("changeNorm")] = arma::norm(change);
@@ -343,10 +361,10 @@ QVariantList TransformerCellModel::ffnRows(int layer) const {
         return rows;
     }
     const arma::mat& act = result_->layers[size_t(layer)].ffnAct;
-    for (arma::uword r = 0; r < act.n_rows; ++r) {
+    for (arma::uword r = 0; r < act.n_rows && r < arma::uword(kShownRows); ++r) {
         QVariantMap row;
         row[QStringLiteral("label")] = QString::fromStdString(result_->tokens[r]);
-        row[QStringLiteral("values")] = rowValues(act, r);
+        row[QStringLiteral("values")] = rowValues(act, r, arma::uword(kShownHiddenColumns));
         rows << row;
     }
     return rows;

@@ -8,6 +8,8 @@
 // A recompute runs inline when the cell is small (every shipped lesson's), else on a worker
 // thread, the latest edit winning, while `updating` is true.
 
+#include "core/document/json.h"
+#include "core/document/result_json.h"
 #include "core/live/transformer_live_cell.h"
 #include "core/math/transformer_result.h"
 
@@ -66,6 +68,8 @@ class TransformerCellModel : public QObject {
     Q_PROPERTY(double cacheNumbers READ cacheNumbers NOTIFY recomputed)
     Q_PROPERTY(int blockSize READ blockSize CONSTANT)
     Q_PROPERTY(bool updating READ updating NOTIFY updatingChanged)
+    // How many of the width's numbers the stream view draws per token (all when small).
+    Q_PROPERTY(int shownColumns READ shownColumns NOTIFY recomputed)
 
   public:
     using Keeper = std::function<std::optional<std::string>(
@@ -108,6 +112,7 @@ class TransformerCellModel : public QObject {
     double cacheNumbers() const { return result_->generation.cacheNumbers; }
     int blockSize() const { return live_.authored().blockSize; }
     bool updating() const { return bool(watcher_) || pending_; }
+    int shownColumns() const { return std::min(result_->d, kShownColumns); }
 
     // Edits: "" when applied, else why refused (nothing changed).
     Q_INVOKABLE QString replaceToken(int index, const QString& word);
@@ -157,6 +162,14 @@ class TransformerCellModel : public QObject {
     Q_INVOKABLE QString number(double value, int digits) const;
 
     std::shared_ptr<const TransformerResult> sharedResult() const { return result_; }
+    // Prose quotes the cell through `paths`: each recompute also builds its JSON (resultJson),
+    // on the worker for a large cell, of a large one only what these paths read.
+    void setQuoted(std::shared_ptr<const JsonSelection> paths) { quoted_ = std::move(paths); }
+    std::shared_ptr<const Json> resultJson() const { return json_; }
+    // The columns (and rows) the stream and FFN views show of a large cell: the first ones.
+    static constexpr int kShownColumns = 48;
+    static constexpr int kShownHiddenColumns = 128;
+    static constexpr int kShownRows = 32;
     const TransformerResult& result() const { return *result_; }
     void setKeeper(Keeper keeper) { keeper_ = std::move(keeper); }
     // Milliseconds the last recompute took.
@@ -171,7 +184,8 @@ class TransformerCellModel : public QObject {
     void recompute();
     void startWorker();
     void workerFinished();
-    void show(std::shared_ptr<const TransformerResult> result, double milliseconds);
+    void show(std::shared_ptr<const TransformerResult> result, std::shared_ptr<const Json> json,
+              double milliseconds);
     const arma::mat& stageMatrix(int stage) const;
 
     QString id_;
@@ -187,11 +201,14 @@ class TransformerCellModel : public QObject {
     // The worker: one job at a time; an edit while it runs waits as `pending_`.
     struct Outcome {
         std::shared_ptr<const TransformerResult> result;
+        std::shared_ptr<const Json> json;
         std::string error;
         double milliseconds = 0.0;
     };
     std::unique_ptr<QFutureWatcher<Outcome>> watcher_;
     bool pending_ = false;
+    std::shared_ptr<const JsonSelection> quoted_;
+    std::shared_ptr<const Json> json_;
     std::map<int, QPointer<AttentionCellModel>> layerModels_;
     int layerModelsRevision_ = -1;
 };

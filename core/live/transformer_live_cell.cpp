@@ -1,6 +1,7 @@
 #include "core/live/transformer_live_cell.h"
 
 #include "core/document/cell_editor.h"
+#include "core/math/transformer_stages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -76,7 +77,7 @@ bool TransformerLiveCell::allows(const std::string& control) const {
 }
 
 TransformerConfig TransformerLiveCell::config() const {
-    TransformerConfig c = authored_.config;
+    TransformerConfig c = transformer::sharedWeights(authored_.config);
     const TransformerSettings& s = settings_;
     if (s.tokens != authoredSettings_.tokens) {
         // (n × d) the new tokens' rows of the vocabulary
@@ -253,11 +254,14 @@ TransformerKeepPlan TransformerLiveCell::keepPlan() const {
         plan.keys.emplace_back("tokens", yamlFlowStrings(now.tokens));
         const TransformerConfig c = config();
         if (!c.targets.empty()) {
-            std::vector<std::string> targets;
+            // A word as yamlFlowStrings quotes it; ~ (no target) bare, which it would quote.
+            std::string targets;
             for (int t : c.targets) {
-                targets.push_back(t < 0 ? "~" : c.words()[size_t(t)]);
+                const std::string item = t < 0 ? "~" : yamlFlowStrings({c.words()[size_t(t)]});
+                targets += (targets.empty() ? "" : ", ") +
+                           (t < 0 ? item : item.substr(1, item.size() - 2));
             }
-            plan.keys.emplace_back("targets", yamlFlowStrings(targets));
+            plan.keys.emplace_back("targets", "[" + targets + "]");
         }
     }
     if (now.positional != was.positional) {

@@ -43,7 +43,9 @@ class TransformerLiveCell {
     const TransformerCellSpec& authored() const { return authored_; }
     const TransformerSettings& settings() const { return settings_; }
     const TransformerSettings& authoredSettings() const { return authoredSettings_; }
-    // The authored cell with the settings applied: what the engine computes.
+    // The authored cell with the settings applied: what the engine computes. Its weight
+    // matrices alias the authored cell's (transformer::sharedWeights): valid while this cell
+    // is; move it, never copy it.
     TransformerConfig config() const;
     bool edited() const { return settings_ != authoredSettings_; }
     bool allows(const std::string& control) const;

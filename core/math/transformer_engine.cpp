@@ -65,6 +65,43 @@ AttentionConfig attentionOver(const AttentionConfig& layer, const arma::mat& inp
     return view;
 }
 
+TransformerConfig sharedWeights(const TransformerConfig& config) {
+    TransformerConfig copy;
+    copy.tokens = config.tokens;
+    copy.X0 = config.X0;
+    copy.positional = config.positional;
+    copy.learnedP = config.learnedP;
+    alias(copy.vocab, config.vocab);
+    copy.vocabLabels = config.vocabLabels;
+    copy.layers.resize(config.layers.size());
+    for (size_t l = 0; l < config.layers.size(); ++l) {
+        const TransformerLayer& from = config.layers[l];
+        TransformerLayer& to = copy.layers[l];
+        to.attention = attentionOver(from.attention, arma::mat(), {});
+        to.ln1 = from.ln1;
+        to.ln2 = from.ln2;
+        to.ffn.present = from.ffn.present;
+        alias(to.ffn.W1, from.ffn.W1);
+        to.ffn.b1 = from.ffn.b1;
+        alias(to.ffn.W2, from.ffn.W2);
+        to.ffn.b2 = from.ffn.b2;
+        to.ffn.activation = from.ffn.activation;
+    }
+    copy.finalLn = config.finalLn;
+    copy.eps = config.eps;
+    copy.tiedUnembed = config.tiedUnembed;
+    alias(copy.unembed, config.unembed);
+    copy.unembedLabels = config.unembedLabels;
+    copy.unembedBias = config.unembedBias;
+    copy.temperature = config.temperature;
+    copy.targets = config.targets;
+    copy.upstream = config.upstream;
+    copy.generate = config.generate;
+    copy.run = config.run;
+    copy.focus = config.focus;
+    return copy;
+}
+
 std::string layerKey(int layer, const std::string& key) {
     return "layers[" + std::to_string(layer) + "]." + key;
 }

@@ -23,6 +23,13 @@ bool ffnRuns(const TransformerLayer& layer, const TransformerConfig& config);
 AttentionConfig attentionOver(const AttentionConfig& layer, const arma::mat& input,
                               const std::vector<std::string>& tokens);
 
+// A copy of `config` whose weight matrices (W_Q … W_O, W_1, W_2, the vocab, the unembedding)
+// alias `config`'s instead of copying them: the window's what-ifs build one per edit, and a
+// GPT-2-sized cell's weights are 100 MB. The rest (tokens, X0, biases, γ, β) is copied, so the
+// copy's X0 may be rewritten. Valid while `config` is; move it, never copy it (a copy of an
+// aliasing Armadillo matrix copies the numbers).
+TransformerConfig sharedWeights(const TransformerConfig& config);
+
 // "layers[l].attention." + key: where an attention problem of layer l sits in the cell.
 std::string layerKey(int layer, const std::string& key);
 

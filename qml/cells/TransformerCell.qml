@@ -22,15 +22,21 @@ Card {
         { name: "cache", label: qsTr("Cache") },
         { name: "blocks", label: qsTr("Attention in blocks") }
     ]
-    readonly property bool showsAttention: Array.from(["matrices", "heatmap", "shares", "arithmetic", "trace"])
-        .some(v => Array.from(card.cell.views).indexOf(v) >= 0)
     readonly property var tabs: {
-        const views = Array.from(card.cell.views)
-        // In the order the lesson lists them: its first view shows first.
-        const out = views.map(name => card.ownViews.find(v => v.name === name)).filter(v => v !== undefined)
-        if (card.showsAttention)
-            for (let l = 0; l < card.cell.layersRun; ++l)
-                out.push({ name: "attention", layer: l, label: qsTr("Layer %1 attention").arg(l + 1) })
+        // In the order the lesson lists them, its first view showing first; the attention
+        // views (matrices, heatmap, …) give one tab per layer, where the first of them stands.
+        const out = []
+        let attentionPlaced = false
+        for (const name of Array.from(card.cell.views)) {
+            const own = card.ownViews.find(v => v.name === name)
+            if (own !== undefined) {
+                out.push(own)
+            } else if (!attentionPlaced) {
+                attentionPlaced = true
+                for (let l = 0; l < card.cell.layersRun; ++l)
+                    out.push({ name: "attention", layer: l, label: qsTr("Layer %1 attention").arg(l + 1) })
+            }
+        }
         return out
     }
 
@@ -160,12 +166,21 @@ Card {
             height: Theme.scaled(32)
             verticalAlignment: Text.AlignVCenter
         }
-        Choice {
-            name: "view"
-            accessibleName: qsTr("View")
-            current: Math.min(card.viewIndex, card.tabs.length - 1)
-            options: card.tabs.map((tab, i) => ({ value: i, label: tab.label }))
-            onChosen: value => card.viewIndex = value
+        // One button per view, wrapping onto a second line when the card is narrow.
+        Repeater {
+            model: card.tabs
+            delegate: ChoiceButton {
+                required property var modelData
+                required property int index
+                objectName: "view_" + modelData.name + (modelData.layer !== undefined ? modelData.layer : "")
+                text: modelData.label
+                checked: Math.min(card.viewIndex, card.tabs.length - 1) === index
+                onToggled: {
+                    card.viewIndex = index
+                    checked = Qt.binding(() => Math.min(card.viewIndex, card.tabs.length - 1) === index)
+                }
+                Accessible.name: qsTr("Show %1").arg(modelData.label)
+            }
         }
     }
     Loader {

@@ -52,7 +52,9 @@ ColumnLayout {
             cell: view.cell
             rows: view.rows
             range: { view.cell.revision; return view.cell.stageRange(view.stage) }
-            caption: qsTr("each token's vector after this stage (d = %1)").arg(view.cell.d)
+            caption: view.cell.shownColumns < view.cell.d
+                     ? qsTr("each token's vector after this stage: its first %1 of d = %2 numbers").arg(view.cell.shownColumns).arg(view.cell.d)
+                     : qsTr("each token's vector after this stage (d = %1)").arg(view.cell.d)
         }
         HeatGrid {
             visible: view.stage > 0

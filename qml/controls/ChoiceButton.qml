@@ -1,0 +1,32 @@
+import QtQuick
+import QtQuick.Controls
+import Attnbook
+
+// One option of a set of exclusive buttons (Choice, the transformer cell's views): the chosen
+// one filled with the accent, so it reads as chosen in the light and the dark theme alike.
+Button {
+    id: option
+    checkable: true
+    focusPolicy: Qt.StrongFocus
+    leftPadding: 12
+    rightPadding: 12
+    contentItem: Text {
+        text: option.text
+        font.pixelSize: Theme.smallSize + 1
+        font.bold: option.checked
+        color: option.checked ? Theme.onAccent : (option.enabled ? Theme.text : Theme.mutedText)
+        horizontalAlignment: Text.AlignHCenter
+        verticalAlignment: Text.AlignVCenter
+    }
+    background: Rectangle {
+        implicitWidth: Theme.scaled(40)
+        implicitHeight: Theme.scaled(28)
+        radius: 3
+        color: option.checked ? Theme.accent
+               : option.down ? Theme.border
+               : option.hovered ? Theme.surfaceAlt : Theme.surface
+        border.color: option.visualFocus ? Theme.accent
+                      : option.checked ? Theme.accent : Theme.strongBorder
+        border.width: option.visualFocus ? 2 : 1
+    }
+}

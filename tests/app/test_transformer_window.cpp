@@ -1,0 +1,175 @@
+// A transformer cell in the window: the session gives it a model that starts from what
+// computeLesson computed; each what-if recomputes it and the prose that quotes it follows;
+// Undo brings the sentence back; Keep writes the lesson's keys into the document (an unsaved
+// change) and names what it leaves out; and every view draws in the real window (`shot`,
+// each view first in turn), without a QML error.
+#include "app/models/cell_list_model.h"
+#include "app/models/lesson_session.h"
+#include "app/models/transformer_cell_model.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace attnbook;
+
+namespace {
+
+const char* kLesson = R"(# A small decoder
+
+```transformer t
+tokens: [red, blue, red]
+vocab: {red: [1, 0, 0, 0], blue: [0, 1, 0, 0], green: [0, 0, 1, 0], gold: [0, 0, 0, 1]}
+positional: sinusoidal
+layers:
+  - attention: {heads: 2, mask: causal}
+    ln1: {gamma: [1, 2, 1, 1]}
+    ffn: {W_1: [[1, 0, 0, 0], [0, 1, 0, 0]], W_2: [[1, 0], [0, 1], [1, 1], [0, 0]]}
+  - attention: {heads: 1, mask: causal}
+    ffn: none
+targets: [blue, red, ~]
+generate: {steps: 3, pick: greedy}
+views: [VIEWS]
+```
+
+The next word is {{t.next[0].word}} at {{t.next[0].prob:4}}; the first token is {{t.tokens[0]}}.
+)";
+
+QString writeLesson(const QTemporaryDir& dir, const QString& views) {
+    const QString path = dir.filePath(QStringLiteral("decoder.md"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        return {};
+    }
+    file.write(QByteArray(kLesson).replace("VIEWS", views.toUtf8()));
+    return path;
+}
+
+QString allProse(const LessonSession& session) {
+    QString text;
+    const CellListModel* cells = session.cells();
+    for (int row = 0; row < cells->count(); ++row) {
+        if (cells->row(row).kind == QLatin1String("prose")) {
+            text += cells->row(row).markdown;
+        }
+    }
+    return text;
+}
+
+} // namespace
+
+class TransformerWindowTest : public QObject {
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void whatIfsRecomputeAndProseFollows() {
+        QTemporaryDir dir;
+        LessonSession session;
+        QVERIFY(session.open(writeLesson(dir, QStringLiteral("stream, next"))));
+        auto* cell = qobject_cast<TransformerCellModel*>(session.cell(QStringLiteral("t")));
+        QVERIFY(cell);
+        QCOMPARE(cell->n(), 3);
+        QCOMPARE(cell->layerCount(), 2);
+        QVERIFY(cell->gradientCheckPassed());
+        QVERIFY(allProse(session).contains(QLatin1String("the first token is red")));
+
+        QSignalSpy recomputed(cell, &TransformerCellModel::recomputed);
+        QCOMPARE(cell->replaceToken(0, QStringLiteral("gold")), QString());
+        QCOMPARE(recomputed.count(), 1); // a small cell computes at once
+        QCOMPARE(cell->tokens().front(), QStringLiteral("gold"));
+        QVERIFY(cell->edited());
+        QVERIFY(allProse(session).contains(QLatin1String("the first token is gold")));
+
+        // Refused: nothing changes, the reason is given.
+        QCOMPARE(cell->replaceToken(0, QStringLiteral("purple")),
+                 QStringLiteral("'purple' is not in the vocab"));
+        QCOMPARE(recomputed.count(), 1);
+
+        // The views' numbers: one stage per layer's attention and FFN, plus the ends.
+        QCOMPARE(cell->stageNames().size(), 1 + 2 * 2 + 1);
+        QCOMPARE(cell->stageRows(0).size(), 3);
+        QCOMPARE(cell->nextWords(3).size(), 3);
+        QCOMPARE(cell->generationSteps().size(), 3);
+        const QVariantMap blocks = cell->blocks(0, 1, 2, 2);
+        QVERIFY(blocks.value(QStringLiteral("difference")).toDouble() < 1e-12);
+        QCOMPARE(blocks.value(QStringLiteral("steps")).toList().size(), 2);
+        QVERIFY(cell->layerAttention(1) != nullptr);
+
+        // One layer: its stages go, and so does the second layer's attention.
+        QCOMPARE(cell->setLayersRun(1), QString());
+        QCOMPARE(cell->stageNames().size(), 1 + 2 + 1);
+        QVERIFY(cell->layerAttention(1) == nullptr);
+
+        // The mask off: generation is refused with its reason, the rest still computes.
+        QCOMPARE(cell->setMask(QStringLiteral("none")), QString());
+        QVERIFY(cell->generationRefused().contains(QLatin1String("causal mask")));
+        QVERIFY(cell->generationSteps().isEmpty());
+
+        // Undo, one what-if at a time, back to the sentence the lesson wrote.
+        QVERIFY(cell->undoWhatIf());
+        QVERIFY(cell->undoWhatIf());
+        QVERIFY(cell->undoWhatIf());
+        QVERIFY(!cell->edited());
+        QVERIFY(allProse(session).contains(QLatin1String("the first token is red")));
+        QVERIFY(!cell->canUndoWhatIf());
+    }
+
+    void keepWritesTheLessonsKeys() {
+        QTemporaryDir dir;
+        LessonSession session;
+        QVERIFY(session.open(writeLesson(dir, QStringLiteral("stream"))));
+        auto* cell = qobject_cast<TransformerCellModel*>(session.cell(QStringLiteral("t")));
+        QVERIFY(cell);
+        QCOMPARE(cell->replaceToken(2, QStringLiteral("green")), QString());
+        QCOMPARE(cell->setTemperature(0.5), QString());
+        QCOMPARE(cell->setFfn(false), QString());
+        const QString said = cell->keep();
+        QVERIFY2(said.contains(QLatin1String("Kept tokens, targets, temperature")),
+                 qPrintable(said));
+        QVERIFY2(said.contains(QLatin1String("the FFN off")), qPrintable(said));
+        QVERIFY(session.unsavedChanges());
+        const QString text = session.documentText();
+        QVERIFY(text.contains(QLatin1String("tokens: [red, blue, green]")));
+        QVERIFY(text.contains(QLatin1String("targets: [blue, red, ~]")));
+        QVERIFY(text.contains(QLatin1String("temperature: 0.5")));
+        QCOMPARE(text.count(QLatin1String("ffn: none")), 1); // the switch is not part of the lesson
+    }
+
+    // Each view first in turn, drawn by the real window: no QML error, a page with ink.
+    void everyViewDraws() {
+        const QStringList views = {QStringLiteral("stream"), QStringLiteral("ffn"),
+                                   QStringLiteral("next"),   QStringLiteral("generation"),
+                                   QStringLiteral("cache"),  QStringLiteral("blocks"),
+                                   QStringLiteral("heatmap")};
+        for (const QString& view : views) {
+            QTemporaryDir dir;
+            const QString lesson = writeLesson(dir, view + QStringLiteral(", stream"));
+            const QString out = dir.filePath(QStringLiteral("shot.png"));
+            QProcess process;
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+            process.setProcessEnvironment(environment);
+            process.start(QStringLiteral(ATTNBOOK_EXECUTABLE),
+                          {QStringLiteral("shot"), lesson, QStringLiteral("--out"), out,
+                           QStringLiteral("--cell"), QStringLiteral("t")});
+            QVERIFY(process.waitForFinished(120000));
+            const QString errors = QString::fromUtf8(process.readAllStandardError());
+            QVERIFY2(process.exitCode() == 0, qPrintable(view + QStringLiteral(": ") + errors));
+            QVERIFY2(!errors.contains(QLatin1String("qml")),
+                     qPrintable(view + QStringLiteral(": ") + errors));
+            const QImage image(out);
+            QVERIFY2(!image.isNull() && image.height() > 300, qPrintable(view));
+            const QString kept = QDir::tempPath() + QStringLiteral("/attnbook-shots-transformer-") +
+                                 view + QStringLiteral(".png");
+            QFile::remove(kept); // QFile::copy writes no file over another
+            QFile::copy(out, kept);
+        }
+    }
+};
+
+QTEST_MAIN(TransformerWindowTest)
+#include "test_transformer_window.moc"

@@ -1,0 +1,316 @@
+// documents/transformer.md and the transformer cell as a document reads it (transformer.md,
+// document-format.md): the lesson checks clean and its main cell, which reads every weight
+// of the tiny trained decoder from documents/data/tiny, gives the logits, chances and loss
+// of reference.json; every reading error of a transformer cell points at the exact line and
+// column of the value at fault; a cell far too large is refused before it is computed; and
+// generation without the causal mask is a warning that names the reason.
+#include "core/document/cell_editor.h"
+#include "core/document/lesson.h"
+
+#include "test_support.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+using namespace attnbook;
+
+namespace {
+
+const std::string kLessonPath = ATTNBOOK_SOURCE_DIR "/documents/transformer.md";
+
+std::string describe(const std::vector<Diagnostic>& all) {
+    std::string out;
+    for (const Diagnostic& d : all) {
+        out += formatDiagnostic("f.md", d) + "\n";
+    }
+    return out;
+}
+
+struct Computed {
+    Lesson lesson;
+    LessonResults results;
+    std::vector<Diagnostic> problems; // lessonProblems: reading, compute, bindings, claims, lint
+};
+
+Computed compute(Lesson lesson) {
+    AttentionEngine engine;
+    Computed c{std::move(lesson), {}, {}};
+    c.results = computeLesson(c.lesson, engine);
+    c.problems = lessonProblems(c.lesson, c.results);
+    return c;
+}
+
+// The largest |a − b| / max(1, |b|) over a matrix and the reference's rows.
+double largestDifference(const arma::mat& got, const nlohmann::json& rows) {
+    REQUIRE_EQ(got.n_rows, arma::uword(rows.size()));
+    double worst = 0;
+    for (arma::uword r = 0; r < got.n_rows; ++r) {
+        REQUIRE_EQ(got.n_cols, arma::uword(rows[r].size()));
+        for (arma::uword c = 0; c < got.n_cols; ++c) {
+            const double expected = rows[r][c].get<double>();
+            worst =
+                std::max(worst, std::abs(got(r, c) - expected) / std::max(1.0, std::abs(expected)));
+        }
+    }
+    return worst;
+}
+
+} // namespace
+
+TEST_CASE("transformerLessonChecksClean") {
+    const std::optional<std::string> bytes = test::readFile(kLessonPath);
+    REQUIRE_MESSAGE(bytes, "cannot read documents/transformer.md");
+    // The full path: the main cells read data/tiny/ beside the lesson.
+    const Computed c = compute(parseLesson(*bytes, kLessonPath));
+    CHECK_MESSAGE(c.problems.empty(), describe(c.problems)); // warnings too, as check --strict
+    CHECK_EQ(c.lesson.title(), std::string("A transformer, taken apart"));
+    for (const LessonCell& cell : c.lesson.cells) {
+        const ComputedCell* computed = c.results.cell(cell.id);
+        CHECK_MESSAGE((computed && computed->ok), cell.id);
+    }
+    CHECK_EQ(lessonDataFiles(c.lesson),
+             (std::vector<std::string>{"data/tiny/model.safetensors", "data/tiny/vocab.txt"}));
+    // The main cell: both blocks of the trained model, a loss, generation, a passing check.
+    const ComputedCell* tiny = c.results.cell("tiny");
+    REQUIRE((tiny && tiny->transformer));
+    const TransformerResult& r = *tiny->transformer;
+    CHECK_EQ(r.layersRun, 2);
+    CHECK_EQ(r.V, 37);
+    CHECK(r.loss.has_value());
+    CHECK_EQ(r.generation.steps.size(), size_t(2));
+    CHECK(r.gradcheck.maxRelError < 1e-6);
+    // transformer.md's worked numbers: one layer of identity attention and nothing else.
+    const ComputedCell* stream = c.results.cell("stream_small");
+    REQUIRE((stream && stream->transformer));
+    const arma::mat& X1 = stream->transformer->layers[0].resid2;
+    const arma::mat expected = {{1.7673, 0.2327, 0, 0}, {0.5481, 1.4519, 0, 0}};
+    CHECK(arma::abs(X1.rows(0, 1) - expected).max() < 5e-5);
+}
+
+TEST_CASE("transformerLessonMainCellMatchesTheReference") {
+    const std::optional<std::string> reference =
+        test::readFile(ATTNBOOK_SOURCE_DIR "/documents/data/tiny/reference.json");
+    REQUIRE(reference);
+    const nlohmann::json ref = nlohmann::json::parse(*reference);
+    REQUIRE_EQ(ref.at("tokens"), nlohmann::json({"the", "cat", "sat"}));
+    REQUIRE_EQ(ref.at("loss_targets"), nlohmann::json({"cat", "sat", "on"}));
+
+    // The lesson's own main cell, its prompt and targets set to the reference's: every weight
+    // is read exactly as the lesson reads it.
+    Lesson lesson = parseLesson(test::readFile(kLessonPath).value_or(""), kLessonPath);
+    CHECK(!setCellKey(lesson.document, "tiny", "tokens", "[the, cat, sat]"));
+    CHECK(!setCellKey(lesson.document, "tiny", "targets", "[cat, sat, on]"));
+    CHECK(!setCellKey(lesson.document, "tiny", "focus", "2"));
+    const Computed c = compute(parseLesson(lesson.document.serialize(), kLessonPath));
+    const ComputedCell* tiny = c.results.cell("tiny");
+    REQUIRE_MESSAGE((tiny && tiny->transformer), describe(c.problems));
+    const TransformerResult& r = *tiny->transformer;
+    CHECK_EQ(r.tokens, (std::vector<std::string>{"the", "cat", "sat"}));
+    const double logits = largestDifference(r.logits, ref.at("logits"));
+    const double probs = largestDifference(r.probs, ref.at("probs"));
+    CHECK_MESSAGE(logits <= 1e-12, "logits differ by " << logits);
+    CHECK_MESSAGE(probs <= 1e-12, "chances differ by " << probs);
+    REQUIRE(r.loss);
+    CHECK(std::abs(*r.loss - ref.at("loss").get<double>()) <= 1e-12);
+    // The most likely next word is the reference's.
+    const nlohmann::json& last = ref.at("probs").back();
+    const size_t best = size_t(std::max_element(last.begin(), last.end()) - last.begin());
+    REQUIRE(!r.next.empty());
+    REQUIRE(best < r.words.size());
+    CHECK_EQ(r.next.front().word, r.words[best]);
+}
+
+namespace {
+
+// A small transformer cell that reads and computes cleanly: every case below spoils one
+// value of it.
+const std::string kValid = "# Reader errors\n"
+                           "\n"
+                           "```transformer t\n"
+                           "tokens: [a, b]\n"
+                           "vocab:\n"
+                           "  a: [1, 0]\n"
+                           "  b: [0, 1]\n"
+                           "layers:\n"
+                           "  - attention: {heads: 1, mask: causal}\n"
+                           "    ln1: none\n"
+                           "    ffn:\n"
+                           "      W_1: [[1, 0], [0, 1], [1, 1]]\n"
+                           "      b_1: [0, 0, 0]\n"
+                           "      W_2: [[1, 0, 1], [0, 1, 1]]\n"
+                           "      b_2: [0, 0]\n"
+                           "      activation: relu\n"
+                           "    ln2: {gamma: [1, 1], beta: [0, 0]}\n"
+                           "final_ln: none\n"
+                           "unembed: tied\n"
+                           "temperature: 1\n"
+                           "targets: [b, a]\n"
+                           "generate: {steps: 2, pick: greedy}\n"
+                           "```\n";
+
+struct ReaderCase {
+    const char* name;
+    const char* from; // replaced once in kValid...
+    const char* to;   // ...by this
+    const char* at;   // the problem points where this text starts (its first occurrence)
+    Severity severity;
+    const char* message;
+};
+
+// Line and column (from 1) where `needle` first starts in `text`; ASCII only.
+std::pair<int, int> positionOf(const std::string& text, const std::string& needle) {
+    const size_t at = text.find(needle);
+    REQUIRE_MESSAGE(at != std::string::npos, "no '" << needle << "' in the case's text");
+    const size_t lineStart = text.rfind('\n', at);
+    const int line = 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+    const int column = int(at - (lineStart == std::string::npos ? 0 : lineStart + 1)) + 1;
+    return {line, column};
+}
+
+const ReaderCase kReaderCases[] = {
+    {"unknown key", "temperature: 1\n", "temprature: 1\n", "temprature", Severity::Warning,
+     "unknown key 'temprature' — did you mean 'temperature'?"},
+    {"unknown key in a layer", "    ln1: none\n", "    ln_1: none\n", "ln_1", Severity::Warning,
+     "unknown key 'ln_1' in a layer — did you mean 'ln1'?"},
+    {"unknown key in the ffn", "      activation: relu\n", "      activaton: relu\n", "activaton",
+     Severity::Warning, "unknown key 'activaton' in ffn — did you mean 'activation'?"},
+    {"a layer that is not a map", "layers:\n  - attention: {heads: 1, mask: causal}\n",
+     "layers:\n  - 3\n  - attention: {heads: 1, mask: causal}\n", "3\n", Severity::Error,
+     "each layer must be a map"},
+    {"a layer without attention", "  - attention: {heads: 1, mask: causal}\n    ln1: none\n",
+     "  - ln1: none\n", "ln1: none", Severity::Error, "layer 0 needs attention:"},
+    {"a layer without ffn",
+     "    ffn:\n      W_1: [[1, 0], [0, 1], [1, 1]]\n      b_1: [0, 0, 0]\n"
+     "      W_2: [[1, 0, 1], [0, 1, 1]]\n      b_2: [0, 0]\n      activation: relu\n",
+     "", "attention: {", Severity::Error, "layer 0 needs ffn:"},
+    {"an ffn without W_1", "      W_1: [[1, 0], [0, 1], [1, 1]]\n", "", "b_1: [0, 0, 0]",
+     Severity::Error, "the ffn needs W_1"},
+    {"an unknown activation", "activation: relu", "activation: swish", "swish", Severity::Error,
+     "activation must be gelu, gelu_tanh or relu, not"},
+    {"an ln that is neither none nor a map", "ln1: none", "ln1: off", "off", Severity::Error,
+     "ln1 must be none or {gamma: [...], beta: [...]}"},
+    {"unembed of the wrong kind", "unembed: tied", "unembed: [1, 2]", "[1, 2]", Severity::Error,
+     "unembed must be tied, a map of words to vectors"},
+    {"targets of the wrong length", "targets: [b, a]", "targets: [b, a, a]", "[b, a, a]",
+     Severity::Error, "targets has 3 entries for 2 tokens"},
+    {"a target that is not a word", "targets: [b, a]", "targets: [b, zebra]", "zebra",
+     Severity::Error, "the target 'zebra' is not one of the words the cell scores"},
+    {"temperature 0", "temperature: 1", "temperature: 0", "0\n", Severity::Error,
+     "temperature must be a number above 0"},
+    {"temperature below 0", "temperature: 1", "temperature: -0.5", "-0.5", Severity::Error,
+     "temperature must be a number above 0"},
+    {"generate without steps", "generate: {steps: 2, pick: greedy}", "generate: {pick: greedy}",
+     "{pick", Severity::Error, "generate needs steps:"},
+    {"sample without a seed", "generate: {steps: 2, pick: greedy}",
+     "generate: {steps: 2, pick: sample}", "{steps", Severity::Error, "pick: sample needs a seed"},
+    {"a W_1 of the wrong width (from compute)", "W_1: [[1, 0], [0, 1], [1, 1]]",
+     "W_1: [[1, 0, 0], [0, 1, 0], [1, 1, 0]]", "[[1, 0, 0]", Severity::Error,
+     "layers[0].ffn.W_1 is 3 × 3; it needs d = 2 columns"},
+    {"a cell key inside a layer's attention", "attention: {heads: 1, mask: causal}",
+     "attention: {heads: 1, mask: causal, tokens: [a, b]}", "tokens: [a, b]}", Severity::Error,
+     "'tokens' is not a key of one layer's attention"},
+    {"an unknown pick", "pick: greedy", "pick: top", "top}", Severity::Error,
+     "pick must be greedy or sample, not"},
+    {"an empty list of layers",
+     "layers:\n  - attention: {heads: 1, mask: causal}\n    ln1: none\n    ffn:\n"
+     "      W_1: [[1, 0], [0, 1], [1, 1]]\n      b_1: [0, 0, 0]\n"
+     "      W_2: [[1, 0, 1], [0, 1, 1]]\n      b_2: [0, 0]\n      activation: relu\n"
+     "    ln2: {gamma: [1, 1], beta: [0, 0]}\n",
+     "layers: []\n", "[]\n", Severity::Error, "layers must be a list of blocks"},
+    {"a gamma of the wrong length (from compute)", "gamma: [1, 1]", "gamma: [1, 1, 1]", "[1, 1, 1]",
+     Severity::Error, "layers[0].ln2.gamma has 3 numbers; it needs 2"},
+};
+
+} // namespace
+
+TEST_CASE("transformerValidCellReadsAndComputes") {
+    const Computed c = compute(parseLesson(kValid, "t.md"));
+    CHECK_MESSAGE(c.problems.empty(), describe(c.problems));
+    const ComputedCell* cell = c.results.cell("t");
+    REQUIRE((cell && cell->transformer));
+    CHECK(cell->transformer->loss.has_value());
+    CHECK_EQ(cell->transformer->generation.steps.size(), size_t(2));
+}
+
+TEST_CASE("transformerReaderErrorsPointAtTheValue") {
+    for (const ReaderCase& e : kReaderCases) {
+        test::dataRow(e.name, [&] {
+            std::string text = kValid;
+            const size_t from = text.find(e.from);
+            REQUIRE_MESSAGE(from != std::string::npos, "no '" << std::string(e.from) << "'");
+            text.replace(from, std::string(e.from).size(), e.to);
+            const auto [line, column] = positionOf(text, e.at);
+            const Computed c = compute(parseLesson(text, "t.md"));
+            const size_t errors =
+                size_t(std::count_if(c.problems.begin(), c.problems.end(), [](const Diagnostic& d) {
+                    return d.severity == Severity::Error;
+                }));
+            // Exactly one problem: this one.
+            REQUIRE_MESSAGE(c.problems.size() == 1, describe(c.problems));
+            const Diagnostic& d = c.problems.front();
+            CHECK_EQ(errors, size_t(e.severity == Severity::Error ? 1 : 0));
+            CHECK_MESSAGE(d.severity == e.severity, describe(c.problems));
+            CHECK_MESSAGE((d.line == line && d.column == column),
+                          "expected " << line << ":" << column << ", got " << describe(c.problems));
+            CHECK_MESSAGE(d.message.find(e.message) != std::string::npos,
+                          "expected '" << std::string(e.message) << "', got "
+                                       << describe(c.problems));
+            // A warning still computes; an error leaves the cell uncomputed.
+            const ComputedCell* cell = c.results.cell("t");
+            CHECK_EQ(cell && cell->ok, e.severity == Severity::Warning);
+        });
+    }
+}
+
+TEST_CASE("transformerTooCostlyIsRefusedUpFront") {
+    // 3000 tokens: each head's n × n table alone is 9 million shares, and the JSON of scores
+    // and shares far beyond the limit.
+    std::string tokens;
+    for (int i = 0; i < 3000; ++i) {
+        tokens += i ? ", a" : "a";
+    }
+    const std::string text = "```transformer big\n"
+                             "tokens: [" +
+                             tokens +
+                             "]\n"
+                             "vocab: {a: [1, 0, 0, 0]}\n"
+                             "layers:\n"
+                             "  - attention: {heads: 1, mask: causal}\n"
+                             "    ffn: none\n"
+                             "```\n";
+    const Lesson lesson = parseLesson(text, "big.md");
+    REQUIRE_MESSAGE(lesson.diagnostics.empty(), describe(lesson.diagnostics));
+    const auto start = std::chrono::steady_clock::now();
+    const Computed c = compute(lesson);
+    CHECK(test::millisecondsSince(start) < 5000); // refused before anything was computed
+    REQUIRE_MESSAGE(c.problems.size() == 1, describe(c.problems));
+    const Diagnostic& d = c.problems.front();
+    CHECK_EQ(d.severity, Severity::Error);
+    CHECK_EQ(d.line, 1); // the cell's fence
+    CHECK_MESSAGE(d.message.find("cell 'big' is too costly") != std::string::npos, d.message);
+    const ComputedCell* cell = c.results.cell("big");
+    CHECK((cell && !cell->ok && !cell->transformer));
+}
+
+TEST_CASE("transformerGenerationWithoutTheMaskIsAWarning") {
+    std::string text = kValid;
+    const std::string causal = "mask: causal";
+    text.replace(text.find(causal), causal.size(), "mask: none");
+    const Computed c = compute(parseLesson(text, "t.md"));
+    REQUIRE_MESSAGE(c.problems.size() == 1, describe(c.problems));
+    const Diagnostic& d = c.problems.front();
+    CHECK_EQ(d.severity, Severity::Warning);
+    const auto [line, column] = positionOf(text, "{steps: 2");
+    CHECK_MESSAGE((d.line == line && d.column == column), describe(c.problems));
+    CHECK_MESSAGE(d.message.find("causal mask") != std::string::npos, d.message);
+    CHECK_MESSAGE(d.message.find("nothing to cache") != std::string::npos, d.message);
+    // Compute still succeeds: every number but the generation.
+    const ComputedCell* cell = c.results.cell("t");
+    REQUIRE((cell && cell->ok && cell->transformer));
+    CHECK(cell->transformer->loss.has_value());
+    CHECK(cell->transformer->generation.steps.empty());
+    CHECK(cell->json.find("generation")->find("refused"));
+}
