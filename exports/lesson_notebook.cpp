@@ -2,8 +2,10 @@
 
 #include "exports/notebook_cells.h"
 #include "exports/notebook_python.h"
+#include "exports/notebook_transformer.h"
 #include "exports/notebook_writer.h"
 
+#include <algorithm>
 #include <set>
 
 namespace attnbook {
@@ -30,8 +32,8 @@ NotebookCell titleCell(const Lesson& lesson) {
         text += byline + "\n\n";
     }
     text += "<sub>The Jupyter twin of an attnbook lesson. The numbers in the text were computed "
-            "by attnbook " ATTNBOOK_VERSION "; each attention and chart cell below recomputes "
-            "its own with NumPy. Run the cells from the top.</sub>\n";
+            "by attnbook " ATTNBOOK_VERSION "; each attention, transformer and chart cell below "
+            "recomputes its own with NumPy. Run the cells from the top.</sub>\n";
     return {NotebookCell::Kind::Markdown, "title", text, false, {}};
 }
 
@@ -55,7 +57,15 @@ ExportResult renderLessonNotebook(const Lesson& lesson, const LessonResults& res
                                   QByteArray* notebook, const ExportControl& control) {
     const Document& doc = lesson.document;
     std::vector<NotebookCell> cells{titleCell(lesson)};
-    cells.push_back({NotebookCell::Kind::Code, "functions", notebookFunctions(), false, {}});
+    // The transformer's functions only when a transformer cell will call them.
+    const bool transformers =
+        std::any_of(results.cells.begin(), results.cells.end(),
+                    [](const ComputedCell& c) { return bool(c.transformer); });
+    cells.push_back({NotebookCell::Kind::Code,
+                     "functions",
+                     notebookFunctions() + (transformers ? transformerFunctions() : ""),
+                     false,
+                     {}});
     int question = 0;
     const int total = int(doc.segments.size());
     int done = 0;
@@ -72,6 +82,9 @@ ExportResult renderLessonNotebook(const Lesson& lesson, const LessonResults& res
             if (const AttentionCellSpec* spec = cell->attention();
                 spec && computed && computed->attention) {
                 part = attentionNotebookCells(cell->id, *spec, *computed->attention);
+            } else if (const TransformerCellSpec* transformer = cell->transformer();
+                       transformer && computed && computed->transformer) {
+                part = transformerNotebookCells(cell->id, *transformer, *computed->transformer);
             } else if (const ChartCellSpec* chart = cell->chart(); chart && computed) {
                 part = chartNotebookCells(cell->id, *chart);
             } else if (const QuizCellSpec* quiz = cell->quiz()) {

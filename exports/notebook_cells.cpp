@@ -134,25 +134,6 @@ bool endsWithSampleAnswer(const std::string& markdownText) {
     return lastLine.find("sample answer") != std::string::npos;
 }
 
-// `text` as a code span: a run of backquotes longer than any inside it.
-std::string markdownCode(const std::string& text) {
-    size_t longest = 0;
-    for (size_t i = 0, run = 0; i < text.size(); ++i) {
-        run = text[i] == '`' ? run + 1 : 0;
-        longest = std::max(longest, run);
-    }
-    const std::string fence(longest + 1, '`');
-    const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
-    // A code span is one line: a line break (a blank line would end it and let the rest be
-    // Markdown) or another control character becomes a space.
-    std::string oneLine = text;
-    for (char& c : oneLine) {
-        const auto byte = static_cast<unsigned char>(c);
-        c = byte < 0x20 || byte == 0x7f ? ' ' : c;
-    }
-    return fence + (pad ? " " : "") + oneLine + (pad ? " " : "") + fence;
-}
-
 // Markdown whose raw HTML stays text: every '<' that could open a tag, a comment or a closing
 // tag is written &lt;. A quiz's words inside the answer's <details> fold go through this, so a
 // `</details>` in an explanation cannot unfold the answer.
@@ -182,6 +163,24 @@ std::string markdownLiteral(const std::string& text) {
         out += c == '\n' || c == '\r' ? ' ' : c;
     }
     return out;
+}
+
+std::string markdownCode(const std::string& text) {
+    size_t longest = 0;
+    for (size_t i = 0, run = 0; i < text.size(); ++i) {
+        run = text[i] == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const std::string fence(longest + 1, '`');
+    const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
+    // A code span is one line: a line break (a blank line would end it and let the rest be
+    // Markdown) or another control character becomes a space.
+    std::string oneLine = text;
+    for (char& c : oneLine) {
+        const auto byte = static_cast<unsigned char>(c);
+        c = byte < 0x20 || byte == 0x7f ? ' ' : c;
+    }
+    return fence + (pad ? " " : "") + oneLine + (pad ? " " : "") + fence;
 }
 
 std::vector<NotebookCell> proseNotebookCells(const ProseBlock& prose, const Document& document,

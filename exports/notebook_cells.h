@@ -7,6 +7,7 @@
 //               NumPy arrays and recomputes forward and backward with the shared functions
 //               (notebookFunctions()), storing everything in attnbook_results[ID] by the
 //               names `attnbook compute` uses, and printing the matrices the window shows
+//   transformer notebook_transformer.h
 //   chart       a code cell evaluating the same formulas at the same x in NumPy
 //   quiz        Markdown: the question and choices, the answer behind a <details> fold
 // Cell ids are left for the caller to make unique (lessonNotebook).
@@ -40,5 +41,7 @@ std::string attentionCode(const std::string& id, const AttentionCellSpec& spec,
 
 // Markdown that shows `text` literally (no emphasis, links or math from its characters).
 std::string markdownLiteral(const std::string& text);
+// `text` as a Markdown code span, on one line: a run of backquotes longer than any inside it.
+std::string markdownCode(const std::string& text);
 
 } // namespace attnbook

@@ -58,6 +58,10 @@ const std::set<std::string>& reservedNames() {
             "masked_softmax project columns attention_heads attention_backward show "
             "show_attention show_chart formula_min formula_max formula_sum formula_avg "
             "formula_rint on_axis "
+            // the transformer's functions (notebook_transformer_functions.cpp)
+            "math erf layer_norm activation transformer_layer chances transformer_forward "
+            "cross_entropy next_chances splitmix64 pick_word transformer_generate "
+            "show_transformer check_against_attnbook "
             // the names a chart cell's code assigns around its variable
             "t series points label xs ys";
         std::set<std::string> all;

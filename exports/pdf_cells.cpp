@@ -18,8 +18,6 @@
 
 namespace attnbook {
 
-namespace {
-
 // The gradient check in words, as the window's gradients view says it: two short lines,
 // since a figure label does not wrap.
 QStringList gradientCheckLines(const GradientCheckReport& check) {
@@ -36,6 +34,8 @@ QStringList gradientCheckLines(const GradientCheckReport& check) {
                 .arg(check.total)
                 .arg(QString::fromStdString(check.worst.gradient))};
 }
+
+namespace {
 
 constexpr int kMaxHeadsShown = 4;
 constexpr size_t kMaxLinesPerSection = 16;
@@ -60,9 +60,10 @@ QString scaleWords(const AttentionResult& r) {
     return QStringLiteral("scores ÷ %1").arg(num(divisor));
 }
 
-// A box for a cell's header: its kind and id, and what it is set up to do.
-PdfBoxPtr headerBox(const QString& kind, const std::string& id, const QString& summary,
-                    const CellPrintArea& area) {
+} // namespace
+
+PdfBoxPtr cellHeaderBox(const QString& kind, const std::string& id, const QString& summary,
+                        const CellPrintArea& area) {
     const QFont summaryFont = pdf::font(pdf::kSans, 8);
     auto doc = htmlDocument(QStringLiteral("<span style=\"color:%1; font-weight:bold\">%2 %3</span>"
                                            "<span style=\"color:%4\">&nbsp;&nbsp;%5</span>")
@@ -85,11 +86,15 @@ PdfBoxPtr headerBox(const QString& kind, const std::string& id, const QString& s
     return box;
 }
 
+namespace {
+
 Figure viewTitle(const QString& title, qreal width) {
     return labelFigure(title, pdf::font(pdf::kSans, 8.5, true), pdf::kInk, width);
 }
 
-std::shared_ptr<FigureRowsBox> viewBox(const QString& title, const CellPrintArea& area) {
+} // namespace
+
+std::shared_ptr<FigureRowsBox> cellViewBox(const QString& title, const CellPrintArea& area) {
     auto box = std::make_shared<FigureRowsBox>(area.width, area.maxHeight);
     FigureRowsBox::Row titleRow{{viewTitle(title, area.width)}};
     titleRow.keepWithNext = true;
@@ -97,6 +102,12 @@ std::shared_ptr<FigureRowsBox> viewBox(const QString& title, const CellPrintArea
     box->keepTogether = true;
     box->spaceBefore = 9;
     return box;
+}
+
+namespace {
+
+std::shared_ptr<FigureRowsBox> viewBox(const QString& title, const CellPrintArea& area) {
+    return cellViewBox(title, area);
 }
 
 MatrixTable table(QString caption, QString note, QStringList rows, QStringList cols,
@@ -162,8 +173,9 @@ FigureRowsBox::Row introRow(const QString& html, const CellPrintArea& area, qrea
 }
 
 // One row per section of the worked arithmetic, so a long one can break between sections.
-PdfBoxPtr arithmeticView(const AttentionResult& r, int focus, const CellPrintArea& area) {
-    auto box = viewBox(QStringLiteral("Worked arithmetic"), area);
+PdfBoxPtr arithmeticView(const AttentionResult& r, int focus, const CellPrintArea& area,
+                         const AttentionViewOptions& o) {
+    auto box = viewBox(o.titlePrefix + QStringLiteral("Worked arithmetic"), area);
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
         box->addRow(introRow(
             QStringLiteral("<p style=\"color:%1\">%2query %3 (row %4)</p>")
@@ -183,8 +195,9 @@ PdfBoxPtr arithmeticView(const AttentionResult& r, int focus, const CellPrintAre
 
 // One row per step of the trace, each a two-column table of the same widths, so the steps line
 // up and a long trace can break between steps.
-PdfBoxPtr traceView(const AttentionResult& r, int focus, const CellPrintArea& area) {
-    auto box = viewBox(QStringLiteral("Trace, step by step"), area);
+PdfBoxPtr traceView(const AttentionResult& r, int focus, const CellPrintArea& area,
+                    const AttentionViewOptions& o) {
+    auto box = viewBox(o.titlePrefix + QStringLiteral("Trace, step by step"), area);
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
         if (r.h > 1) {
             box->addRow(introRow(QStringLiteral("<p style=\"color:%1\">Head %2</p>")
@@ -216,14 +229,18 @@ PdfBoxPtr traceView(const AttentionResult& r, int focus, const CellPrintArea& ar
 }
 
 PdfBoxPtr matricesView(const AttentionCellSpec& spec, const AttentionResult& r,
-                       const CellPrintArea& area) {
-    auto box = viewBox(QStringLiteral("Matrices"), area);
+                       const CellPrintArea& area, const AttentionViewOptions& o) {
+    auto box = viewBox(o.titlePrefix + QStringLiteral("Matrices"), area);
     std::vector<std::vector<Figure>> groups;
     int group = -1;
-    for (const NamedMatrix& m : attentionMatrices(spec, r, true)) {
+    for (NamedMatrix& m : attentionMatrices(spec, r, true)) {
         if (m.group != group || groups.empty()) {
             groups.emplace_back();
             group = m.group;
+        }
+        if (m.name == QLatin1String("X") && !o.inputCaption.isEmpty()) {
+            m.table.caption = o.inputCaption;
+            m.table.note = o.inputNote;
         }
         groups.back().push_back(matrixFigure(m.table));
     }
@@ -232,8 +249,9 @@ PdfBoxPtr matricesView(const AttentionCellSpec& spec, const AttentionResult& r,
     if (!r.direct && plainProjection(spec.config.wQ, spec.config.bQ) &&
         plainProjection(spec.config.wK, spec.config.bK) &&
         plainProjection(spec.config.wV, spec.config.bV)) {
-        note = QStringLiteral(
-            "Q = K = V = X here: the projections are the identity and the biases zero.");
+        note = QStringLiteral("Q = K = V = %1 here: the projections are the identity and the "
+                              "biases zero.")
+                   .arg(o.inputCaption.isEmpty() ? QStringLiteral("X") : QStringLiteral("H"));
     }
     if (!note.isEmpty()) {
         box->addRow({{labelFigure(note, pdf::font(pdf::kSans, pdf::kTiny, false, true), pdf::kMuted,
@@ -244,8 +262,9 @@ PdfBoxPtr matricesView(const AttentionCellSpec& spec, const AttentionResult& r,
     return box;
 }
 
-PdfBoxPtr heatmapView(const AttentionResult& r, const CellPrintArea& area) {
-    auto box = viewBox(QStringLiteral("Heatmap of the shares"), area);
+PdfBoxPtr heatmapView(const AttentionResult& r, const CellPrintArea& area,
+                      const AttentionViewOptions& o) {
+    auto box = viewBox(o.titlePrefix + QStringLiteral("Heatmap of the shares"), area);
     std::vector<Figure> figures;
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
         figures.push_back(heatmapFigure(r, head));
@@ -254,8 +273,9 @@ PdfBoxPtr heatmapView(const AttentionResult& r, const CellPrintArea& area) {
     return box;
 }
 
-PdfBoxPtr sharesView(const AttentionResult& r, int focus, const CellPrintArea& area) {
-    auto box = viewBox(QStringLiteral("Shares of attention"), area);
+PdfBoxPtr sharesView(const AttentionResult& r, int focus, const CellPrintArea& area,
+                     const AttentionViewOptions& o) {
+    auto box = viewBox(o.titlePrefix + QStringLiteral("Shares of attention"), area);
     std::vector<Figure> figures;
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
         figures.push_back(sharesFigure(r, head, focus, r.h > 1 ? area.width / 2 - 12 : area.width));
@@ -264,8 +284,9 @@ PdfBoxPtr sharesView(const AttentionResult& r, int focus, const CellPrintArea& a
     return box;
 }
 
-PdfBoxPtr gradientsView(const AttentionResult& r, const CellPrintArea& area) {
-    auto box = viewBox(QStringLiteral("Gradients"), area);
+PdfBoxPtr gradientsView(const AttentionResult& r, const CellPrintArea& area,
+                        const AttentionViewOptions& o) {
+    auto box = viewBox(o.titlePrefix + QStringLiteral("Gradients"), area);
     const AttentionGradients& g = r.grad;
     const QStringList rows = queryLabels(r);
     std::vector<Figure> figures;
@@ -450,33 +471,45 @@ std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec, const 
     return out;
 }
 
-std::vector<PdfBoxPtr> attentionCellBoxes(const std::string& id, const AttentionCellSpec& spec,
-                                          const AttentionResult& r, const CellPrintArea& area) {
+std::vector<PdfBoxPtr> attentionViewBoxes(const AttentionCellSpec& spec, const AttentionResult& r,
+                                          const std::vector<std::string>& views, int focus,
+                                          const CellPrintArea& area,
+                                          const AttentionViewOptions& options) {
     std::vector<PdfBoxPtr> boxes;
-    boxes.push_back(headerBox(QStringLiteral("Attention"), id, attentionSummary(spec, r), area));
-    const int focus = std::clamp(spec.config.focus, 0, std::max(0, r.n - 1));
-    std::vector<std::string> views = spec.views;
-    if (views.empty()) {
-        views = {"matrices", "heatmap"};
-    }
+    focus = std::clamp(focus, 0, std::max(0, r.n - 1));
     for (const std::string& view : views) {
         PdfBoxPtr box;
         if (view == "matrices") {
-            box = matricesView(spec, r, area);
+            box = matricesView(spec, r, area, options);
         } else if (view == "heatmap") {
-            box = heatmapView(r, area);
+            box = heatmapView(r, area, options);
         } else if (view == "shares") {
-            box = sharesView(r, focus, area);
+            box = sharesView(r, focus, area, options);
         } else if (view == "arithmetic") {
-            box = arithmeticView(r, focus, area);
+            box = arithmeticView(r, focus, area, options);
         } else if (view == "trace") {
-            box = traceView(r, focus, area);
+            box = traceView(r, focus, area, options);
         } else if (view == "gradients") {
-            box = gradientsView(r, area);
+            box = gradientsView(r, area, options);
         }
         if (box) {
             boxes.push_back(box);
         }
+    }
+    return boxes;
+}
+
+std::vector<PdfBoxPtr> attentionCellBoxes(const std::string& id, const AttentionCellSpec& spec,
+                                          const AttentionResult& r, const CellPrintArea& area) {
+    std::vector<PdfBoxPtr> boxes;
+    boxes.push_back(
+        cellHeaderBox(QStringLiteral("Attention"), id, attentionSummary(spec, r), area));
+    std::vector<std::string> views = spec.views;
+    if (views.empty()) {
+        views = {"matrices", "heatmap"};
+    }
+    for (PdfBoxPtr& box : attentionViewBoxes(spec, r, views, spec.config.focus, area)) {
+        boxes.push_back(std::move(box));
     }
     if (!boxes.empty()) {
         std::const_pointer_cast<PdfBox>(boxes.back())->keepWithNext = false;
@@ -492,11 +525,11 @@ std::vector<PdfBoxPtr> chartCellBoxes(const std::string& id, const ChartCellSpec
     for (const ChartSeries& s : series) {
         labels << qs(s.label);
     }
-    boxes.push_back(headerBox(QStringLiteral("Chart"), id,
-                              QStringLiteral("%1 series over %2 from %3 to %4")
-                                  .arg(series.size())
-                                  .arg(qs(chart.variable), num(chart.from), num(chart.to)),
-                              area));
+    boxes.push_back(cellHeaderBox(QStringLiteral("Chart"), id,
+                                  QStringLiteral("%1 series over %2 from %3 to %4")
+                                      .arg(series.size())
+                                      .arg(qs(chart.variable), num(chart.from), num(chart.to)),
+                                  area));
     auto box = std::make_shared<FigureRowsBox>(area.width, area.maxHeight);
     box->addRow({{chartFigure(chart, series,
                               QSizeF(area.width, std::min<qreal>(250, area.width * 0.55)))}});

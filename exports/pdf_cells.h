@@ -21,6 +21,32 @@ struct CellPrintArea {
 std::vector<PdfBoxPtr> attentionCellBoxes(const std::string& id, const AttentionCellSpec& spec,
                                           const AttentionResult& result, const CellPrintArea& area);
 
+// How the views of an attention result are titled when they are one part of a larger cell (a
+// transformer's layer): "Layer 1 · " before each view's title, and the caption of the input X.
+struct AttentionViewOptions {
+    QString titlePrefix;  // "Layer 1 · "
+    QString inputCaption; // "H = LN₁(X⁰)"; empty: "X"
+    QString inputNote;
+};
+
+// The boxes of the attention views named in `views` (matrices, heatmap, shares, arithmetic,
+// trace, gradients), in that order, without a header; `focus` is the row the arithmetic, the
+// trace and the shares follow. Other names are passed over.
+std::vector<PdfBoxPtr> attentionViewBoxes(const AttentionCellSpec& spec,
+                                          const AttentionResult& result,
+                                          const std::vector<std::string>& views, int focus,
+                                          const CellPrintArea& area,
+                                          const AttentionViewOptions& options = {});
+
+// A cell's header: a rule, its kind and id, and what it is set up to do, kept with what follows.
+PdfBoxPtr cellHeaderBox(const QString& kind, const std::string& id, const QString& summary,
+                        const CellPrintArea& area);
+// One view's box: its title kept with the first row; the box stays whole where it can.
+std::shared_ptr<FigureRowsBox> cellViewBox(const QString& title, const CellPrintArea& area);
+
+// The gradient check in words: two short lines (or one when it was skipped).
+QStringList gradientCheckLines(const GradientCheckReport& check);
+
 std::vector<PdfBoxPtr> chartCellBoxes(const std::string& id, const ChartCellSpec& chart,
                                       const std::vector<ChartSeries>& series,
                                       const CellPrintArea& area);

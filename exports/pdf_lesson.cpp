@@ -3,6 +3,7 @@
 #include "exports/export_output.h"
 #include "exports/pdf_cells.h"
 #include "exports/pdf_prose.h"
+#include "exports/pdf_transformer.h"
 
 #include "core/document/html_comments.h"
 
@@ -98,6 +99,9 @@ PdfSection lessonSection(const Lesson& lesson, const LessonResults& results,
         if (const AttentionCellSpec* spec = cell->attention();
             spec && computed && computed->attention) {
             boxes = attentionCellBoxes(cell->id, *spec, *computed->attention, area);
+        } else if (const TransformerCellSpec* transformer = cell->transformer();
+                   transformer && computed && computed->transformer) {
+            boxes = transformerCellBoxes(*cell, *transformer, *computed->transformer, area);
         } else if (const ChartCellSpec* chart = cell->chart(); chart && computed && computed->ok) {
             boxes = chartCellBoxes(cell->id, *chart, computed->series, area);
         } else if (const QuizCellSpec* quiz = cell->quiz()) {

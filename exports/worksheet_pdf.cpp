@@ -11,6 +11,7 @@
 #include "exports/pdf_figures.h"
 #include "exports/pdf_layout.h"
 #include "exports/pdf_prose.h"
+#include "exports/worksheet_transformer.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 #include <QtCore/QBuffer>
@@ -501,6 +502,32 @@ std::vector<PdfBoxPtr> givensBoxes(const LessonCell& cell, const AttentionResult
     return boxes;
 }
 
+// The set-up of a transformer cell in words, above a question about it.
+std::vector<PdfBoxPtr> transformerGivensBoxes(const LessonCell& cell, const TransformerResult& r,
+                                              const CellPrintArea& area) {
+    auto box = std::make_shared<FigureRowsBox>(area.width, area.maxHeight);
+    box->addRow({{textFigure(htmlDocument(
+        QStringLiteral("<p><b>Given (cell %1).</b> %2</p>")
+            .arg(htmlEscaped(qs(cell.id)), transformerGivensText(*cell.transformer(), r)),
+        pdf::font(pdf::kSerif, 9.5), area.width))}});
+    // The token vectors, when they are few enough to work with by hand.
+    if (r.d <= 8 && r.n <= 8) {
+        MatrixTable x;
+        x.caption = r.P.is_zero() ? QStringLiteral("X⁰") : QStringLiteral("X⁰ = X₀ + P");
+        x.note = QStringLiteral("the token vectors");
+        for (const std::string& token : r.tokens) {
+            x.rowLabels << qs(token);
+        }
+        x.columnLabels = coordinateLabels(r.d);
+        x.values = r.X;
+        box->addRow({{matrixFigure(x)}, 14, 6});
+    }
+    box->keepWithNext = true;
+    box->keepTogether = true;
+    box->spaceBefore = 8;
+    return {box};
+}
+
 // A quiz about a cell prints right after that cell's exercise; the others follow under
 // "Questions", each after the givens of the cell it asks about (document-format.md).
 std::vector<PdfBoxPtr> sheetBoxes(const WorksheetVariant& v, Sheet sheet, const QString& student,
@@ -515,21 +542,25 @@ std::vector<PdfBoxPtr> sheetBoxes(const WorksheetVariant& v, Sheet sheet, const 
             boxes.push_back(std::move(b));
         }
     };
-    std::set<std::string> exercises;
-    for (const LessonCell* cell : worksheetCells(lesson)) {
-        exercises.insert(cell->id);
-    }
     int exercise = 0;
     int question = 0;
     std::set<std::string> asked;
-    for (const LessonCell* cell : worksheetCells(lesson)) {
+    for (const LessonCell* cell : exerciseCells(lesson)) {
         const ComputedCell* computed = v.results.cell(cell->id);
-        if (!computed || !computed->attention) {
+        const auto it = headings.find(cell->id);
+        const QString heading = it == headings.end() ? QString() : it->second;
+        if (cell->attention() && computed && computed->attention) {
+            append(exerciseBoxes(*cell->attention(), *computed->attention, ++exercise, heading,
+                                 sheet, area));
+        } else if (cell->transformer() && computed && computed->transformer) {
+            const auto givens = v.transformerGivens.find(cell->id);
+            append(transformerExerciseBoxes(
+                *cell->transformer(), *computed->transformer,
+                givens == v.transformerGivens.end() ? TransformerSheetGivens{} : givens->second,
+                ++exercise, heading, sheet == Sheet::Key, area));
+        } else {
             continue;
         }
-        const auto it = headings.find(cell->id);
-        append(exerciseBoxes(*cell->attention(), *computed->attention, ++exercise,
-                             it == headings.end() ? QString() : it->second, sheet, area));
         for (const LessonCell& quiz : lesson.cells) {
             if (quiz.quiz() && quizSubject(quiz) == cell->id) {
                 boxes.push_back(quizBox(quiz, *quiz.quiz(), ++question, v, sheet, area));
@@ -554,6 +585,9 @@ std::vector<PdfBoxPtr> sheetBoxes(const WorksheetVariant& v, Sheet sheet, const 
         if (about && about->attention() && computed && computed->attention &&
             given.insert(subject).second) {
             append(givensBoxes(*about, *computed->attention, area));
+        } else if (about && about->transformer() && computed && computed->transformer &&
+                   given.insert(subject).second) {
+            append(transformerGivensBoxes(*about, *computed->transformer, area));
         }
         boxes.push_back(quizBox(cell, *quiz, ++question, v, sheet, area));
     }
@@ -635,10 +669,12 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
     if (count > kMaxVariants) {
         return ExportResult::failed(QStringLiteral("at most %1 variants").arg(kMaxVariants));
     }
+    // A transformer exercise always varies: its tokens, the unit and the cache question.
     const std::vector<const LessonCell*> cells = worksheetCells(lesson);
-    const bool anythingVaries = std::any_of(cells.begin(), cells.end(), [](const LessonCell* c) {
-        return !c->attention()->worksheet->vary.empty();
-    });
+    const bool anythingVaries = !transformerWorksheetCells(lesson).empty() ||
+                                std::any_of(cells.begin(), cells.end(), [](const LessonCell* c) {
+                                    return !c->attention()->worksheet->vary.empty();
+                                });
     if (options.variants > 0 && !anythingVaries) {
         return ExportResult::failed(
             QStringLiteral("nothing in this lesson varies (no cell has worksheet.vary), so %1 "

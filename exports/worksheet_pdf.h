@@ -5,8 +5,10 @@
 // The worksheet prints, for each attention cell with worksheet options, the inputs filled in and
 // what worksheet.blank leaves empty as boxes to fill (with their row and column labels);
 // matrices after the first blank one that are not blank themselves are left out, since they
-// would give the answers away. Then every quiz question, with tick boxes for choices and room to
-// answer, and a name and date line. The answer key is laid out exactly like the worksheet, page
+// would give the answers away. A transformer cell with worksheet options gets the exercises of
+// worksheet_transformer.h instead (LayerNorm, one FFN unit, the next word, the cache's cost).
+// Then every quiz question, with tick boxes for choices and room to answer, and a name and date
+// line. The answer key is laid out exactly like the worksheet, page
 // for page, with the boxes filled in and every quiz answer with its explanation.
 //
 // With --variants N each variant draws fresh numbers (worksheet_variants.h) and carries its

@@ -1,9 +1,11 @@
 #include "exports/worksheet_variants.h"
 
 #include "core/document/json.h"
+#include "core/math/transformer_engine.h"
 
 #include <QtCore/QCryptographicHash>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -64,8 +66,30 @@ std::vector<const LessonCell*> worksheetCells(const Lesson& lesson) {
     return out;
 }
 
+std::vector<const LessonCell*> transformerWorksheetCells(const Lesson& lesson) {
+    std::vector<const LessonCell*> out;
+    for (const LessonCell& cell : lesson.cells) {
+        if (const TransformerCellSpec* spec = cell.transformer(); spec && spec->worksheet) {
+            out.push_back(&cell);
+        }
+    }
+    return out;
+}
+
+std::vector<const LessonCell*> exerciseCells(const Lesson& lesson) {
+    std::vector<const LessonCell*> out;
+    for (const LessonCell& cell : lesson.cells) {
+        const AttentionCellSpec* attention = cell.attention();
+        const TransformerCellSpec* transformer = cell.transformer();
+        if ((attention && attention->worksheet) || (transformer && transformer->worksheet)) {
+            out.push_back(&cell);
+        }
+    }
+    return out;
+}
+
 bool lessonHasWorksheet(const Lesson& lesson) {
-    if (!worksheetCells(lesson).empty()) {
+    if (!exerciseCells(lesson).empty()) {
         return true;
     }
     return std::any_of(lesson.cells.begin(), lesson.cells.end(),
@@ -194,6 +218,98 @@ std::string drawInto(AttentionCellSpec& spec, VariantRandom& random) {
     return {};
 }
 
+// FNV-1a of a cell's id: the same on every platform, unlike std::hash.
+std::uint64_t idHash(const std::string& id) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (const char c : id) {
+        h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    }
+    return h;
+}
+
+// Draws a transformer cell's variant into `spec`: the keys of `vary` (vocab or X), then the
+// token order (a shuffle) and the word at the focus row, which steps through the vocabulary from
+// one variant to the next (`base` from the seed and the cell), so that neighbours never share it.
+std::string drawTransformerInto(TransformerCellSpec& spec, VariantRandom& random,
+                                std::uint64_t base, int number) {
+    TransformerConfig& c = spec.config;
+    for (const auto& [key, range] : spec.worksheet->vary) {
+        if (key == "vocab") {
+            if (spec.vocab.empty()) {
+                return "worksheet.vary: 'vocab', but the cell gives its vectors as X";
+            }
+            const arma::uword d = spec.vocab.begin()->second.n_elem;
+            for (size_t i = 0; i < spec.vocabOrder.size(); ++i) {
+                const arma::rowvec v(drawMatrix(random, 1, d, range));
+                spec.vocab[spec.vocabOrder[i]] = v;
+                if (i < c.vocab.n_rows) {
+                    c.vocab.row(arma::uword(i)) = v;
+                }
+            }
+        } else if (key == "X") {
+            if (!spec.vocab.empty()) {
+                return "worksheet.vary: 'X', but the cell's tokens take their vectors from its "
+                       "vocab: vary vocab instead";
+            }
+            c.X0 = drawMatrix(random, c.X0.n_rows, c.X0.n_cols, range);
+        } else {
+            return "worksheet.vary: a transformer cell varies its vocab or X, not '" + key + "'";
+        }
+    }
+    const size_t n = c.tokens.size();
+    if (n == 0 || c.X0.n_rows != n) {
+        return {};
+    }
+    std::vector<size_t> order(n);
+    for (size_t i = 0; i < n; ++i) {
+        order[i] = i;
+    }
+    for (size_t i = n; i > 1; --i) { // Fisher–Yates
+        std::swap(order[i - 1], order[size_t(random.uniform(0, int(i) - 1))]);
+    }
+    const size_t focus = size_t(std::clamp(c.focus, 0, int(n) - 1));
+    if (spec.vocabOrder.empty()) {
+        // Without a vocabulary the rows themselves move: row (base + number) mod n comes to the
+        // focus.
+        const size_t wanted = size_t((base + std::uint64_t(number)) % n);
+        const auto at = std::find(order.begin(), order.end(), wanted);
+        std::swap(*at, order[focus]);
+    }
+    std::vector<std::string> tokens(n);
+    arma::mat X0(c.X0.n_rows, c.X0.n_cols);
+    for (size_t i = 0; i < n; ++i) {
+        tokens[i] = c.tokens[order[i]];
+        X0.row(arma::uword(i)) = c.X0.row(arma::uword(order[i]));
+    }
+    if (!spec.vocabOrder.empty()) {
+        tokens[focus] = spec.vocabOrder[size_t((base + std::uint64_t(number)) %
+                                               std::uint64_t(spec.vocabOrder.size()))];
+        for (size_t i = 0; i < n; ++i) {
+            X0.row(arma::uword(i)) = spec.vocab.at(tokens[i]);
+        }
+    }
+    c.tokens = std::move(tokens);
+    c.X0 = std::move(X0);
+    return {};
+}
+
+// Why a transformer variant is not workable by hand: a LayerNorm input with no spread, or two
+// next words with the same logit (greedy decoding would hang on vocabulary order).
+std::string transformerUnworkableReason(const TransformerConfig& c, const TransformerResult& r) {
+    if (r.layers.empty() || r.logits.is_empty()) {
+        return {};
+    }
+    const arma::rowvec x = r.layers[0].input.row(arma::uword(std::clamp(c.focus, 0, r.n - 1)));
+    if (arma::var(x, 1) < 1e-6) {
+        return "a LayerNorm input with every entry the same";
+    }
+    arma::rowvec last = arma::sort(r.logits.row(r.logits.n_rows - 1), "descend");
+    if (last.n_elem > 1 && last(0) - last(1) < 1e-3) {
+        return "a tie for the most likely next word";
+    }
+    return {};
+}
+
 // The numbers of the worksheet cells, for the variant's hash.
 QByteArray numbersText(const Lesson& lesson) {
     std::string text;
@@ -218,6 +334,15 @@ QByteArray numbersText(const Lesson& lesson) {
                 matrix(name, p->weights);
             }
         }
+        text += "\n";
+    }
+    for (const LessonCell* cell : transformerWorksheetCells(lesson)) {
+        const TransformerConfig& c = cell->transformer()->config;
+        text += cell->id + ":";
+        for (const std::string& token : c.tokens) {
+            text += token + " ";
+        }
+        matrix("X0", c.X0);
         text += "\n";
     }
     return QByteArray::fromStdString(text);
@@ -273,6 +398,68 @@ ExportResult drawVariant(const Lesson& lesson, std::uint64_t seed, int number, i
             }
         }
     }
+    for (LessonCell& cell : out->lesson.cells) {
+        TransformerCellSpec* spec = std::get_if<TransformerCellSpec>(&cell.read.spec);
+        if (!spec || !spec->worksheet) {
+            continue;
+        }
+        TransformerSheetGivens givens;
+        const TransformerConfig& c0 = spec->config;
+        if (number == 0) {
+            givens.cacheN = int(c0.tokens.size());
+            givens.cacheT = c0.generate ? std::max(2, c0.generate->steps) : 3;
+            out->transformerGivens[cell.id] = givens;
+            continue;
+        }
+        // Each transformer cell draws from its own stream, so that adding one leaves the
+        // attention cells' draws as they were.
+        const std::uint64_t base = splitMix64(seed ^ idHash(cell.id));
+        VariantRandom random(base, number);
+        const TransformerCellSpec original = *spec;
+        TransformerEngine transformers;
+        std::string why;
+        int draws = 0;
+        for (; draws < kMaxDraws; ++draws) {
+            *spec = original;
+            try {
+                if (std::string problem = drawTransformerInto(*spec, random, base, number);
+                    !problem.empty()) {
+                    const FilePosition at = worksheetPosition(cell);
+                    return {ExportStatus::InvalidDocument,
+                            QString::fromStdString(cell.id + ": " + problem), at.line, at.column};
+                }
+                TransformerResult result;
+                transformers.forward(spec->config, result);
+                why = transformerUnworkableReason(spec->config, result);
+            } catch (const InvalidConfig& e) {
+                why = e.what();
+            }
+            if (why.empty()) {
+                break;
+            }
+        }
+        if (draws == kMaxDraws) {
+            const FilePosition at = worksheetPosition(cell);
+            return {ExportStatus::InvalidDocument,
+                    QStringLiteral("%1: no workable variant in %2 draws (the last had %3): "
+                                   "widen worksheet.vary's ranges")
+                        .arg(QString::fromStdString(cell.id))
+                        .arg(kMaxDraws)
+                        .arg(QString::fromStdString(why)),
+                    at.line, at.column};
+        }
+        // The FFN unit and the cache question: n and t step on with the variant (never the
+        // same as a neighbour's), from a start the seed picks.
+        for (const TransformerLayer& layer : spec->config.layers) {
+            if (layer.ffn.present && layer.ffn.W1.n_rows > 0) {
+                givens.ffnUnit = random.uniform(0, int(layer.ffn.W1.n_rows) - 1);
+                break;
+            }
+        }
+        givens.cacheN = 3 + int((splitMix64(base ^ 1) + std::uint64_t(number)) % 8);
+        givens.cacheT = 2 + int((splitMix64(base ^ 2) + std::uint64_t(number)) % 7);
+        out->transformerGivens[cell.id] = givens;
+    }
     out->results = computeLesson(out->lesson, engine);
     if (hasErrors(out->results.diagnostics)) {
         for (const Diagnostic& d : out->results.diagnostics) {
@@ -300,10 +487,14 @@ ExportResult drawVariant(const Lesson& lesson, std::uint64_t seed, int number, i
                     claim.line, claim.column};
         }
     }
+    QByteArray numbers = numbersText(out->lesson);
+    for (const auto& [id, g] : out->transformerGivens) {
+        numbers += QByteArray::fromStdString(id + ": unit " + std::to_string(g.ffnUnit) + ", n " +
+                                             std::to_string(g.cacheN) + ", t " +
+                                             std::to_string(g.cacheT) + "\n");
+    }
     out->hash = QString::fromLatin1(
-        QCryptographicHash::hash(numbersText(out->lesson), QCryptographicHash::Sha256)
-            .toHex()
-            .left(8));
+        QCryptographicHash::hash(numbers, QCryptographicHash::Sha256).toHex().left(8));
     return ExportResult::done();
 }
 

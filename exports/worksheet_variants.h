@@ -4,6 +4,13 @@
 // variant is workable: no token vector or query/key slice that is all zeros, and in every row of
 // every head one clear largest share (no tie between different tokens).
 //
+// A transformer cell with worksheet options varies in every variant, vary or not: its tokens are
+// shuffled and the word at its focus row steps through the vocabulary (so neighbours never share
+// it), its vocab (or X) is redrawn when worksheet.vary says so, and the FFN unit and the cache
+// question of its exercises are drawn (TransformerSheetGivens); a draw is redone while the focus
+// row's LayerNorm input has no spread or two next words tie. Each transformer cell draws from its
+// own stream (the seed mixed with its id), so the attention cells' draws stay as they were.
+//
 // Variants are reproducible: variant k of seed s draws from std::mt19937_64 seeded with a
 // SplitMix64 mix of (s, k). Both are fully specified by the C++ standard; the range reduction
 // is done here, by rejection, because std::uniform_int_distribution's output is left to each
@@ -16,6 +23,7 @@
 #include <QtCore/QString>
 
 #include <cstdint>
+#include <map>
 #include <random>
 
 namespace attnbook {
@@ -33,6 +41,16 @@ class VariantRandom {
 // SplitMix64's finaliser: a good 64-bit mix (Steele, Lea and Flood, 2014).
 std::uint64_t splitMix64(std::uint64_t x);
 
+// What a transformer cell's exercises are about beyond the cell's own numbers
+// (worksheet_transformer.h): which FFN unit, and the prompt length and step of the cache
+// question. The lesson's own numbers take the strongest unit and the cell's n and steps; every
+// variant draws them, and the word at the focus row, so that neighbours' answers differ.
+struct TransformerSheetGivens {
+    int ffnUnit = -1; // −1: the unit with the largest activation for the focus row
+    int cacheN = 0;   // the prompt's length n in the cache question
+    int cacheT = 2;   // its step t ≥ 2
+};
+
 struct WorksheetVariant {
     int number = 0; // 1..count; 0: the lesson's own numbers
     int count = 0;
@@ -40,13 +58,19 @@ struct WorksheetVariant {
     QString hash;  // 8 hex digits: a digest of the worksheet cells' numbers
     Lesson lesson; // the lesson with this variant's numbers in its cells' specs
     LessonResults results;
+    std::map<std::string, TransformerSheetGivens> transformerGivens; // by cell id
 
     // "Variant 3 of 30 · seed 42 · #1a2b3c4d", or "The lesson's numbers · #1a2b3c4d".
     QString label() const;
 };
 
-// The attention cells that carry worksheet options, in document order.
+// The attention cells that carry worksheet options, in document order (transformer cells:
+// transformerWorksheetCells).
 std::vector<const LessonCell*> worksheetCells(const Lesson& lesson);
+// The transformer cells that carry worksheet options, in document order.
+std::vector<const LessonCell*> transformerWorksheetCells(const Lesson& lesson);
+// Every cell that is an exercise on the worksheet (attention or transformer), in document order.
+std::vector<const LessonCell*> exerciseCells(const Lesson& lesson);
 // True when a worksheet has something to show: worksheet options or quizzes.
 bool lessonHasWorksheet(const Lesson& lesson);
 

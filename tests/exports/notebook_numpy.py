@@ -9,7 +9,9 @@ chart of every formula function), this script
   3. executes it with nbclient on the python3 kernel (ipykernel),
   4. compares every matrix the notebook stored in attnbook_results with `attnbook compute`'s
      JSON: |notebook − attnbook| ≤ 1e-12 · max(1, |attnbook|) for every number (a blocked
-     score is null in the JSON and −∞ in the notebook).
+     score is null in the JSON and −∞ in the notebook), and every word and label exactly.
+Transformer cells are compared stage by stage (compare_transformer); notebook_transformer.py
+runs a lesson of them through the same steps.
 
 usage: notebook_numpy.py ATTNBOOK DOCUMENTS_FOLDER WORK_FOLDER
 Needs Debian's python3-nbformat, python3-nbclient, python3-ipykernel and python3-numpy
@@ -67,12 +69,55 @@ class Comparison:
                     self.value(f"{where}.{key}", e, actual[key])
         elif expected is None and actual is None:
             return
+        elif isinstance(expected, str):  # a word or a label
+            if expected != actual:
+                self.failures.append(f"{where}: attnbook {expected!r}, the notebook {actual!r}")
         else:
             self.number(where, expected, actual)
 
 
 ATTENTION_KEYS = ["n", "d", "heads", "d_k", "d_v", "d_o", "scale", "X0", "P", "X", "Q", "K", "V",
                   "concat", "output", "grad"]
+
+
+TRANSFORMER_KEYS = ["n", "d", "vocab_size", "layers_run", "tokens", "X0", "P", "X", "final_ln",
+                    "logits", "probs", "next"]
+LAYER_KEYS = ["input", "ln1", "resid1", "ln2", "ffn", "resid2"]
+LAYER_ATTENTION_KEYS = ["X", "Q", "K", "V", "concat", "output"]
+
+
+def compare_transformer(where, cell, mine, comparison):
+    """A transformer cell (transformer.md): every stage of every layer, the logits, the chances,
+    the loss, the next word and the generation; the gradients are attnbook's alone."""
+    for key in TRANSFORMER_KEYS:
+        comparison.value(f"{where}.{key}", cell[key], mine.get(key))
+    if len(mine["layers"]) != len(cell["layers"]):
+        comparison.failures.append(f"{where}: {len(mine['layers'])} layers, not {len(cell['layers'])}")
+    for l, (layer, ours) in enumerate(zip(cell["layers"], mine["layers"])):
+        at = f"{where}.layers[{l}]"
+        for key in LAYER_KEYS:
+            comparison.value(f"{at}.{key}", layer[key], ours[key])
+        for key in LAYER_ATTENTION_KEYS:
+            comparison.value(f"{at}.attention.{key}", layer["attention"][key], ours["attention"][key])
+        for i, head in enumerate(layer["attention"]["head"]):
+            for key in ("scores", "weights", "context"):
+                comparison.value(f"{at}.attention.head[{i}].{key}", head[key],
+                                 ours["attention"]["head"][i][key])
+    if "loss" in cell:
+        comparison.value(f"{where}.loss", cell["loss"], mine["loss"])
+    elif mine["loss"] is not None:
+        comparison.failures.append(f"{where}: a loss without targets")
+    expected, actual = cell["generation"], mine["generation"]
+    if (expected is None) != (actual is None):
+        comparison.failures.append(f"{where}.generation: attnbook {expected!r:.80}, the notebook "
+                                   f"{actual!r:.80}")
+    elif expected is not None:
+        comparison.value(f"{where}.generation.steps", expected["steps"], actual["steps"])
+        comparison.value(f"{where}.generation.cache_numbers", expected["cache_numbers"],
+                         actual["cache_numbers"])
+        if ("refused" in expected) != ("refused" in actual):  # the reasons are worded apart
+            comparison.failures.append(f"{where}.generation: refused by one side only "
+                                       f"({expected.get('refused')!r}, {actual.get('refused')!r})")
 
 
 def compare_lesson(name, computed, results, comparison):
@@ -89,6 +134,9 @@ def compare_lesson(name, computed, results, comparison):
         if cell["kind"] == "chart":
             comparison.value(where + ".series", [{"x": s["x"], "y": s["y"]} for s in cell["series"]],
                              mine["series"])
+            continue
+        if cell["kind"] == "transformer":
+            compare_transformer(where, cell, mine, comparison)
             continue
         for key in ATTENTION_KEYS:
             if key == "d" and cell.get("X") is None:
@@ -165,6 +213,10 @@ def check_lesson(attnbook, lesson, work, comparison):
             share = f"{cell['head'][0]['weights'][0][0]:.4f}"
             if "shares" not in printed.get(cell["id"], "") or share not in printed[cell["id"]]:
                 comparison.failures.append(f"{name}:{cell['id']}: the printed shares lack {share}")
+        if cell["kind"] == "transformer" and "NumPy agrees with attnbook" not in printed.get(
+                cell["id"], ""):
+            comparison.failures.append(f"{name}:{cell['id']}: the cell's own check fails:\n"
+                                       + printed.get(cell["id"], "(no output)")[-2000:])
     print(f"{name}: {len(notebook.cells) - 1} notebook cells, {cells} computed cells compared")
     return cells
 
@@ -290,8 +342,8 @@ def random_lesson(path, seed):
         f.write("".join(parts))
 
 
-def main():
-    attnbook, documents, work = sys.argv[1:4]
+def prepare(work):
+    """An empty WORK folder, and the python3 kernel there: this interpreter."""
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # the kernel's debugger, on frozen modules
@@ -303,6 +355,11 @@ def main():
         json.dump({"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
                    "display_name": "Python 3", "language": "python"}, f)
     os.environ["JUPYTER_PATH"] = os.path.join(work, "jupyter")
+
+
+def main():
+    attnbook, documents, work = sys.argv[1:4]
+    prepare(work)
     comparison = Comparison()
     lessons = [os.path.join(documents, name) for name in
                ("attention.md", "transformers.md", "template.md", "real-head.md")]

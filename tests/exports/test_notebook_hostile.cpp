@@ -1,8 +1,9 @@
 // No lesson text ever becomes notebook code (issue 26). For every field of every cell kind that
 // reaches a generated notebook (front matter, prose, token labels, a data file's name, a
 // .safetensors tensor name, a chart's title, labels, variable and formula, a quiz's question,
-// choices, explanation and sample answer), 500 hostile strings are put into an otherwise benign
-// lesson. Every lesson that `check` accepts is exported as a notebook, and
+// choices, explanation and sample answer, a transformer cell's id, token labels and vocab words,
+// which reach its targets, the next word and the generated words), 500 hostile strings are put into
+// an otherwise benign lesson. Every lesson that `check` accepts is exported as a notebook, and
 // notebook_ast_check.py (Debian's python3) then proves, for each:
 //   - every code cell parses, and its syntax tree has exactly the shape of the benign lesson's
 //     (the same statements and expressions; only string values and names may differ),
@@ -154,6 +155,27 @@ std::vector<std::string> hostileNames(uint32_t seed) {
     return out;
 }
 
+// Cell ids (a letter or _, then letters, digits, _ and -): the notebook's own names, Python's
+// keywords and builtins, dunders, and random ids.
+std::vector<std::string> hostileCellIds(uint32_t seed) {
+    std::vector<std::string> out = hostileNames(seed);
+    out.resize(size_t(kStringsPerField / 2));
+    for (const char* id : {"attnbook-results", "np-", "_-_", "tf--x", "x-print", "layer_norm",
+                           "transformer_generate", "check_against_attnbook", "erf", "math"}) {
+        out.push_back(id);
+    }
+    std::mt19937 random(seed);
+    const std::string rest = "abcxyzABCXYZ_-0123456789";
+    while (out.size() < size_t(kStringsPerField)) {
+        std::string id(1, "abXY_"[random() % 5]);
+        for (int i = int(random() % 12); i > 0; --i) {
+            id += rest[random() % rest.size()];
+        }
+        out.push_back(id);
+    }
+    return out;
+}
+
 // Formulas of n: what muParser reads, and what it should not be let through with.
 std::vector<std::string> hostileFormulas(uint32_t seed) {
     std::vector<std::string> out = {
@@ -218,6 +240,9 @@ struct Fields {
     std::string choice = "red";
     std::string explain = "Because.";
     std::string sample = "A sample.";
+    std::string transformerId = "tf";
+    std::string transformerToken = "red";
+    std::string vocabWord = "green";
 };
 
 std::string lessonText(const Fields& f) {
@@ -250,6 +275,28 @@ std::string lessonText(const Fields& f) {
            "  - {label: " +
            yamlQuoted(f.chartLabel) + ", y: " + yamlQuoted(formula) +
            "}\n"
+           "```\n\n"
+           "```transformer " +
+           f.transformerId +
+           "\n"
+           "tokens: [" +
+           yamlQuoted(f.transformerToken) +
+           ", blue]\n"
+           "vocab:\n"
+           "  " +
+           yamlQuoted(f.transformerToken) +
+           ": [1, 0, 0, 0]\n"
+           "  blue: [0, 1, 0, 0]\n"
+           "  " +
+           yamlQuoted(f.vocabWord) +
+           ": [0, 0, 1, 0]\n"
+           "layers:\n"
+           "  - attention: {heads: 1, mask: causal}\n"
+           "    ffn: {W_1: [[1, 0, 0, 0], [0, 1, 0, 0]], W_2: [[1, 0], [0, 1], [0, 0], [0, 0]]}\n"
+           "targets: [blue, " +
+           yamlQuoted(f.vocabWord) +
+           "]\n"
+           "generate: {steps: 2, pick: sample, seed: 5}\n"
            "```\n\n"
            "```quiz q\n"
            "question: " +
@@ -360,6 +407,12 @@ class TestNotebookHostile : public QObject {
              [](Fields& f, auto& v) { f.explain = v; }, 250},
             {"sample answer", hostileStrings(13, {"</details>"}),
              [](Fields& f, auto& v) { f.sample = v; }, 250},
+            {"transformer id", hostileCellIds(14), [](Fields& f, auto& v) { f.transformerId = v; },
+             250},
+            {"transformer token", hostileStrings(15, {breakOut}),
+             [](Fields& f, auto& v) { f.transformerToken = v; }, 100},
+            {"vocab word", hostileStrings(16, {breakOut, "</details>"}),
+             [](Fields& f, auto& v) { f.vocabWord = v; }, 100},
         };
 
         // One line per notebook: {"field": ..., "notebook": {...}}, the benign lesson first.
