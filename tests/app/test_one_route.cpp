@@ -224,6 +224,72 @@ class OneRouteTest : public QObject {
         }
     }
 
+    // The transformer lesson (issue 21): its PDF, its worksheet in 3 variants with the key, its
+    // bundle and its notebook, from File → Export and from `attnbook export`, are the same
+    // (page texts for PDFs, the creation dates aside; bytes for the rest).
+    void transformerLessonSameExports() {
+        QTemporaryDir dir;
+        const QString lesson = QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/transformer.md");
+        const auto cli = [&](const QString& name) {
+            return dir.filePath(QStringLiteral("cli-") + name);
+        };
+        const Run run =
+            runAttnbook({QStringLiteral("export"), lesson, QStringLiteral("--pdf"),
+                         cli(QStringLiteral("t.pdf")), QStringLiteral("--worksheet"),
+                         cli(QStringLiteral("w.pdf")), QStringLiteral("--answers"),
+                         cli(QStringLiteral("w-answers.pdf")), QStringLiteral("--variants"),
+                         QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("5"),
+                         QStringLiteral("--bundle"), cli(QStringLiteral("t.zip")),
+                         QStringLiteral("--notebook"), cli(QStringLiteral("t.ipynb"))});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.errors));
+
+        LessonSession session;
+        QVERIFY(session.open(lesson));
+        ExportController controller;
+        controller.setSession(&session);
+        const auto window = [&](ExportController::Kind kind, const QString& name) {
+            controller.setKind(kind);
+            if (!render(controller)) {
+                return QString();
+            }
+            const QString path = dir.filePath(QStringLiteral("window-") + name);
+            return controller.save(path) ? path : QString();
+        };
+        const QString pdf = window(ExportController::LessonPdf, QStringLiteral("t.pdf"));
+        QVERIFY2(!pdf.isEmpty(), qPrintable(controller.error()));
+        QCOMPARE(pdfPageTexts(readAll(pdf)), pdfPageTexts(readAll(cli(QStringLiteral("t.pdf")))));
+
+        controller.setAnswers(true);
+        controller.setVariants(3);
+        controller.setSeed(QStringLiteral("5"));
+        const QString sheet = window(ExportController::Worksheet, QStringLiteral("w.pdf"));
+        QVERIFY2(!sheet.isEmpty(), qPrintable(controller.error()));
+        const QStringList sheetPages = pdfPageTexts(readAll(cli(QStringLiteral("w.pdf"))));
+        QVERIFY(sheetPages.size() >= 3);
+        QCOMPARE(pdfPageTexts(readAll(sheet)), sheetPages);
+        QCOMPARE(pdfPageTexts(readAll(dir.filePath(QStringLiteral("window-w-answers.pdf")))),
+                 pdfPageTexts(readAll(cli(QStringLiteral("w-answers.pdf")))));
+
+        const QString notebook = window(ExportController::Notebook, QStringLiteral("t.ipynb"));
+        QVERIFY2(!notebook.isEmpty(), qPrintable(controller.error()));
+        QVERIFY(readAll(notebook) == readAll(cli(QStringLiteral("t.ipynb"))));
+
+        const QString bundle = window(ExportController::Bundle, QStringLiteral("t.zip"));
+        QVERIFY2(!bundle.isEmpty(), qPrintable(controller.error()));
+        const std::map<QString, QByteArray> fromCli = zipEntries(cli(QStringLiteral("t.zip")));
+        const std::map<QString, QByteArray> fromWindow = zipEntries(bundle);
+        QCOMPARE(fromWindow.size(), fromCli.size());
+        QVERIFY(fromCli.count(QStringLiteral("data/files/data/tiny/model.safetensors")));
+        for (const auto& [name, bytes] : fromCli) {
+            QVERIFY2(fromWindow.count(name), qPrintable(name));
+            if (name.endsWith(QLatin1String(".pdf"))) {
+                QCOMPARE(pdfPageTexts(fromWindow.at(name)), pdfPageTexts(bytes));
+            } else if (name != QLatin1String("manifest.json")) {
+                QVERIFY2(fromWindow.at(name) == bytes, qPrintable(name));
+            }
+        }
+    }
+
     // A paper size the command line refuses is refused by the window too, not printed as A4.
     void badPaperRefusedByBoth() {
         QTemporaryDir dir;
