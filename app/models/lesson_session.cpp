@@ -165,41 +165,67 @@ QString LessonSession::textWithBindings(const std::string& text) const {
     const std::vector<ProsePiece> pieces = scanProse(text, 1);
     // Authors' notes (<!-- -->) are not for students (html_comments.h).
     return QString::fromStdString(withoutHtmlComments(substituteBindings(
-        text, pieces,
-        [this](const Binding& binding) {
-            const std::optional<std::string> value = results_.boundText(binding);
-            // A binding that does not resolve is listed as an error; in the
-            // prose it stays visible as what the author wrote.
-            return std::optional<std::string>(value ? escapeMarkdown(*value)
-                                                    : "`{{" + binding.expression + "}}`");
-        },
+        text, pieces, [this](const Binding& binding) { return boundMarkdown(binding); },
         [this](const Binding& claim) { return claimMark(claim); })));
+}
+
+std::optional<std::string> LessonSession::boundMarkdown(const Binding& binding) const {
+    const BindingValue value = results_.value(binding);
+    if (value.value) {
+        return escapeMarkdown(formatBoundValue(*value.value, binding.digits));
+    }
+    if (readsEditedCell(binding)) {
+        // The reader's what-if took this value away (an index past the new tokens, a layer
+        // switched off): a dash with the mark of a false claim, the reason on hover (issue 22).
+        return "— " + whatIfMark(binding.expression + ": " + value.error);
+    }
+    // A binding that does not resolve as the author wrote it is listed as an error; in the
+    // prose it stays visible as what the author wrote.
+    return "`{{" + binding.expression + "}}`";
+}
+
+bool LessonSession::readsEditedCell(const Binding& binding) const {
+    for (const BindingPath& path : binding.paths) {
+        if (const auto cell = attention_.find(path.cellId);
+            cell != attention_.end() && cell->second->edited()) {
+            return true;
+        }
+        for (const TransformerCellModel* cell : transformers_) {
+            if (cell->edited() && cell->cellId().toStdString() == path.cellId) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+std::string LessonSession::whatIfMark(const std::string& detail) const {
+    // A short mark in the sentence; the detail travels in the link, which the prose shows as a
+    // tooltip on hover (ProseBlock.qml), not as eight lines of expression.
+    const QByteArray encoded = QString::fromStdString(detail).toUtf8().toPercentEncoding();
+    return "[**⚠ " + tr("not true for your edit").toStdString() +
+           "**](#claim:" + encoded.toStdString() + ")";
 }
 
 // A claim shows nothing while it holds. When a what-if makes it false, the
 // sentence it guards keeps its words and gets a visible mark (document-format.md).
 std::string LessonSession::claimMark(const Binding& claim) const {
     const ClaimVerdict verdict = evaluateClaim(claim, results_.lookup());
-    if (verdict.holds || !verdict.error.empty()) {
-        return {}; // an error is listed with the problems instead
+    if (verdict.holds) {
+        return {};
     }
-    // A short mark in the sentence; the claim and both sides' values travel in the link, which
-    // the prose shows as a tooltip on hover (ProseBlock.qml), not as eight lines of expression.
-    const QByteArray detail = QString::fromStdString(claim.expression + ": " + verdict.sides)
-                                  .toUtf8()
-                                  .toPercentEncoding();
-    return " [**⚠ " + tr("not true for your edit").toStdString() +
-           "**](#claim:" + detail.toStdString() + ")";
+    if (!verdict.error.empty()) {
+        // A claim that cannot be decided for the reader's what-if does not hold for it; as the
+        // author wrote it, its error is listed with the problems instead.
+        return readsEditedCell(claim) ? " " + whatIfMark(claim.expression + ": " + verdict.error)
+                                      : std::string();
+    }
+    return " " + whatIfMark(claim.expression + ": " + verdict.sides);
 }
 
 QString LessonSession::proseMarkdown(const ProsePieceRow& row) const {
     return QString::fromStdString(withoutHtmlComments(substituteBindings(
-        row.text, row.pieces,
-        [this](const Binding& binding) {
-            const std::optional<std::string> value = results_.boundText(binding);
-            return std::optional<std::string>(value ? escapeMarkdown(*value)
-                                                    : "`{{" + binding.expression + "}}`");
-        },
+        row.text, row.pieces, [this](const Binding& binding) { return boundMarkdown(binding); },
         [this](const Binding& claim) { return claimMark(claim); })));
 }
 

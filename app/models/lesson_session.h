@@ -135,6 +135,13 @@ class LessonSession : public QObject {
     void rebindQuotes(const std::string& id);
     void cellUpdatingChanged();
     QString proseMarkdown(const ProsePieceRow& row) const;
+    // A bound value as prose shows it: its text, a dash with a mark when a reader's what-if
+    // took it away, or the binding as written when the author's own cell gives no value.
+    std::optional<std::string> boundMarkdown(const Binding& binding) const;
+    // Whether a reader's what-if changed a cell that `binding` reads.
+    bool readsEditedCell(const Binding& binding) const;
+    // The mark of a sentence a what-if made false, `detail` on hover.
+    std::string whatIfMark(const std::string& detail) const;
     std::string claimMark(const Binding& claim) const;
     QString textWithBindings(const std::string& text) const;
     std::optional<std::string> keep(const std::string& id,

@@ -37,6 +37,8 @@ views: [VIEWS]
 ```
 
 The next word is {{t.next[0].word}} at {{t.next[0].prob:4}}; the first token is {{t.tokens[0]}}.
+
+The second block leaves {{t.layers[1].resid2[0][0]:2}} in the first entry.{{? t.layers_run == 2}}
 )";
 
 QString writeLesson(const QTemporaryDir& dir, const QString& views) {
@@ -99,10 +101,17 @@ class TransformerWindowTest : public QObject {
         QCOMPARE(blocks.value(QStringLiteral("steps")).toList().size(), 2);
         QVERIFY(cell->layerAttention(1) != nullptr);
 
-        // One layer: its stages go, and so does the second layer's attention.
+        // One layer: its stages go, and so does the second layer's attention. The sentence about
+        // the second block has no value now: a dash and the mark of a false sentence, never the
+        // binding's raw text (issue 22).
+        QVERIFY(!allProse(session).contains(QStringLiteral("⚠")));
         QCOMPARE(cell->setLayersRun(1), QString());
         QCOMPARE(cell->stageNames().size(), 1 + 2 + 1);
         QVERIFY(cell->layerAttention(1) == nullptr);
+        const QString prose = allProse(session);
+        QVERIFY2(prose.contains(QStringLiteral("leaves — [**⚠ not true for your edit**]")),
+                 qPrintable(prose));
+        QVERIFY(!prose.contains(QLatin1String("{{")));
 
         // The mask off: generation is refused with its reason, the rest still computes.
         QCOMPARE(cell->setMask(QStringLiteral("none")), QString());
@@ -115,6 +124,7 @@ class TransformerWindowTest : public QObject {
         QVERIFY(cell->undoWhatIf());
         QVERIFY(!cell->edited());
         QVERIFY(allProse(session).contains(QLatin1String("the first token is red")));
+        QVERIFY(!allProse(session).contains(QStringLiteral("⚠")));
         QVERIFY(!cell->canUndoWhatIf());
     }
 
