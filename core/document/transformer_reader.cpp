@@ -5,6 +5,8 @@
 #include "core/document/body_reader.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <set>
 
 namespace attnbook {
@@ -242,7 +244,22 @@ void readGenerate(BodyReader& in, const YamlNode& value, TransformerConfig& c) {
                 in.error(v.at, "pick must be greedy or sample, not " + v.describe());
             }
         } else if (name.scalar == "seed") {
-            request.seed = std::uint64_t(in.integer(v, "generate.seed", 0).value_or(0));
+            // splitmix64's state is 64 bits (transformer.md): read the digits, not a double.
+            const bool digits = v.isScalar() && !v.quoted && !v.scalar.empty() &&
+                                v.scalar.size() <= 20 &&
+                                std::all_of(v.scalar.begin(), v.scalar.end(),
+                                            [](char c) { return c >= '0' && c <= '9'; });
+            errno = 0;
+            const unsigned long long seed =
+                digits ? std::strtoull(v.scalar.c_str(), nullptr, 10) : 0;
+            if (!digits || errno == ERANGE) {
+                in.error(
+                    v.at,
+                    "generate.seed must be a whole number from 0 to 18446744073709551615, not " +
+                        v.describe());
+            } else {
+                request.seed = std::uint64_t(seed);
+            }
         } else {
             warnUnknown(in, name, {"steps", "pick", "seed"}, " in generate");
         }

@@ -82,8 +82,8 @@ arma::rowvec layerStep(const TransformerConfig& config, const TransformerLayer& 
     step.heads = prompt.h;
     step.dK = prompt.dK;
     step.dV = prompt.dV;
-    step.scaleKind = ScaleKind::Divisor; // the prompt's multiplier s, exactly
-    step.scaleDivisor = 1.0 / prompt.scale;
+    step.scaleKind = a.scaleKind; // with the same d_k: the prompt's multiplier s, bit for bit
+    step.scaleDivisor = a.scaleDivisor;
     step.mask = MaskKind::Causal;
     if (std::find(cache.padding.begin(), cache.padding.end(), true) != cache.padding.end()) {
         step.padding = cache.padding;

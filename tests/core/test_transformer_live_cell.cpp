@@ -162,3 +162,27 @@ TEST_CASE("keep writes the lesson's keys and names the reader's own settings") {
     REQUIRE(c.generate.has_value());
     CHECK(c.generate->seed == 42);
 }
+
+TEST_CASE("a sampling seed is any 64-bit whole number, read from its digits") {
+    std::string text = kLesson;
+    const std::string authored = "generate: {steps: 2, pick: greedy}";
+    const auto withSeed = [&](const std::string& seed) {
+        std::string t = text;
+        t.replace(t.find(authored), authored.size(),
+                  "generate: {steps: 2, pick: sample, seed: " + seed + "}");
+        return parseLesson(t, "live.md");
+    };
+    const Lesson largest = withSeed("18446744073709551615");
+    REQUIRE(largest.diagnostics.empty());
+    CHECK(largest.cells.at(0).transformer()->config.generate->seed == UINT64_MAX);
+    // One past 2⁵³: a double would have rounded it.
+    const Lesson odd = withSeed("9007199254740993");
+    REQUIRE(odd.diagnostics.empty());
+    CHECK(odd.cells.at(0).transformer()->config.generate->seed == 9007199254740993ull);
+    for (const char* bad : {"18446744073709551616", "-1", "1.5", "\"7\""}) {
+        const Lesson refused = withSeed(bad);
+        REQUIRE(refused.diagnostics.size() == 1);
+        CHECK(refused.diagnostics[0].message.find("generate.seed must be a whole number") !=
+              std::string::npos);
+    }
+}
