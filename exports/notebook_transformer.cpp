@@ -1,5 +1,6 @@
 #include "exports/notebook_transformer.h"
 
+#include "core/math/layer_norm.h"
 #include "exports/notebook_cells.h"
 #include "exports/notebook_python.h"
 
@@ -97,18 +98,6 @@ std::string scaleExpression(const AttentionConfig& a, int dK) {
     return "1.0,";
 }
 
-const char* activationName(Activation a) {
-    switch (a) {
-    case Activation::Gelu:
-        return "gelu";
-    case Activation::GeluTanh:
-        return "gelu_tanh";
-    case Activation::Relu:
-        return "relu";
-    }
-    return "gelu";
-}
-
 void writeLayer(std::string& out, const TransformerCellSpec& spec, const TransformerResult& r,
                 int l) {
     const TransformerConfig& c = spec.config;
@@ -150,7 +139,7 @@ void writeLayer(std::string& out, const TransformerCellSpec& spec, const Transfo
         ffn.vector("b_1", f.b1, "np.zeros(" + std::to_string(f.W1.n_rows) + ")");
         ffn.matrix("W_2", f.W2, "(d × d_ff)");
         ffn.vector("b_2", f.b2, "np.zeros(" + std::to_string(r.d) + ")");
-        ffn.line(std::string("\"activation\": \"") + activationName(f.activation) + "\",");
+        ffn.line(std::string("\"activation\": \"") + activationKey(f.activation) + "\",");
         w.line("},");
     }
     out += "})\n";
@@ -328,7 +317,7 @@ std::vector<NotebookCell> transformerNotebookCells(const std::string& id,
                 (layer.attention.padding.empty() ? "" : ", padding") + "; LN₁ " + norm(layer.ln1) +
                 ", LN₂ " + norm(layer.ln2) + "; FFN " +
                 (layer.ffn.present && c.run.ffn ? "d_ff = " + std::to_string(layer.ffn.W1.n_rows) +
-                                                      ", " + activationName(layer.ffn.activation)
+                                                      ", " + activationKey(layer.ffn.activation)
                                                 : std::string("none")) +
                 ".\n";
     }

@@ -6,6 +6,7 @@
 
 #include "core/document/json.h"
 #include "core/math/blockwise_attention.h"
+#include "core/math/layer_norm.h"
 #include "core/math/number_format.h"
 #include "core/math/transformer_engine.h"
 #include "exports/heat_palette.h"
@@ -71,18 +72,6 @@ QString subscript(int k) {
         out += QString::fromUtf8(digits[c.digitValue()]);
     }
     return out;
-}
-
-QString activationName(Activation a) {
-    switch (a) {
-    case Activation::Gelu:
-        return QStringLiteral("GELU");
-    case Activation::GeluTanh:
-        return QStringLiteral("GELU (tanh)");
-    case Activation::Relu:
-        return QStringLiteral("ReLU");
-    }
-    return {};
 }
 
 // Every entry of a table one way: whole numbers when all are whole, else `digits` decimals.
@@ -260,7 +249,7 @@ PdfBoxPtr settingsView(const LessonCell& cell, const TransformerCellSpec& spec,
         if (layer.ffn.present) {
             ffn = QStringLiteral("d_ff = %1, %2")
                       .arg(layer.ffn.W1.n_rows)
-                      .arg(activationName(layer.ffn.activation));
+                      .arg(QString::fromUtf8(activationLabel(layer.ffn.activation)));
         }
         layers.rows.push_back(
             {{QString::number(l + 1) + (ran ? QString() : QStringLiteral(" (not run)")), ink},
@@ -460,7 +449,7 @@ PdfBoxPtr ffnView(const TransformerCellSpec& spec, const TransformerResult& r,
             {noteFigure(QStringLiteral("<b>Layer %1</b> · z = G W₁ᵀ + b₁, act = %2; "
                                        "d_ff = %3 units")
                             .arg(l + 1)
-                            .arg(htmlEscaped(activationName(act)))
+                            .arg(htmlEscaped(QString::fromUtf8(activationLabel(act))))
                             .arg(dff),
                         area.width)},
             0,
@@ -1130,7 +1119,7 @@ QString transformerSummary(const TransformerCellSpec& spec, const TransformerRes
         if (layer.ffn.present) {
             parts << QStringLiteral("d_ff %1 %2")
                          .arg(layer.ffn.W1.n_rows)
-                         .arg(activationName(layer.ffn.activation));
+                         .arg(QString::fromUtf8(activationLabel(layer.ffn.activation)));
             break;
         }
     }

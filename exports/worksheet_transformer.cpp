@@ -56,18 +56,6 @@ QString epsText(double eps) {
     return qs(readableNumber(eps, decimals));
 }
 
-QString activationName(Activation a) {
-    switch (a) {
-    case Activation::Gelu:
-        return QStringLiteral("GELU");
-    case Activation::GeluTanh:
-        return QStringLiteral("GELU");
-    case Activation::Relu:
-        return QStringLiteral("ReLU");
-    }
-    return {};
-}
-
 arma::rowvec printed(const arma::rowvec& v) {
     arma::rowvec out = v;
     out.transform([](double x) { return printedGiven(x); });
@@ -322,7 +310,7 @@ PdfBoxPtr ffnPart(const TransformerExercises& e, const QString& label, bool key,
                   const CellPrintArea& area) {
     const TransformerExercises::Ffn& f = e.ffn;
     const int d = int(f.g.n_elem);
-    const QString act = activationName(f.activation);
+    const QString act = QString::fromUtf8(activationLabel(f.activation));
     const QString rule = f.activation == Activation::Relu ? QStringLiteral("ReLU(z) = max(0, z)")
                          : f.activation == Activation::Gelu
                              ? QStringLiteral("GELU(z) = z · Φ(z)")

@@ -112,7 +112,7 @@ namespace {
 void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
                       AttentionEngine& engine, const ComputePolicy& policy,
                       LessonResults& results) {
-    ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}};
+    ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}, nullptr};
     auto result = std::make_shared<AttentionResult>();
     try {
         engine.compute(spec.config, *result);
@@ -224,7 +224,7 @@ bool refuseCostlyCell(const LessonCell& cell, CellCost& spent, LessonResults& re
                                    "cell '" + cell.id + "' is too costly to compute" +
                                        (alone ? "" : " after the cells before it") + ": " + why,
                                    cell.id});
-    results.cells.push_back({cell.id, cell.kind, false, {}, nullptr, {}});
+    results.cells.push_back({cell.id, cell.kind, false, {}, nullptr, {}, nullptr});
     return true;
 }
 
@@ -271,7 +271,7 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
         } else if (const TransformerCellSpec* transformer = cell.transformer()) {
             computeTransformer(cell, *transformer, engine, results);
         } else if (const ChartCellSpec* chart = cell.chart()) {
-            ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}};
+            ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}, nullptr};
             out.ok = computeChartSeries(*chart, cell.id, out.series, results.diagnostics);
             out.json = chartJson(cell.id, out.series);
             results.cells.push_back(std::move(out));
@@ -279,7 +279,7 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
     }
     for (const LessonCell& cell : lesson.cells) {
         if (const QuizCellSpec* quiz = cell.quiz()) {
-            ComputedCell out{cell.id, cell.kind, true, {}, nullptr, {}};
+            ComputedCell out{cell.id, cell.kind, true, {}, nullptr, {}, nullptr};
             out.json = quizJson(cell.id, resolveQuizAnswer(cell, *quiz, results));
             results.cells.push_back(std::move(out));
         }

@@ -3,6 +3,7 @@
 // keys. Positions are filed under the path the math names in its errors
 // ("layers[0].ffn.W_1", "final_ln.gamma"), so that a shape error points at its value.
 #include "core/document/body_reader.h"
+#include "core/math/layer_norm.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -108,12 +109,10 @@ FeedForwardParams readFeedForward(BodyReader& in, const YamlNode& node) {
                 (k == "b_1" ? ffn.b1 : ffn.b2) = *v;
             }
         } else if (k == "activation") {
-            if (value.isScalar() && value.scalar == "gelu") {
-                ffn.activation = Activation::Gelu;
-            } else if (value.isScalar() && value.scalar == "gelu_tanh") {
-                ffn.activation = Activation::GeluTanh;
-            } else if (value.isScalar() && value.scalar == "relu") {
-                ffn.activation = Activation::Relu;
+            if (const auto kind = value.isScalar() && !value.quoted
+                                      ? activationFromKey(value.scalar)
+                                      : std::nullopt) {
+                ffn.activation = *kind;
             } else {
                 in.error(value.at,
                          "activation must be gelu, gelu_tanh or relu, not " + value.describe());

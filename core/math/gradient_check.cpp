@@ -60,6 +60,32 @@ double gradientCheckWork(double forwardWork, size_t total) {
     return double(gradientCheckSample(forwardWork, total)) * 2 * std::max(forwardWork, 1.0);
 }
 
+bool gradientCheckSampled(size_t flat, size_t sample, size_t total) {
+    const size_t k = (flat * sample + total - 1) / total;
+    return k < sample && k * total / sample == flat;
+}
+
+void GradientComparison::add(const std::string& name, arma::uword rows, arma::uword e,
+                             double analytic, double numeric) {
+    ++checked_;
+    largestMagnitude_ = std::max({largestMagnitude_, std::abs(analytic), std::abs(numeric)});
+    const double difference = std::abs(analytic - numeric);
+    if (difference > largestDifference_) {
+        largestDifference_ = difference;
+        worst_ = {name, int(e % rows), int(e / rows), analytic, numeric};
+    }
+}
+
+GradientCheckReport GradientComparison::finish(GradientCheckReport report) const {
+    report.ran = true;
+    report.checked = checked_;
+    if (checked_ > 0) {
+        report.worst = worst_;
+    }
+    report.maxRelError = largestMagnitude_ > 0 ? largestDifference_ / largestMagnitude_ : 0.0;
+    return report;
+}
+
 GradientCheckReport gradientCheck(const AttentionConfig& config, const AttentionResult& analytic,
                                   const AttentionLimits& limits) {
     GradientCheckReport report;
@@ -109,11 +135,6 @@ GradientCheckReport gradientCheck(const AttentionConfig& config, const Attention
                          scientific(perEntry) + " multiply-adds";
         return report;
     }
-    // Evenly spaced entries: index·total/sample for index = 0 … sample−1.
-    const auto sampled = [&](size_t flat) {
-        const size_t k = (flat * sample + report.total - 1) / report.total;
-        return k < sample && k * report.total / sample == flat;
-    };
 
     AttentionEngine engine(limits);
     AttentionResult scratch;
@@ -126,12 +147,11 @@ GradientCheckReport gradientCheck(const AttentionConfig& config, const Attention
         return arma::accu(g.upstream % scratch.output); // L = Σ G_Y ⊙ Y
     };
 
-    double largestDifference = -1.0;
-    double largestMagnitude = 0.0;
+    GradientComparison comparison;
     size_t flat = 0;
     for (const CheckedParameter& p : params) {
         for (arma::uword e = 0; e < p.values->n_elem; ++e, ++flat) {
-            if (!sampled(flat)) {
+            if (!gradientCheckSampled(flat, sample, report.total)) {
                 continue;
             }
             double& entry = (*p.values)(e);
@@ -141,22 +161,11 @@ GradientCheckReport gradientCheck(const AttentionConfig& config, const Attention
             entry = saved - kStep;
             const double down = loss();
             entry = saved;
-            const double numeric = (up - down) / (2 * kStep);
-            const double exact = (*p.analytic)(e);
-            ++report.checked;
-            largestMagnitude = std::max({largestMagnitude, std::abs(exact), std::abs(numeric)});
-            const double difference = std::abs(exact - numeric);
-            if (difference > largestDifference) {
-                largestDifference = difference;
-                // Armadillo is column-major: flat index e is (e mod rows, e div rows).
-                report.worst = {p.name, int(e % p.values->n_rows), int(e / p.values->n_rows), exact,
-                                numeric};
-            }
+            comparison.add(p.name, p.values->n_rows, e, (*p.analytic)(e),
+                           (up - down) / (2 * kStep));
         }
     }
-    report.ran = true;
-    report.maxRelError = largestMagnitude > 0 ? largestDifference / largestMagnitude : 0.0;
-    return report;
+    return comparison.finish(report);
 }
 
 } // namespace attnbook

@@ -46,6 +46,27 @@ struct GradientCheckPolicy {
     static constexpr size_t kMinEntries = 8;
 };
 
+// Whether entry `flat` of `total` is one of the `sample` evenly spaced entries the check
+// compares (index·total/sample for index = 0 … sample−1).
+bool gradientCheckSampled(size_t flat, size_t sample, size_t total);
+
+// The comparisons of one check, summed up as the report says them: the norm-wise error and
+// the worst entry. Both checks (attention's, the transformer's) add their entries here.
+class GradientComparison {
+  public:
+    // `values` is the parameter's matrix: entry `e` is (e mod rows, e div rows), column-major.
+    void add(const std::string& name, arma::uword rows, arma::uword e, double analytic,
+             double numeric);
+    // `report` with ran, checked, maxRelError and worst filled in.
+    GradientCheckReport finish(GradientCheckReport report) const;
+
+  private:
+    double largestDifference_ = -1.0;
+    double largestMagnitude_ = 0.0;
+    size_t checked_ = 0;
+    GradientCheckEntry worst_;
+};
+
 GradientCheckReport gradientCheck(const AttentionConfig& config, const AttentionResult& analytic,
                                   const AttentionLimits& limits);
 

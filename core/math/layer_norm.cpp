@@ -80,6 +80,41 @@ constexpr double kTanhScale = 0.7978845608028654; // √(2/π)
 constexpr double kCubic = 0.044715;
 } // namespace
 
+namespace {
+struct ActivationName {
+    Activation kind;
+    const char* key;
+    const char* label;
+};
+constexpr ActivationName kActivations[] = {{Activation::Gelu, "gelu", "GELU"},
+                                           {Activation::GeluTanh, "gelu_tanh", "GELU (tanh)"},
+                                           {Activation::Relu, "relu", "ReLU"}};
+const ActivationName& named(Activation kind) {
+    for (const ActivationName& a : kActivations) {
+        if (a.kind == kind) {
+            return a;
+        }
+    }
+    return kActivations[0];
+}
+} // namespace
+
+const char* activationKey(Activation kind) {
+    return named(kind).key;
+}
+const char* activationLabel(Activation kind) {
+    return named(kind).label;
+}
+
+std::optional<Activation> activationFromKey(std::string_view key) {
+    for (const ActivationName& a : kActivations) {
+        if (key == a.key) {
+            return a.kind;
+        }
+    }
+    return std::nullopt;
+}
+
 double activate(Activation kind, double x) {
     switch (kind) {
     case Activation::Gelu:

@@ -6,6 +6,9 @@
 
 #include <armadillo>
 
+#include <optional>
+#include <string_view>
+
 namespace attnbook {
 
 // LN(x) = γ ⊙ (x − μ) / √(σ² + ε) + β for each row x of `in` (n × d); μ and σ² are the row's
@@ -18,6 +21,12 @@ void layerNormForward(const arma::mat& in, const LayerNormParams& ln, double eps
 arma::mat layerNormBackward(const arma::mat& gradOut, const LayerNormParams& ln,
                             const LayerNormResult& forward, arma::rowvec& gradGamma,
                             arma::rowvec& gradBeta);
+
+// The name a cell writes (`activation: gelu_tanh`), the one a reader sees ("GELU (tanh)"),
+// and the activation a written name means (nullopt: none).
+const char* activationKey(Activation kind);
+const char* activationLabel(Activation kind);
+std::optional<Activation> activationFromKey(std::string_view key);
 
 double activate(Activation kind, double x);
 // d act / dx at x.

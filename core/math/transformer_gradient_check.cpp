@@ -162,10 +162,6 @@ GradientCheckReport transformerGradientCheck(const TransformerConfig& config,
                          scientific(2 * std::max(work, 1.0)) + " multiply-adds";
         return report;
     }
-    const auto sampled = [&](size_t flat) { // evenly spaced: index·total/sample
-        const size_t k = (flat * sample + report.total - 1) / report.total;
-        return k < sample && k * report.total / sample == flat;
-    };
 
     TransformerEngine engine(limits);
     TransformerResult scratch;
@@ -173,11 +169,11 @@ GradientCheckReport transformerGradientCheck(const TransformerConfig& config,
         engine.forward(probe, scratch);
         return transformerObjective(probe, scratch);
     };
-    double largestDifference = -1.0, largestMagnitude = 0.0;
+    GradientComparison comparison;
     size_t flat = 0;
     for (const CheckedParameter& p : params) {
         for (arma::uword e = 0; e < p.values->n_elem; ++e, ++flat) {
-            if (!sampled(flat)) {
+            if (!gradientCheckSampled(flat, sample, report.total)) {
                 continue;
             }
             const auto nudge = [&](double delta) {
@@ -196,21 +192,11 @@ GradientCheckReport transformerGradientCheck(const TransformerConfig& config,
             if (p.alsoMoves) {
                 probe.X0 = savedX0;
             }
-            const double numeric = (up - down) / (2 * kStep);
-            const double exact = (*p.analytic)(e);
-            ++report.checked;
-            largestMagnitude = std::max({largestMagnitude, std::abs(exact), std::abs(numeric)});
-            const double difference = std::abs(exact - numeric);
-            if (difference > largestDifference) {
-                largestDifference = difference;
-                report.worst = {p.name, int(e % p.values->n_rows), int(e / p.values->n_rows), exact,
-                                numeric};
-            }
+            comparison.add(p.name, p.values->n_rows, e, (*p.analytic)(e),
+                           (up - down) / (2 * kStep));
         }
     }
-    report.ran = true;
-    report.maxRelError = largestMagnitude > 0 ? largestDifference / largestMagnitude : 0.0;
-    return report;
+    return comparison.finish(report);
 }
 
 } // namespace attnbook
