@@ -170,6 +170,9 @@ QString LessonSession::textWithBindings(const std::string& text) const {
 }
 
 std::optional<std::string> LessonSession::boundMarkdown(const Binding& binding) const {
+    if (awaitsRest(binding)) {
+        return std::string("…"); // the gradients or the generation of this what-if are coming
+    }
     const BindingValue value = results_.value(binding);
     if (value.value) {
         return escapeMarkdown(formatBoundValue(*value.value, binding.digits));
@@ -182,6 +185,17 @@ std::optional<std::string> LessonSession::boundMarkdown(const Binding& binding) 
     // A binding that does not resolve as the author wrote it is listed as an error; in the
     // prose it stays visible as what the author wrote.
     return "`{{" + binding.expression + "}}`";
+}
+
+bool LessonSession::awaitsRest(const Binding& binding) const {
+    for (const BindingPath& path : binding.paths) {
+        for (const TransformerCellModel* cell : transformers_) {
+            if (cell->cellId().toStdString() == path.cellId && cell->awaits(path)) {
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 bool LessonSession::readsEditedCell(const Binding& binding) const {
@@ -210,6 +224,9 @@ std::string LessonSession::whatIfMark(const std::string& detail) const {
 // A claim shows nothing while it holds. When a what-if makes it false, the
 // sentence it guards keeps its words and gets a visible mark (document-format.md).
 std::string LessonSession::claimMark(const Binding& claim) const {
+    if (awaitsRest(claim)) {
+        return {}; // not decided yet: no mark flashes while the gradients are checked
+    }
     const ClaimVerdict verdict = evaluateClaim(claim, results_.lookup());
     if (verdict.holds) {
         return {};

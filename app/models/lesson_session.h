@@ -139,6 +139,9 @@ class LessonSession : public QObject {
     // took it away, or the binding as written when the author's own cell gives no value.
     std::optional<std::string> boundMarkdown(const Binding& binding) const;
     // Whether a reader's what-if changed a cell that `binding` reads.
+    // Whether a binding reads what a transformer cell is still computing for a what-if (its
+    // gradients, their check, its generation): the prose shows "…" until they arrive.
+    bool awaitsRest(const Binding& binding) const;
     bool readsEditedCell(const Binding& binding) const;
     // The mark of a sentence a what-if made false, `detail` on hover.
     std::string whatIfMark(const std::string& detail) const;

@@ -54,7 +54,8 @@ TransformerCellModel::TransformerCellModel(const std::string& id, const Transfor
                                            QObject* parent)
     : QObject(parent), id_(QString::fromStdString(id)), views_(toQStringList(spec.views)),
       controls_(toQStringList(spec.controls)), live_(spec), result_(std::move(computed)) {
-    inline_ = transformerCost(spec.config).multiplyAdds < kInlineWork;
+    wholeInline_ = transformerCost(spec.config).multiplyAdds < kInlineWork;
+    forwardInline_ = wholeInline_ || transformerFirstStepWork(spec.config) < kInlineWork;
 }
 
 TransformerCellModel::~TransformerCellModel() {
@@ -98,6 +99,9 @@ QString TransformerCellModel::positional() const {
 }
 
 QString TransformerCellModel::gradientCheckText() const {
+    if (!complete()) {
+        return tr("Checking the gradients of this what-if…");
+    }
     const GradientCheckReport& check = result_->gradcheck;
     if (!check.ran) {
         return check.skipped.empty() ? tr("The gradient check did not run.")
@@ -214,96 +218,169 @@ QString TransformerCellModel::keep() {
 }
 
 void TransformerCellModel::recompute() {
-    if (!inline_) {
-        pending_ = true;
-        if (!watcher_) {
-            startWorker();
-        }
+    ++serial_;
+    if (!forwardInline_) {
+        forwardWanted_ = true;
+        scheduleWorker();
         Q_EMIT updatingChanged();
         return;
     }
     QElapsedTimer timer;
     timer.start();
+    Outcome outcome;
+    outcome.serial = serial_;
     try {
+        const TransformerConfig config = live_.config();
         TransformerEngine engine;
-        auto result = std::make_shared<TransformerResult>(engine.compute(live_.config()));
-        std::shared_ptr<const Json> json;
-        if (quoted_) {
-            json = std::make_shared<const Json>(transformerJson(id_.toStdString(), *result));
+        auto result = std::make_shared<TransformerResult>();
+        engine.forward(config, *result);
+        engine.generate(config, *result);
+        if (wholeInline_) {
+            engine.backward(config, *result);
+            outcome.step = Step::Rest;
         }
-        problem_.clear();
-        show(std::move(result), std::move(json), double(timer.nsecsElapsed()) / 1e6);
+        if (quoted_) {
+            outcome.json =
+                std::make_shared<const Json>(transformerJson(id_.toStdString(), *result));
+        }
+        outcome.result = std::move(result);
     } catch (const InvalidConfig& e) {
-        problem_ = QString::fromStdString(e.error().message);
-        ++revision_;
-        Q_EMIT recomputed();
+        outcome.error = e.error().message;
+    }
+    outcome.milliseconds = double(timer.nsecsElapsed()) / 1e6;
+    accept(std::move(outcome));
+    scheduleWorker(); // the rest, when it did not run here
+    Q_EMIT updatingChanged();
+}
+
+void TransformerCellModel::scheduleWorker() {
+    if (watcher_) {
+        return; // workerFinished asks again
+    }
+    // Each job holds its configuration, whose weights alias the authored cell's (no copy of
+    // them on the GUI thread): the destructor waits for the job, so they outlive it.
+    auto config = std::make_shared<const TransformerConfig>(live_.config());
+    const std::string id = id_.toStdString();
+    const quint64 serial = serial_;
+    const auto timed = [](Outcome& outcome, const QElapsedTimer& timer) {
+        outcome.milliseconds = double(timer.nsecsElapsed()) / 1e6;
+    };
+    // Only what the quoting paths read: the whole JSON of a large cell costs more than
+    // computing it.
+    const auto quotedJson = [quoted = quoted_, id](const TransformerResult& result) {
+        return quoted ? std::make_shared<const Json>(
+                            transformerJson(id, result, quoted->empty() ? nullptr : quoted.get()))
+                      : nullptr;
+    };
+    if (forwardWanted_) {
+        forwardWanted_ = false;
+        startJob([config, serial, timed, quotedJson]() {
+            QElapsedTimer timer;
+            timer.start();
+            Outcome outcome;
+            outcome.serial = serial;
+            try {
+                auto result = std::make_shared<TransformerResult>();
+                TransformerEngine().forward(*config, *result);
+                outcome.json = quotedJson(*result);
+                outcome.result = std::move(result);
+            } catch (const InvalidConfig& e) {
+                outcome.error = e.error().message;
+            } catch (const std::bad_alloc&) {
+                outcome.error = "not enough memory to compute this cell";
+            }
+            timed(outcome, timer);
+            return outcome;
+        });
+    } else if (!shownComplete_ && shownSerial_ == serial_ && problem_.isEmpty()) {
+        startJob([config, serial, timed, quotedJson, forward = result_]() {
+            QElapsedTimer timer;
+            timer.start();
+            Outcome outcome;
+            outcome.step = Step::Rest;
+            outcome.serial = serial;
+            try {
+                // The forward numbers are copied (a few MB at GPT-2's size; the gradients,
+                // the bulk, are not there yet): the shown result stays as it is.
+                auto result = std::make_shared<TransformerResult>(*forward);
+                TransformerEngine engine;
+                if (!result->generation.ran && result->generation.refused.empty()) {
+                    engine.generate(*config, *result);
+                }
+                engine.backward(*config, *result);
+                outcome.json = quotedJson(*result);
+                outcome.result = std::move(result);
+            } catch (const InvalidConfig& e) {
+                outcome.error = e.error().message;
+            } catch (const std::bad_alloc&) {
+                outcome.error = "not enough memory to compute this cell";
+            }
+            timed(outcome, timer);
+            return outcome;
+        });
     }
 }
 
-void TransformerCellModel::startWorker() {
-    pending_ = false;
+void TransformerCellModel::startJob(std::function<Outcome()> job) {
     watcher_ = std::make_unique<QFutureWatcher<Outcome>>();
     connect(watcher_.get(), &QFutureWatcherBase::finished, this,
             &TransformerCellModel::workerFinished);
-    // The job holds its configuration, whose weights alias the authored cell's (no copy of
-    // them on the GUI thread): the destructor waits for the job, so they outlive it.
-    auto config = std::make_shared<const TransformerConfig>(live_.config());
-    watcher_->setFuture(QtConcurrent::run([config, quoted = quoted_, id = id_.toStdString()]() {
-        QElapsedTimer timer;
-        timer.start();
-        Outcome outcome;
-        try {
-            TransformerEngine engine;
-            auto result = std::make_shared<TransformerResult>(engine.compute(*config));
-            if (quoted) {
-                // Only what the quoting paths read: the whole JSON of a large cell costs more
-                // than computing it.
-                outcome.json = std::make_shared<const Json>(
-                    transformerJson(id, *result, quoted->empty() ? nullptr : quoted.get()));
-            }
-            outcome.result = std::move(result);
-        } catch (const InvalidConfig& e) {
-            outcome.error = e.error().message;
-        } catch (const std::bad_alloc&) {
-            outcome.error = "not enough memory to compute this cell";
-        }
-        outcome.milliseconds = double(timer.nsecsElapsed()) / 1e6;
-        return outcome;
-    }));
+    watcher_->setFuture(QtConcurrent::run(std::move(job)));
 }
 
 void TransformerCellModel::workerFinished() {
     Outcome outcome = watcher_->result();
     watcher_.reset();
-    if (pending_) {
-        startWorker(); // a newer edit: its numbers replace these
-        return;
+    if (outcome.serial == serial_) {
+        accept(std::move(outcome));
+    } // else a newer edit's numbers replace these
+    scheduleWorker();
+    if (!updating()) {
+        Q_EMIT updatingChanged();
     }
-    if (outcome.result) {
-        problem_.clear();
-        show(std::move(outcome.result), std::move(outcome.json), outcome.milliseconds);
-    } else {
+}
+
+void TransformerCellModel::accept(Outcome outcome) {
+    if (!outcome.result) {
         problem_ = QString::fromStdString(outcome.error);
+        shownSerial_ = outcome.serial; // the problem is the latest settings' answer
+        shownComplete_ = true;
         ++revision_;
         Q_EMIT recomputed();
+        return;
     }
-    Q_EMIT updatingChanged();
+    problem_.clear();
+    (outcome.step == Step::Forward ? lastComputeMs_ : lastCompletionMs_) = outcome.milliseconds;
+    show(std::move(outcome.result), std::move(outcome.json), outcome.step);
 }
 
 void TransformerCellModel::show(std::shared_ptr<const TransformerResult> result,
-                                std::shared_ptr<const Json> json, double milliseconds) {
+                                std::shared_ptr<const Json> json, Step step) {
+    const bool newForward = step == Step::Forward || shownSerial_ != serial_;
     std::shared_ptr<const TransformerResult> replaced = std::exchange(result_, std::move(result));
     json_ = std::move(json);
-    lastComputeMs_ = milliseconds;
+    shownSerial_ = serial_;
+    shownComplete_ = step == Step::Rest;
+    if (newForward) {
+        ++forwardRevision_; // the layers' attention views are rebuilt from the new numbers
+    }
     ++revision_;
     Q_EMIT recomputed();
     // The session lets go of the replaced result in `recomputed`. A large one is freed on the
     // pool, not here: a GPT-2-sized result is over 100 MB (its gradients), and giving its pages
     // back (munmap) took the GUI thread 5–20 ms after every what-if.
-    if (!inline_ && replaced && replaced.use_count() == 1) {
+    if (!wholeInline_ && replaced && replaced.use_count() == 1) {
         QThreadPool::globalInstance()->start(
             [replaced = std::move(replaced)]() mutable { replaced.reset(); });
     }
+}
+
+bool TransformerCellModel::awaits(const BindingPath& path) const {
+    if (complete() || path.steps.empty()) {
+        return false;
+    }
+    const auto* first = std::get_if<std::string>(&path.steps[0]);
+    return first && (*first == "grad" || *first == "gradcheck" || *first == "generation");
 }
 
 QStringList TransformerCellModel::stageNames() const {
@@ -388,11 +465,14 @@ double TransformerCellModel::ffnRange(int layer) const {
 
 QVariantList TransformerCellModel::nextWords(int count) const {
     QVariantList words;
-    // The word generation picked first, else the most likely one.
+    // The word generation picked first, else the most likely one (none while a sampled
+    // generation is still coming: its draw may pick another).
+    const bool drawComing = !complete() && live_.settings().pick == PickKind::Sample;
     const QString chosen = !result_->generation.steps.empty()
                                ? QString::fromStdString(result_->generation.steps.front().label)
-                           : !result_->next.empty() ? QString::fromStdString(result_->next[0].word)
-                                                    : QString();
+                           : !result_->next.empty() && !drawComing
+                               ? QString::fromStdString(result_->next[0].word)
+                               : QString();
     for (size_t i = 0; i < result_->next.size() && int(i) < count; ++i) {
         QVariantMap w;
         w[QStringLiteral("word")] = QString::fromStdString(result_->next[i].word);
@@ -467,14 +547,14 @@ QObject* TransformerCellModel::layerAttention(int layer) {
     if (layer < 0 || layer >= result_->layersRun) {
         return nullptr;
     }
-    if (layerModelsRevision_ != revision_) {
+    if (layerModelsRevision_ != forwardRevision_) {
         for (auto& [index, model] : layerModels_) {
             if (model) {
                 model->deleteLater();
             }
         }
         layerModels_.clear();
-        layerModelsRevision_ = revision_;
+        layerModelsRevision_ = forwardRevision_;
     }
     if (QPointer<AttentionCellModel>& cached = layerModels_[layer]; cached) {
         return cached;

@@ -5,10 +5,15 @@
 // generation with its cache and costs, attention in blocks, and each layer's attention as an
 // attention cell of its own (the attention views the window already has).
 //
-// A recompute runs inline when its estimate (the gradient check's spend included) is tiny,
-// else on a worker thread, the latest edit winning, while `updating` is true. transformer.md's
-// cells run on the worker: their gradient check alone takes 40–70 ms per what-if.
+// A what-if is shown in two steps, so the chances follow at once even where the gradients
+// cannot: first the forward pass (the stream, the FFN, the chances, the loss), then the rest
+// (generation, the backward pass and the gradient check), each on the GUI thread when its
+// estimate is tiny, else on a worker thread, the latest edit winning, while `updating` is
+// true. transformer.md's cells show the forward pass inline (0.1 ms) and check the gradients
+// on the worker (40–70 ms per what-if); a GPT-2-sized cell runs both steps on the worker.
+// Until the rest arrives, `complete` is false and prose that quotes it waits (LessonSession).
 
+#include "core/document/expression.h"
 #include "core/document/json.h"
 #include "core/document/result_json.h"
 #include "core/live/transformer_live_cell.h"
@@ -69,6 +74,8 @@ class TransformerCellModel : public QObject {
     Q_PROPERTY(double cacheNumbers READ cacheNumbers NOTIFY recomputed)
     Q_PROPERTY(int blockSize READ blockSize CONSTANT)
     Q_PROPERTY(bool updating READ updating NOTIFY updatingChanged)
+    // The shown numbers include generation, the gradients and the gradient check.
+    Q_PROPERTY(bool complete READ complete NOTIFY recomputed)
     // How many of the width's numbers the stream view draws per token (all when small).
     Q_PROPERTY(int shownColumns READ shownColumns NOTIFY recomputed)
 
@@ -112,7 +119,13 @@ class TransformerCellModel : public QObject {
     QString generationRefused() const;
     double cacheNumbers() const { return result_->generation.cacheNumbers; }
     int blockSize() const { return live_.authored().blockSize; }
-    bool updating() const { return bool(watcher_) || pending_; }
+    bool updating() const { return bool(watcher_) || forwardWanted_; }
+    // The forward pass of the latest settings is on screen (the chances follow the edit).
+    bool chancesCurrent() const { return shownSerial_ == serial_; }
+    bool complete() const { return chancesCurrent() && shownComplete_; }
+    // Whether prose reading `path` of this cell waits for the rest of the computation: the
+    // paths under grad, gradcheck and generation while `complete` is false.
+    bool awaits(const BindingPath& path) const;
     int shownColumns() const { return std::min(result_->d, kShownColumns); }
 
     // Edits: "" when applied, else why refused (nothing changed).
@@ -173,20 +186,36 @@ class TransformerCellModel : public QObject {
     static constexpr int kShownRows = 32;
     const TransformerResult& result() const { return *result_; }
     void setKeeper(Keeper keeper) { keeper_ = std::move(keeper); }
-    // Milliseconds the last recompute took.
+    // Milliseconds the latest forward step and the latest rest step took.
     double lastComputeMilliseconds() const { return lastComputeMs_; }
+    double lastCompletionMilliseconds() const { return lastCompletionMs_; }
 
   Q_SIGNALS:
     void recomputed();
     void updatingChanged();
 
   private:
+    // The two steps of a recompute (see the class comment).
+    enum class Step { Forward, Rest };
+    struct Outcome {
+        Step step = Step::Forward;
+        quint64 serial = 0; // the settings it computed; stale once an edit bumps serial_
+        std::shared_ptr<const TransformerResult> result;
+        std::shared_ptr<const Json> json;
+        std::string error;
+        double milliseconds = 0.0;
+    };
+
     QString edit(const std::function<std::string(TransformerLiveCell&)>& change);
     void recompute();
-    void startWorker();
+    // Starts the next job the worker owes, if it is free: the forward step of the latest
+    // settings, else the rest of the shown forward result.
+    void scheduleWorker();
+    void startJob(std::function<Outcome()> job);
     void workerFinished();
+    void accept(Outcome outcome);
     void show(std::shared_ptr<const TransformerResult> result, std::shared_ptr<const Json> json,
-              double milliseconds);
+              Step step);
     const arma::mat& stageMatrix(int stage) const;
 
     QString id_;
@@ -195,19 +224,18 @@ class TransformerCellModel : public QObject {
     std::shared_ptr<const TransformerResult> result_;
     QString problem_;
     int revision_ = 0;
+    int forwardRevision_ = 0;    // bumped when new forward numbers are shown
     std::vector<qint64> stamps_; // when each undoable what-if was made
     Keeper keeper_;
-    double lastComputeMs_ = 0.0;
-    bool inline_ = true;
-    // The worker: one job at a time; an edit while it runs waits as `pending_`.
-    struct Outcome {
-        std::shared_ptr<const TransformerResult> result;
-        std::shared_ptr<const Json> json;
-        std::string error;
-        double milliseconds = 0.0;
-    };
+    double lastComputeMs_ = 0.0, lastCompletionMs_ = 0.0;
+    bool wholeInline_ = true;   // both steps at once on the GUI thread
+    bool forwardInline_ = true; // the forward step (with generation) on the GUI thread
+    quint64 serial_ = 0;        // bumped by every change of the settings
+    quint64 shownSerial_ = 0;   // the settings result_ was computed from
+    bool shownComplete_ = true; // result_ holds generation, gradients and their check
+    // The worker: one job at a time; the forward step of the latest settings it still owes.
     std::unique_ptr<QFutureWatcher<Outcome>> watcher_;
-    bool pending_ = false;
+    bool forwardWanted_ = false;
     std::shared_ptr<const JsonSelection> quoted_;
     std::shared_ptr<const Json> json_;
     std::map<int, QPointer<AttentionCellModel>> layerModels_;

@@ -98,12 +98,25 @@ CellCost transformerCost(const TransformerConfig& c) {
     const double forwardWork = transformerForwardCost(c);
     cost.multiplyAdds += 3 * n * d * V + gradientCheckWork(forwardWork, size_t(parameters));
     if (c.generate) {
-        // Each step: one row through every layer, against at most n + steps keys.
         const double steps = c.generate->steps, keys = n + steps;
-        cost.multiplyAdds += steps * (forwardWork / std::max(n, 1.0) + layers * keys * 2 * d);
+        cost.multiplyAdds += transformerGenerationWork(c);
         cost.bytes += 8 * steps * V + 8 * 2 * keys * d * layers;
     }
     return cost;
+}
+
+double transformerGenerationWork(const TransformerConfig& c) {
+    if (!c.generate) {
+        return 0.0;
+    }
+    const double n = double(c.X0.n_rows), d = double(c.X0.n_cols);
+    const double steps = c.generate->steps, keys = n + steps;
+    return steps * (transformerForwardCost(c) / std::max(n, 1.0) +
+                    transformer::layersRun(c) * keys * 2 * d);
+}
+
+double transformerFirstStepWork(const TransformerConfig& c) {
+    return transformerForwardCost(c) + transformerGenerationWork(c);
 }
 
 CellCost chartCost(const ChartCellSpec& chart) {

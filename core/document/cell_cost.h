@@ -45,6 +45,12 @@ CellCost chartCost(const ChartCellSpec& chart);
 // gradient check's spend (transformerForwardCost, the same sampling) and generation's steps.
 struct TransformerConfig;
 CellCost transformerCost(const TransformerConfig& config);
+// Multiply-adds of generation with the cache: each step sends one row through every layer,
+// against at most n + steps keys (0 without `generate`).
+double transformerGenerationWork(const TransformerConfig& config);
+// Multiply-adds of what the window shows first after a what-if: the forward pass and the
+// generation (no backward pass, no gradient check).
+double transformerFirstStepWork(const TransformerConfig& config);
 // The cost of a cell that read without errors; zero for a quiz, or when its shapes do not
 // resolve (computing it then fails before allocating, with its own error).
 CellCost cellCost(const LessonCell& cell);

@@ -196,7 +196,7 @@ Card {
         objectName: "gradientCheck"
         width: card.contentWidth
         text: card.cell.gradientCheckText
-        color: card.cell.gradientCheckPassed ? Theme.mutedText : Theme.warning
+        color: card.cell.gradientCheckPassed || !card.cell.complete ? Theme.mutedText : Theme.warning
         font.pixelSize: Theme.smallSize
         wrapMode: Text.WordWrap
     }

@@ -19,7 +19,8 @@ ColumnLayout {
     Text {
         visible: view.steps.length === 0
         text: view.cell.generationRefused.length > 0 ? "⚠ " + view.cell.generationRefused
-              : qsTr("Generate some words to see what the cache saves.")
+              : view.cell.complete ? qsTr("Generate some words to see what the cache saves.")
+              : qsTr("Generating…")
         color: view.cell.generationRefused.length > 0 ? Theme.warning : Theme.mutedText
         font.pixelSize: Theme.smallSize
         wrapMode: Text.WordWrap

@@ -21,7 +21,8 @@ ColumnLayout {
     }
     Text {
         visible: view.steps.length === 0 && view.cell.generationRefused.length === 0
-        text: qsTr("Generation is off: choose a number of words to append.")
+        text: view.cell.complete ? qsTr("Generation is off: choose a number of words to append.")
+                                 : qsTr("Generating…")
         color: Theme.mutedText
         font.pixelSize: Theme.smallSize
     }

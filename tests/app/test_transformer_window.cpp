@@ -128,6 +128,50 @@ class TransformerWindowTest : public QObject {
         QVERIFY(!cell->canUndoWhatIf());
     }
 
+    // transformer.md's `tiny`: its forward pass is tiny, its gradient check is not. A what-if
+    // shows the new chances in the call; the gradients follow from the worker, and until they
+    // do, the sentence quoting their check waits ("…") with no false mark.
+    void chancesFirstGradientsAfter() {
+        LessonSession session;
+        QVERIFY(session.open(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/transformer.md")));
+        auto* cell = qobject_cast<TransformerCellModel*>(session.cell(QStringLiteral("tiny")));
+        QVERIFY(cell);
+        QVERIFY(cell->complete());
+        const QString checked = QStringLiteral("the error is below one in\na million.");
+        QVERIFY2(allProse(session).contains(checked), qPrintable(allProse(session)));
+        const QVariant before = cell->nextWords(1).value(0).toMap().value(QStringLiteral("prob"));
+
+        QSignalSpy recomputed(cell, &TransformerCellModel::recomputed);
+        QCOMPARE(cell->setTemperature(0.5), QString());
+        QCOMPARE(recomputed.count(), 1); // the forward step, in the call
+        QVERIFY(cell->chancesCurrent());
+        QVERIFY(!cell->complete());
+        QVERIFY(cell->updating());
+        QVERIFY(cell->nextWords(1).value(0).toMap().value(QStringLiteral("prob")) != before);
+        QCOMPARE(cell->gradientCheckText(),
+                 QStringLiteral("Checking the gradients of this what-if…"));
+        QVERIFY(!allProse(session).contains(QStringLiteral("⚠")));
+
+        QTRY_VERIFY_WITH_TIMEOUT(!cell->updating(), 20000);
+        QCOMPARE(recomputed.count(), 2); // the rest: generation, gradients, their check
+        QVERIFY(cell->complete());
+        QVERIFY(cell->gradientCheckPassed());
+        QVERIFY(cell->gradientCheckText().startsWith(QLatin1String("Gradient check passed")));
+        QVERIFY(allProse(session).contains(checked));
+        QVERIFY(!allProse(session).contains(QStringLiteral("⚠")));
+
+        // Two what-ifs in a row: the first's gradients never show over the second's chances.
+        QCOMPARE(cell->setTemperature(2.0), QString());
+        QCOMPARE(cell->setNorm(false), QString());
+        QVERIFY(cell->chancesCurrent());
+        QTRY_VERIFY_WITH_TIMEOUT(!cell->updating(), 20000);
+        QVERIFY(cell->complete());
+        QCOMPARE(cell->temperature(), 2.0);
+        QVERIFY(!cell->norm());
+        QCOMPARE(cell->result().gradcheck.ran, true);
+        QCOMPARE(cell->result().grad.layers.size(), size_t(cell->layersRun()));
+    }
+
     void keepWritesTheLessonsKeys() {
         QTemporaryDir dir;
         LessonSession session;
