@@ -1826,3 +1826,67 @@ TEST_CASE("invalidConfigurations") {
         });
     }
 }
+
+// ---------------------------------------------------------------------------
+// A check too large to run says so, and still counts the entries it would have checked: the
+// same count as a check that runs (every weight, every bias made explicit, both LayerNorms and
+// the final one, the tied vocabulary and b_U, and X0).
+
+namespace {
+
+// Two layers of width d, `heads` heads, an FFN of `hidden`, LayerNorms on, a tied vocabulary of
+// V words, n tokens: the configuration and the entries a gradient check lists for it.
+struct SizedCell {
+    TransformerConfig config;
+    size_t entries = 0;
+};
+
+SizedCell sizedCell(int n, int d, int hidden, int V) {
+    Generator gen(11);
+    SizedCell cell;
+    TransformerConfig& c = cell.config;
+    c.vocab = toArma(gen.matrix(V, d));
+    c.vocabLabels = labels("w", V);
+    arma::uvec rows(static_cast<arma::uword>(n));
+    for (int i = 0; i < n; ++i) {
+        rows(size_t(i)) = arma::uword(i % V);
+        c.tokens.push_back(c.vocabLabels[size_t(i % V)]);
+    }
+    c.X0 = c.vocab.rows(rows);
+    const double D = d, H = hidden;
+    double entries = n * D + V * D + V + 2 * D; // X0, vocab, b_U, the final LayerNorm
+    for (int l = 0; l < 2; ++l) {
+        TransformerLayer layer;
+        layer.attention.heads = 2;
+        layer.attention.mask = MaskKind::Causal;
+        for (Projection* p :
+             {&layer.attention.wQ, &layer.attention.wK, &layer.attention.wV, &layer.attention.wO}) {
+            *p = {false, toArma(gen.matrix(d, d))};
+        }
+        layer.ffn.W1 = toArma(gen.matrix(hidden, d));
+        layer.ffn.W2 = toArma(gen.matrix(d, hidden));
+        c.layers.push_back(layer);
+        // W_Q … W_O and their biases; two LayerNorms; W₁, b₁, W₂, b₂
+        entries += 4 * D * D + 4 * D + 4 * D + 2 * D * H + H + D;
+    }
+    cell.entries = size_t(entries);
+    return cell;
+}
+
+} // namespace
+
+TEST_CASE("gradientCheckTooLargeCountsItsEntries") {
+    TransformerEngine engine;
+    const SizedCell small = sizedCell(3, 4, 6, 5);
+    const TransformerResult checked = engine.compute(small.config, GradientCheck::Run);
+    REQUIRE(checked.gradcheck.ran);
+    CHECK(checked.gradcheck.total == small.entries);
+
+    // One entry costs two forward passes of ~1e8 multiply-adds: over the budget of 4e7.
+    const SizedCell large = sizedCell(64, 256, 512, 64);
+    const TransformerResult skipped = engine.compute(large.config, GradientCheck::Run);
+    CHECK(!skipped.gradcheck.ran);
+    CHECK(skipped.gradcheck.skipped.rfind("this cell is too large to check: one entry costs ", 0) ==
+          0);
+    CHECK(skipped.gradcheck.total == large.entries);
+}
