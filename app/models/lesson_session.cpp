@@ -9,6 +9,7 @@
 #include "app/models/transformer_cell_model.h"
 #include "core/document/cell_editor.h"
 #include "core/document/chart_series.h"
+#include "core/document/data_files.h"
 #include "core/document/html_comments.h"
 #include "core/document/result_json.h"
 
@@ -95,7 +96,9 @@ void LessonSession::newLesson() {
     QFile file(QStringLiteral(":/documents/template.md"));
     file.open(QIODevice::ReadOnly);
     const QByteArray bytes = file.readAll();
-    present(parseLesson(bytes.toStdString(), "untitled.md"), QString());
+    // Not saved anywhere yet: its {file: PATH} values have no folder to come from (not the
+    // folder attnbook was started in).
+    present(parseLesson(bytes.toStdString(), "untitled.md", noDataFiles()), QString());
     saver_->adopt(fileName_, bytes);
     editor_->reset();
 }
@@ -107,9 +110,12 @@ LessonSession::RowPlace LessonSession::rowPlace(int row) const {
 void LessonSession::applyBytes(const std::string& bytes) {
     Q_EMIT aboutToRebuild();
     rebuilding_ = true;
-    present(
-        parseLesson(bytes, filePath_.isEmpty() ? fileName_.toStdString() : filePath_.toStdString()),
-        filePath_);
+    const std::string path =
+        filePath_.isEmpty() ? fileName_.toStdString() : filePath_.toStdString();
+    // The same source of data files as the lesson being replaced (its folder, its bundle, none
+    // for a new lesson), unless Save As moved it to another folder.
+    present(parseLesson(bytes, path, path == lesson_.document.path ? lesson_.files : nullptr),
+            filePath_);
     rebuilding_ = false;
     Q_EMIT rebuilt();
     Q_EMIT edited();

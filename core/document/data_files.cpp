@@ -207,6 +207,10 @@ std::shared_ptr<const DataFiles> folderDataFiles(const std::string& folder) {
     return std::make_shared<FolderDataFiles>(folder);
 }
 
+std::shared_ptr<const DataFiles> noDataFiles() {
+    return std::make_shared<NoDataFiles>();
+}
+
 std::shared_ptr<const DataFiles> memoryDataFiles(std::map<std::string, std::string> files) {
     return std::make_shared<MemoryDataFiles>(std::move(files));
 }
@@ -228,7 +232,7 @@ std::shared_ptr<const DataFiles> dataFilesFor(const std::string& lessonPath) {
         }
     }
     if (lessonPath.empty() || lessonPath.front() == ':') {
-        return std::make_shared<NoDataFiles>();
+        return noDataFiles();
     }
     const size_t slash = lessonPath.rfind('/');
     return folderDataFiles(slash == std::string::npos ? std::string()

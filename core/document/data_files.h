@@ -41,6 +41,10 @@ std::string dataPathProblem(const std::string& path);
 // current one). A symlink is followed only when its target stays inside.
 std::shared_ptr<const DataFiles> folderDataFiles(const std::string& folder);
 
+// No files: a lesson with no folder yet (a new, unsaved one, a Qt resource) reads nothing,
+// and says why, rather than looking beside the process's working directory.
+std::shared_ptr<const DataFiles> noDataFiles();
+
 // Files held in memory, by PATH (a bundle's data/files/PATH entries).
 std::shared_ptr<const DataFiles> memoryDataFiles(std::map<std::string, std::string> files);
 

@@ -302,6 +302,24 @@ class TestClassroom : public QObject {
         QCOMPARE(session.problems()->errorCount(), 0);
         QCOMPARE(problem, QString());
     }
+
+    // Issue 24: a new lesson has no folder, so its {file: PATH} values come from nowhere — not
+    // from the folder attnbook was started in, which would make it check clean here and fail
+    // wherever it is saved.
+    void aNewLessonReadsNoDataFilesFromTheWorkingFolder() {
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents")));
+        LessonSession session;
+        session.newLesson();
+        QFile realHead(QStringLiteral("real-head.md"));
+        QVERIFY(realHead.open(QIODevice::ReadOnly));
+        session.reloadFromBytes(realHead.readAll().toStdString());
+        QDir::setCurrent(before);
+        QVERIFY(session.problems()->errorCount() > 0);
+        QVERIFY2(session.problems()->problem(0).message.contains(
+                     QLatin1String("this lesson has no folder yet")),
+                 qPrintable(session.problems()->problem(0).message));
+    }
 };
 
 QTEST_MAIN(TestClassroom)
