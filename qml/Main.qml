@@ -633,7 +633,7 @@ ApplicationWindow {
                 objectName: "headerTitle"
                 text: lessonSession.title
                 color: Theme.text
-                font.pixelSize: 17
+                font.pixelSize: Theme.chromeTitleSize
                 font.bold: true
                 elide: Text.ElideRight
                 Layout.maximumWidth: parent.width * 0.5
@@ -645,7 +645,7 @@ ApplicationWindow {
                       ? qsTr("%1 (built into attnbook)").arg(lessonSession.fileName)
                       : lessonSession.filePath
                 color: Theme.mutedText
-                font.pixelSize: Theme.smallSize
+                font.pixelSize: Theme.chromeSize
                 elide: Text.ElideMiddle
                 Layout.fillWidth: true
             }
@@ -653,7 +653,7 @@ ApplicationWindow {
                 visible: lessonSession.unsavedChanges
                 text: qsTr("unsaved changes")
                 color: Theme.accent
-                font.pixelSize: Theme.smallSize
+                font.pixelSize: Theme.chromeSize
                 font.italic: true
             }
             Button {
@@ -732,7 +732,8 @@ ApplicationWindow {
             visible: window.outlineShown && !window.presenting && window.shotCell.length === 0
                      && lessonSession.outline.count > 0
             currentHeading: lessonSession.outline.headingOfRow(lessonView.currentRow)
-            SplitView.preferredWidth: 270
+            // Wider as the lesson zooms, so that its entries keep their words (at most 40 %).
+            SplitView.preferredWidth: Math.min(Theme.scaled(270), window.width * 0.4)
             SplitView.minimumWidth: 160
             onShow: row => lessonView.showRow(row)
         }

@@ -65,9 +65,7 @@ Rectangle {
                 color: entry.highlighted ? Theme.accent : (entry.level === 1 ? Theme.text : Theme.mutedText)
                 font.pixelSize: entry.level === 1 ? Theme.smallSize + 1 : Theme.smallSize
                 font.bold: entry.level === 1
-                wrapMode: Text.Wrap
-                maximumLineCount: 2
-                elide: Text.ElideRight
+                wrapMode: Text.Wrap // every word of the heading, however long
             }
             background: Rectangle {
                 color: entry.hovered ? Theme.surface : "transparent"

@@ -35,6 +35,10 @@ QtObject {
     property real zoom: 1.0
     function scaled(size: real): int { return Math.round(size * zoom) }
 
+    // The window's own frame (the header, status lines) keeps its size: zoom is for the lesson.
+    readonly property int chromeSize: 13
+    readonly property int chromeTitleSize: 17
+
     readonly property int proseSize: scaled(16)
     readonly property int smallSize: scaled(13)
     readonly property int monoSize: scaled(13)

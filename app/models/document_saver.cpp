@@ -8,6 +8,8 @@
 
 #include <QUrl>
 
+#include <utility>
+
 namespace attnbook {
 
 DocumentSaver::DocumentSaver(LessonSession* session) : QObject(session), session_(session) {
@@ -44,6 +46,7 @@ void DocumentSaver::adopt(const QString& name, const QByteArray& bytes) {
 // pending, no recovery offer, no error, nothing changed on disk.
 void DocumentSaver::startOver() {
     autosaveTimer_.stop();
+    editedSinceSave_ = false;
     recovered_.reset();
     error_.clear();
     changedOnDisk_ = false;
@@ -60,8 +63,19 @@ void DocumentSaver::checkRecovery() {
 }
 
 void DocumentSaver::onDirtyChanged() {
-    // Every 30 s of unsaved edits: the first edit after a copy starts the clock.
-    if (session_->unsavedChanges() && !autosaveTimer_.isActive()) {
+    if (!session_->unsavedChanges()) {
+        // Undone back to the saved text: nothing is left to recover, and a copy written on the
+        // way would be offered at the next open as if work had been lost. (Not on opening a
+        // file: its copy from a crash is what checkRecovery offers.)
+        autosaveTimer_.stop();
+        if (std::exchange(editedSinceSave_, false) && file_.hasFile()) {
+            recovery_.discard(file_.path());
+        }
+        return;
+    }
+    editedSinceSave_ = true;
+    // Every few seconds of unsaved edits: the first edit after a copy starts the clock.
+    if (!autosaveTimer_.isActive()) {
         autosaveTimer_.start();
     }
 }

@@ -92,6 +92,7 @@ class DocumentSaver : public QObject {
     QString savedWithErrors_;
     bool changedOnDisk_ = false;
     bool overwrite_ = false;
+    bool editedSinceSave_ = false; // unsaved edits since the file was opened or saved
 };
 
 } // namespace attnbook

@@ -18,6 +18,9 @@ TextEdit {
     Connections {
         target: Theme
         function onDarkChanged() { prose.present() }
+        // The headings' sizes are set in the document, relative to the body's: a zoom (or
+        // presenting) sets them again, or an H2 at 175 % was the size of the body text.
+        function onProseSizeChanged() { prose.present() }
     }
 
     readOnly: true

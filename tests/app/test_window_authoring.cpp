@@ -232,6 +232,33 @@ class TestWindowAuthoring : public QObject {
         QVERIFY(!fourth.saver()->recoveryAvailable());
     }
 
+    // An edit's copy was kept after Undo took the lesson back to its saved text, so the next
+    // open offered to "restore" an edit the author had undone (and test_readingMode, pressing
+    // Space on that offer, restored it into the fixture).
+    void undoingBackToTheSavedTextDropsTheRecoveryCopy() {
+        const QString path = windowLesson();
+        const QByteArray before = readAll(path);
+        {
+            LessonSession session;
+            prepare(session);
+            QVERIFY(session.open(path));
+            QCOMPARE(session.editor()->insertBelow(0, QStringLiteral("quiz")), QString());
+            session.saver()->autosave();
+            LessonSession meanwhile;
+            prepare(meanwhile);
+            QVERIFY(meanwhile.open(path));
+            QVERIFY(meanwhile.saver()->recoveryAvailable()); // the copy is there
+            QVERIFY(session.editor()->canUndo());
+            session.editor()->undo();
+            QVERIFY(!session.unsavedChanges());
+        }
+        QCOMPARE(readAll(path), before);
+        LessonSession again;
+        prepare(again);
+        QVERIFY(again.open(path));
+        QVERIFY(!again.saver()->recoveryAvailable());
+    }
+
     // Issue 25: the recovery copy came 30 s after an edit, so a window killed 5 s after Keep
     // lost it. It is written within seconds, by the timer alone.
     void theRecoveryCopyIsWrittenWithinSeconds() {

@@ -232,6 +232,34 @@ Item {
             verify(prose().indexOf("not true for your edit") < 0, prose())
         }
 
+        // Issue 25, trip 3: zooming grew the body text but left the headings at the size the
+        // document had set them to, so at 175 % an H2 was the size of the body.
+        function test_headingsFollowTheZoom() {
+            openLesson("window.md")
+            let row = -1
+            for (let r = 0; r < lessonSession.cells.count && row < 0; ++r) {
+                const markdown = lessonSession.cells.data(lessonSession.cells.index(r, 0), CellListModel.MarkdownRole)
+                if (String(markdown).startsWith("## "))
+                    row = r
+            }
+            verify(row >= 0, "a prose row that starts with a heading")
+            view.showRow(row)
+            waitForRendering(view)
+            const prose = findChild(view, "prose_" + row)
+            verify(prose, "the prose row is rendered")
+            const heading = prose.positionToRectangle(0).height
+            const body = prose.positionToRectangle(prose.length - 1).height
+            verify(heading > body * 1.2, heading + " vs " + body)
+            Theme.zoom = 1.75
+            waitForRendering(view)
+            const zoomedHeading = prose.positionToRectangle(0).height
+            const zoomedBody = prose.positionToRectangle(prose.length - 1).height
+            Theme.zoom = 1.0
+            verify(zoomedBody > body * 1.6, zoomedBody + " vs " + body)
+            // The heading keeps its place above the body: it grew as much.
+            verify(zoomedHeading > zoomedBody * 1.2, zoomedHeading + " vs " + zoomedBody)
+        }
+
         function test_choiceQuiz() {
             openLesson("window.md")
             const quiz = findChild(view, "quiz_zero_score")
