@@ -39,6 +39,7 @@ usage:
   attnbook export FILE --bundle OUT.zip
   attnbook export FILE --notebook OUT.ipynb
                                        a Jupyter notebook that recomputes every cell in NumPy
+  attnbook export FILE --html OUT.html one self-contained, offline web page of the lesson
   attnbook edit FILE --set ID.KEY=YAML... [--out OUT]
                                        apply changes to cells and save
   attnbook new FILE                    a new lesson from the template
@@ -196,9 +197,14 @@ int computeCommand(const QStringList& arguments) {
     }
     // A document with any error, a broken binding included, is refused (document-format.md
     // "Errors"); its warnings are check's business. A claim that a --set what-if makes false
-    // is not an error of the document: "claims" lists it with holds: false.
-    const FalseClaims falseClaims =
-        options.all("--set").empty() ? FalseClaims::AreErrors : FalseClaims::AreListed;
+    // is not an error of the document: "claims" lists it with holds: false. Nor, after a
+    // reader's what-if (every set within the cell's controls), is a binding that no longer
+    // resolves (a row or a head that the setting took away): "claims" lists it too, with
+    // "unresolved": why, as the window shows it "—" with a mark (issue 22). An author's edit
+    // that breaks a binding is still refused.
+    const FalseClaims falseClaims = options.all("--set").empty() ? FalseClaims::AreErrors
+                                    : whatIf->byReader ? FalseClaims::AreListedWithBrokenBindings
+                                                       : FalseClaims::AreListed;
     std::vector<Diagnostic> errors = lessonProblems(whatIf->lesson, whatIf->results, falseClaims);
     std::erase_if(errors, [](const Diagnostic& d) { return d.severity != Severity::Error; });
     for (Diagnostic& d : errors) {

@@ -1,6 +1,7 @@
 #include "app/what_if.h"
 
 #include "core/document/cell_editor.h"
+#include "core/live/reader_what_ifs.h"
 
 #include <algorithm>
 #include <set>
@@ -23,6 +24,10 @@ WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
                    AttentionEngine& engine) {
     WhatIf out;
     out.original = lesson.document;
+    out.byReader = !sets.empty() && std::all_of(sets.begin(), sets.end(), [&](const SetOption& s) {
+        const LessonCell* cell = lesson.cell(s.cellId);
+        return cell && readerMayChange(*cell, s.key);
+    });
     Document document = lesson.document;
     for (const SetOption& set : sets) {
         const LessonCell* cell = lesson.cell(set.cellId);

@@ -26,6 +26,9 @@ struct WhatIf {
     // "--set colour.heads: error: ..." for each set the lesson refuses.
     std::vector<std::string> errors;
     Document original; // the document as the file has it
+    // Every set changes a key its cell's controls let a reader change (readerMayChange): a
+    // what-if the window allows, which never makes the lesson unusable (issue 22).
+    bool byReader = false;
 
     // The file's line for a line of the what-if document: an edited cell may grow or
     // shrink, moving everything after it. A line inside an edited cell maps to its fence.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <memory>
 
 namespace attnbook {
@@ -119,6 +120,92 @@ double logicalNot(double a) {
 
 std::string variableName(size_t index) {
     return "_p" + std::to_string(index);
+}
+std::string wordName(size_t index) {
+    return "_w" + std::to_string(index);
+}
+
+// What an operand of an expression is, as far as is known: a path's value is known only when
+// the binding is evaluated.
+enum class OperandKind { Number, Word, Unknown };
+
+// The expression's tokens, for the check of its words: names and numbers, the two-character
+// operators, and single characters; spaces dropped.
+std::vector<std::string> tokensOf(std::string_view text) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+            continue;
+        }
+        size_t end = i + 1;
+        if (isKeyChar(c) || c == '.') {
+            while (end < text.size() && (isKeyChar(text[end]) || text[end] == '.')) {
+                ++end;
+            }
+        } else if (end < text.size()) {
+            const std::string_view pair = text.substr(i, 2);
+            if (pair == "==" || pair == "!=" || pair == "<=" || pair == ">=" || pair == "&&" ||
+                pair == "||") {
+                ++end;
+            }
+        }
+        out.emplace_back(text.substr(i, end - i));
+        i = end;
+    }
+    return out;
+}
+
+// Whether a token ends the operand before it, or begins the one after it, at a precedence
+// lower than a comparison's: then `a == b` between them is a comparison of a and b alone.
+bool bordersComparison(const std::string& token) {
+    return token == "(" || token == ")" || token == "," || token == "&&" || token == "||" ||
+           token == "?" || token == ":";
+}
+
+// Why the words of `binding` are misused, or "" when each word is one side of an == or !=
+// whose other side is a word too: a word has no number, so colour.tokens[1] + 1 or
+// colour.tokens[1] < 3 means nothing. `kind` says what a variable (_p0, _w0) holds; any other
+// token is a number or an operator.
+std::string wordProblem(const Binding& binding,
+                        const std::function<OperandKind(const std::string&)>& kind,
+                        const std::function<std::string(const std::string&)>& describe) {
+    const std::vector<std::string> t = tokensOf(binding.parserText);
+    // t[left] OP t[left + 2], with nothing of higher precedence on either side.
+    const auto comparisonAt = [&](size_t left) {
+        return left + 2 < t.size() && (t[left + 1] == "==" || t[left + 1] == "!=") &&
+               (left == 0 || bordersComparison(t[left - 1])) &&
+               (left + 3 == t.size() || bordersComparison(t[left + 3]));
+    };
+    for (size_t i = 0; i < t.size(); ++i) {
+        if (kind(t[i]) != OperandKind::Word) {
+            continue;
+        }
+        std::optional<size_t> partner;
+        if (comparisonAt(i)) {
+            partner = i + 2;
+        } else if (i >= 2 && comparisonAt(i - 2)) {
+            partner = i - 2;
+        }
+        if (partner && kind(t[*partner]) != OperandKind::Number) {
+            continue;
+        }
+        const std::string how = partner ? " is compared with a number" : " is not a number";
+        return "in the expression " + binding.expression + ": the word " + describe(t[i]) + how +
+               "; a word can only be compared (== or !=) with another word, like "
+               "colour.tokens[1] == \"cat\"";
+    }
+    return {};
+}
+
+// The variable a token names: ('p', 3) for _p3, ('w', 0) for _w0, else ('\0', 0).
+std::pair<char, size_t> variableOf(const std::string& token) {
+    if (token.size() < 3 || token[0] != '_' || (token[1] != 'p' && token[1] != 'w') ||
+        !std::all_of(token.begin() + 2, token.end(), isDigit)) {
+        return {'\0', 0};
+    }
+    return {token[1], size_t(std::stoul(token.substr(2)))};
 }
 
 // A step whose result is not a number (0/0, ∞ − ∞, the root of a negative number) ends the
@@ -249,7 +336,12 @@ mu::Parser& languageParser() {
 // expressions and show the last), or npos.
 size_t topLevelComma(std::string_view text) {
     int depth = 0;
+    bool quoted = false;
     for (size_t i = 0; i < text.size(); ++i) {
+        quoted = quoted != (text[i] == '"');
+        if (quoted || text[i] == '"') {
+            continue;
+        }
         depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
         if (depth == 0 && text[i] == ',') {
             return i;
@@ -308,8 +400,21 @@ std::optional<Binding> parseBinding(std::string_view inner, std::string& error) 
     }
     binding.expression = std::string(text);
 
-    // Paths become variables _p0, _p1, … for muParser; everything else is its.
+    // Paths become variables _p0, _p1, … for muParser, quoted words _w0, _w1, …; everything
+    // else is its.
     for (size_t i = 0; i < text.size();) {
+        if (text[i] == '"') {
+            const size_t close = text.find('"', i + 1);
+            if (close == std::string_view::npos) {
+                error = "in the expression " + binding.expression +
+                        ": a word in quotes needs its closing quote, like \"cat\"";
+                return std::nullopt;
+            }
+            binding.parserText += wordName(binding.words.size());
+            binding.words.emplace_back(text.substr(i + 1, close - i - 1));
+            i = close + 1;
+            continue;
+        }
         const bool startsName =
             isNameStart(text[i]) && (i == 0 || !(isKeyChar(text[i - 1]) || text[i - 1] == '.'));
         if (!startsName) {
@@ -354,11 +459,30 @@ std::optional<Binding> parseBinding(std::string_view inner, std::string& error) 
                 ": one expression per binding; ',' may only separate a function's arguments";
         return std::nullopt;
     }
+    // A quoted word stands where a word may (its other side may be a path to a word).
+    error = wordProblem(
+        binding,
+        [](const std::string& token) {
+            const auto [kind, index] = variableOf(token);
+            return kind == 'w'   ? OperandKind::Word
+                   : kind == 'p' ? OperandKind::Unknown
+                                 : OperandKind::Number;
+        },
+        [&](const std::string& token) {
+            return "\"" + binding.words[variableOf(token).second] + "\"";
+        });
+    if (!error.empty()) {
+        return std::nullopt;
+    }
     try { // muParser checks the syntax now, so a typo is an error at its line
         mu::Parser& parser = languageParser();
         std::vector<double> values(binding.paths.size(), 1.0);
         for (size_t k = 0; k < values.size(); ++k) {
             parser.DefineVar(variableName(k), &values[k]);
+        }
+        std::vector<double> words(binding.words.size(), 1.0);
+        for (size_t k = 0; k < words.size(); ++k) {
+            parser.DefineVar(wordName(k), &words[k]);
         }
         parser.SetExpr(binding.parserText);
         parser.GetUsedVar(); // parses without evaluating: sqrt(x - 2) is fine before x is known
@@ -374,7 +498,9 @@ std::optional<Binding> parseBinding(std::string_view inner, std::string& error) 
 
 BindingValue evaluateBinding(const Binding& binding, const PathLookup& lookup) {
     std::vector<double> values;
-    for (const BindingPath& path : binding.paths) {
+    std::vector<std::optional<std::string>> pathWords(binding.paths.size());
+    for (size_t k = 0; k < binding.paths.size(); ++k) {
+        const BindingPath& path = binding.paths[k];
         std::string error;
         const Json* value = lookup(path, error);
         if (!value) {
@@ -387,6 +513,11 @@ BindingValue evaluateBinding(const Binding& binding, const PathLookup& lookup) {
             values.push_back(value->number());
         } else if (value->isNull()) {
             values.push_back(-HUGE_VAL); // a blocked score
+        } else if (value->isBool()) {
+            values.push_back(value->boolean() ? 1.0 : 0.0);
+        } else if (value->isString()) {
+            pathWords[k] = value->string();
+            values.push_back(0.0); // its code, once every word is known
         } else {
             return {std::nullopt, path.text() +
                                       " is a vector or matrix, which arithmetic cannot use: "
@@ -394,10 +525,46 @@ BindingValue evaluateBinding(const Binding& binding, const PathLookup& lookup) {
                                       path.text() + "[0]"};
         }
     }
+    // Words compare by equality alone: each distinct word gets a number of its own.
+    std::vector<double> words(binding.words.size());
+    if (!binding.words.empty() || std::any_of(pathWords.begin(), pathWords.end(),
+                                              [](const auto& w) { return w.has_value(); })) {
+        const std::string problem = wordProblem(
+            binding,
+            [&](const std::string& token) {
+                const auto [kind, index] = variableOf(token);
+                return kind == 'w' || (kind == 'p' && pathWords[index]) ? OperandKind::Word
+                                                                        : OperandKind::Number;
+            },
+            [&](const std::string& token) {
+                const auto [kind, index] = variableOf(token);
+                return kind == 'w'
+                           ? "\"" + binding.words[index] + "\""
+                           : binding.paths[index].text() + " (\"" + *pathWords[index] + "\")";
+            });
+        if (!problem.empty()) {
+            return {std::nullopt, problem};
+        }
+        std::map<std::string, double> codes;
+        const auto code = [&](const std::string& word) {
+            return codes.emplace(word, double(codes.size() + 1)).first->second;
+        };
+        for (size_t k = 0; k < pathWords.size(); ++k) {
+            if (pathWords[k]) {
+                values[k] = code(*pathWords[k]);
+            }
+        }
+        for (size_t k = 0; k < words.size(); ++k) {
+            words[k] = code(binding.words[k]);
+        }
+    }
     try {
         mu::Parser& parser = languageParser();
         for (size_t k = 0; k < values.size(); ++k) {
             parser.DefineVar(variableName(k), &values[k]);
+        }
+        for (size_t k = 0; k < words.size(); ++k) {
+            parser.DefineVar(wordName(k), &words[k]);
         }
         parser.SetExpr(binding.parserText);
         const double result = parser.Eval();
@@ -415,7 +582,12 @@ namespace {
 // Where `separator` first occurs outside parentheses in `text`, or npos.
 size_t topLevel(std::string_view text, std::string_view separator) {
     int depth = 0;
+    bool quoted = false;
     for (size_t i = 0; i < text.size(); ++i) {
+        quoted = quoted != (text[i] == '"');
+        if (quoted || text[i] == '"') {
+            continue;
+        }
         depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
         if (depth == 0 && text.substr(i, separator.size()) == separator) {
             return i;
@@ -453,6 +625,9 @@ std::optional<Sides> claimSides(std::string_view text) {
 }
 
 std::string shown(const BindingValue& value) {
+    if (value.value && value.value->isString()) {
+        return "\"" + value.value->string() + "\""; // a word, as a claim quotes one
+    }
     return value.value ? formatBoundValue(*value.value, 4) : "?";
 }
 
@@ -461,14 +636,18 @@ std::string shown(const BindingValue& value) {
 ClaimVerdict evaluateClaim(const Binding& claim, const PathLookup& lookup) {
     ClaimVerdict verdict;
     const BindingValue value = evaluateBinding(claim, lookup);
-    if (!value.value || !value.value->isNumber()) {
+    const bool truth = value.value && value.value->isBool(); // {{? colour.identity.W_Q}}
+    if (!value.value || (!value.value->isNumber() && !truth)) {
         verdict.error = value.value ? claim.expression + " is not a number" : value.error;
         return verdict;
     }
-    verdict.holds = value.value->number() != 0.0;
+    verdict.holds = truth ? value.value->boolean() : value.value->number() != 0.0;
     std::string ignored;
     if (const auto sides = claimSides(claim.expression)) {
         const auto side = [&](const std::string& text) {
+            if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+                return text; // a quoted word
+            }
             const std::optional<Binding> part = parseBinding(text, ignored);
             if (part) {
                 return shown(evaluateBinding(*part, lookup));

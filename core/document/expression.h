@@ -33,7 +33,8 @@ struct Binding {
     int digits = 4;                 // decimals shown
     bool claim = false;             // `{{? EXPR}}`: shows nothing, holds when EXPR ≠ 0
     std::vector<BindingPath> paths; // every path the expression reads, in order
-    std::string parserText;         // the expression with path i renamed to `_pi`
+    std::vector<std::string> words; // every quoted word ("cat"), in order, without quotes
+    std::string parserText;         // the expression with path i renamed to `_pi`, word i `_wi`
 
     // A lone path, which may name a vector or matrix (shown as [a, b, c]).
     bool barePath() const { return paths.size() == 1 && expression == paths[0].text(); }
@@ -53,8 +54,10 @@ struct BindingValue {
 };
 
 // Evaluates the binding. A path that names a vector or matrix is an error
-// inside arithmetic; a blocked score (null) reads as −∞; a result that is not
-// finite is an error.
+// inside arithmetic; a blocked score (null) reads as −∞, true and false as 1 and 0; a result
+// that is not finite is an error. A word (a token label such as colour.tokens[1], or "cat" in
+// quotes) may only be compared with == or != to another word; anywhere else it is an error
+// that says so.
 BindingValue evaluateBinding(const Binding& binding, const PathLookup& lookup);
 
 struct ClaimVerdict {

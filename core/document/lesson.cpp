@@ -358,7 +358,7 @@ class LessonChecker {
             return;
         }
         const BindingValue value = results_.value(binding);
-        if (!value.value) {
+        if (!value.value && falseClaims_ != FalseClaims::AreListedWithBrokenBindings) {
             add(Severity::Error, piece, "binding {{" + binding.expression + "}}: " + value.error,
                 cellId);
         }
@@ -429,10 +429,33 @@ std::string quizSubject(const LessonCell& cell) {
     return {};
 }
 
+namespace {
+
+// Whether `d` is resolveQuizAnswer's error for a quiz whose answer binding did not resolve.
+bool isUnresolvedAnswer(const Lesson& lesson, const LessonResults& results, const Diagnostic& d) {
+    const LessonCell* cell = lesson.cell(d.cellId);
+    const QuizCellSpec* quiz = cell ? cell->quiz() : nullptr;
+    const ComputedCell* computed = results.cell(d.cellId);
+    if (d.severity != Severity::Error || !quiz ||
+        quiz->answerKind != QuizCellSpec::AnswerKind::Binding || !computed) {
+        return false;
+    }
+    const Json* answer = computed->json.find("answer");
+    const FilePosition at = cell->read.positions.of("answer");
+    return answer && answer->isNull() && d.line == at.line && d.column == at.column;
+}
+
+} // namespace
+
 std::vector<Diagnostic> lessonProblems(const Lesson& lesson, const LessonResults& results,
                                        FalseClaims falseClaims) {
     std::vector<Diagnostic> all = lesson.diagnostics;
-    all.insert(all.end(), results.diagnostics.begin(), results.diagnostics.end());
+    for (const Diagnostic& d : results.diagnostics) {
+        if (falseClaims != FalseClaims::AreListedWithBrokenBindings ||
+            !isUnresolvedAnswer(lesson, results, d)) {
+            all.push_back(d);
+        }
+    }
     const std::vector<Diagnostic> lint = checkLesson(lesson, results, falseClaims);
     all.insert(all.end(), lint.begin(), lint.end());
     std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
@@ -441,28 +464,31 @@ std::vector<Diagnostic> lessonProblems(const Lesson& lesson, const LessonResults
     return all;
 }
 
-std::vector<LessonClaim> lessonClaims(const Lesson& lesson, const LessonResults& results) {
-    std::vector<LessonClaim> claims;
-    const auto collect = [&](std::string_view text, int line, int column,
-                             const std::vector<LineRange>& code, const std::string& cellId) {
+namespace {
+
+// Calls `visit(piece, cellId)` for every binding piece in prose and quiz text (cellId: the
+// quiz's, else empty).
+void visitBindings(const Lesson& lesson,
+                   const std::function<void(const ProsePiece&, const std::string&)>& visit) {
+    const auto scan = [&](std::string_view text, int line, int column,
+                          const std::vector<LineRange>& code, const std::string& cellId) {
         for (const ProsePiece& piece : scanProse(text, line, column, code)) {
-            if (piece.kind == ProsePiece::Kind::Binding && piece.binding.claim) {
-                claims.push_back({piece.line, piece.column, cellId, piece.binding.expression,
-                                  evaluateClaim(piece.binding, results.lookup())});
+            if (piece.kind == ProsePiece::Kind::Binding) {
+                visit(piece, cellId);
             }
         }
     };
     for (const Segment& segment : lesson.document.segments) {
         if (!segment.isCell()) {
             const ProseBlock& prose = segment.prose();
-            collect(prose.text, prose.firstLine, 1, lesson.document.codeBlocks, "");
+            scan(prose.text, prose.firstLine, 1, lesson.document.codeBlocks, "");
         }
     }
     for (const LessonCell& cell : lesson.cells) {
         if (const QuizCellSpec* quiz = cell.quiz()) {
             const auto fromKey = [&](const std::string& key, const std::string& text) {
                 const FilePosition at = cell.read.positions.of(key);
-                collect(text, at.line, at.column, {}, cell.id);
+                scan(text, at.line, at.column, {}, cell.id);
             };
             fromKey("question", quiz->question);
             for (const std::string& choice : quiz->choices) {
@@ -471,22 +497,88 @@ std::vector<LessonClaim> lessonClaims(const Lesson& lesson, const LessonResults&
             fromKey("explain", quiz->explain);
         }
     }
+}
+
+void sortByPosition(std::vector<LessonClaim>& claims) {
     std::stable_sort(claims.begin(), claims.end(), [](const LessonClaim& a, const LessonClaim& b) {
         return std::tie(a.line, a.column) < std::tie(b.line, b.column);
     });
+}
+
+// Whether a path of `binding` reads a cell that exists but has no values (its own error says
+// why), so that the binding's failure says nothing new.
+bool readsAFailedCell(const Lesson& lesson, const LessonResults& results, const Binding& binding) {
+    return std::any_of(binding.paths.begin(), binding.paths.end(), [&](const BindingPath& path) {
+        const ComputedCell* computed = results.cell(path.cellId);
+        return lesson.cell(path.cellId) && (!computed || !computed->ok);
+    });
+}
+
+} // namespace
+
+std::vector<LessonClaim> lessonClaims(const Lesson& lesson, const LessonResults& results) {
+    std::vector<LessonClaim> claims;
+    visitBindings(lesson, [&](const ProsePiece& piece, const std::string& cellId) {
+        if (piece.binding.claim) {
+            claims.push_back({piece.line, piece.column, cellId, piece.binding.expression,
+                              evaluateClaim(piece.binding, results.lookup())});
+        }
+    });
+    sortByPosition(claims);
     return claims;
+}
+
+std::vector<LessonClaim> lessonBrokenBindings(const Lesson& lesson, const LessonResults& results) {
+    std::vector<LessonClaim> broken;
+    const auto check = [&](const Binding& binding, int line, int column,
+                           const std::string& cellId) {
+        if (readsAFailedCell(lesson, results, binding)) {
+            return;
+        }
+        const BindingValue value = results.value(binding);
+        if (!value.value) {
+            ClaimVerdict verdict;
+            verdict.error = value.error;
+            broken.push_back({line, column, cellId, binding.expression, verdict});
+        }
+    };
+    visitBindings(lesson, [&](const ProsePiece& piece, const std::string& cellId) {
+        if (!piece.binding.claim) {
+            check(piece.binding, piece.line, piece.column, cellId);
+        }
+    });
+    for (const LessonCell& cell : lesson.cells) {
+        const QuizCellSpec* quiz = cell.quiz();
+        if (quiz && quiz->answerKind == QuizCellSpec::AnswerKind::Binding) {
+            std::string error;
+            const std::optional<Binding> binding = parseBinding(quiz->text, error);
+            const FilePosition at = cell.read.positions.of("answer");
+            if (binding && !binding->claim) {
+                check(*binding, at.line, at.column, cell.id);
+            }
+        }
+    }
+    sortByPosition(broken);
+    return broken;
 }
 
 Json lessonJson(const Lesson& lesson, const LessonResults& results, const std::string& onlyCell,
                 const std::function<int(int)>& fileLine) {
     Json out = Json::object();
     out.set("title", lesson.title());
+    std::vector<LessonClaim> listed = lessonClaims(lesson, results);
+    const std::vector<LessonClaim> broken = lessonBrokenBindings(lesson, results);
+    listed.insert(listed.end(), broken.begin(), broken.end());
+    sortByPosition(listed);
     Json::Array claims;
-    for (const LessonClaim& claim : lessonClaims(lesson, results)) {
+    for (const LessonClaim& claim : listed) {
         Json o = Json::object();
         o.set("line", fileLine ? fileLine(claim.line) : claim.line)
             .set("expr", claim.expression)
             .set("holds", claim.verdict.holds);
+        if (!claim.verdict.error.empty()) {
+            o.set("unresolved", claim.verdict.error);
+        }
         claims.push_back(std::move(o));
     }
     out.set("claims", Json(std::move(claims)));

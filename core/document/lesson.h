@@ -106,9 +106,12 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
 // The bindings in prose and quiz text: errors for those that do not resolve
 // and for claims that are false, warnings for `{{` left unclosed and for
 // hand-typed numbers that equal a cell's value (they go stale when the cell changes).
-// With `FalseClaims::Listed`, a false claim is not an error: `compute` after
-// --set what-ifs lists it in its "claims" instead (document-format.md).
-enum class FalseClaims { AreErrors, AreListed };
+// With `FalseClaims::AreListed`, a false claim is not an error: `compute` after
+// --set what-ifs lists it in its "claims" instead (document-format.md). With
+// `FalseClaims::AreListedWithBrokenBindings` (a reader's what-if, which never makes a lesson
+// unusable: issue 22) neither is a binding, in prose, quiz text or a quiz's answer, that no
+// longer resolves: "claims" lists it as not holding, with why (lessonBrokenBindings).
+enum class FalseClaims { AreErrors, AreListed, AreListedWithBrokenBindings };
 std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& results,
                                     FalseClaims falseClaims = FalseClaims::AreErrors);
 
@@ -133,7 +136,14 @@ struct LessonClaim {
 // Every claim in prose and quiz text, in file order.
 std::vector<LessonClaim> lessonClaims(const Lesson& lesson, const LessonResults& results);
 
-// The `compute` JSON of the whole lesson, or of one cell when `onlyCell` is set. `fileLine`
+// Every binding that is not a claim (in prose, quiz text and a quiz's answer) and does not
+// resolve, in file order, each with `verdict.error` saying why and `verdict.holds` false. A
+// binding into a cell that has an error of its own is not listed: that error says why.
+std::vector<LessonClaim> lessonBrokenBindings(const Lesson& lesson, const LessonResults& results);
+
+// The `compute` JSON of the whole lesson, or of one cell when `onlyCell` is set. Its "claims"
+// lists every claim, and every binding that does not resolve, by line: {"line", "expr",
+// "holds"}, with "unresolved": WHY when it cannot be evaluated. `fileLine`
 // maps a line of `lesson` to the file's (a --set what-if may move lines); unset: the same.
 Json lessonJson(const Lesson& lesson, const LessonResults& results,
                 const std::string& onlyCell = {}, const std::function<int(int)>& fileLine = {});

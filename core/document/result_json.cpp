@@ -1,5 +1,7 @@
 #include "core/document/result_json.h"
 
+#include <cmath>
+
 namespace attnbook {
 
 void JsonSelection::add(const BindingPath& path) {
@@ -111,6 +113,30 @@ Json gradientCheckJson(const GradientCheckReport& check) {
     return out;
 }
 
+// The settings that sentences state and claims test (document-format.md, "Expressions and
+// claims"): the mask, the padded keys, whether the scores are divided by √d_k (the scale in
+// use, to rounding, whatever the cell wrote: `scale: 2` at d_k = 4 divides by √4 too), and
+// which projections are the identity.
+void setSettings(Json& cell, const AttentionInputs& r) {
+    cell.set("mask", r.mask == MaskKind::Causal ? "causal" : "none");
+    Json::Array padding;
+    for (const bool padded : r.padding) {
+        padding.emplace_back(padded);
+    }
+    cell.set("padding", Json(std::move(padding)));
+    const double inverseRoot = r.dK > 0 ? 1.0 / std::sqrt(double(r.dK)) : 0.0;
+    cell.set("divides_by_sqrt_dk",
+             r.dK > 0 && std::abs(r.scale - inverseRoot) <= 1e-12 * inverseRoot);
+    if (!r.direct) {
+        Json identity = Json::object();
+        const char* names[] = {"W_Q", "W_K", "W_V", "W_O"};
+        for (size_t i = 0; i < r.identity.size(); ++i) {
+            identity.set(names[i], bool(r.identity[i]));
+        }
+        cell.set("identity", std::move(identity));
+    }
+}
+
 } // namespace
 
 bool buildsWholeJson(const AttentionForward& r) {
@@ -132,6 +158,7 @@ Json attentionJson(const std::string& id, const AttentionResult& r, const JsonSe
     cell.set("n", r.n).set("d", r.d).set("heads", r.h);
     cell.set("d_k", r.dK).set("d_v", r.dV).set("d_o", r.dO).set("scale", r.scale);
     cell.set("tokens", jsonStrings(r.tokens));
+    setSettings(cell, r);
     const auto table = [&](const arma::mat& m, bool present = true) {
         return [&m, present](const JsonSelection* part) { return matrixOrNull(m, present, part); };
     };

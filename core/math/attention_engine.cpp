@@ -34,6 +34,41 @@ void project(const arma::mat& in, const Projection& proj, const arma::rowvec& bi
     }
 }
 
+namespace {
+
+// The identity as written (`identity`, or no key), or a square matrix with ones on its
+// diagonal and zeros elsewhere: what a reader's edit of an identity's entry writes out and
+// may set back. Stops at the first entry that differs, which in a trained matrix is the first.
+bool isIdentity(const Projection& p) {
+    if (p.identity) {
+        return true;
+    }
+    const arma::mat& w = p.weights;
+    if (w.n_rows != w.n_cols || w.is_empty()) {
+        return false;
+    }
+    for (arma::uword c = 0; c < w.n_cols; ++c) {
+        for (arma::uword r = 0; r < w.n_rows; ++r) {
+            if (w(r, c) != (r == c ? 1.0 : 0.0)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+void recordSettings(const AttentionConfig& config, AttentionInputs& r) {
+    r.mask = config.mask;
+    r.padding = config.padding;
+    r.padding.resize(size_t(r.m), false);
+    const Projection* projections[] = {&config.wQ, &config.wK, &config.wV, &config.wO};
+    for (size_t i = 0; i < r.identity.size(); ++i) {
+        r.identity[i] = !config.direct && isIdentity(*projections[i]);
+    }
+}
+
 std::string blockedRowMessage(int head, int row, const std::vector<std::string>& labels) {
     const std::string name = row >= 0 && size_t(row) < labels.size()
                                  ? " ('" + labels[size_t(row)] + "')"
@@ -205,6 +240,7 @@ void AttentionEngine::forwardPass(const AttentionConfig& config, const Attention
     r.focus = config.focus;
     r.tokens = config.tokens;
     r.queryTokens = config.direct ? config.queryTokens : config.tokens;
+    kernels::recordSettings(config, r);
     if (config.direct) {
         r.X0.reset();
         r.P.reset();

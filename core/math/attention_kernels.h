@@ -49,6 +49,10 @@ bool softmaxColumn(double* scores, double* shares, int m, int readableEnd, const
 void headForward(const AttentionShapes& s, const KeyMask& mask, bool direct, int i,
                  AttentionResult& r, std::vector<AttentionWarning>* blocked);
 
+// Copies the settings a result reports (the mask, the padding, the identity projections) from
+// the configuration: every pass, full or incremental, ends with the result's own.
+void recordSettings(const AttentionConfig& config, AttentionInputs& r);
+
 // The warning of a query row that may read no key, with its label when it has one.
 std::string blockedRowMessage(int head, int row, const std::vector<std::string>& labels);
 

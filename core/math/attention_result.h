@@ -7,6 +7,8 @@
 
 #include <armadillo>
 
+#include <array>
+
 #include <string>
 #include <vector>
 
@@ -55,6 +57,12 @@ struct AttentionInputs {
     int focus = 0;
     std::vector<std::string> tokens;      // labels of the m key rows
     std::vector<std::string> queryTokens; // labels of the n query rows
+    // The settings that prose may state and claims test (document-format.md, "Expressions and
+    // claims"), as the configuration had them: the mask, the padded keys (m flags, all false
+    // without padding) and which of W_Q, W_K, W_V, W_O are the identity (none in direct mode).
+    MaskKind mask = MaskKind::None;
+    std::vector<bool> padding;
+    std::array<bool, 4> identity{};
 
     arma::mat X0, P, X; // (n × d); empty in direct mode
     arma::mat Q;        // (n × h·d_k)

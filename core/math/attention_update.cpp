@@ -48,11 +48,13 @@ template <class T> T& pick(AttentionEngine::Projected which, T& q, T& k, T& v, T
                                    : output;
 }
 
-// Labels and the focus follow the configuration; a renamed token's warnings too.
+// Labels, the focus and the settings a result reports follow the configuration; a renamed
+// token's warnings too.
 void relabel(const AttentionConfig& config, AttentionResult& r) {
     r.focus = config.focus;
     r.tokens = config.tokens;
     r.queryTokens = config.tokens;
+    kernels::recordSettings(config, r);
     for (AttentionWarning& w : r.warnings) {
         w.message = kernels::blockedRowMessage(w.head, w.row, r.queryTokens);
     }
