@@ -7,6 +7,7 @@
 #include "exports/output_policy.h"
 #include "exports/worksheet_variants.h"
 
+#include <algorithm>
 #include <iostream>
 #include <optional>
 
@@ -17,26 +18,27 @@ namespace {
 const char* const kExportUsage = "usage: attnbook export FILE [--pdf OUT.pdf] [--paper a4|letter]\n"
                                  "                            [--worksheet OUT.pdf [--answers "
                                  "KEY.pdf] [--variants N] [--seed S]\n"
-                                 "                             [--roster NAMES.txt]]\n"
+                                 "                             [--roster NAMES.txt] [--verbose]]\n"
                                  "                            [--bundle OUT.zip] [--notebook "
-                                 "OUT.ipynb]";
+                                 "OUT.ipynb] [--html OUT.html]";
 
 using ExportOptions = CommandOptions;
 
 ExportOptions parseExportOptions(const QStringList& arguments) {
     ExportOptions options = parseCommandOptions(
         arguments, {{"--pdf", "--paper", "--worksheet", "--answers", "--variants", "--seed",
-                     "--roster", "--bundle", "--notebook"},
+                     "--roster", "--bundle", "--notebook", "--html"},
                     {},
-                    {}});
+                    {"--verbose"}});
     if (!options.error.empty()) {
         return options;
     }
     if (!options.has("--pdf") && !options.has("--worksheet") && !options.has("--bundle") &&
-        !options.has("--notebook")) {
-        options.error = "say what to export: --pdf, --worksheet, --bundle or --notebook";
+        !options.has("--notebook") && !options.has("--html")) {
+        options.error = "say what to export: --pdf, --worksheet, --bundle, --notebook or --html";
     } else {
-        for (const char* needsWorksheet : {"--answers", "--variants", "--seed", "--roster"}) {
+        for (const char* needsWorksheet :
+             {"--answers", "--variants", "--seed", "--roster", "--verbose"}) {
             if (options.has(needsWorksheet) && !options.has("--worksheet")) {
                 options.error = std::string(needsWorksheet) + " goes with --worksheet";
             }
@@ -65,6 +67,9 @@ int exitCodeOf(const ExportResult& result, const std::string& file,
             std::cerr << formatDiagnostic(file, d) << '\n';
         }
         return ExitInvalidDocument;
+    case ExportStatus::Refused: // the options ask what this lesson cannot give
+        std::cerr << "attnbook export: " << result.error.toStdString() << '\n';
+        return ExitUsage;
     case ExportStatus::Cancelled:
     case ExportStatus::Failed:
         break;
@@ -88,8 +93,9 @@ std::optional<CommandExport> exportFromOptions(const ExportOptions& options, std
     out.request.answers = options.has("--answers");
     out.request.bundle = options.has("--bundle");
     out.request.notebook = options.has("--notebook");
-    out.targets = {path("--pdf"), path("--worksheet"), path("--answers"), path("--bundle"),
-                   path("--notebook")};
+    out.request.html = options.has("--html");
+    out.targets = {path("--pdf"),    path("--worksheet"), path("--answers"),
+                   path("--bundle"), path("--notebook"),  path("--html")};
     QString why;
     if (options.has("--paper")) {
         const std::optional<Paper> paper = readPaper(path("--paper"), &why);
@@ -152,7 +158,34 @@ std::string describe(const QString& role, const QString& path, const CommandExpo
     if (role == QLatin1String("notebook")) {
         return p + ": the lesson as a Jupyter notebook";
     }
+    if (role == QLatin1String("html")) {
+        return p + ": the lesson as a web page";
+    }
     return p + ": the lesson as a bundle";
+}
+
+// `--verbose`: how many different answers each numeric question has among the variants, and
+// why one has fewer than the variants (cli.md).
+std::string spreadReport(const std::vector<QuestionSpread>& spread, int variants) {
+    std::string out;
+    for (const QuestionSpread& q : spread) {
+        out += "  " + q.question + ": " + std::to_string(q.distinct) +
+               (q.distinct == 1 ? " answer" : " different answers") + " in " +
+               std::to_string(variants) + (variants == 1 ? " variant" : " variants");
+        if (q.distinct < variants) {
+            if (q.found <= 1) {
+                out += " (the same in every variant: it is about nothing that varies)";
+            } else if (q.found == q.distinct) {
+                out += " (the ranges of worksheet.vary give no other: " + std::to_string(q.found) +
+                       " in " + std::to_string(q.draws) + " draws)";
+            } else {
+                out += " (" + std::to_string(q.found) + " found in " + std::to_string(q.draws) +
+                       " draws; these variants drew no other)";
+            }
+        }
+        out += '\n';
+    }
+    return out;
 }
 
 } // namespace
@@ -174,7 +207,7 @@ int runExportCommand(const QStringList& arguments) {
     QStringList targets;
     for (const QString& role :
          {QStringLiteral("lesson"), QStringLiteral("worksheet"), QStringLiteral("answers"),
-          QStringLiteral("bundle"), QStringLiteral("notebook")}) {
+          QStringLiteral("bundle"), QStringLiteral("notebook"), QStringLiteral("html")}) {
         if (!job->targets.of(role).isEmpty()) {
             targets << job->targets.of(role);
         }
@@ -211,6 +244,9 @@ int runExportCommand(const QStringList& arguments) {
     }
     for (qsizetype i = 0; i < written.size(); ++i) {
         std::cout << describe(rendered.parts[size_t(i)].role, written[i], *job) << '\n';
+    }
+    if (options.has("--verbose")) {
+        std::cout << spreadReport(rendered.worksheetSpread, std::max(job->request.variants, 1));
     }
     return ExitDone;
 }

@@ -25,7 +25,9 @@ struct ExportControl {
     }
 };
 
-enum class ExportStatus { Done, Cancelled, Failed, InvalidDocument };
+// Refused: the request asks what this lesson cannot give (variants of a lesson where nothing
+// varies, more variants than a question has different answers); the command line's usage error.
+enum class ExportStatus { Done, Cancelled, Failed, InvalidDocument, Refused };
 
 struct ExportResult {
     ExportStatus status = ExportStatus::Done;
@@ -39,6 +41,7 @@ struct ExportResult {
         return {ExportStatus::Cancelled, QStringLiteral("cancelled")};
     }
     static ExportResult failed(QString why) { return {ExportStatus::Failed, std::move(why)}; }
+    static ExportResult refused(QString why) { return {ExportStatus::Refused, std::move(why)}; }
 };
 
 } // namespace attnbook

@@ -4,6 +4,7 @@
 #include "exports/bundle_writer.h"
 #include "exports/export_output.h"
 #include "exports/lesson_bundle.h"
+#include "exports/lesson_html.h"
 #include "exports/lesson_notebook.h"
 #include "exports/pdf_lesson.h"
 #include "exports/worksheet_variants.h"
@@ -45,7 +46,8 @@ ExportResult invalidDocument(const Diagnostic& d) {
 
 QString ExportRequest::problem() const {
     if (empty()) {
-        return tr("say what to export: the lesson PDF, a worksheet, a bundle or a notebook");
+        return tr("say what to export: the lesson PDF, a worksheet, a bundle, a notebook or a "
+                  "web page");
     }
     if (answers && !worksheet) {
         return tr("the answer key goes with a worksheet");
@@ -172,6 +174,7 @@ ExportResult renderExport(const Lesson& lesson, const ExportRequest& request, Re
             }
             out->worksheetPages = files.worksheetPages;
             out->answerPages = files.answerPages;
+            out->worksheetSpread = std::move(files.spread);
             out->parts.push_back({QStringLiteral("worksheet"), std::move(files.worksheet)});
             if (request.answers) {
                 out->parts.push_back({QStringLiteral("answers"), std::move(files.answers)});
@@ -214,6 +217,13 @@ ExportResult renderExport(const Lesson& lesson, const ExportRequest& request, Re
             }
             out->parts.push_back({QStringLiteral("notebook"), std::move(notebook)});
         }
+        if (request.html) {
+            QByteArray html;
+            if (ExportResult r = renderLessonHtml(lesson, results, &html, control); !r.ok()) {
+                return r;
+            }
+            out->parts.push_back({QStringLiteral("html"), std::move(html)});
+        }
     } catch (const std::bad_alloc&) {
         *out = RenderedExport{};
         return ExportResult::failed(tr("not enough memory for this export"));
@@ -247,6 +257,9 @@ QString ExportTargets::of(const QString& role) const {
     }
     if (role == QLatin1String("notebook")) {
         return notebook;
+    }
+    if (role == QLatin1String("html")) {
+        return html;
     }
     return {};
 }

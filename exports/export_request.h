@@ -36,12 +36,13 @@ struct ExportRequest {
     bool answers = false; // the worksheet's key (only with worksheet)
     bool bundle = false;
     bool notebook = false; // the lesson as a Jupyter notebook (lesson_notebook.h)
+    bool html = false;     // the lesson as one offline web page (lesson_html.h)
     Paper paper = Paper::A4;
     int variants = 0; // 0: the lesson's own numbers
     std::uint64_t seed = 1;
     QStringList roster; // student names, in order; empty: none
 
-    bool empty() const { return !lessonPdf && !worksheet && !bundle && !notebook; }
+    bool empty() const { return !lessonPdf && !worksheet && !bundle && !notebook && !html; }
     // Why the request cannot be rendered whatever the lesson ("--answers goes with the
     // worksheet"), or "".
     QString problem() const;
@@ -55,27 +56,30 @@ std::optional<int> readVariants(const QString& text, QString* error);
 std::optional<std::uint64_t> readSeed(const QString& text, QString* error);
 
 // One rendered file. `role` says what it is: "lesson", "worksheet", "answers", "roster",
-// "bundle", "notebook"; `preview` is a PDF to show for it when the file itself is not one (a
-// bundle's lesson.pdf).
+// "bundle", "notebook", "html"; `preview` is a PDF to show for it when the file itself is not
+// one (a bundle's lesson.pdf).
 struct RenderedPart {
     QString role;
     QByteArray bytes;
 };
 
 struct RenderedExport {
-    std::vector<RenderedPart> parts; // lesson, worksheet, answers, roster, bundle, notebook
+    std::vector<RenderedPart> parts; // lesson, worksheet, answers, roster, bundle, notebook, html
     QByteArray bundlePreview;        // the bundle's lesson.pdf, for the window to show
     int worksheetPages = 0;
     int answerPages = 0;
     int bundleEntries = 0;          // manifest included
     std::vector<Diagnostic> errors; // InvalidDocument: every error, in document order
+    // The worksheet's different answers per question, among its variants.
+    std::vector<QuestionSpread> worksheetSpread;
 
     const RenderedPart* part(const QString& role) const;
 };
 
 // Reads and computes the lesson (`bytes` of the file at `path`), then renders what `request`
 // asks. InvalidDocument (with the first error's line and column) when the lesson has any error;
-// Failed when a worksheet is asked of a lesson with nothing to put on one.
+// Failed when a worksheet is asked of a lesson with nothing to put on one; Refused when its
+// variants cannot differ (nothing varies, or a question has fewer answers than variants).
 ExportResult renderExport(const std::string& bytes, const std::string& path,
                           const ExportRequest& request, RenderedExport* out,
                           const ExportControl& control = {});
@@ -85,7 +89,7 @@ ExportResult renderExport(const Lesson& lesson, const ExportRequest& request, Re
 
 // Where each rendered part goes.
 struct ExportTargets {
-    QString lessonPdf, worksheet, answers, bundle, notebook;
+    QString lessonPdf, worksheet, answers, bundle, notebook, html;
     // The roster CSV beside the worksheet: "sheets.pdf" → "sheets-roster.csv".
     QString roster() const;
     QString of(const QString& role) const;

@@ -3,6 +3,7 @@
 #include "exports/bundle_reader.h"
 
 #include "exports/export_output.h"
+#include "exports/lesson_html.h"
 #include "exports/lesson_notebook.h"
 #include "exports/pdf_figures.h"
 #include "exports/pdf_lesson.h"
@@ -182,6 +183,12 @@ ExportResult lessonBundleEntries(const Lesson& lesson, const LessonResults& resu
         return r;
     }
     entries->push_back({QStringLiteral("lesson.ipynb"), std::move(notebook)});
+    // The lesson as one offline web page (lesson_html.h).
+    QByteArray html;
+    if (ExportResult r = renderLessonHtml(lesson, results, &html); !r.ok()) {
+        return r;
+    }
+    entries->push_back({QStringLiteral("lesson.html"), std::move(html)});
     control.report(steps, steps, QStringLiteral("done"));
     return control.cancelled() ? ExportResult::cancelled() : ExportResult::done();
 }

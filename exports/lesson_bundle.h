@@ -21,6 +21,7 @@
 //   figures/ID-chart.png      each chart cell's line chart
 //   data/files/PATH           every file a cell reads ({file: PATH}), byte for byte
 //   lesson.ipynb              the lesson's Jupyter twin (lesson_notebook.h)
+//   lesson.html               the lesson as one offline web page (lesson_html.h)
 
 #include "exports/bundle_writer.h"
 #include "exports/export_control.h"

@@ -426,8 +426,13 @@ std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec, const 
                        coordinateLabels(int(r.V.n_cols)), r.V));
         }
     }
-    const QString scaleNote =
-        r.scale == 1.0 ? QStringLiteral("not scaled") : QStringLiteral("s = %1").arg(num(r.scale));
+    // Decided as the cell's header decides (scaleWords): at d_k = 1 the scores are divided by
+    // √1, which the header says, so the caption must not call them "not scaled".
+    const bool byRoot = std::abs(1.0 / r.scale - std::sqrt(double(r.dK))) < 1e-12;
+    const QString scaleNote = byRoot && r.dK == 1 ? QStringLiteral("s = 1/√1 = 1")
+                              : !byRoot && r.scale == 1.0
+                                  ? QStringLiteral("not scaled")
+                                  : QStringLiteral("s = %1").arg(num(r.scale));
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
         const HeadResult& h = r.head[size_t(head)];
         const QString note = r.h > 1 ? QStringLiteral("head %1").arg(head + 1) : QString();

@@ -94,7 +94,10 @@ Figure matrixFigure(const MatrixTable& t) {
     const int shownRows = std::min(rows, t.maxRows);
     const int shownCols = std::min(cols, t.maxColumns);
     const arma::umat blocked = t.blocked;
-    const bool wholeTable = allWhole(t.values.memptr(), t.values.n_elem);
+    // An answer key's boxes keep their digits even when this variant's answers happen to be
+    // whole: one key must not say "2" where the next says "2.5000" (issue 22).
+    const bool wholeTable =
+        t.mode != MatrixMode::Answer && allWhole(t.values.memptr(), t.values.n_elem);
     const auto isBlocked = [blocked](int r, int c) {
         return !blocked.is_empty() && blocked(arma::uword(r), arma::uword(c)) != 0;
     };

@@ -21,15 +21,6 @@
 
 namespace attnbook {
 
-namespace {
-
-constexpr qreal kCodeSize = 8.5;
-constexpr qreal kTableSize = 8.5;
-constexpr int kBulletItem = QTextFormat::UserProperty + 1; // a block that was a bulleted item
-constexpr qreal kCodeHang = 18; // the indent of a wrapped code line's continuation
-
-enum class Role { Body, Heading, Code, TableCell, TableHead, Quote };
-
 bool isCodeBlock(const QTextBlock& block) {
     const QTextBlockFormat bf = block.blockFormat();
     if (bf.hasProperty(QTextFormat::BlockCodeFence) ||
@@ -47,6 +38,15 @@ bool isCodeBlock(const QTextBlock& block) {
     }
     return true;
 }
+
+namespace {
+
+constexpr qreal kCodeSize = 8.5;
+constexpr qreal kTableSize = 8.5;
+constexpr int kBulletItem = QTextFormat::UserProperty + 1; // a block that was a bulleted item
+constexpr qreal kCodeHang = 18; // the indent of a wrapped code line's continuation
+
+enum class Role { Body, Heading, Code, TableCell, TableHead, Quote };
 
 // The font of one run of text for its role, keeping its bold, italic and code marks.
 void styleFragment(QTextCharFormat& fmt, Role role, int headingLevel,

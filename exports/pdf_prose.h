@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+class QTextBlock;
 class QTextDocument;
 
 namespace attnbook {
@@ -43,6 +44,10 @@ Figure labelFigure(const QString& text, const QFont& font, const QColor& colour 
                    qreal width = -1);
 
 QString htmlEscaped(const QString& text);
+
+// Whether a block of a document read from Markdown is (a line of) a fenced or indented code
+// block. The web page (html_prose.h) asks the same question of the same reader.
+bool isCodeBlock(const QTextBlock& block);
 
 // A formula as one unit for line breaking: the spaces inside brackets and around "=", "×", "·",
 // "/", "÷", "−" and "^" become no-break spaces, so "√4 = 2" or "[0.5, 0]" never wrap inside; a

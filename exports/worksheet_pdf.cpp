@@ -11,6 +11,7 @@
 #include "exports/pdf_figures.h"
 #include "exports/pdf_layout.h"
 #include "exports/pdf_prose.h"
+#include "exports/worksheet_answers.h"
 #include "exports/worksheet_transformer.h"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -344,7 +345,8 @@ QString answerText(const QuizCellSpec& quiz, const Json* answer, const LessonRes
     case QuizCellSpec::AnswerKind::Number:
     case QuizCellSpec::AnswerKind::Binding: {
         const double v = answer && answer->isNumber() ? answer->number() : quiz.number;
-        QString text = QStringLiteral("**Answer: %1**").arg(num(v));
+        // At the quiz's digits in every variant: never "3" on one key and "2.5000" on the next.
+        QString text = QStringLiteral("**Answer: %1**").arg(qs(quizAnswerText(quiz, v)));
         if (const double tolerance = quizTolerance(quiz, v); tolerance > 0) {
             text += QStringLiteral(" (within ± %1)")
                         .arg(qs(readableNumber(tolerance, 6))
@@ -616,6 +618,32 @@ struct VariantWork {
     PdfSection key;
 };
 
+// Each question's different answers among the variants, in sheet order; `found` from the plan
+// for the questions about cells that vary, else the same as `distinct`.
+std::vector<QuestionSpread> answerSpread(const std::vector<VariantWork>& work,
+                                         const VariantPlan& plan) {
+    std::vector<QuestionSpread> out;
+    std::map<std::string, std::set<std::string>> answers;
+    for (const VariantWork& w : work) {
+        for (const SheetAnswer& a : variantAnswers(w.variant)) {
+            if (answers[a.question].insert(a.text).second && answers[a.question].size() == 1) {
+                out.push_back({a.question, 0, 0, 0});
+            }
+        }
+    }
+    for (QuestionSpread& q : out) {
+        q.distinct = int(answers[q.question].size());
+        q.found = q.distinct;
+        for (const QuestionSpread& planned : plan.spread) {
+            if (planned.question == q.question) {
+                q.found = std::max(planned.found, q.distinct);
+                q.draws = planned.draws;
+            }
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 QString rosterCsvPath(const QString& worksheetPath) {
@@ -676,11 +704,23 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
                                     return !c->attention()->worksheet->vary.empty();
                                 });
     if (options.variants > 0 && !anythingVaries) {
-        return ExportResult::failed(
+        return ExportResult::refused(
             QStringLiteral("nothing in this lesson varies (no cell has worksheet.vary), so %1 "
                            "variants would be %1 identical sheets: leave out the variants, or "
                            "give a cell worksheet.vary")
                 .arg(options.variants));
+    }
+    // The variants are drawn in order, each against the ones before (planVariants); computing
+    // and laying them out is then done in parallel. With --variants N every question must be
+    // able to reach N different answers; a roster alone takes what the ranges give.
+    VariantPlan plan;
+    if (ExportResult r = planVariants(lesson, options.seed, count,
+                                      options.variants > 0 ? options.variants : 0, &plan);
+        !r.ok()) {
+        return r;
+    }
+    if (control.cancelled()) {
+        return ExportResult::cancelled();
     }
 
     // The pool's threads never expire while it lives: the documents laid out on them keep font
@@ -699,8 +739,7 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
         (void)QtConcurrent::run(&pool, [&, i] {
             VariantWork& w = work[size_t(i)];
             if (!cancelled()) {
-                w.status =
-                    drawVariant(lesson, options.seed, count > 0 ? i + 1 : 0, count, &w.variant);
+                w.status = computeVariant(lesson, plan, count > 0 ? i + 1 : 0, count, &w.variant);
                 if (!w.status.ok()) {
                     stop = true;
                 } else {
@@ -751,6 +790,7 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
 
     files->variantLabels.clear();
     files->variantHashes.clear();
+    files->spread = answerSpread(work, plan);
     std::vector<const PdfSection*> worksheetSections, keySections;
     for (const VariantWork& w : work) {
         files->variantLabels << w.variant.label();

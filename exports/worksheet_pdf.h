@@ -16,7 +16,9 @@
 // every name gets a sheet with a variant (names beyond N take the variants again from 1) and a
 // roster CSV (name, variant, seed, hash) is written beside the worksheet.
 //
-// Variants are computed and laid out in parallel on all cores; painting into the one PDF is
+// Variants are drawn in order first, each against the ones before (planVariants: no two share
+// a numeric answer where the ranges allow it; too many variants for a question are Refused),
+// then computed and laid out in parallel on all cores; painting into the one PDF is
 // sequential.
 
 #include "exports/export_control.h"
@@ -44,6 +46,9 @@ struct WorksheetFiles {
     QByteArray roster;         // CSV; empty without a roster
     QStringList variantLabels; // each variant's label, in order
     QStringList variantHashes;
+    // Each numeric question's different answers among the variants (`attnbook export
+    // --verbose`), in sheet order.
+    std::vector<QuestionSpread> spread;
     int worksheetPages = 0;
     int answerPages = 0;
 };

@@ -122,9 +122,11 @@ std::vector<Figure> vectorFigures(const QString& caption, const QString& note,
     return out;
 }
 
-// Answer boxes: empty on the sheet, filled on the key; at most 6 a row.
+// Answer boxes: empty on the sheet, filled on the key at `digits` decimals in every variant;
+// at most 6 a row.
 std::vector<Figure> answerFigures(const QString& caption, const QStringList& labels,
-                                  const arma::rowvec& values, bool key, int firstLabel = 0) {
+                                  const arma::rowvec& values, bool key, int firstLabel = 0,
+                                  int digits = kDigits) {
     std::vector<Figure> out;
     for (arma::uword first = 0; first < values.n_elem; first += kMostAnswers) {
         const arma::uword last = std::min<arma::uword>(values.n_elem, first + kMostAnswers) - 1;
@@ -136,6 +138,7 @@ std::vector<Figure> answerFigures(const QString& caption, const QStringList& lab
                              : labels.mid(qsizetype(first), qsizetype(last - first + 1));
         t.values = arma::mat(values.cols(first, last));
         t.mode = key ? MatrixMode::Answer : MatrixMode::Blank;
+        t.digits = digits;
         t.maxColumns = kMostAnswers;
         out.push_back(matrixFigure(t));
     }
@@ -492,7 +495,8 @@ PdfBoxPtr cachePart(const TransformerExercises& e, const QString& label, bool ke
         answerFigures(QStringLiteral("Step %1").arg(c.t),
                       {QStringLiteral("with the cache"), QStringLiteral("without it"),
                        QStringLiteral("numbers cached")},
-                      arma::rowvec{c.withCache, c.without, c.numbers}, key);
+                      arma::rowvec{c.withCache, c.without, c.numbers}, key, 0,
+                      0); // counts: whole in every variant
     QStringList working;
     const QString L = QString::number(length);
     working << formula(QStringLiteral("With the cache, step t computes only the new word's query "

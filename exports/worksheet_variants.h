@@ -11,6 +11,9 @@
 // row's LayerNorm input has no spread or two next words tie. Each transformer cell draws from its
 // own stream (the seed mixed with its id), so the attention cells' draws stay as they were.
 //
+// Beyond workable, a variant's draws are redone while an answer equals an earlier variant's
+// (planVariants), so that a student who copies a neighbour copies a wrong answer.
+//
 // Variants are reproducible: variant k of seed s draws from std::mt19937_64 seeded with a
 // SplitMix64 mix of (s, k). Both are fully specified by the C++ standard; the range reduction
 // is done here, by rejection, because std::uniform_int_distribution's output is left to each
@@ -25,6 +28,8 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <string>
+#include <vector>
 
 namespace attnbook {
 
@@ -55,7 +60,7 @@ struct WorksheetVariant {
     int number = 0; // 1..count; 0: the lesson's own numbers
     int count = 0;
     std::uint64_t seed = 0;
-    QString hash;  // 8 hex digits: a digest of the worksheet cells' numbers
+    QString hash;  // 8 hex digits: a digest of what the sheet asks, with its numbers
     Lesson lesson; // the lesson with this variant's numbers in its cells' specs
     LessonResults results;
     std::map<std::string, TransformerSheetGivens> transformerGivens; // by cell id
@@ -82,12 +87,53 @@ std::string unworkableReason(const AttentionResult& result, double maxScore = 3.
 // choice shown at place p (letter 'A' + p). The lesson's own numbers (variant 0) keep the order
 // as written. Every variant shuffles the others (from the seed, the variant and the quiz's
 // id) and puts the right choice one place on from the previous variant, starting at a place
-// the quiz's id picks: neighbours' keys differ, and no letter is the answer to most questions.
+// the seed and the quiz's id pick: neighbours' keys differ, and within a sheet the right
+// letters are spread, not one letter for every question.
 std::vector<size_t> choiceOrder(const std::string& quizId, size_t right, size_t count,
                                 std::uint64_t seed, int variant);
 
-// Variant `number` of `count` (0: the lesson's own numbers), computed. Fails with
-// InvalidDocument, at the cell's worksheet key, when a cell finds no workable draw.
+// One variant's drawn numbers, before the lesson computes with them: the specs of the cells
+// that vary, by id, and the givens of each transformer exercise.
+struct VariantDraw {
+    std::map<std::string, AttentionCellSpec> attention;
+    std::map<std::string, TransformerCellSpec> transformer;
+    std::map<std::string, TransformerSheetGivens> givens;
+};
+
+// How far apart the variants' answers to one question are (worksheet_answers.h).
+struct QuestionSpread {
+    std::string question; // "quiz blue_self_score", "exercise colour", "exercise toy (d)"
+    int distinct = 0;     // different answers among the variants drawn
+    int found = 0;        // different answers among every workable draw tried
+    int draws = 0;        // the workable draws tried
+};
+
+struct VariantPlan {
+    std::uint64_t seed = 0;
+    std::vector<VariantDraw> variants;  // variant k at k − 1
+    std::vector<QuestionSpread> spread; // the questions about cells that vary, as first met
+};
+
+// Draws variants 1..count in order, so that neighbours and the whole class get different
+// answers (issue 22): each varying cell's draw is redone, up to 200 workable draws, while one
+// of its answers (its exercise, a numeric quiz about it, at the digits the key prints) is one
+// an earlier variant already has; else the draw that shares fewest is kept, and a question
+// whose answer it shares is not redrawn for in later variants (its answers are all taken).
+// Variant k depends on the seed and variants 1..k−1 only: the same alone as among more.
+// With `wanted` > 0, the plan is Refused when a question whose answers vary has fewer than
+// `wanted` different answers in all the draws tried: the ranges cannot give that many variants
+// that all differ. The reason names every such question. A question with the same answer in
+// every draw (about nothing that varies) is never redrawn for and never refused.
+// Fails with InvalidDocument, at the cell's worksheet key, when a cell finds no workable draw.
+ExportResult planVariants(const Lesson& lesson, std::uint64_t seed, int count, int wanted,
+                          VariantPlan* plan);
+
+// Variant `number` of a plan (0: the lesson's own numbers) of `count`, computed: its lesson,
+// results and hash. InvalidDocument when a quiz's claim is false for its numbers.
+ExportResult computeVariant(const Lesson& lesson, const VariantPlan& plan, int number, int count,
+                            WorksheetVariant* out);
+
+// Variant `number` of `count` (0: the lesson's own numbers), planned and computed alone.
 ExportResult drawVariant(const Lesson& lesson, std::uint64_t seed, int number, int count,
                          WorksheetVariant* out);
 

@@ -97,12 +97,15 @@ Dialog {
         const kind = exporter.kind
         const filter = kind === ExportController.Bundle ? qsTr("Bundles (*.zip)")
                      : kind === ExportController.Notebook ? qsTr("Jupyter notebooks (*.ipynb)")
+                     : kind === ExportController.WebPage ? qsTr("Web pages (*.html)")
                      : qsTr("PDF documents (*.pdf)")
         const suffix = kind === ExportController.Bundle ? "zip"
-                     : kind === ExportController.Notebook ? "ipynb" : "pdf"
+                     : kind === ExportController.Notebook ? "ipynb"
+                     : kind === ExportController.WebPage ? "html" : "pdf"
         const title = kind === ExportController.Bundle ? qsTr("Save the bundle")
                     : kind === ExportController.Worksheet ? qsTr("Save the worksheet")
                     : kind === ExportController.Notebook ? qsTr("Save the notebook")
+                    : kind === ExportController.WebPage ? qsTr("Save the web page")
                     : qsTr("Save the lesson PDF")
         const folder = SaveDialog.lastExportFolder() || String(exporter.suggestedFolder())
         const path = SaveDialog.ask(title, folder, exporter.suggestedFileName(), [filter], [suffix])
@@ -212,10 +215,13 @@ Dialog {
                                           : qsTr("This lesson has no worksheet options and no quizzes.") },
                                 { value: ExportController.Bundle, name: "kindBundle", available: true,
                                   title: qsTr("Bundle (.zip)"),
-                                  detail: qsTr("The lesson, its PDFs and notebook, every matrix as CSV and the figures, with a manifest of hashes.") },
+                                  detail: qsTr("The lesson, its PDFs, notebook and web page, every matrix as CSV and the figures, with a manifest of hashes.") },
                                 { value: ExportController.Notebook, name: "kindNotebook", available: true,
                                   title: qsTr("Jupyter notebook (.ipynb)"),
-                                  detail: qsTr("The prose and quizzes, and NumPy code that recomputes every cell: the same numbers, runnable anywhere.") }
+                                  detail: qsTr("The prose and quizzes, and NumPy code that recomputes every cell: the same numbers, runnable anywhere.") },
+                                { value: ExportController.WebPage, name: "kindWebPage", available: true,
+                                  title: qsTr("Web page (.html)"),
+                                  detail: qsTr("One offline page for a course site or an LMS: the prose, every figure, answers folded, light or dark as the reader's system.") }
                             ]
                             // One choice: a radio button, and a line below saying what it gives.
                             delegate: ColumnLayout {
@@ -264,6 +270,7 @@ Dialog {
 
                         SectionTitle {
                             visible: exporter.kind !== ExportController.Notebook
+                                     && exporter.kind !== ExportController.WebPage
                             text: qsTr("PAPER")
                             Layout.leftMargin: 16
                             Layout.topMargin: 12
@@ -271,6 +278,7 @@ Dialog {
                         }
                         Choice {
                             visible: exporter.kind !== ExportController.Notebook
+                                     && exporter.kind !== ExportController.WebPage
                             Layout.leftMargin: 16
                             name: "paper"
                             accessibleName: qsTr("Paper")
@@ -525,7 +533,7 @@ Dialog {
                         }
                     }
 
-                    // A notebook has no pages to show: what it holds, and where it opens.
+                    // A notebook or a web page has no pages to show: what it holds, and where it opens.
                     Column {
                         anchors.centerIn: parent
                         width: Math.min(parent.width - 40, 460)
@@ -546,7 +554,9 @@ Dialog {
                             wrapMode: Text.Wrap
                             color: Theme.mutedText
                             font.pixelSize: Theme.smallSize + 1
-                            text: qsTr("A notebook has no page preview. Save it, then open it in Jupyter or VS Code and run its cells from the top: each code cell recomputes its attention or chart cell in NumPy.")
+                            text: exporter.kind === ExportController.WebPage
+                                  ? qsTr("A web page has no page preview here. Save it, then open it in any browser, offline, or upload it to a course site: it needs no other file.")
+                                  : qsTr("A notebook has no page preview. Save it, then open it in Jupyter or VS Code and run its cells from the top: each code cell recomputes its attention or chart cell in NumPy.")
                         }
                     }
 

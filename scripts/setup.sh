@@ -21,6 +21,8 @@ packages=(
   python3-numpy
   # tests: exported notebooks validated (nbformat) and executed (nbclient on ipykernel)
   python3-nbformat python3-nbclient python3-ipykernel
+  # tests: the web page export is read back by a strict HTML5 parser
+  python3-html5lib
   # the PDF outline (bookmarks) and document information
   libqpdf-dev
   # Qt 6: libraries, QML modules the window loads, offscreen platform

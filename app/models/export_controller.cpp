@@ -99,6 +99,10 @@ class ProgressMap {
             value = 0.1 + 0.85 * f;
             text = tr("writing the notebook");
             break;
+        case ExportController::WebPage:
+            value = 0.1 + 0.85 * f;
+            text = tr("writing the web page");
+            break;
         }
         last_ = std::max(last_, std::min(value, 0.99));
         if (!text.isEmpty()) {
@@ -163,7 +167,8 @@ ExportController::Outcome renderJob(const Job& job, const Post& post) {
             {QStringLiteral("answers"), QStringLiteral("answers.pdf")},
             {QStringLiteral("roster"), QStringLiteral("roster.csv")},
             {QStringLiteral("bundle"), QStringLiteral("bundle.zip")},
-            {QStringLiteral("notebook"), QStringLiteral("lesson.ipynb")}};
+            {QStringLiteral("notebook"), QStringLiteral("lesson.ipynb")},
+            {QStringLiteral("html"), QStringLiteral("lesson.html")}};
         for (const RenderedPart& part : rendered.parts) {
             if (!keep(part.role, fileNames.at(part.role), part.bytes)) {
                 break;
@@ -183,6 +188,12 @@ ExportController::Outcome renderJob(const Job& job, const Post& post) {
                    "stored")
                     .arg(count(int(notebook->bytes.count("\"cell_type\": ")), "cell", "cells"),
                          sizeText(notebook->bytes.size()));
+        } else if (const RenderedPart* page = rendered.part(QStringLiteral("html"))) {
+            // A page, not pages: what it holds, and where it opens.
+            out.summary = tr("Web page: %1 · %2 · one offline file with its figures inside, "
+                             "for any browser or a course site")
+                              .arg(count(int(page->bytes.count("<svg ")), "figure", "figures"),
+                                   sizeText(page->bytes.size()));
         } else if (job.request.lessonPdf) {
             out.summary = tr("Lesson PDF · %1 · %2")
                               .arg(paper, sizeText(rendered.parts.front().bytes.size()));
@@ -358,6 +369,7 @@ ExportRequest ExportController::request() const {
     r.worksheet = kind_ == Worksheet;
     r.bundle = kind_ == Bundle;
     r.notebook = kind_ == Notebook;
+    r.html = kind_ == WebPage;
     r.paper = readPaper(paperText_, nullptr).value_or(Paper::A4);
     if (r.worksheet) {
         r.answers = answers_;
@@ -574,6 +586,7 @@ QString withSuffix(const QString& path, ExportController::Kind kind) {
     }
     return path + (kind == ExportController::Bundle     ? QStringLiteral(".zip")
                    : kind == ExportController::Notebook ? QStringLiteral(".ipynb")
+                   : kind == ExportController::WebPage  ? QStringLiteral(".html")
                                                         : QStringLiteral(".pdf"));
 }
 
@@ -629,7 +642,7 @@ bool ExportController::save(const QString& pathOrUrl) {
         rendered.parts.push_back({f.role, file.readAll()});
     }
     ExportTargets targets;
-    targets.lessonPdf = targets.worksheet = targets.bundle = targets.notebook = path;
+    targets.lessonPdf = targets.worksheet = targets.bundle = targets.notebook = targets.html = path;
     targets.answers = answersPathFor(path);
     // Every file the lesson reads is an input, as for `attnbook export` (lessonInputs): a data
     // file beside the lesson is never replaced by an export.
@@ -682,6 +695,8 @@ QString ExportController::suggestedFileName() const {
         return base + QStringLiteral("-worksheet.pdf");
     case Notebook:
         return base + QStringLiteral(".ipynb");
+    case WebPage:
+        return base + QStringLiteral(".html");
     case Bundle:
         break;
     }

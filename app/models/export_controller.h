@@ -1,11 +1,11 @@
 #pragma once
 // File → Export in the window: the open lesson as a lesson PDF, a worksheet with its answer key,
-// a bundle or a Jupyter notebook (cli.md "export"), with the command line's options.
+// a bundle, a Jupyter notebook or a web page (cli.md "export"), with the command line's options.
 //
 // An export happens in two steps. renderPreview() renders on a worker thread, reporting its
 // progress through queued signals and stopping at cancel(), into a temporary folder: the PDF
-// the dialog shows (for a bundle, the lesson.pdf inside it; a notebook has none, only its
-// summary). save() then copies what was
+// the dialog shows (for a bundle, the lesson.pdf inside it; a notebook and a web page have none,
+// only their summary). save() then copies what was
 // rendered to the chosen path — for a worksheet, the key and the roster CSV beside it — through
 // the exports' atomic writer, all files together: a cancelled, failed or refused export leaves
 // no file, partial or whole, and changes none that was there.
@@ -61,7 +61,7 @@ class ExportController : public QObject {
     Q_PROPERTY(QString message READ message NOTIFY statusChanged)
 
   public:
-    enum Kind { LessonPdf, Worksheet, Bundle, Notebook };
+    enum Kind { LessonPdf, Worksheet, Bundle, Notebook, WebPage };
     Q_ENUM(Kind)
 
     explicit ExportController(QObject* parent = nullptr);

@@ -85,6 +85,33 @@ class TestPdfLesson : public QObject {
         QVERIFY(all_.contains(QStringLiteral("3. Scores")));
     }
 
+    // At d_k = 1 the scores are divided by √1: the scores' caption says so, as the cell's
+    // header does ("scores ÷ √1"), never "not scaled" beside it (issue 22). A cell of width 2
+    // with the scale turned off is "not scaled" in both.
+    void theScaleCaptionAgreesWithTheHeaderAtOneCoordinate() {
+        const QString cell =
+            QStringLiteral("# One\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1]\n  b: [2]\n%1"
+                           "views: [matrices]\n```\n");
+        const auto pdfText = [](const QString& markdown) {
+            const Lesson lesson = parseLesson(markdown.toStdString(), "one.md");
+            AttentionEngine engine;
+            const LessonResults results = computeLesson(lesson, engine);
+            QByteArray pdf;
+            return renderLessonPdf(lesson, results, Paper::A4, &pdf).ok()
+                       ? pdfPageTexts(pdf).join(u' ')
+                       : QString();
+        };
+        const QString root = pdfText(cell.arg(QString()));
+        QVERIFY2(root.contains(QStringLiteral("scores ÷ √1")), qPrintable(root));
+        QVERIFY2(root.contains(QStringLiteral("S = Q Kᵀ · s s = 1/√1 = 1")), qPrintable(root));
+        QVERIFY2(!root.contains(QStringLiteral("not scaled")), qPrintable(root));
+        const QString off = pdfText(QStringLiteral(
+            "# Two\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 2]\n"
+            "scale: false\nviews: [matrices]\n```\n"));
+        QVERIFY2(off.contains(QStringLiteral("scores not scaled")), qPrintable(off));
+        QVERIFY2(off.contains(QStringLiteral("S = Q Kᵀ · s not scaled")), qPrintable(off));
+    }
+
     void proseIsSearchableText() {
         QVERIFY(all_.contains(QStringLiteral("One vector for a whole sentence is too narrow")));
         // No ligature glyphs: "first" is found as typed.

@@ -236,7 +236,8 @@ class TestWorksheet : public QObject {
         QVERIFY2(text.indexOf(QStringLiteral("Tokens x, y")) > questions, qPrintable(text));
     }
 
-    // --variants on a lesson where nothing varies says so instead of printing identical sheets.
+    // --variants on a lesson where nothing varies says so instead of printing identical sheets:
+    // refused, the command line's usage error (not a file that could not be written).
     void variantsOfALessonThatDoesNotVary() {
         const Lesson lesson = lessonFrom(QStringLiteral(
             "# T\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
@@ -246,7 +247,7 @@ class TestWorksheet : public QObject {
         WorksheetOptions options;
         options.variants = 3;
         const ExportResult r = renderWorksheets(lesson, options, &files);
-        QCOMPARE(r.status, ExportStatus::Failed);
+        QCOMPARE(r.status, ExportStatus::Refused);
         QVERIFY2(r.error.startsWith(QStringLiteral("nothing in this lesson varies")),
                  qPrintable(r.error));
     }

@@ -1,0 +1,402 @@
+// The lesson as one offline web page (issue 25, `attnbook export FILE --html OUT.html`). Each
+// page is read back by html5lib (Debian's python3-html5lib, html_page_check.py), the parser
+// browsers follow, and checked against the lesson PDF of the same lesson:
+//   - the four shipped lessons give valid HTML5 (no parse error at all), nothing that fetches
+//     (no src, no <link>, no <script>, no url()), no link out of the page, no event handler;
+//   - every heading of the PDF's outline is a heading of the page, in order, each in the <nav>;
+//   - every cell has on the page as many figures as the PDF gives it, an attention cell its
+//     views by name; every quiz its folded answer; every coding challenge its folded sample;
+//   - a hostile lesson's text (<script> in prose, a token named `"><img src=x onerror=…>`,
+//     `</details>` in a quiz, a javascript: link, an author's HTML comment) stays inert text;
+//   - File → Export → Web page and `attnbook export --html` write the same bytes, and a
+//     bundle's lesson.html is that page.
+#include "app/models/export_controller.h"
+#include "app/models/lesson_session.h"
+#include "exports/export_request.h"
+#include "exports/html_cells.h"
+#include "exports/html_escape.h"
+#include "exports/lesson_html.h"
+#include "exports/pdf_cells.h"
+#include "exports/pdf_lesson.h"
+#include "exports/pdf_transformer.h"
+
+#include "core/document/lesson.h"
+#include "core/math/attention_engine.h"
+
+#include <quazip/quazip.h>
+#include <quazip/quazipfile.h>
+
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
+#include <QtTest>
+
+using namespace attnbook;
+
+namespace {
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeAll(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+// The page as html5lib reads it (html_page_check.py prints what it found, as JSON).
+QJsonObject checkPage(const QByteArray& page) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("page.html"));
+    if (!writeAll(path, page)) {
+        return {};
+    }
+    QProcess python;
+    python.start(QStringLiteral(ATTNBOOK_PYTHON3),
+                 {QStringLiteral(ATTNBOOK_SOURCE_DIR "/tests/exports/html_page_check.py"), path});
+    if (!python.waitForFinished(120000) || python.exitCode() != 0) {
+        qWarning() << python.readAllStandardError();
+        return {};
+    }
+    return QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+}
+
+QStringList strings(const QJsonValue& value) {
+    QStringList out;
+    for (const QJsonValue& v : value.toArray()) {
+        out << v.toString();
+    }
+    return out;
+}
+
+struct Exported {
+    QByteArray page;
+    Lesson lesson;
+    LessonResults results;
+};
+
+Exported exportPage(const std::string& text, const std::string& path) {
+    Exported out;
+    out.lesson = parseLesson(text, path);
+    AttentionEngine engine;
+    out.results = computeLesson(out.lesson, engine);
+    renderLessonHtml(out.lesson, out.results, &out.page);
+    return out;
+}
+
+Exported exportFile(const QString& path) {
+    return exportPage(readAll(path).toStdString(), path.toStdString());
+}
+
+const QStringList& shippedLessons() {
+    static const QStringList lessons{
+        QStringLiteral("attention.md"), QStringLiteral("transformer.md"),
+        QStringLiteral("transformers.md"), QStringLiteral("real-head.md")};
+    return lessons;
+}
+
+QString shipped(const QString& name) {
+    return QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/") + name;
+}
+
+// The headings of the lesson PDF's outline, in order.
+QStringList pdfOutline(const Lesson& lesson, const LessonResults& results) {
+    const PdfSection section = lessonSection(lesson, results, pageGeometry(Paper::A4));
+    QStringList titles;
+    for (const PdfBoxPtr& box : section.boxes) {
+        if (box->outlineLevel > 0) {
+            titles << box->outlineTitle;
+        }
+    }
+    return titles;
+}
+
+// How many figures the lesson PDF gives each cell (its boxes, less the header).
+int pdfFigures(const LessonCell& cell, const ComputedCell& computed) {
+    const CellPrintArea area = htmlFigureArea();
+    if (const AttentionCellSpec* spec = cell.attention(); spec && computed.attention) {
+        return int(attentionCellBoxes(cell.id, *spec, *computed.attention, area).size()) - 1;
+    }
+    if (const TransformerCellSpec* spec = cell.transformer(); spec && computed.transformer) {
+        return int(transformerCellBoxes(cell, *spec, *computed.transformer, area).size()) - 1;
+    }
+    if (const ChartCellSpec* chart = cell.chart(); chart && computed.ok) {
+        return int(chartCellBoxes(cell.id, *chart, computed.series, area).size()) - 1;
+    }
+    return 0;
+}
+
+// A lesson made to break out of its text: every string an author controls holds markup.
+const char* const kHostileLesson = R"LESSON(---
+title: '<script>alert("title")</script> & more'
+subtitle: '"><img src=x onerror=alert(0)>'
+---
+
+# Hostile <script>alert(1)</script> heading
+
+Prose with <script>alert(2)</script> and <img src=x onerror=alert(3)>, a
+[link](javascript:alert(4)), a [spaced one]( JaVa	ScRiPt:alert(8)) and <b onclick="alert(9)">bold</b>.
+
+<!-- a note for authors only: secret-note -->
+
+```attention a
+tokens: ['"><img src=x onerror=alert(1)>', blue]
+vocab:
+  '"><img src=x onerror=alert(1)>': [1, 0, 0, 0]
+  blue: [0, 1, 0, 0]
+views: [matrices, heatmap]
+```
+
+```quiz q
+question: 'Which </details><script>alert(5)</script>?'
+choices: ['"><img src=x onerror=alert(6)>', other]
+answer: 0
+explain: '</details>Because <b onmouseover=alert(7)>x</b>.'
+```
+)LESSON";
+
+} // namespace
+
+class TestLessonHtml : public QObject {
+    Q_OBJECT
+
+  private Q_SLOTS:
+    // The one escaping function, in text and attribute contexts alike.
+    void escapingIsExact() {
+        QCOMPARE(htmlPageText(u"a<b>&\"c\"'d'"),
+                 QStringLiteral("a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;"));
+        QCOMPARE(htmlPageText(u"\"><img src=x onerror=alert(1)>"),
+                 QStringLiteral("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"));
+        // Characters HTML5 forbids become U+FFFD; tab and line feed stay.
+        QCOMPARE(htmlPageText(QStringLiteral("a\x01"
+                                             "b\tc\nd") +
+                              QChar(0x85) + QChar(0xfdd0)),
+                 QStringLiteral("a\uFFFDb\tc\nd\uFFFD\uFFFD"));
+        QCOMPARE(htmlPageText(QString(QChar(0xd800))), QStringLiteral("\uFFFD"));
+        QCOMPARE(htmlPageText(u"√d · −0.5 …"), QStringLiteral("√d · −0.5 …"));
+        QCOMPARE(htmlPageHref(u"#part-1"), QStringLiteral("#part-1"));
+        QCOMPARE(htmlPageHref(u"https://a.example/?x=1&y=\"2\""),
+                 QStringLiteral("https://a.example/?x=1&amp;y=&quot;2&quot;"));
+        QCOMPARE(htmlPageHref(u"javascript:alert(1)"), QString());
+        QCOMPARE(htmlPageHref(u" JaVa\tScRiPt:alert(1)"), QString());
+        QCOMPARE(htmlPageHref(u"data:text/html,<script>"), QString());
+        QCOMPARE(htmlPageHref(u"notes.html"), QString());
+    }
+
+    void shippedLessonsAreValidOfflinePages_data() {
+        QTest::addColumn<QString>("name");
+        for (const QString& name : shippedLessons()) {
+            QTest::newRow(qPrintable(name)) << name;
+        }
+    }
+
+    void shippedLessonsAreValidOfflinePages() {
+        QFETCH(QString, name);
+        const Exported e = exportFile(shipped(name));
+        QVERIFY(e.page.startsWith("<!DOCTYPE html>\n<html lang=\"en\">"));
+        const QJsonObject page = checkPage(e.page);
+        QVERIFY2(!page.isEmpty(), "html_page_check.py did not run (python3-html5lib missing?)");
+        QCOMPARE(strings(page[QStringLiteral("errors")]), QStringList());
+        QCOMPARE(strings(page[QStringLiteral("fetches")]), QStringList());
+        QCOMPARE(strings(page[QStringLiteral("links")]), QStringList());
+        QCOMPARE(strings(page[QStringLiteral("handlers")]), QStringList());
+        QVERIFY(!e.page.contains("http://") ||
+                e.page.count("http://") == e.page.count("xmlns=\"http://www.w3.org/2000/svg\""));
+        QVERIFY(!e.page.contains("https://"));
+        // No author's note reaches the page.
+        QVERIFY(!e.page.contains("&lt;!--"));
+        QVERIFY(!e.page.contains("TODO"));
+
+        // Every heading of the PDF's outline, in order, after the title.
+        QStringList pageHeadings;
+        for (const QJsonValue& h : page[QStringLiteral("headings")].toArray()) {
+            pageHeadings << h.toArray().at(1).toString().simplified();
+        }
+        QStringList expected = pdfOutline(e.lesson, e.results);
+        QVERIFY(expected.size() >= 3);
+        if (const std::string title = e.lesson.document.frontMatterValue("title"); !title.empty()) {
+            expected.prepend(QString::fromStdString(title));
+        }
+        QCOMPARE(pageHeadings, expected);
+        // Each in the outline, each link landing on its heading.
+        QStringList navTitles;
+        for (const QJsonValue& entry : page[QStringLiteral("nav")].toArray()) {
+            QVERIFY2(entry.toArray().at(1).toBool(), qPrintable(entry.toArray().at(0).toString()));
+            navTitles << entry.toArray().at(0).toString().simplified();
+        }
+        QCOMPARE(navTitles, expected);
+
+        // Every figure the PDF has, cell by cell.
+        const QJsonObject views = page[QStringLiteral("views")].toObject();
+        const QJsonObject quizzes = page[QStringLiteral("quizzes")].toObject();
+        int figures = 0;
+        for (const LessonCell& cell : e.lesson.cells) {
+            const QString id = QStringLiteral("cell-") + QString::fromStdString(cell.id);
+            QVERIFY2(views.contains(id), qPrintable(id));
+            const ComputedCell* computed = e.results.cell(cell.id);
+            QVERIFY(computed);
+            const QStringList shown = strings(views[id]);
+            if (cell.quiz()) {
+                QCOMPARE(quizzes[id].toInt(), 1);
+                continue;
+            }
+            QCOMPARE(shown.size(), pdfFigures(cell, *computed));
+            if (const AttentionCellSpec* spec = cell.attention()) {
+                QStringList asked;
+                for (const std::string& v : spec->views.empty()
+                                                ? std::vector<std::string>{"matrices", "heatmap"}
+                                                : spec->views) {
+                    asked << QString::fromStdString(v);
+                }
+                QCOMPARE(shown, asked);
+            }
+            figures += int(shown.size() - shown.count(QStringLiteral("matrices")));
+        }
+        QVERIFY(figures > 0);
+        QCOMPARE(page[QStringLiteral("svg")].toInt(), figures);
+
+        // Each coding challenge's sample answer is folded.
+        const int samples = int(readAll(shipped(name)).count("**Sample answer**"));
+        QCOMPARE(strings(page[QStringLiteral("folds")]),
+                 QStringList(samples, QStringLiteral("Sample answer")));
+    }
+
+    // Matrices are tables: the colour cell's shares, as the PDF writes them.
+    void matricesAreTables() {
+        const Exported e = exportFile(shipped(QStringLiteral("attention.md")));
+        const QString page = QString::fromUtf8(e.page);
+        QVERIFY(page.contains(QStringLiteral("<table class=\"matrix\">")));
+        QVERIFY(page.contains(QStringLiteral(
+            "<tr><th scope=\"row\">red</th><td>0.3837</td><td>0.2327</td><td>0.3837</td></tr>")));
+    }
+
+    // A blocked entry of a causal cell is marked and reads as the PDF writes it: −∞ among the
+    // scores, 0 among the shares.
+    void blockedEntriesAreMarked() {
+        const Exported e = exportPage("# Causal\n\n```attention c\ntokens: [a, b]\nvocab:\n"
+                                      "  a: [1, 0]\n  b: [0, 1]\nmask: causal\n"
+                                      "views: [matrices]\n```\n",
+                                      "causal.md");
+        QVERIFY(!hasErrors(e.lesson.diagnostics));
+        const QString page = QString::fromUtf8(e.page);
+        const QString blocked =
+            QStringLiteral("<td class=\"blocked\" title=\"blocked by the mask\">%1</td>");
+        QVERIFY2(page.contains(QStringLiteral("<tr><th scope=\"row\">a</th><td>0.7071</td>") +
+                               blocked.arg(QStringLiteral("−∞")) + QStringLiteral("</tr>")),
+                 qPrintable(page));
+        QVERIFY(page.contains(QStringLiteral("<tr><th scope=\"row\">a</th><td>1.0000</td>") +
+                              blocked.arg(QStringLiteral("0")) + QStringLiteral("</tr>")));
+        QCOMPARE(page.count(QStringLiteral("class=\"blocked\"")), 2);
+    }
+
+    void hostileLessonStaysText() {
+        const Exported e = exportPage(kHostileLesson, "hostile.md");
+        QVERIFY(!hasErrors(e.lesson.diagnostics));
+        QVERIFY(!e.page.isEmpty());
+        const QJsonObject page = checkPage(e.page);
+        QVERIFY(!page.isEmpty());
+        QCOMPARE(strings(page[QStringLiteral("errors")]), QStringList());
+        QCOMPARE(strings(page[QStringLiteral("fetches")]), QStringList()); // no <script>, <img>
+        QCOMPARE(strings(page[QStringLiteral("handlers")]), QStringList());
+        QCOMPARE(strings(page[QStringLiteral("links")]), QStringList()); // javascript: dropped
+        QVERIFY(!e.page.contains("secret-note"));
+        // The token is shown, as text, where the matrices and the quiz name it.
+        const QString text = page[QStringLiteral("text")].toString();
+        QVERIFY(text.contains(QStringLiteral("\"><img src=x onerror=alert(1)>")));
+        // Raw HTML in Markdown (prose, a choice, a question, an explanation) is text too.
+        QVERIFY(text.contains(QStringLiteral("\"><img src=x onerror=alert(6)>")));
+        QVERIFY(text.contains(QStringLiteral("Which </details><script>alert(5)</script>?")));
+        QVERIFY(text.contains(QStringLiteral("</details>Because <b onmouseover=alert(7)>x</b>.")));
+        QVERIFY(text.contains(QStringLiteral("Prose with <script>alert(2)</script> and")));
+        QVERIFY(text.contains(QStringLiteral("<b onclick=\"alert(9)\">bold</b>")));
+        // The quiz's answer stays folded: one fold, closed once.
+        QCOMPARE(page[QStringLiteral("quizzes")].toObject()[QStringLiteral("cell-q")].toInt(), 1);
+        QCOMPARE(e.page.count("</details>"), 1);
+        QVERIFY(e.page.contains(
+            "<title>&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt; &amp; more</title>"));
+        // Nothing could run even so: the page forbids scripts and fetches.
+        QVERIFY(e.page.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; "
+                                "img-src data:\""));
+    }
+
+    // The same lesson gives the same bytes: from `attnbook export --html`, from File → Export →
+    // Web page, and inside a bundle as lesson.html.
+    void windowCommandLineAndBundleAgree() {
+        QTemporaryDir dir;
+        const QString lesson = shipped(QStringLiteral("attention.md"));
+        const QString cliPath = dir.filePath(QStringLiteral("cli.html"));
+        QProcess cli;
+        cli.start(QStringLiteral(ATTNBOOK_BINARY),
+                  {QStringLiteral("export"), lesson, QStringLiteral("--html"), cliPath});
+        QVERIFY(cli.waitForFinished(300000));
+        QCOMPARE(cli.exitCode(), 0);
+        QCOMPARE(QString::fromUtf8(cli.readAllStandardOutput()),
+                 cliPath + QStringLiteral(": the lesson as a web page\n"));
+        const QByteArray fromCli = readAll(cliPath);
+        QVERIFY(fromCli.size() > 10000);
+
+        LessonSession session;
+        QVERIFY(session.open(lesson));
+        ExportController controller;
+        controller.setSession(&session);
+        controller.setKind(ExportController::WebPage);
+        QVERIFY(controller.request().html && !controller.request().lessonPdf);
+        QCOMPARE(controller.suggestedFileName(), QStringLiteral("attention.html"));
+        QSignalSpy finished(&controller, &ExportController::renderFinished);
+        QVERIFY(controller.renderPreview());
+        QVERIFY(finished.wait(300000));
+        QVERIFY2(finished.front().front().toBool(), qPrintable(controller.error()));
+        QVERIFY(controller.previewUrl().isEmpty());
+        QVERIFY2(controller.previewSummary().startsWith(QStringLiteral("Web page: 20 figures · ")),
+                 qPrintable(controller.previewSummary()));
+        const QString windowPath = dir.filePath(QStringLiteral("window"));
+        QCOMPARE(controller.targetsFor(windowPath), QStringList{windowPath + ".html"});
+        QVERIFY2(controller.save(windowPath), qPrintable(controller.error()));
+        QCOMPARE(readAll(windowPath + QStringLiteral(".html")), fromCli);
+
+        ExportRequest request;
+        request.bundle = true;
+        RenderedExport rendered;
+        QVERIFY(
+            renderExport(readAll(lesson).toStdString(), lesson.toStdString(), request, &rendered)
+                .ok());
+        const QString zipPath = dir.filePath(QStringLiteral("b.zip"));
+        QVERIFY(writeAll(zipPath, rendered.part(QStringLiteral("bundle"))->bytes));
+        QuaZipFile entry(zipPath, QStringLiteral("lesson.html"));
+        QVERIFY(entry.open(QIODevice::ReadOnly));
+        QCOMPARE(entry.readAll(), fromCli);
+    }
+
+    // Asked with nothing to write it to, or of a lesson with errors, nothing is written.
+    void refusedLikeTheOtherExports() {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.md"));
+        QVERIFY(writeAll(bad, "# Bad\n\n```attention a\ntokens: [red\n```\n"));
+        QProcess cli;
+        const QString out = dir.filePath(QStringLiteral("bad.html"));
+        cli.start(QStringLiteral(ATTNBOOK_BINARY),
+                  {QStringLiteral("export"), bad, QStringLiteral("--html"), out});
+        QVERIFY(cli.waitForFinished(300000));
+        QCOMPARE(cli.exitCode(), 3);
+        const QString errors = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(errors.startsWith(bad + QStringLiteral(":")) &&
+                     errors.contains(QStringLiteral(": error: ")),
+                 qPrintable(errors));
+        QVERIFY(!QFile::exists(out));
+
+        QProcess usage;
+        usage.start(QStringLiteral(ATTNBOOK_BINARY),
+                    {QStringLiteral("export"), shipped(QStringLiteral("attention.md")),
+                     QStringLiteral("--html")});
+        QVERIFY(usage.waitForFinished(300000));
+        QCOMPARE(usage.exitCode(), 2);
+    }
+};
+
+QTEST_MAIN(TestLessonHtml)
+#include "test_lesson_html.moc"
