@@ -7,6 +7,7 @@
 #include "app/models/document_saver.h"
 #include "app/models/quiz_cell_model.h"
 #include "app/models/transformer_cell_model.h"
+#include "core/document/cell_cost.h"
 #include "core/document/cell_editor.h"
 #include "core/document/chart_series.h"
 #include "core/document/data_files.h"
@@ -470,6 +471,20 @@ void LessonSession::computeCells() {
     // milliseconds to free on the first edit's result).
     policy.json = [this](const LessonCell& cell, const AttentionResult& r) -> JsonRequest {
         if (buildsWholeJson(r)) {
+            return {};
+        }
+        const auto quoted = quotedPaths_.find(cell.id);
+        return quoted == quotedPaths_.end() ? JsonRequest{false}
+                                            : JsonRequest{true, quoted->second.get()};
+    };
+    // A transformer cell's JSON, likewise, only where prose and quizzes quote it: its
+    // model builds the same paths after each what-if.
+    policy.transformerJson = [this](const LessonCell& cell) -> JsonRequest {
+        // A small cell's whole JSON (as the command line writes it) costs next to nothing:
+        // 65536 numbers, about a millisecond, as for attention cells (buildsWholeJson).
+        constexpr double kWholeJsonBytes = 65536 * kJsonTextPerNumber;
+        if (const TransformerCellSpec* spec = cell.transformer();
+            spec && transformerCost(spec->config).jsonBytes <= kWholeJsonBytes) {
             return {};
         }
         const auto quoted = quotedPaths_.find(cell.id);

@@ -25,6 +25,9 @@ struct AttentionShapes;
 struct ChartCellSpec;
 struct LessonCell;
 
+// Bytes per printed number: "-0.12345678901234567," is about 22 characters.
+inline constexpr double kJsonTextPerNumber = 22;
+
 struct CellCost {
     double bytes = 0;        // peak memory, estimated
     double multiplyAdds = 0; // arithmetic, estimated

@@ -175,12 +175,17 @@ FilePosition transformerErrorPosition(const LessonCell& cell, const ConfigError&
 }
 
 void computeTransformer(const LessonCell& cell, const TransformerCellSpec& spec,
-                        const AttentionEngine& attention, LessonResults& results) {
+                        const AttentionEngine& attention, const ComputePolicy& policy,
+                        LessonResults& results) {
     ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}, nullptr};
     TransformerEngine engine(TransformerLimits{attention.limits()});
     try {
         auto result = std::make_shared<TransformerResult>(engine.compute(spec.config));
-        out.json = transformerJson(cell.id, *result);
+        const JsonRequest json =
+            policy.transformerJson ? policy.transformerJson(cell) : JsonRequest{};
+        if (json.wanted) {
+            out.json = transformerJson(cell.id, *result, json.only);
+        }
         if (!result->generation.refused.empty()) {
             const FilePosition at = transformerErrorPosition(cell, {"generate", "", -1, -1});
             results.diagnostics.push_back({Severity::Warning, at.line, at.column,
@@ -269,7 +274,7 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
         if (const AttentionCellSpec* spec = cell.attention()) {
             computeAttention(cell, *spec, engine, policy, results);
         } else if (const TransformerCellSpec* transformer = cell.transformer()) {
-            computeTransformer(cell, *transformer, engine, results);
+            computeTransformer(cell, *transformer, engine, policy, results);
         } else if (const ChartCellSpec* chart = cell.chart()) {
             ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}, nullptr};
             out.ok = computeChartSeries(*chart, cell.id, out.series, results.diagnostics);

@@ -96,6 +96,9 @@ struct JsonRequest {
 struct ComputePolicy {
     // The JSON a cell needs; unset: every cell's whole JSON.
     std::function<JsonRequest(const LessonCell&, const AttentionResult&)> json;
+    // The same for a transformer cell (a GPT-2-sized one's whole JSON, its gradients
+    // included, is hundreds of megabytes).
+    std::function<JsonRequest(const LessonCell&)> transformerJson;
 };
 
 // Computes every cell that read without errors: the one implementation the command line, the
