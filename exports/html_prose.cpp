@@ -3,6 +3,8 @@
 #include "exports/html_escape.h"
 #include "exports/pdf_prose.h"
 
+#include "core/document/sample_answers.h"
+
 #include <QtGui/QTextBlock>
 #include <QtGui/QTextCursor>
 #include <QtGui/QTextDocument>
@@ -180,8 +182,7 @@ class ProseWriter {
     }
 
     static bool namesSampleAnswer(const QTextBlock& block) {
-        const QString text = block.text().trimmed().toLower();
-        return text.size() <= 40 && text.contains(QLatin1String("sample answer"));
+        return attnbook::namesSampleAnswer(block.text().toStdString()); // the window's rule
     }
 
     void writeListItem(QTextList& list, const QString& inlineHtml) {

@@ -6,6 +6,7 @@
 #include "exports/pdf_transformer.h"
 
 #include "core/document/html_comments.h"
+#include "core/document/sample_answers.h"
 
 #include <QtCore/QBuffer>
 #include <QtGui/QPainter>
@@ -58,6 +59,14 @@ PdfBoxPtr titleBlock(const Document& document, const CellPrintArea& area) {
     return box;
 }
 
+// Nothing, at the top of a new page.
+class PageBreak final : public PdfBox {
+  public:
+    PageBreak() { pageBreakBefore = true; }
+    qreal height() const override { return 0; }
+    void paint(QPainter&, qreal, qreal) const override {}
+};
+
 } // namespace
 
 PdfSection lessonSection(const Lesson& lesson, const LessonResults& results,
@@ -71,14 +80,19 @@ PdfSection lessonSection(const Lesson& lesson, const LessonResults& results,
     const auto lookup = [&](const Binding& binding) { return results.boundText(binding); };
     int question = 0;
     bool afterCell = false;
+    // Coding challenges' sample answers go to the end (sample_answers.h): a student with the
+    // printed lesson tries each challenge before the answer is in sight.
+    std::vector<SampleAnswer> answers;
     for (const Segment& segment : doc.segments) {
         if (!segment.isCell()) {
             const ProseBlock& prose = segment.prose();
             const std::vector<ProsePiece> pieces =
                 scanProse(prose.text, prose.firstLine, 1, doc.codeBlocks);
             // Authors' notes (<!-- -->) are not for students (html_comments.h).
-            const QString markdown =
-                qs(withoutHtmlComments(substituteBindings(prose.text, pieces, lookup)));
+            ProseWithoutAnswers taken = takeSampleAnswers(
+                withoutHtmlComments(substituteBindings(prose.text, pieces, lookup)));
+            std::move(taken.answers.begin(), taken.answers.end(), std::back_inserter(answers));
+            const QString markdown = qs(taken.markdown);
             if (markdown.trimmed().isEmpty()) {
                 continue;
             }
@@ -109,6 +123,21 @@ PdfSection lessonSection(const Lesson& lesson, const LessonResults& results,
         }
         section.boxes.insert(section.boxes.end(), boxes.begin(), boxes.end());
         afterCell = !boxes.empty();
+    }
+    if (!answers.empty()) {
+        // Bold titles rather than headings: the outline lists the challenges once.
+        std::string appendix =
+            "**" + std::string(answers.size() == 1 ? "Sample answer" : "Sample answers") + "**\n\n";
+        for (const SampleAnswer& answer : answers) {
+            std::string body = answer.markdown;
+            body.erase(0, body.find('\n') + 1); // the line that named it: the title says so
+            appendix += (answer.heading.empty() ? std::string() : "*" + answer.heading + "*\n\n") +
+                        body + "\n\n";
+        }
+        section.boxes.push_back(std::make_shared<PageBreak>()); // out of sight of the challenges
+        for (PdfBoxPtr& box : proseBoxes(markdownDocument(qs(appendix), area.width), 0)) {
+            section.boxes.push_back(std::move(box));
+        }
     }
     section.footerLeft = qs(lesson.title());
     paginate(section, geometry.content().height());

@@ -533,6 +533,7 @@ Flickable {
                 required property string markdown
                 required property var problems
                 required property QtObject cellObject
+                required property bool folded
                 property bool flashing: false
                 property bool editing: false
                 // See buildAll and buildNear. A row is built once and stays built.
@@ -600,7 +601,8 @@ Flickable {
                             sourceComponent: entry.editing
                                 ? (entry.kind === "prose" ? proseEditorRow : yamlEditorRow)
                                 : (({
-                                    prose: proseRow,
+                                    // A sample answer is folded while reading; an author edits it open.
+                                    prose: entry.folded && !view.authoring ? foldedProseRow : proseRow,
                                     attention: attentionRow,
                                     quiz: quizRow,
                                     chart: chartRow,
@@ -622,6 +624,10 @@ Flickable {
                         Component {
                             id: proseRow
                             ProseBlock { objectName: "prose_" + entry.index; markdown: entry.markdown }
+                        }
+                        Component {
+                            id: foldedProseRow
+                            SampleAnswer { objectName: "answer_" + entry.index; row: entry.index; markdown: entry.markdown }
                         }
                         Component {
                             id: proseEditorRow

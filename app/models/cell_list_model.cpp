@@ -29,6 +29,8 @@ QVariant CellListModel::data(const QModelIndex& index, int role) const {
         return r.problems;
     case CellObjectRole:
         return QVariant::fromValue(r.cell.data());
+    case FoldedRole:
+        return r.folded;
     default:
         return {};
     }
@@ -38,7 +40,8 @@ QHash<int, QByteArray> CellListModel::roleNames() const {
     return {{Qt::DisplayRole, "display"}, {KindRole, "kind"},
             {CellIdRole, "cellId"},       {FirstLineRole, "firstLine"},
             {LastLineRole, "lastLine"},   {MarkdownRole, "markdown"},
-            {ProblemsRole, "problems"},   {CellObjectRole, "cellObject"}};
+            {ProblemsRole, "problems"},   {CellObjectRole, "cellObject"},
+            {FoldedRole, "folded"}};
 }
 
 void CellListModel::setRows(std::vector<Row> rows) {

@@ -28,6 +28,7 @@ class CellListModel : public QAbstractListModel {
         MarkdownRole, // prose: the text to show; broken: the cell's source
         ProblemsRole, // messages about this row, for a broken cell
         CellObjectRole,
+        FoldedRole, // prose: a sample answer, shown on request
     };
     Q_ENUM(Role)
 
@@ -39,6 +40,7 @@ class CellListModel : public QAbstractListModel {
         QString markdown;
         QStringList problems;
         QPointer<QObject> cell;
+        bool folded = false;
     };
 
     explicit CellListModel(QObject* parent = nullptr);

@@ -333,7 +333,8 @@ void LessonSession::present(Lesson lesson, const QString& path) {
                                 piece.lastLine,
                                 proseMarkdown(piece),
                                 {},
-                                nullptr});
+                                nullptr,
+                                piece.sampleAnswer});
                 ++nextProse;
             }
             continue;

@@ -1,5 +1,7 @@
 #include "app/models/prose_rows.h"
 
+#include "core/document/sample_answers.h"
+
 #include "core/document/text_scan.h"
 
 #include <string_view>
@@ -93,7 +95,8 @@ std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
         current = ProsePieceRow{};
     };
     bool afterBlank = false;
-    int openComments = 0; // HTML comments opened and not closed in this piece
+    bool inAnswer = false; // from a paragraph that names a sample answer to the next heading
+    int openComments = 0;  // HTML comments opened and not closed in this piece
     while (start < block.text.size()) {
         size_t end = block.text.find('\n', start);
         end = end == std::string::npos ? block.text.size() : end + 1;
@@ -103,6 +106,8 @@ std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
         std::string_view title;
         const bool code = inCode(line, codeLines);
         const int level = code ? 0 : atxHeading(bare, title);
+        const bool paragraphStarts =
+            (afterBlank || current.text.empty()) && !code && openComments <= 0;
         if (level > 0) {
             if (!current.text.empty()) {
                 finish(line - 1);
@@ -111,12 +116,20 @@ std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
             current.headingLevel = level;
             current.headingTitle = plainTitle(std::string(title));
             openComments = 0;
-        } else if (current.text.size() >= kLongProseBytes && afterBlank && !code &&
-                   openComments <= 0 && startsPlainParagraph(bare)) {
+            inAnswer = false;
+        } else if (!inAnswer && paragraphStarts && namesSampleAnswer(bare)) {
+            if (!current.text.empty()) {
+                finish(line - 1);
+            }
+            current.firstLine = line;
+            inAnswer = true;
+        } else if (current.text.size() >= kLongProseBytes && paragraphStarts &&
+                   startsPlainParagraph(bare)) {
             finish(line - 1);
             current.firstLine = line;
             openComments = 0;
         }
+        current.sampleAnswer = inAnswer;
         if (!code) {
             openComments += occurrences(bare, "<!--") - occurrences(bare, "-->");
         }

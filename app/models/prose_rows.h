@@ -26,9 +26,12 @@ struct ProsePieceRow {
     std::string headingTitle; // the heading as plain text
     std::vector<ProsePiece> pieces;
     std::set<std::string> boundCells; // cells its bindings read
+    // A coding challenge's sample answer (sample_answers.h): the window folds it.
+    bool sampleAnswer = false;
 };
 
-// Cuts a prose block before every ATX heading outside code blocks, and a piece
+// Cuts a prose block before every ATX heading outside code blocks, before a paragraph that
+// names a sample answer (which runs to the next heading: sample_answers.h), and a piece
 // longer than kLongProseBytes also between two paragraphs (see splitProse); pieces
 // holding only blank lines are dropped.
 std::vector<ProsePieceRow> splitProse(const ProseBlock& block,

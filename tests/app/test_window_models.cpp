@@ -13,6 +13,7 @@
 #include "app/models/quiz_cell_model.h"
 #include "core/document/editable_attention.h"
 #include "core/document/lesson.h"
+#include "core/document/sample_answers.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -324,6 +325,31 @@ class WindowModelsTest : public QObject {
             QVERIFY2(!parseTypedNumber(QString::fromLatin1(bad), reason), bad);
             QVERIFY2(!reason.isEmpty(), bad);
         }
+    }
+
+    // Issue 25, trip 8: a challenge's sample answer is a row of its own, from the paragraph
+    // that names it to the next heading (a "# comment" in its code is not one), so the window
+    // can fold it; a sentence that only mentions sample answers in passing is not one.
+    void aSampleAnswerIsARowOfItsOwn() {
+        ProseBlock block;
+        block.firstLine = 1;
+        block.text = "## 1. Softmax\n\nWrite softmax. Read the sample answer after.\n\n"
+                     "**Sample answer**\n\n```python\n# a comment\nx = 1\n```\n\nDone.\n\n"
+                     "## 2. Next\n\ntext\n";
+        const std::vector<ProsePieceRow> rows = splitProse(block, {{7, 10}});
+        QCOMPARE(rows.size(), size_t(3));
+        QVERIFY(!rows[0].sampleAnswer);
+        QCOMPARE(rows[0].lastLine, 4);
+        QVERIFY(rows[1].sampleAnswer);
+        QCOMPARE(rows[1].firstLine, 5);
+        QCOMPARE(rows[1].lastLine, 13);
+        QVERIFY(rows[1].text.rfind("**Sample answer**", 0) == 0);
+        QVERIFY(!rows[2].sampleAnswer);
+        QCOMPARE(rows[2].headingTitle, std::string("2. Next"));
+        QVERIFY(namesSampleAnswer("  **Sample answer**  "));
+        QVERIFY(namesSampleAnswer("Sample answers:"));
+        QVERIFY(!namesSampleAnswer("Write softmax. Read the sample answer after it."));
+        QVERIFY(!namesSampleAnswer("an example"));
     }
 
     void proseIsCutAtHeadingsOutsideCode() {

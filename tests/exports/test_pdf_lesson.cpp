@@ -127,6 +127,31 @@ class TestPdfLesson : public QObject {
         QVERIFY(all_.contains(QStringLiteral("Exactly half.")));
     }
 
+    // Issue 25, trip 8: each challenge's sample answer printed right under it. They are at
+    // the end now, on a page of their own, after the last challenge.
+    void sampleAnswersComeAfterTheChallenges() {
+        const auto pageOf = [this](const QString& text) {
+            for (int page = 0; page < pages_.size(); ++page) {
+                if (pages_[page].contains(text)) {
+                    return page;
+                }
+            }
+            return -1;
+        };
+        const int lastChallenge = pageOf(QStringLiteral("3. A causal softmax"));
+        const int answers = pageOf(QStringLiteral("Sample answers"));
+        QVERIFY(lastChallenge >= 0);
+        QVERIFY2(answers > lastChallenge, qPrintable(QString::number(answers)));
+        // The page's text starts with its footer, then the appendix: nothing of the lesson.
+        QVERIFY2(pages_[answers].contains(QRegularExpression(
+                     QStringLiteral("^Attention Page \\d+ of \\d+ Sample answers 1\\. Softmax"))),
+                 qPrintable(pages_[answers].left(80)));
+        QCOMPARE(pageOf(QStringLiteral("def softmax_rows(scores):")), answers);
+        QVERIFY(pages_[answers].contains(QStringLiteral("1. Softmax that does not overflow")));
+        // The label above each answer is gone: the appendix's title says what they are.
+        QCOMPARE(all_.count(QStringLiteral("Sample answer")), 1);
+    }
+
     void titleBlockAndPageNumbers() {
         QVERIFY(pages_.front().contains(QStringLiteral("How each token gathers what it needs")));
         for (int i = 0; i < pages_.size(); ++i) {
