@@ -260,72 +260,58 @@ void TransformerCellModel::scheduleWorker() {
     // Each job holds its configuration, whose weights alias the authored cell's (no copy of
     // them on the GUI thread): the destructor waits for the job, so they outlive it.
     auto config = std::make_shared<const TransformerConfig>(live_.config());
-    const std::string id = id_.toStdString();
-    const quint64 serial = serial_;
-    const auto timed = [](Outcome& outcome, const QElapsedTimer& timer) {
-        outcome.milliseconds = double(timer.nsecsElapsed()) / 1e6;
-    };
-    // Only what the quoting paths read: the whole JSON of a large cell costs more than
-    // computing it.
-    const auto quotedJson = [quoted = quoted_, id](const TransformerResult& result) {
-        return quoted ? std::make_shared<const Json>(
-                            transformerJson(id, result, quoted->empty() ? nullptr : quoted.get()))
-                      : nullptr;
-    };
     if (forwardWanted_) {
         forwardWanted_ = false;
-        startJob([config, serial, timed, quotedJson]() {
-            QElapsedTimer timer;
-            timer.start();
-            Outcome outcome;
-            outcome.serial = serial;
-            try {
-                auto result = std::make_shared<TransformerResult>();
-                TransformerEngine().forward(*config, *result);
-                outcome.json = quotedJson(*result);
-                outcome.result = std::move(result);
-            } catch (const InvalidConfig& e) {
-                outcome.error = e.error().message;
-            } catch (const std::bad_alloc&) {
-                outcome.error = "not enough memory to compute this cell";
-            }
-            timed(outcome, timer);
-            return outcome;
+        startJob(Step::Forward, [config] {
+            auto result = std::make_shared<TransformerResult>();
+            TransformerEngine().forward(*config, *result);
+            return result;
         });
     } else if (!shownComplete_ && shownSerial_ == serial_ && problem_.isEmpty()) {
-        startJob([config, serial, timed, quotedJson, forward = result_]() {
-            QElapsedTimer timer;
-            timer.start();
-            Outcome outcome;
-            outcome.step = Step::Rest;
-            outcome.serial = serial;
-            try {
-                // The forward numbers are copied (a few MB at GPT-2's size; the gradients,
-                // the bulk, are not there yet): the shown result stays as it is.
-                auto result = std::make_shared<TransformerResult>(*forward);
-                TransformerEngine engine;
-                if (!result->generation.ran && result->generation.refused.empty()) {
-                    engine.generate(*config, *result);
-                }
-                engine.backward(*config, *result);
-                outcome.json = quotedJson(*result);
-                outcome.result = std::move(result);
-            } catch (const InvalidConfig& e) {
-                outcome.error = e.error().message;
-            } catch (const std::bad_alloc&) {
-                outcome.error = "not enough memory to compute this cell";
+        startJob(Step::Rest, [config, forward = result_] {
+            // The forward numbers are copied (a few MB at GPT-2's size; the gradients, the
+            // bulk, are not there yet): the shown result stays as it is.
+            auto result = std::make_shared<TransformerResult>(*forward);
+            TransformerEngine engine;
+            if (!result->generation.ran && result->generation.refused.empty()) {
+                engine.generate(*config, *result);
             }
-            timed(outcome, timer);
-            return outcome;
+            engine.backward(*config, *result);
+            return result;
         });
     }
 }
 
-void TransformerCellModel::startJob(std::function<Outcome()> job) {
+void TransformerCellModel::startJob(Step step,
+                                    std::function<std::shared_ptr<TransformerResult>()> work) {
+    // Only what the quoting paths read: the whole JSON of a large cell costs more than
+    // computing it.
+    const auto json = [quoted = quoted_, id = id_.toStdString()](const TransformerResult& r) {
+        return quoted ? std::make_shared<const Json>(
+                            transformerJson(id, r, quoted->empty() ? nullptr : quoted.get()))
+                      : nullptr;
+    };
     watcher_ = std::make_unique<QFutureWatcher<Outcome>>();
     connect(watcher_.get(), &QFutureWatcherBase::finished, this,
             &TransformerCellModel::workerFinished);
-    watcher_->setFuture(QtConcurrent::run(std::move(job)));
+    watcher_->setFuture(QtConcurrent::run([step, serial = serial_, work = std::move(work), json]() {
+        QElapsedTimer timer;
+        timer.start();
+        Outcome outcome;
+        outcome.step = step;
+        outcome.serial = serial;
+        try {
+            std::shared_ptr<TransformerResult> result = work();
+            outcome.json = json(*result);
+            outcome.result = std::move(result);
+        } catch (const InvalidConfig& e) {
+            outcome.error = e.error().message;
+        } catch (const std::bad_alloc&) {
+            outcome.error = "not enough memory to compute this cell";
+        }
+        outcome.milliseconds = double(timer.nsecsElapsed()) / 1e6;
+        return outcome;
+    }));
 }
 
 void TransformerCellModel::workerFinished() {

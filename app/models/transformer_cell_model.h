@@ -211,7 +211,9 @@ class TransformerCellModel : public QObject {
     // Starts the next job the worker owes, if it is free: the forward step of the latest
     // settings, else the rest of the shown forward result.
     void scheduleWorker();
-    void startJob(std::function<Outcome()> job);
+    // Runs `work` (a step) on the worker for the current settings, timed, with the JSON of
+    // the quoted paths; a refusal becomes the outcome's error.
+    void startJob(Step step, std::function<std::shared_ptr<TransformerResult>()> work);
     void workerFinished();
     void accept(Outcome outcome);
     void show(std::shared_ptr<const TransformerResult> result, std::shared_ptr<const Json> json,
