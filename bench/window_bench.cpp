@@ -40,6 +40,7 @@
 #include "app/models/matrix_table_model.h"
 #include "app/models/problem_list_model.h"
 #include "app/models/transformer_cell_model.h"
+#include "bench/transformer_bench_cell.h"
 #include "core/document/cell_cost.h"
 #include "core/document/lesson.h"
 #include "core/math/transformer_engine.h"
@@ -66,6 +67,8 @@
 #include <vector>
 
 using namespace attnbook;
+using attnbook::bench::TransformerShape;
+using attnbook::bench::writeTransformerCell;
 
 namespace {
 
@@ -442,100 +445,18 @@ void benchGpt2Shaped(int repetitions) {
 
 // ---- 4. A transformer cell (transformer.md) ----
 
-// A .npy file (format 1.0, little-endian float64) of `m` in Fortran order, straight from
-// Armadillo's column-major memory; a vector (`oneD`) as shape (k,). As attnbook-bench writes
-// them.
-bool writeNpy(const QString& path, const arma::mat& m, bool oneD) {
-    const std::string shape =
-        oneD ? "(" + std::to_string(m.n_elem) + ",)"
-             : "(" + std::to_string(m.n_rows) + ", " + std::to_string(m.n_cols) + ")";
-    std::string header =
-        "{'descr': '<f8', 'fortran_order': " + std::string(oneD ? "False" : "True") +
-        ", 'shape': " + shape + ", }";
-    const size_t unpadded = 10 + header.size() + 1; // magic, version, length, header, '\n'
-    header.append((64 - unpadded % 64) % 64, ' ');
-    header += '\n';
-    std::ofstream out(path.toStdString(), std::ios::binary);
-    const unsigned char prefix[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
-    out.write(reinterpret_cast<const char*>(prefix), 8);
-    const std::uint16_t length = std::uint16_t(header.size()); // little-endian on x86
-    out.write(reinterpret_cast<const char*>(&length), 2);
-    out << header;
-    out.write(reinterpret_cast<const char*>(m.memptr()),
-              std::streamsize(m.n_elem * sizeof(double)));
-    return bool(out);
-}
-
-struct TransformerShape {
-    int n, d, h, dFF, layers, V, generate;
-};
-
-// A lesson with one transformer cell `t` whose weights are .npy files in `folder` (N(0, 1/fan_in),
-// γ ≈ 1, β and biases small, so that every stage stays of order 1), a target on every row, and
-// prose that quotes its next word and that word's chance. Every control (none named).
-std::string writeTransformerLesson(const QString& folder, const TransformerShape& s) {
+// A lesson with one transformer cell `t` whose weights are .npy files in `folder`
+// (transformer_bench_cell.h), a target on every row, and prose that quotes its next word and
+// that word's chance. Every control (none named).
+std::string writeTransformerLesson(const QString& folder, const TransformerShape& s,
+                                   int generateSteps) {
     arma::arma_rng::set_seed(14);
-    const arma::uword d = arma::uword(s.d), dFF = arma::uword(s.dFF);
-    const auto file = [&](const std::string& name, const arma::mat& m, bool oneD) {
-        const std::string path = "t_" + name + ".npy";
-        if (!writeNpy(folder + QLatin1Char('/') + QString::fromStdString(path), m, oneD)) {
-            std::printf("cannot write %s\n", path.c_str());
-        }
-        return "{file: " + path + "}";
-    };
-    const auto matrix = [&](const std::string& name, arma::uword rows, arma::uword cols) {
-        return file(name, arma::mat(rows, cols, arma::fill::randn) / std::sqrt(double(cols)),
-                    false);
-    };
-    const auto vector = [&](const std::string& name, arma::uword k, double mean, double sd) {
-        return file(name, arma::mat(1, k, arma::fill::randn) * sd + mean, true);
-    };
-    const auto norm = [&](const std::string& name) {
-        return "{gamma: " + vector(name + "_gamma", d, 1.0, 0.1) +
-               ", beta: " + vector(name + "_beta", d, 0.0, 0.1) + "}";
-    };
-    std::ofstream labels((folder + QStringLiteral("/t_vocab.txt")).toStdString());
-    for (int w = 0; w < s.V; ++w) {
-        labels << "w" << w << "\n";
-    }
-    labels.close();
-    file("vocab", arma::mat(arma::uword(s.V), d, arma::fill::randn) / std::sqrt(double(d)), false);
-    const arma::uvec words =
-        arma::randi<arma::uvec>(arma::uword(s.n) + 1, arma::distr_param(0, s.V - 1));
-    const auto wordList = [&](arma::uword first) {
-        std::string out = "[";
-        for (arma::uword i = first; i < first + arma::uword(s.n); ++i) {
-            out += (i > first ? ", w" : "w") + std::to_string(words(i));
-        }
-        return out + "]";
-    };
-    std::string t = "# Bench\n\nThe next word is {{t.next[0].word}}, with a chance of "
-                    "{{t.next[0].prob:4}}.\n\n```transformer t\n";
-    t += "tokens: " + wordList(0) + "\n";
-    t += "vocab: {file: t_vocab.npy, labels: t_vocab.txt}\n";
-    t += "positional: sinusoidal\nlayers:\n";
-    for (int l = 0; l < s.layers; ++l) {
-        const std::string p = "l" + std::to_string(l) + "_";
-        t += "  - attention:\n      heads: " + std::to_string(s.h) + "\n      mask: causal\n";
-        for (const char* w : {"Q", "K", "V", "O"}) {
-            t += std::string("      W_") + w + ": " + matrix(p + "W_" + w, d, d) + "\n";
-            t += std::string("      b_") + w + ": " + vector(p + "b_" + w, d, 0.0, 0.02) + "\n";
-        }
-        t += "    ln1: " + norm(p + "ln1") + "\n";
-        t += "    ffn:\n";
-        t += "      W_1: " + matrix(p + "W_1", dFF, d) + "\n";
-        t += "      b_1: " + vector(p + "b_1", dFF, 0.0, 0.02) + "\n";
-        t += "      W_2: " + matrix(p + "W_2", d, dFF) + "\n";
-        t += "      b_2: " + vector(p + "b_2", d, 0.0, 0.02) + "\n";
-        t += "      activation: gelu\n";
-        t += "    ln2: " + norm(p + "ln2") + "\n";
-    }
-    t += "final_ln: " + norm("final_ln") + "\n";
-    t += "unembed: tied\n";
-    t += "targets: " + wordList(1) + "\n";
-    t += "generate: {steps: " + std::to_string(s.generate) + ", pick: greedy}\n";
-    t += "views: [stream, next, generation]\n```\n";
-    return t;
+    return "# Bench\n\nThe next word is {{t.next[0].word}}, with a chance of "
+           "{{t.next[0].prob:4}}.\n\n" +
+           writeTransformerCell(folder.toStdString(), "t", s, /*learnedPositions=*/false,
+                                /*targets=*/true, generateSteps,
+                                "views: [stream, next, generation]\n")
+               .text;
 }
 
 // What a window's views read when the cell says `recomputed` (after the session, connected
@@ -680,10 +601,14 @@ void transformerStages(const TransformerConfig& config, int repetitions) {
 }
 
 void benchTransformerCell(int repetitions) {
-    const TransformerShape s{64, 768, 12, 3072, 2, 1000, 4};
+    const TransformerShape s{64, 768, 12, 3072, 2, 1000};
+    const int generateSteps = 4;
     QTemporaryDir folder;
     const QString lessonPath = folder.filePath(QStringLiteral("bench.md"));
-    { std::ofstream((lessonPath).toStdString()) << writeTransformerLesson(folder.path(), s); }
+    {
+        std::ofstream((lessonPath).toStdString())
+            << writeTransformerLesson(folder.path(), s, generateSteps);
+    }
     LessonSession session;
     QElapsedTimer opening;
     opening.start();
@@ -702,7 +627,7 @@ void benchTransformerCell(int repetitions) {
     std::printf("\n4. Transformer cell, GPT-2-small-shaped: n = %d, d = %d, %d heads, d_ff = %d, "
                 "%d layers, V = %d, gelu, causal, LayerNorms, tied unembedding, targets, "
                 "generate %d greedy; its weights read from .npy files; quoted by prose\n",
-                s.n, s.d, s.h, s.dFF, s.layers, s.V, s.generate);
+                s.n, s.d, s.h, s.dFF, s.layers, s.V, generateSteps);
     std::printf("   opened in %.0f ms; the prose: \"%s\"\n", openMs, qPrintable(proseOf(session)));
 
     // The first what-if after opening, alone: it also lets go of what the lesson computed.
