@@ -390,6 +390,19 @@ QString sheetHash(const WorksheetVariant& v) {
         QCryptographicHash::hash(text, QCryptographicHash::Sha256).toHex().left(8));
 }
 
+// Every draw of the cell was refused (a score past the limit, a shape the engine refuses): at
+// the cell's worksheet key, with the last reason, for either kind of cell.
+ExportResult noWorkableDraw(const LessonCell& cell, const std::string& why) {
+    const FilePosition at = worksheetPosition(cell);
+    return {ExportStatus::InvalidDocument,
+            QStringLiteral("%1: worksheet.vary finds no workable variant in %2 draws "
+                           "(the last had %3): widen the ranges")
+                .arg(QString::fromStdString(cell.id))
+                .arg(kMaxDraws)
+                .arg(QString::fromStdString(why)),
+            at.line, at.column};
+}
+
 // One workable draw of an attention cell: `spec` is `original` with fresh numbers, `result` its
 // computation. InvalidDocument, at the cell's worksheet key, when the ranges give none.
 ExportResult workableAttentionDraw(const LessonCell& cell, const AttentionCellSpec& original,
@@ -415,14 +428,7 @@ ExportResult workableAttentionDraw(const LessonCell& cell, const AttentionCellSp
             return ExportResult::done();
         }
     }
-    const FilePosition at = worksheetPosition(cell);
-    return {ExportStatus::InvalidDocument,
-            QStringLiteral("%1: worksheet.vary finds no workable variant in %2 draws "
-                           "(the last had %3): widen the ranges")
-                .arg(QString::fromStdString(cell.id))
-                .arg(kMaxDraws)
-                .arg(QString::fromStdString(why)),
-            at.line, at.column};
+    return noWorkableDraw(cell, why);
 }
 
 // The same for a transformer cell, with the givens of its exercises: the FFN unit and the cache
@@ -464,14 +470,7 @@ ExportResult workableTransformerDraw(const LessonCell& cell, const TransformerCe
             return ExportResult::done();
         }
     }
-    const FilePosition at = worksheetPosition(cell);
-    return {ExportStatus::InvalidDocument,
-            QStringLiteral("%1: no workable variant in %2 draws (the last had %3): "
-                           "widen worksheet.vary's ranges")
-                .arg(QString::fromStdString(cell.id))
-                .arg(kMaxDraws)
-                .arg(QString::fromStdString(why)),
-            at.line, at.column};
+    return noWorkableDraw(cell, why);
 }
 
 // A draw's cell as computeLesson gives it, for the bindings of the quizzes about it.
