@@ -3,11 +3,16 @@
 #include "app/command_options.h"
 #include "app/export_command.h"
 #include "app/lesson_source.h"
-#include "app/what_if.h"
 #include "core/document/cell_cost.h"
 #include "core/document/typed_numbers.h"
+#include "core/live/reader_what_ifs.h"
+#include "core/live/typed_number_coincidences.h"
+#include "core/live/what_if.h"
+#include "core/live/what_if_sweep.h"
+#include "exports/export_request.h"
 #include "exports/lesson_bundle.h"
 #include "exports/output_policy.h"
+#include "exports/worksheet_variants.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -30,9 +35,11 @@ usage:
                                        without FILE, the bundled default lesson
   attnbook compute FILE [--cell ID] [--set ID.KEY=YAML]... [LIMITS]
                                        print the computed cells as JSON
-  attnbook check FILE [--strict] [--fix] [LIMITS]
+  attnbook check FILE [--strict] [--what-ifs] [--fix] [LIMITS]
                                        validate; print errors and warnings (--fix: hand-typed
-                                       numbers become bindings, no other byte changes)
+                                       numbers become bindings, no other byte changes;
+                                       --what-ifs, and --strict: sentences that a reader's
+                                       what-if may make false)
   attnbook export FILE --pdf OUT.pdf [--paper a4|letter]
   attnbook export FILE --worksheet OUT.pdf [--answers KEY.pdf] [--variants N] [--seed S]
                                        [--roster NAMES.txt]
@@ -232,6 +239,41 @@ int computeCommand(const QStringList& arguments) {
 // `check --fix`: rewrites each hand-typed number (typed_numbers.h) into its binding in
 // FILE, through the output policy as `edit` writes, and says what it did. Returns false
 // after printing why when nothing could be written, with `exitCode` set.
+// The hand-typed numbers whose binding holds in every what-if a reader can make and in the
+// worksheet variants (typed_number_coincidences.h); the others are reported and left.
+std::vector<TypedNumber> bindingsThatHold(const std::string& file, const Lesson& lesson,
+                                          const LessonResults& results) {
+    constexpr int kVariantsWeighed = 6; // as many as a worksheet of attention.md can differ in
+    CoincidenceCheck check(results, findTypedNumbers(lesson, results));
+    if (check.sites().empty()) {
+        return {};
+    }
+    AttentionEngine engine;
+    forEachReaderWhatIf(lesson, results, engine,
+                        [&](const ReaderWhatIf& whatIf, const LessonResults& now) {
+                            check.observe(now, whatIf.setText(0) + " (" + whatIf.label + ")");
+                        });
+    if (!worksheetCells(lesson).empty() || !transformerWorksheetCells(lesson).empty()) {
+        for (int k = 1; k <= kVariantsWeighed; ++k) {
+            WorksheetVariant variant;
+            if (drawVariant(lesson, ExportRequest{}.seed, k, kVariantsWeighed, &variant).ok()) {
+                check.observe(variant.results, "worksheet variant " + std::to_string(k));
+            }
+        }
+    }
+    std::vector<TypedNumber> out;
+    for (size_t i = 0; i < check.sites().size(); ++i) {
+        const TypedNumber& site = check.sites()[i];
+        if (check.why(i).empty()) {
+            out.push_back(site);
+        } else {
+            printError(file + ":" + std::to_string(site.line) + ":" + std::to_string(site.column) +
+                       ": warning: " + site.typed + " not fixed: " + check.why(i));
+        }
+    }
+    return out;
+}
+
 bool fixTypedNumbersInFile(const CommandOptions& options, const WhatIf& whatIf, int& exitCode) {
     if (!options.all("--set").empty()) {
         exitCode = usageError("--fix rewrites the file as it is: it does not take --set");
@@ -248,8 +290,9 @@ bool fixTypedNumbersInFile(const CommandOptions& options, const WhatIf& whatIf, 
         exitCode = ExitOutputFailed;
         return false;
     }
-    const TypedNumberFix fix =
-        fixTypedNumbers(*bytes, findTypedNumbers(whatIf.lesson, whatIf.results));
+    const std::vector<TypedNumber> fixable =
+        bindingsThatHold(options.file, whatIf.lesson, whatIf.results);
+    const TypedNumberFix fix = fixTypedNumbers(*bytes, fixable);
     for (const auto& [site, why] : fix.refused) {
         printError(options.file + ":" + std::to_string(site.line) + ":" +
                    std::to_string(site.column) + ": warning: " + site.typed + " not fixed: " + why);
@@ -288,8 +331,9 @@ bool fixTypedNumbersInFile(const CommandOptions& options, const WhatIf& whatIf, 
 int checkCommand(const QStringList& arguments) {
     CommandOptions options;
     int exitCode = ExitDone;
-    const std::optional<WhatIf> whatIf = openForCommand(
-        arguments, {kLimitOptions, {"--set"}, {"--strict", "--fix"}}, options, exitCode);
+    const std::optional<WhatIf> whatIf =
+        openForCommand(arguments, {kLimitOptions, {"--set"}, {"--strict", "--what-ifs", "--fix"}},
+                       options, exitCode);
     if (!whatIf) {
         return exitCode;
     }
@@ -302,6 +346,15 @@ int checkCommand(const QStringList& arguments) {
         return checkCommand(again);
     }
     std::vector<Diagnostic> all = lessonProblems(whatIf->lesson, whatIf->results);
+    // The sweep tries the reader's what-ifs on the file as it is, not on a --set what-if.
+    if ((options.has("--strict") || options.has("--what-ifs")) && !options.has("--set") &&
+        !hasErrors(all)) {
+        AttentionEngine engine;
+        SweepReport sweep = sweepReaderWhatIfs(whatIf->lesson, whatIf->results, engine);
+        all.insert(all.end(), sweep.warnings.begin(), sweep.warnings.end());
+        std::stable_sort(all.begin(), all.end(),
+                         [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+    }
     for (Diagnostic& d : all) {
         d.line = whatIf->originalLine(d.line); // the file's lines, not the what-if's
     }

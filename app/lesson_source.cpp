@@ -46,8 +46,8 @@ Lesson openLessonSource(const std::string& path) {
             lesson.diagnostics.push_back({Severity::Error, 0, 0, "no such bundled lesson", ""});
             return lesson;
         }
-        mountDataFiles(path, resourceDataFiles(QFileInfo(QString::fromStdString(path)).path()));
-        return parseLesson(resource.readAll().toStdString(), path);
+        return parseLesson(resource.readAll().toStdString(), path,
+                           resourceDataFiles(QFileInfo(QString::fromStdString(path)).path()));
     }
     if (!isBundlePath(path)) {
         return loadLesson(path);
@@ -77,16 +77,15 @@ Lesson openLessonSource(const std::string& path) {
         return lesson;
     }
     // The files its cells read travel as data/files/PATH: read them from
-    // there, now and on every re-read of this bundle's lesson (an edit in the
-    // window re-parses under the same path).
+    // there. The lesson keeps this source (Lesson::files), and every re-read of
+    // it (an edit in the window, a what-if) passes it on.
     std::map<std::string, std::string> files;
     for (const auto& [name, bytes] : bundle->entries) {
         if (name.startsWith(kBundleDataFilesFolder)) {
             files[name.mid(kBundleDataFilesFolder.size()).toStdString()] = bytes.toStdString();
         }
     }
-    mountDataFiles(path, memoryDataFiles(std::move(files)));
-    return parseLesson(bundle->lesson().toStdString(), path);
+    return parseLesson(bundle->lesson().toStdString(), path, memoryDataFiles(std::move(files)));
 }
 
 bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string& error) {

@@ -8,7 +8,10 @@
 namespace attnbook {
 
 // Loads FILE as cli.md says ("FILE may always be a bundle"). A bundle that
-// is unsafe or damaged gives one diagnostic naming it.
+// is unsafe or damaged gives one diagnostic naming it. The lesson's `files` is
+// where its {file: PATH} values came from (the folder of FILE, the bundle's
+// data/files/, or the data beside a bundled ":/documents/..." lesson): pass it to
+// every re-read of the lesson.
 Lesson openLessonSource(const std::string& path);
 
 bool isBundlePath(const std::string& path);

@@ -120,10 +120,10 @@ const RenderedPart* RenderedExport::part(const QString& role) const {
 }
 
 ExportResult renderExport(const std::string& bytes, const std::string& path,
-                          const ExportRequest& request, RenderedExport* out,
-                          const ExportControl& control) {
+                          std::shared_ptr<const DataFiles> files, const ExportRequest& request,
+                          RenderedExport* out, const ExportControl& control) {
     try {
-        return renderExport(parseLesson(bytes, path), request, out, control);
+        return renderExport(parseLesson(bytes, path, std::move(files)), request, out, control);
     } catch (const std::bad_alloc&) {
         *out = RenderedExport{};
         return ExportResult::failed(tr("not enough memory for this export"));

@@ -12,6 +12,7 @@
 // The command line runs the three in a row; the window renders on a worker thread for its
 // preview, and writes when the user picks where.
 
+#include "core/document/data_files.h"
 #include "core/document/diagnostic.h"
 #include "exports/export_control.h"
 #include "exports/pdf_style.h"
@@ -22,6 +23,7 @@
 #include <QtCore/QStringList>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -76,13 +78,14 @@ struct RenderedExport {
     const RenderedPart* part(const QString& role) const;
 };
 
-// Reads and computes the lesson (`bytes` of the file at `path`), then renders what `request`
+// Reads and computes the lesson (`bytes` of the file at `path`, its {file: PATH} values read
+// from `files`: the source the open lesson keeps, Lesson::files), then renders what `request`
 // asks. InvalidDocument (with the first error's line and column) when the lesson has any error;
 // Failed when a worksheet is asked of a lesson with nothing to put on one; Refused when its
 // variants cannot differ (nothing varies, or a question has fewer answers than variants).
 ExportResult renderExport(const std::string& bytes, const std::string& path,
-                          const ExportRequest& request, RenderedExport* out,
-                          const ExportControl& control = {});
+                          std::shared_ptr<const DataFiles> files, const ExportRequest& request,
+                          RenderedExport* out, const ExportControl& control = {});
 // The same for a lesson already read (the command line reads bundles too).
 ExportResult renderExport(const Lesson& lesson, const ExportRequest& request, RenderedExport* out,
                           const ExportControl& control = {});

@@ -5,6 +5,7 @@
 #include "exports/pdf_transformer.h"
 
 #include "core/document/html_comments.h"
+#include "core/document/quiz_answer.h"
 #include "core/math/number_format.h"
 
 #include <cmath>
@@ -239,7 +240,7 @@ QString quizCellHtml(const std::string& id, const QuizCellSpec& quiz, int number
     case QuizCellSpec::AnswerKind::Binding: {
         const double v = answer && answer->isNumber() ? answer->number() : quiz.number;
         html += QStringLiteral("<p><strong>Answer: %1</strong></p>\n")
-                    .arg(htmlPageText(qs(readableNumber(v, quiz.answerDecimals))));
+                    .arg(htmlPageText(qs(readableNumber(v, quizShownDecimals(quiz)))));
         break;
     }
     case QuizCellSpec::AnswerKind::Text:

@@ -1,11 +1,11 @@
 // Longer than 500 lines on purpose: the four painted figures (matrix, heatmap, share bars,
-// line chart with linear and log axes) share their text, hatch and tick helpers; the axis
-// ticks alone need the log-scale and power-of-ten cases.
+// line chart with linear and log axes) share their text and hatch helpers. The chart's axes
+// (ends, ticks, labels) come from core/document/chart_axis.h, as the window's do.
 #include "exports/pdf_figures.h"
 
+#include "core/document/chart_axis.h"
 #include "core/math/worked_steps.h"
 
-#include <QtCore/QLocale>
 #include <QtGui/QFontMetricsF>
 #include <QtGui/QPainter>
 #include <QtGui/QPainterPath>
@@ -390,118 +390,30 @@ Figure sharesFigure(const AttentionResult& r, int head, int row, qreal width) {
 
 namespace {
 
-struct Axis {
-    bool log = false;
-    double lo = 0, hi = 1;
-    double map(double v, double a, double b) const { // data → [a, b]
-        const double t = log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
-                             : (v - lo) / (hi - lo);
-        return a + (b - a) * t;
-    }
-};
-
-// Ticks at 1, 2 or 5 times a power of ten; on a log axis at the powers of ten.
-std::vector<double> ticks(Axis& axis) {
-    std::vector<double> out;
-    if (axis.log) {
-        const int first = int(std::floor(std::log10(axis.lo) + 1e-9));
-        const int last = int(std::ceil(std::log10(axis.hi) - 1e-9));
-        axis.lo = std::pow(10.0, first);
-        axis.hi = std::pow(10.0, std::max(last, first + 1));
-        const int stride = std::max(1, (last - first + 7) / 8);
-        for (int k = first; k <= last; k += stride) {
-            out.push_back(std::pow(10.0, k));
-        }
-        return out;
-    }
-    if (axis.hi <= axis.lo) {
-        axis.hi = axis.lo + 1;
-    }
-    const double raw = (axis.hi - axis.lo) / 6;
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = power;
-    for (double f : {1.0, 2.0, 5.0, 10.0}) {
-        if (f * power >= raw) {
-            step = f * power;
-            break;
-        }
-    }
-    axis.lo = std::floor(axis.lo / step) * step;
-    axis.hi = std::ceil(axis.hi / step) * step;
-    for (double v = axis.lo; v <= axis.hi + step * 1e-9; v += step) {
-        out.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
-    }
-    return out;
-}
-
-QString powerOfTen(int k) {
-    static const char* const superscripts[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
-    QString exponent = k < 0 ? QStringLiteral("⁻") : QString();
-    for (QChar c : QString::number(std::abs(k))) {
-        exponent += QString::fromUtf8(superscripts[c.digitValue()]);
-    }
-    return QStringLiteral("10") + exponent;
+// Data → page along one axis (chart_axis.h decides its ends and ticks).
+double mapOnAxis(const ChartAxis& axis, double v, double a, double b) { // data → [a, b]
+    const double t = axis.log ? (std::log10(v) - std::log10(axis.lo)) /
+                                    (std::log10(axis.hi) - std::log10(axis.lo))
+                              : (v - axis.lo) / (axis.hi - axis.lo);
+    return a + (b - a) * t;
 }
 
 } // namespace
 
 QStringList axisTickLabels(const std::vector<double>& ticks, bool log) {
     QStringList out;
-    const QLocale english(QLocale::English);
-    if (log) {
-        std::vector<int> powers;
-        bool plain = true;
-        for (double v : ticks) {
-            const int k = v > 0 ? int(std::lround(std::log10(v))) : 0;
-            powers.push_back(k);
-            plain = plain && k >= -2 && k <= 4;
-        }
-        for (size_t i = 0; i < ticks.size(); ++i) {
-            out << (plain ? english.toString(ticks[i], 'f', std::max(0, -powers[i]))
-                          : powerOfTen(powers[i]));
-        }
-        return out;
-    }
-    // As many decimals as the step between ticks needs, the same for every tick.
-    double step = 0;
-    for (size_t i = 1; i < ticks.size(); ++i) {
-        const double d = std::abs(ticks[i] - ticks[i - 1]);
-        step = step == 0 ? d : std::min(step, d);
-    }
-    const int decimals =
-        step > 0 ? std::clamp(int(-std::floor(std::log10(step) + 1e-9)), 0, 12) : 0;
-    for (double v : ticks) {
-        out << english.toString(v, 'f', decimals).replace(u'-', QChar(0x2212));
+    for (const std::string& label : chartTickLabels(ticks, log)) {
+        out << QString::fromStdString(label);
     }
     return out;
 }
 
 Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& series,
                    QSizeF size) {
-    Axis x{chart.xLog, chart.from, chart.to};
-    Axis y{chart.yLog, 0, 1};
-    bool anyY = false;
-    for (const ChartSeries& s : series) {
-        for (double v : s.y) {
-            if (!std::isfinite(v) || (y.log && v <= 0)) {
-                continue;
-            }
-            y.lo = anyY ? std::min(y.lo, v) : v;
-            y.hi = anyY ? std::max(y.hi, v) : v;
-            anyY = true;
-        }
-    }
-    if (!y.log && y.lo > 0 && y.lo < y.hi * 0.5) {
-        y.lo = 0; // a linear axis starts at zero when the data is not far from it
-    }
-    if (x.log && x.lo <= 0) {
-        x.log = false;
-    }
-    if (y.log && (!anyY || y.lo <= 0)) {
-        y.log = false;
-    }
-    const std::vector<double> xTicks = ticks(x);
-    const std::vector<double> yTicks = ticks(y);
+    const ChartAxes axes = chartAxes(chart, series);
+    const ChartAxis x = axes.x, y = axes.y;
+    const std::vector<double>& xTicks = x.ticks;
+    const std::vector<double>& yTicks = y.ticks;
     const QFont tickFont = pdf::font(pdf::kSans, pdf::kTiny);
     const QFont labelFont = pdf::font(pdf::kSans, 8);
     const QFont titleFont = pdf::font(pdf::kSans, 8.5, true);
@@ -527,7 +439,7 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
         p.setFont(tickFont);
         for (size_t k = 0; k < xTicks.size(); ++k) {
             const double v = xTicks[k];
-            const qreal px = x.map(v, plot.left(), plot.right());
+            const qreal px = mapOnAxis(x, v, plot.left(), plot.right());
             p.setPen(QPen(pdf::kFaint, 0.6));
             p.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
             p.setPen(QPen(pdf::kMuted, 0.6));
@@ -537,7 +449,7 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
         }
         for (size_t k = 0; k < yTicks.size(); ++k) {
             const double v = yTicks[k];
-            const qreal py = y.map(v, plot.bottom(), plot.top());
+            const qreal py = mapOnAxis(y, v, plot.bottom(), plot.top());
             p.setPen(QPen(pdf::kFaint, 0.6));
             p.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
             p.setPen(QPen(pdf::kMuted, 0.6));
@@ -573,8 +485,8 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
                     started = false;
                     continue;
                 }
-                const QPointF pt(x.map(vx, plot.left(), plot.right()),
-                                 y.map(vy, plot.bottom(), plot.top()));
+                const QPointF pt(mapOnAxis(x, vx, plot.left(), plot.right()),
+                                 mapOnAxis(y, vy, plot.bottom(), plot.top()));
                 started ? path.lineTo(pt) : path.moveTo(pt);
                 started = true;
             }
@@ -607,8 +519,8 @@ Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& s
                 for (size_t k = 0; k < s.x.size() && k < s.y.size(); ++k) {
                     if (std::isfinite(s.y[k]) && (!y.log || s.y[k] > 0) && (!x.log || s.x[k] > 0) &&
                         candidate.adjusted(-4, -4, 4, 4)
-                            .contains(QPointF(x.map(s.x[k], plot.left(), plot.right()),
-                                              y.map(s.y[k], plot.bottom(), plot.top())))) {
+                            .contains(QPointF(mapOnAxis(x, s.x[k], plot.left(), plot.right()),
+                                              mapOnAxis(y, s.y[k], plot.bottom(), plot.top())))) {
                         ++count;
                     }
                 }

@@ -48,9 +48,10 @@ Figure heatmapFigure(const AttentionResult& result, int head);
 // The shares one query gives each key, as bars.
 Figure sharesFigure(const AttentionResult& result, int head, int row, qreal width);
 
-// The labels of an axis's ticks, all in one format: on a log axis plain numbers while every
-// tick is between 0.01 and 10,000, else every one a power of ten (10⁻³ … 10⁶); on a linear axis
-// numbers grouped by thousands with the decimals the step needs ("0.0, 0.5, 1.0").
+// The labels of an axis's ticks, all in one format (chartTickLabels, chart_axis.h, which the
+// window's chart uses too): on a log axis plain numbers while every tick is between 0.01 and
+// 10,000, else every one a power of ten (10⁻³ … 10⁶); on a linear axis numbers grouped by
+// thousands with the decimals the step needs ("0.0, 0.5, 1.0").
 QStringList axisTickLabels(const std::vector<double>& ticks, bool log);
 
 // A line chart of the series, with axes, ticks, grid and legend.

@@ -78,6 +78,12 @@ Dialog {
                              exporter.kind = ExportController.LessonPdf
     }
 
+    // Print: the PDF the preview shows (the lesson, the worksheet or its key) on the paper of
+    // the system print dialog.
+    LessonPrinter {
+        id: printer
+    }
+
     FileDialog {
         id: rosterDialog
         title: qsTr("Choose a roster: one student name per line")
@@ -700,6 +706,20 @@ Dialog {
                 ToolTip.delay: 500
                 ToolTip.text: qsTr("Render with these options and show the result (Ctrl+R)")
                 Accessible.name: qsTr("Render the preview")
+            }
+            Button {
+                objectName: "printExport"
+                text: qsTr("Print…")
+                visible: !exporter.busy && (exporter.kind === ExportController.LessonPdf
+                                            || exporter.kind === ExportController.Worksheet)
+                enabled: exporter.previewCurrent && String(dialog.shownUrl).length > 0
+                readonly property string what: exporter.kind === ExportController.LessonPdf ? qsTr("the lesson")
+                                               : dialog.showingKey ? qsTr("the answer key") : qsTr("the worksheet")
+                onClicked: printer.printPdf(dialog.shownUrl, what)
+                ToolTip.visible: hovered
+                ToolTip.delay: 500
+                ToolTip.text: qsTr("Print %1 as the preview shows it").arg(what)
+                Accessible.name: qsTr("Print %1").arg(what)
             }
             Button {
                 objectName: "closeExport"

@@ -331,6 +331,30 @@ ApplicationWindow {
         enabled: lessonSession.loaded && !exportDialog.visible
         onTriggered: exportDialog.open()
     }
+    // File → Print… (Ctrl+P): the lesson PDF, rendered by the export route at the paper the
+    // system print dialog chose, page for page (LessonPrinter).
+    LessonPrinter {
+        id: lessonPrinter
+        session: lessonSession
+    }
+    Action {
+        id: printAction
+        objectName: "printAction"
+        text: qsTr("&Print…")
+        shortcut: StandardKey.Print // qmllint disable unqualified
+        enabled: lessonSession.loaded && !exportDialog.visible
+        onTriggered: printSoon.start()
+    }
+    // The system print dialog runs its own event loop: opened from the next turn of this one,
+    // after the menu that asked for it has closed.
+    Timer {
+        id: printSoon
+        interval: 0
+        onTriggered: {
+            if (!lessonPrinter.printLesson())
+                window.edited(lessonPrinter.error)
+        }
+    }
 
     Action {
         id: editLessonAction
@@ -493,6 +517,10 @@ ApplicationWindow {
             MenuItem {
                 objectName: "exportMenuItem"
                 action: exportAction
+            }
+            MenuItem {
+                objectName: "printMenuItem"
+                action: printAction
             }
             MenuSeparator {}
             MenuItem { action: quitAction }

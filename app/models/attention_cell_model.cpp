@@ -645,10 +645,12 @@ QString AttentionCellModel::keep() {
     if (updating()) {
         return QStringLiteral("the numbers are still updating: keep them once they show");
     }
-    // Keep writes every changed value as typed YAML; a value read from a
-    // file ({file: PATH}) is never written back into its file. A loaded
-    // matrix too big to type out (a GPT-2 projection is 589824 numbers)
-    // stays a what-if: the lesson must stay a file one can read and diff.
+    // Keep writes every changed value as typed YAML, except an edit of a value read from a
+    // file ({file: PATH}): that keeps its reference, with the changed entries in `set:`
+    // (file_value_source.h), and the file itself is never written. An edit that changes most
+    // of a loaded matrix (or its shape) is typed out, and when that is too big to type (a
+    // GPT-2 projection is 589824 numbers) it stays a what-if: the lesson must stay a file one
+    // can read and diff.
     constexpr size_t kMaxKeptYaml = 256 * 1024;
     for (const auto& [key, yaml] : changes) {
         if (yaml.size() > kMaxKeptYaml) {
@@ -662,7 +664,9 @@ QString AttentionCellModel::keep() {
     if (const auto error = keeper_(id_.toStdString(), changes)) {
         return QString::fromStdString(*error);
     }
-    authored_ = std::make_shared<const EditableAttention>(state_);
+    // What the document now says, file references and their `set:` entries included.
+    authored_ = std::make_shared<const EditableAttention>(keptState(*authored_, state_));
+    state_.fileValues = authored_->fileValues;
     authoredResult_ = result_;
     editedBesidesFocus_ = false;
     undo_.clear(); // the kept values are the lesson's now: Undo is the document's

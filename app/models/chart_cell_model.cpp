@@ -1,24 +1,43 @@
 #include "app/models/chart_cell_model.h"
 
 #include "core/document/cell_specs.h"
+#include "core/document/chart_axis.h"
 #include "core/document/chart_series.h"
 
 #include <QLocale>
 #include <QPointF>
 
 #include <cmath>
-#include <limits>
 
 namespace attnbook {
 namespace {
 
+// A value under the pointer: grouped by thousands ("8,388,608", as the axis writes it), whole
+// from 100 up (a point read off a log axis is 4,095.9997 for 4,096).
 QString readable(double v) {
-    if (std::abs(v) >= 1e6 || (v != 0 && std::abs(v) < 1e-3)) {
+    if (std::abs(v) >= 1e15 || (v != 0 && std::abs(v) < 1e-3)) {
         return QString::number(v, 'g', 4);
     }
     QLocale english(QLocale::English);
     english.setNumberOptions(QLocale::DefaultNumberOptions);
-    return english.toString(v, 'f', v == std::round(v) ? 0 : 3);
+    const double thousandths = std::round(v * 1000) / 1000; // 64.00000000000001 is 64
+    return english.toString(v, 'f', std::abs(v) >= 100 || thousandths == std::round(v) ? 0 : 3);
+}
+
+// A value in plot units: itself on a linear axis, its log10 on a log axis.
+double toPlot(const ChartAxis& axis, double v) {
+    return axis.log ? std::log10(v) : v;
+}
+
+QVariantList tickList(const ChartAxis& axis) {
+    QVariantList out;
+    for (size_t i = 0; i < axis.ticks.size(); ++i) {
+        QVariantMap tick;
+        tick[QStringLiteral("value")] = toPlot(axis, axis.ticks[i]);
+        tick[QStringLiteral("label")] = QString::fromStdString(axis.labels[i]);
+        out << tick;
+    }
+    return out;
 }
 
 } // namespace
@@ -27,12 +46,16 @@ ChartCellModel::ChartCellModel(const std::string& id, const ChartCellSpec& spec,
                                const std::vector<ChartSeries>& series, QObject* parent)
     : QObject(parent), id_(QString::fromStdString(id)), title_(QString::fromStdString(spec.title)),
       xLabel_(QString::fromStdString(spec.xLabel)), yLabel_(QString::fromStdString(spec.yLabel)),
-      variable_(QString::fromStdString(spec.variable)), xLog_(spec.xLog), yLog_(spec.yLog),
-      spec_(spec), seriesData_(series) {
+      variable_(QString::fromStdString(spec.variable)), spec_(spec), seriesData_(series) {
     if (xLabel_.isEmpty()) {
         xLabel_ = variable_;
     }
-    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
+    const ChartAxes axes = chartAxes(spec, series);
+    xLog_ = axes.x.log, yLog_ = axes.y.log;
+    xMin_ = toPlot(axes.x, axes.x.lo), xMax_ = toPlot(axes.x, axes.x.hi);
+    yMin_ = toPlot(axes.y, axes.y.lo), yMax_ = toPlot(axes.y, axes.y.hi);
+    xTicks_ = tickList(axes.x);
+    yTicks_ = tickList(axes.y);
     for (const ChartSeries& s : series) {
         QVariantList points;
         for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
@@ -40,34 +63,22 @@ ChartCellModel::ChartCellModel(const std::string& id, const ChartCellSpec& spec,
             if ((xLog_ && x <= 0) || (yLog_ && y <= 0) || !std::isfinite(x) || !std::isfinite(y)) {
                 continue;
             }
-            points << QPointF(x, y);
-            x0 = std::min(x0, x), x1 = std::max(x1, x);
-            y0 = std::min(y0, y), y1 = std::max(y1, y);
+            points << QPointF(toPlot(axes.x, x), toPlot(axes.y, y));
         }
         QVariantMap entry;
         entry[QStringLiteral("label")] = QString::fromStdString(s.label);
         entry[QStringLiteral("points")] = points;
         series_ << entry;
     }
-    if (x0 <= x1) {
-        xMin_ = x0, xMax_ = x1;
-        yMin_ = y0, yMax_ = y1;
-    }
-    if (!yLog_) {
-        // A linear value axis reads best from zero when the data allow it.
-        yMin_ = std::min(yMin_, 0.0);
-        yMax_ = yMax_ + (yMax_ - yMin_) * 0.05;
-    }
-    if (xMin_ == xMax_) {
-        xMax_ = xMin_ + 1;
-    }
-    if (yMin_ == yMax_) {
-        yMax_ = yMin_ + 1;
-    }
 }
 
 QString ChartCellModel::describe(const QString& label, double x, double y) const {
     return QStringLiteral("%1 = %2: %3 %4").arg(variable_, readable(x), label, readable(y));
+}
+
+QString ChartCellModel::describeAt(const QString& label, double plotX, double plotY) const {
+    return describe(label, xLog_ ? std::pow(10.0, plotX) : plotX,
+                    yLog_ ? std::pow(10.0, plotY) : plotY);
 }
 
 } // namespace attnbook

@@ -1,5 +1,8 @@
 #pragma once
-// A chart cell's evaluated series and axes, for a Qt Charts line chart.
+// A chart cell's evaluated series and axes, for a Qt Charts line chart. The axes are the PDF's
+// (chartAxes, chart_axis.h): the same ends, ticks and tick labels. A log axis is drawn as a
+// linear one over log10 of the values, so that its labels are ours, not QtCharts' printf
+// format ("%g" wrote "1e+06" beside "100000").
 
 #include "core/document/cell_specs.h"
 #include "core/document/chart_series.h"
@@ -22,10 +25,15 @@ class ChartCellModel : public QObject {
     Q_PROPERTY(QString yLabel READ yLabel CONSTANT)
     Q_PROPERTY(bool xLog READ xLog CONSTANT)
     Q_PROPERTY(bool yLog READ yLog CONSTANT)
+    // The axes' ends and the points, in plot units: the value on a linear axis, its log10 on a
+    // log axis.
     Q_PROPERTY(double xMin READ xMin CONSTANT)
     Q_PROPERTY(double xMax READ xMax CONSTANT)
     Q_PROPERTY(double yMin READ yMin CONSTANT)
     Q_PROPERTY(double yMax READ yMax CONSTANT)
+    // [{value, label}, …] rising, value in plot units, from xMin to xMax (yMin to yMax).
+    Q_PROPERTY(QVariantList xTicks READ xTicks CONSTANT)
+    Q_PROPERTY(QVariantList yTicks READ yTicks CONSTANT)
     // [{label, points: [{x, y}, …]}]; points a log axis cannot show (≤ 0) are left out.
     Q_PROPERTY(QVariantList series READ series CONSTANT)
 
@@ -43,10 +51,14 @@ class ChartCellModel : public QObject {
     double xMax() const { return xMax_; }
     double yMin() const { return yMin_; }
     double yMax() const { return yMax_; }
+    QVariantList xTicks() const { return xTicks_; }
+    QVariantList yTicks() const { return yTicks_; }
     QVariantList series() const { return series_; }
 
     // "n = 64: whole text 2,048" for hover text.
     Q_INVOKABLE QString describe(const QString& label, double x, double y) const;
+    // The same from a point in plot units (a log axis's log10), as the chart's series hold it.
+    Q_INVOKABLE QString describeAt(const QString& label, double plotX, double plotY) const;
 
     // What the figure of the chart is drawn from (the PDF's chart, saved as SVG or PNG).
     const ChartCellSpec& spec() const { return spec_; }
@@ -56,6 +68,7 @@ class ChartCellModel : public QObject {
     QString id_, title_, xLabel_, yLabel_, variable_;
     bool xLog_ = false, yLog_ = false;
     double xMin_ = 0, xMax_ = 1, yMin_ = 0, yMax_ = 1;
+    QVariantList xTicks_, yTicks_;
     QVariantList series_;
     ChartCellSpec spec_;
     std::vector<ChartSeries> seriesData_;

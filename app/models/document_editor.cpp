@@ -3,6 +3,7 @@
 #include "app/models/lesson_session.h"
 #include "core/document/cell_editor.h"
 #include "core/document/cell_rename.h"
+#include "core/document/data_files.h"
 #include "core/document/document_edits.h"
 #include "core/document/lesson.h"
 #include "core/math/attention_engine.h"
@@ -308,7 +309,7 @@ std::string DocumentEditor::templateBody(const std::string& kind,
                                          const std::string& attentionId) const {
     QFile file(QStringLiteral(":/documents/template.md"));
     file.open(QIODevice::ReadOnly);
-    const Lesson lesson = parseLesson(file.readAll().toStdString(), "template.md");
+    const Lesson lesson = parseLesson(file.readAll().toStdString(), "template.md", noDataFiles());
     for (const CellBlock* cell : lesson.document.cells()) {
         if (cellKindName(cell->kind) != kind) {
             continue;

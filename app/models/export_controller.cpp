@@ -46,9 +46,10 @@ struct Job {
     int run = 0;
     ExportController::Kind kind = ExportController::LessonPdf;
     ExportRequest request;
-    std::string bytes; // the working copy of the document
-    std::string path;  // where it came from
-    QString folder;    // the temporary folder
+    std::string bytes;                      // the working copy of the document
+    std::string path;                       // where it came from
+    std::shared_ptr<const DataFiles> files; // where its {file: PATH} values come from
+    QString folder;                         // the temporary folder
     std::shared_ptr<std::atomic<bool>> cancel;
 };
 
@@ -154,7 +155,7 @@ ExportController::Outcome renderJob(const Job& job, const Post& post) {
 
     post(0.0, tr("Reading and computing the lesson"));
     RenderedExport rendered;
-    out.result = renderExport(job.bytes, job.path, job.request, &rendered, control);
+    out.result = renderExport(job.bytes, job.path, job.files, job.request, &rendered, control);
     if (out.result.status == ExportStatus::InvalidDocument && out.result.line > 0) {
         out.result.error =
             tr("line %1:%2: %3").arg(out.result.line).arg(out.result.column).arg(out.result.error);
@@ -272,7 +273,7 @@ void ExportController::lessonOpened() {
     setStatus({}, {});
     // Reading the cells is quick; computing them is what the render does.
     worksheetAvailable_ =
-        exportable() && lessonHasWorksheet(parseLesson(documentBytes(), filePath()));
+        exportable() && lessonHasWorksheet(parseLesson(documentBytes(), filePath(), dataFiles()));
     Q_EMIT lessonChanged();
 }
 
@@ -284,7 +285,7 @@ void ExportController::documentEdited() {
     const bool wasCurrent = previewCurrent();
     previewCurrent_ = false;
     worksheetAvailable_ =
-        exportable() && lessonHasWorksheet(parseLesson(documentBytes(), filePath()));
+        exportable() && lessonHasWorksheet(parseLesson(documentBytes(), filePath(), dataFiles()));
     Q_EMIT lessonChanged();
     if (wasCurrent) {
         Q_EMIT previewChanged();
@@ -485,6 +486,7 @@ bool ExportController::renderPreview() {
     job.folder = folder_->path();
     job.bytes = documentBytes();
     job.path = filePath();
+    job.files = dataFiles();
     job.run = ++run_;
     job.cancel = cancel_ = std::make_shared<std::atomic<bool>>(false);
     renderingKind_ = kind_;
@@ -571,6 +573,12 @@ std::string ExportController::documentBytes() const {
 
 std::string ExportController::filePath() const {
     return session_ ? session_->filePath().toStdString() : std::string();
+}
+
+std::shared_ptr<const DataFiles> ExportController::dataFiles() const {
+    // The open lesson's own source (its folder, its bundle, none for a new lesson), never one
+    // guessed from its path: the session keeps it, and what it read, across edits.
+    return session_ ? session_->lesson().files : noDataFiles();
 }
 
 QString ExportController::answersPathFor(const QString& worksheetPath) {

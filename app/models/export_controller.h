@@ -162,6 +162,7 @@ class ExportController : public QObject {
     QString previewFile(const QString& role) const;
     std::string documentBytes() const;
     std::string filePath() const;
+    std::shared_ptr<const DataFiles> dataFiles() const;
 
     QPointer<LessonSession> session_;
     Kind kind_ = LessonPdf;

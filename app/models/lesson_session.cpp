@@ -34,6 +34,12 @@ QString localPath(const QString& pathOrUrl) {
     return pathOrUrl;
 }
 
+// The files beside the lesson file at `path` (its folder, made absolute now: a later change of
+// the working directory does not move it), keeping what they read for the re-reads after edits.
+std::shared_ptr<const DataFiles> filesBeside(const QString& path) {
+    return cachedDataFiles(dataFilesBeside(QFileInfo(path).absoluteFilePath().toStdString()));
+}
+
 int closingLine(const CellBlock& block) {
     return block.bodyFirstLine + lineCount(block.body) - (block.closed ? 0 : 1);
 }
@@ -66,9 +72,13 @@ bool LessonSession::open(const QString& pathOrUrl) {
     if (!path.startsWith(u':') && !isBundlePath(path.toStdString()) &&
         saver_->openFile(path, &fileError)) {
         // A lesson file: read once, through the file that saves it.
-        present(parseLesson(saver_->savedBytes().toStdString(), path.toStdString()), path);
+        dataFolder_ = QFileInfo(path).absolutePath();
+        present(
+            parseLesson(saver_->savedBytes().toStdString(), path.toStdString(), filesBeside(path)),
+            path);
     } else {
         Lesson lesson;
+        dataFolder_.clear(); // a bundle's or the executable's own files, or none
         try {
             lesson = openLessonSource(path.toStdString());
         } catch (const std::bad_alloc&) {
@@ -76,6 +86,9 @@ bool LessonSession::open(const QString& pathOrUrl) {
             lesson.document.path = path.toStdString();
             lesson.diagnostics.push_back(
                 {Severity::Error, 0, 0, "not enough memory to open it", ""});
+        }
+        if (!lesson.files) {
+            lesson.files = noDataFiles(); // it could not be opened: nothing to read beside it
         }
         present(std::move(lesson), path);
         // A bundle or the bundled lesson has no file to save to: Save asks where.
@@ -87,7 +100,8 @@ bool LessonSession::open(const QString& pathOrUrl) {
 }
 
 bool LessonSession::openText(const QString& name, const std::string& bytes) {
-    present(parseLesson(bytes, name.toStdString()), name);
+    dataFolder_ = QFileInfo(name).absolutePath();
+    present(parseLesson(bytes, name.toStdString(), filesBeside(name)), name);
     saver_->adopt(fileName_, QByteArray::fromStdString(bytes));
     editor_->reset();
     return problems_->errorCount() == 0;
@@ -99,6 +113,7 @@ void LessonSession::newLesson() {
     const QByteArray bytes = file.readAll();
     // Not saved anywhere yet: its {file: PATH} values have no folder to come from (not the
     // folder attnbook was started in).
+    dataFolder_.clear();
     present(parseLesson(bytes.toStdString(), "untitled.md", noDataFiles()), QString());
     saver_->adopt(fileName_, bytes);
     editor_->reset();
@@ -114,9 +129,8 @@ void LessonSession::applyBytes(const std::string& bytes) {
     const std::string path =
         filePath_.isEmpty() ? fileName_.toStdString() : filePath_.toStdString();
     // The same source of data files as the lesson being replaced (its folder, its bundle, none
-    // for a new lesson), unless Save As moved it to another folder.
-    present(parseLesson(bytes, path, path == lesson_.document.path ? lesson_.files : nullptr),
-            filePath_);
+    // for a new lesson), and the bytes it has read already (cachedDataFiles).
+    present(parseLesson(bytes, path, lesson_.files), filePath_);
     rebuilding_ = false;
     Q_EMIT rebuilt();
     Q_EMIT edited();
@@ -128,6 +142,23 @@ void LessonSession::reloadFromBytes(const std::string& bytes) {
 }
 
 void LessonSession::setPath(const QString& path) {
+    const QString folder = QFileInfo(path).absolutePath();
+    // Saved into another folder, or saved for the first time, or out of a bundle: the lesson's
+    // {file: PATH} values now come from that folder, as they will when it is opened again.
+    // Re-read it when that can change anything: it reads files, or has errors (a file it could
+    // not read is one).
+    if (folder != dataFolder_ &&
+        (!lessonDataFiles(lesson_).empty() || problems_->errorCount() > 0)) {
+        dataFolder_ = folder;
+        Q_EMIT aboutToRebuild();
+        rebuilding_ = true;
+        present(parseLesson(working_.serialize(), path.toStdString(), filesBeside(path)), path);
+        rebuilding_ = false;
+        Q_EMIT rebuilt();
+    } else if (folder != dataFolder_) {
+        dataFolder_ = folder;
+        lesson_.files = filesBeside(path);
+    }
     filePath_ = path;
     fileName_ = QFileInfo(path).fileName();
     Q_EMIT opened();

@@ -106,7 +106,8 @@ class LessonSession : public QObject {
     RowPlace rowPlace(int row) const;
     // Re-reads the lesson from `bytes` (an edit, undo or redo) keeping its path.
     void applyBytes(const std::string& bytes);
-    // After Save As: the lesson's new path.
+    // After Save As: the lesson's new path. Its data files now come from the new folder (a
+    // lesson that reads some is read again from there).
     void setPath(const QString& path);
     // Re-reads the lesson from the file on disk (Reload).
     void reloadFromBytes(const std::string& bytes);
@@ -174,6 +175,9 @@ class LessonSession : public QObject {
     bool updating_ = false;
     bool rebuilding_ = false;
     QString title_, subtitle_, author_, filePath_, fileName_;
+    // The folder the lesson's {file: PATH} values are read from (lesson_.files); empty when
+    // they come from a bundle, from the executable, or from nowhere (a new lesson).
+    QString dataFolder_;
 };
 
 } // namespace attnbook

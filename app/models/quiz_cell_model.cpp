@@ -95,10 +95,12 @@ void QuizCellModel::checkNumber(const QString& text) {
     }
     if (!typed) {
         lastNumber_.reset();
+        lastTyped_.clear();
         setVerdict(QStringLiteral("refused"), reason);
         return;
     }
     lastNumber_ = typed;
+    lastTyped_ = text.trimmed(); // echoed as typed: "0.3", not "0.3000"
     recheck();
 }
 
@@ -114,12 +116,12 @@ void QuizCellModel::recheck() {
     }
     if (quizAccepts(spec_, *lastNumber_, *answer)) {
         setVerdict(QStringLiteral("right"),
-                   QStringLiteral("Right: the answer is %1.").arg(displayNumber(*answer, 4)));
+                   QStringLiteral("Right: the answer is %1.").arg(shownAnswer(*answer)));
     } else {
         // The answer stays hidden after a wrong try, so the learner can try again.
         setVerdict(QStringLiteral("wrong"),
                    QStringLiteral("Not quite: %1 is not it. Try again, or show the answer.")
-                       .arg(displayNumber(*lastNumber_, 4)));
+                       .arg(lastTyped_));
     }
 }
 
@@ -130,7 +132,7 @@ void QuizCellModel::showAnswer() {
     }
     const std::optional<double> number =
         kind_ == QLatin1String("number") ? answer_() : std::optional<double>();
-    const QString answer = number ? displayNumber(*number, 4) : answerText();
+    const QString answer = number ? shownAnswer(*number) : answerText();
     setVerdict(QStringLiteral("revealed"),
                answer.isEmpty()
                    ? QStringLiteral("This question's answer cannot be computed right now.")
@@ -141,9 +143,14 @@ void QuizCellModel::reveal() {
     setVerdict(QStringLiteral("revealed"), QString());
 }
 
+QString QuizCellModel::shownAnswer(double answer) const {
+    return displayNumber(answer, quizShownDecimals(spec_));
+}
+
 void QuizCellModel::clear() {
     chosen_ = -1;
     lastNumber_.reset();
+    lastTyped_.clear();
     setVerdict(QStringLiteral("open"), QString());
 }
 

@@ -71,6 +71,8 @@ class QuizCellModel : public QObject {
   private:
     void setVerdict(const QString& verdict, const QString& feedback);
     void recheck();
+    // A numeric answer with the digits the lesson writes it with (quizShownDecimals).
+    QString shownAnswer(double answer) const;
 
     QString id_;
     QString kind_;
@@ -89,6 +91,7 @@ class QuizCellModel : public QObject {
     QString feedback_;
     int chosen_ = -1;
     std::optional<double> lastNumber_;
+    QString lastTyped_; // the learner's last number, as typed
 };
 
 } // namespace attnbook

@@ -1,11 +1,18 @@
 #include "core/document/bindings.h"
 
+#include "core/document/cell_reader.h"
+
 #include "core/math/number_format.h"
 
 #include <cmath>
 #include <cstdio>
 
 namespace attnbook {
+
+std::string didYouMean(const std::string& name, const std::vector<std::string>& known) {
+    const std::string guess = closestName(name, known);
+    return guess.empty() ? std::string() : " — did you mean '" + guess + "'?";
+}
 
 const Json* resolveBindingPath(const Json& cell, const BindingPath& path, std::string& error) {
     const Json* at = &cell;
@@ -15,7 +22,13 @@ const Json* resolveBindingPath(const Json& cell, const BindingPath& path, std::s
         if (const auto* key = std::get_if<std::string>(&step)) {
             next = at->find(*key);
             if (!next) {
-                error = walked + " has no '" + *key + "'";
+                std::vector<std::string> keys;
+                if (at->isObject()) {
+                    for (const auto& entry : at->object_()) {
+                        keys.push_back(entry.first);
+                    }
+                }
+                error = walked + " has no '" + *key + "'" + didYouMean(*key, keys);
                 return nullptr;
             }
             walked += "." + *key;
@@ -38,6 +51,23 @@ const Json* resolveBindingPath(const Json& cell, const BindingPath& path, std::s
         return nullptr;
     }
     return at;
+}
+
+bool readsPastTheEnd(const Json& cell, const BindingPath& path) {
+    const Json* at = &cell;
+    for (const auto& step : path.steps) {
+        if (const auto* key = std::get_if<std::string>(&step)) {
+            at = at->find(*key);
+            if (!at) {
+                return false;
+            }
+        } else if (const Json* next = at->at(std::get<size_t>(step))) {
+            at = next;
+        } else {
+            return at->isArray();
+        }
+    }
+    return false;
 }
 
 std::string formatBoundValue(const Json& value, int digits) {

@@ -17,9 +17,18 @@
 
 namespace attnbook {
 
+// " — did you mean 'example'?" when one of `known` is close to `name` (closestName), else "":
+// the end of a message about a misspelt cell id or key.
+std::string didYouMean(const std::string& name, const std::vector<std::string>& known);
+
 // The value at the path inside a cell's JSON, or nullptr (with `error` saying
-// which step failed).
+// which step failed, and the key meant when a close one exists).
 const Json* resolveBindingPath(const Json& cell, const BindingPath& path, std::string& error);
+
+// Whether `path` fails in `cell` at an index past the end of a list ([2] of a list of 2): the
+// cell has fewer tokens (heads, rows) than the binding was written for. Every binding that
+// reads past the end of one cell has that one cause (lesson.cpp reports it once).
+bool readsPastTheEnd(const Json& cell, const BindingPath& path);
 
 // How a bound value reads in prose: a number with `digits` decimals, a vector
 // as [a, b, c], a blocked score (null) as −∞.

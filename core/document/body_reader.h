@@ -141,6 +141,7 @@ class BodyReader {
             return std::nullopt;
         }
         loadedFrom_[key] = loaded->origin;
+        fileValues_[key] = std::move(loaded->source);
         return std::move(loaded->values);
     }
 
@@ -159,6 +160,8 @@ class BodyReader {
 
     // Where each key read from a file came from, for messages about its shape.
     std::map<std::string, std::string>& loadedFrom() { return loadedFrom_; }
+    // And what Keep writes back for an edit of each (file_value_source.h).
+    std::map<std::string, FileValueSource>& fileValues() { return fileValues_; }
 
     // A matrix: a list of rows, each a list of numbers, all of one length.
     std::optional<arma::mat> matrix(const YamlNode& node, const std::string& key) {
@@ -227,6 +230,9 @@ class BodyReader {
         for (const auto& [key, origin] : part.loadedFrom_) {
             loadedFrom_[prefix + key] = origin;
         }
+        for (const auto& [key, source] : part.fileValues_) {
+            fileValues_[prefix + key] = source;
+        }
         errors_ += part.errors_;
     }
     ValuePositions& positions() { return positions_; }
@@ -239,6 +245,7 @@ class BodyReader {
     std::vector<std::string>& opened_;
     DataFileLimits limits_;
     std::map<std::string, std::string> loadedFrom_;
+    std::map<std::string, FileValueSource> fileValues_;
     int errors_ = 0;
 };
 

@@ -402,6 +402,7 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
         return std::nullopt;
     }
     spec.loadedFrom = in.loadedFrom();
+    spec.fileValues = in.fileValues();
     return spec;
 }
 

@@ -2,6 +2,7 @@
 // What each kind of cell says, read from its YAML body, with the file
 // position of every value so that later errors can point at it.
 
+#include "core/document/file_value_source.h"
 #include "core/document/yaml_tree.h"
 #include "core/math/attention_config.h"
 #include "core/math/transformer_config.h"
@@ -47,6 +48,8 @@ struct AttentionCellSpec {
     // Keys read from {file: PATH} values → where from ("wq.npy, shape 768×2304,
     // cols: [0, 64]"), so that a shape error can say what was read.
     std::map<std::string, std::string> loadedFrom;
+    // The same keys → the reference Keep writes back, with the entries an edit sets.
+    std::map<std::string, FileValueSource> fileValues;
 };
 
 // A transformer cell (transformer.md): the decoder's numbers and what the window shows of it.

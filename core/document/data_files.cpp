@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 
 #include <fcntl.h>
@@ -11,6 +12,10 @@
 #include <unistd.h>
 
 namespace attnbook {
+
+std::optional<std::string> DataFiles::version(const std::string&) const {
+    return std::string(); // held in memory: never changes
+}
 
 std::string dataPathProblem(const std::string& path) {
     if (path.empty()) {
@@ -66,34 +71,22 @@ std::optional<std::string> realPath(const std::string& path, int& errorNumber) {
     return std::string(resolved);
 }
 
+// `folder` made absolute against the working directory of now.
+std::string absoluteFolder(const std::string& folder) {
+    std::error_code error;
+    const std::filesystem::path made =
+        std::filesystem::absolute(folder.empty() ? std::string(".") : folder, error);
+    return error ? (folder.empty() ? std::string(".") : folder) : made.string();
+}
+
 class FolderDataFiles final : public DataFiles {
   public:
-    explicit FolderDataFiles(std::string folder)
-        : folder_(folder.empty() ? std::string(".") : std::move(folder)) {}
+    explicit FolderDataFiles(const std::string& folder) : folder_(absoluteFolder(folder)) {}
 
     std::optional<std::string> read(const std::string& path, std::uint64_t maxBytes,
                                     std::string& error) const override {
-        if (std::string problem = dataPathProblem(path); !problem.empty()) {
-            error = problem;
-            return std::nullopt;
-        }
-        int code = 0;
-        const std::optional<std::string> base = realPath(folder_, code);
-        if (!base) {
-            error = "the lesson's folder cannot be read: " + std::string(std::strerror(code));
-            return std::nullopt;
-        }
-        // Resolve every link, then compare: the file must lie inside the
-        // folder as it really is, whatever links the path passes through.
-        const std::optional<std::string> resolved = realPath(*base + "/" + path, code);
+        const std::optional<std::string> resolved = resolve(path, error);
         if (!resolved) {
-            error = code == ENOENT ? "no such file in the lesson's folder"
-                                   : "cannot be read: " + std::string(std::strerror(code));
-            return std::nullopt;
-        }
-        const std::string inside = *base == "/" ? *base : *base + "/";
-        if (resolved->compare(0, inside.size(), inside) != 0) {
-            error = "leads outside the lesson's folder (through a link)";
             return std::nullopt;
         }
         // O_NOFOLLOW: the resolved path has no link left; one put there since
@@ -151,7 +144,49 @@ class FolderDataFiles final : public DataFiles {
         return bytes;
     }
 
+    // The file's identity, size and times: a write, a replacement or a touch changes it.
+    std::optional<std::string> version(const std::string& path) const override {
+        std::string error;
+        const std::optional<std::string> resolved = resolve(path, error);
+        struct stat info {};
+        if (!resolved || ::stat(resolved->c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+            return std::nullopt;
+        }
+        return std::to_string(info.st_dev) + ':' + std::to_string(info.st_ino) + ':' +
+               std::to_string(info.st_size) + ':' + std::to_string(info.st_mtim.tv_sec) + '.' +
+               std::to_string(info.st_mtim.tv_nsec) + ':' + std::to_string(info.st_ctim.tv_sec) +
+               '.' + std::to_string(info.st_ctim.tv_nsec);
+    }
+
   private:
+    // PATH inside the folder with every link resolved, or nullopt with `error` saying why.
+    std::optional<std::string> resolve(const std::string& path, std::string& error) const {
+        if (std::string problem = dataPathProblem(path); !problem.empty()) {
+            error = problem;
+            return std::nullopt;
+        }
+        int code = 0;
+        const std::optional<std::string> base = realPath(folder_, code);
+        if (!base) {
+            error = "the lesson's folder cannot be read: " + std::string(std::strerror(code));
+            return std::nullopt;
+        }
+        // Resolve every link, then compare: the file must lie inside the
+        // folder as it really is, whatever links the path passes through.
+        std::optional<std::string> resolved = realPath(*base + "/" + path, code);
+        if (!resolved) {
+            error = code == ENOENT ? "no such file in the lesson's folder"
+                                   : "cannot be read: " + std::string(std::strerror(code));
+            return std::nullopt;
+        }
+        const std::string inside = *base == "/" ? *base : *base + "/";
+        if (resolved->compare(0, inside.size(), inside) != 0) {
+            error = "leads outside the lesson's folder (through a link)";
+            return std::nullopt;
+        }
+        return resolved;
+    }
+
     std::string folder_;
 };
 
@@ -191,15 +226,51 @@ class NoDataFiles final : public DataFiles {
     }
 };
 
-std::mutex& mountsMutex() {
-    static std::mutex m;
-    return m;
-}
+// Keeps what `source_` read, by PATH, with the version it had then.
+class CachedDataFiles final : public DataFiles {
+  public:
+    explicit CachedDataFiles(std::shared_ptr<const DataFiles> source)
+        : source_(std::move(source)) {}
 
-std::map<std::string, std::shared_ptr<const DataFiles>>& mounts() {
-    static std::map<std::string, std::shared_ptr<const DataFiles>> m;
-    return m;
-}
+    std::optional<std::string> read(const std::string& path, std::uint64_t maxBytes,
+                                    std::string& error) const override {
+        const std::optional<std::string> now = source_->version(path);
+        if (now) {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            const auto kept = kept_.find(path);
+            if (kept != kept_.end() && kept->second.version == *now) {
+                if (kept->second.bytes.size() > maxBytes) {
+                    error = "is " + std::to_string(kept->second.bytes.size()) +
+                            " bytes, over the limit of " + std::to_string(maxBytes) + " bytes";
+                    return std::nullopt;
+                }
+                return kept->second.bytes;
+            }
+        }
+        std::optional<std::string> bytes = source_->read(path, maxBytes, error);
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (bytes && now) {
+            // Changed between version() and read(): the next version() differs, and reads again.
+            kept_[path] = {*now, *bytes};
+        } else {
+            kept_.erase(path);
+        }
+        return bytes;
+    }
+
+    std::optional<std::string> version(const std::string& path) const override {
+        return source_->version(path);
+    }
+
+  private:
+    struct Kept {
+        std::string version;
+        std::string bytes;
+    };
+    std::shared_ptr<const DataFiles> source_;
+    mutable std::mutex mutex_;
+    mutable std::map<std::string, Kept> kept_;
+};
 
 } // namespace
 
@@ -215,28 +286,17 @@ std::shared_ptr<const DataFiles> memoryDataFiles(std::map<std::string, std::stri
     return std::make_shared<MemoryDataFiles>(std::move(files));
 }
 
-void mountDataFiles(const std::string& lessonPath, std::shared_ptr<const DataFiles> files) {
-    const std::lock_guard<std::mutex> lock(mountsMutex());
-    if (files) {
-        mounts()[lessonPath] = std::move(files);
-    } else {
-        mounts().erase(lessonPath);
-    }
-}
-
-std::shared_ptr<const DataFiles> dataFilesFor(const std::string& lessonPath) {
-    {
-        const std::lock_guard<std::mutex> lock(mountsMutex());
-        if (const auto it = mounts().find(lessonPath); it != mounts().end()) {
-            return it->second;
-        }
-    }
+std::shared_ptr<const DataFiles> dataFilesBeside(const std::string& lessonPath) {
     if (lessonPath.empty() || lessonPath.front() == ':') {
         return noDataFiles();
     }
     const size_t slash = lessonPath.rfind('/');
     return folderDataFiles(slash == std::string::npos ? std::string()
                                                       : lessonPath.substr(0, slash + 1));
+}
+
+std::shared_ptr<const DataFiles> cachedDataFiles(std::shared_ptr<const DataFiles> source) {
+    return std::make_shared<CachedDataFiles>(std::move(source));
 }
 
 } // namespace attnbook

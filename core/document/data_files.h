@@ -29,6 +29,9 @@ class DataFiles {
     // `error` saying why ("no such file", "is a folder", "leads outside ...").
     virtual std::optional<std::string> read(const std::string& path, std::uint64_t maxBytes,
                                             std::string& error) const = 0;
+    // What changes whenever PATH's bytes may have: "" for a source whose files never change
+    // (held in memory), nullopt when it cannot tell (then a cache reads the file again).
+    virtual std::optional<std::string> version(const std::string& path) const;
 };
 
 // Why PATH may not name a data file, or "" when it may: it must be relative,
@@ -38,7 +41,8 @@ class DataFiles {
 std::string dataPathProblem(const std::string& path);
 
 // Files next to a lesson: `folder` is the lesson's folder ("" for the
-// current one). A symlink is followed only when its target stays inside.
+// current one, taken when this is made: a later change of the working
+// directory does not move it). A symlink is followed only when its target stays inside.
 std::shared_ptr<const DataFiles> folderDataFiles(const std::string& folder);
 
 // No files: a lesson with no folder yet (a new, unsaved one, a Qt resource) reads nothing,
@@ -48,14 +52,17 @@ std::shared_ptr<const DataFiles> noDataFiles();
 // Files held in memory, by PATH (a bundle's data/files/PATH entries).
 std::shared_ptr<const DataFiles> memoryDataFiles(std::map<std::string, std::string> files);
 
-// The source for the lesson at `lessonPath`: what was mounted for it (an
-// opened bundle), else the folder the path stands in. A path with no folder
-// of its own (a Qt resource, ":/...") reads nothing.
-std::shared_ptr<const DataFiles> dataFilesFor(const std::string& lessonPath);
+// The files beside a lesson file at `lessonPath`: the folder it stands in. A path
+// with no folder of its own (empty, or a Qt resource ":/...") reads nothing. A bundle
+// or a resource brings its own source instead (app/lesson_source.h); there is no
+// process-wide table from lesson paths to sources: each Lesson keeps its own (issue 24).
+std::shared_ptr<const DataFiles> dataFilesBeside(const std::string& lessonPath);
 
-// Makes `files` the source of every lesson parsed under `lessonPath` (a
-// bundle's path), so the window's re-reads after an edit find the same
-// files. Mounting again replaces; a null `files` unmounts.
-void mountDataFiles(const std::string& lessonPath, std::shared_ptr<const DataFiles> files);
+// `source`, keeping the bytes it read by PATH for as long as `source` gives the same
+// version() of the file, so that re-reading a lesson after each edit does not read its
+// data files again (real-head.md read c_attn.npy six times per keystroke). Problems are
+// not kept: a missing file put in place is found on the next read. Safe to share
+// between threads (the window's export renders on a worker).
+std::shared_ptr<const DataFiles> cachedDataFiles(std::shared_ptr<const DataFiles> source);
 
 } // namespace attnbook

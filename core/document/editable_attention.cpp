@@ -214,6 +214,7 @@ EditableAttention EditableAttention::fromSpec(const AttentionCellSpec& spec) {
     state.config = spec.config;
     state.vocab = spec.vocab;
     state.vocabOrder = spec.vocabOrder;
+    state.fileValues = spec.fileValues;
     return state;
 }
 
@@ -616,6 +617,70 @@ std::vector<int> allowedHeads(const EditableAttention& state) {
 
 namespace {
 
+// The value of cell key `key` as a matrix in the shape its file gave (`source`), or nullopt
+// when the key holds no matrix now (an identity projection, no learned positions).
+std::optional<arma::mat> keyMatrix(const EditableAttention& s, const std::string& key,
+                                   const FileValueSource& source) {
+    const AttentionConfig& c = s.config;
+    if (key == "X") {
+        return c.direct || s.usesVocab() ? std::nullopt : std::optional(c.X0);
+    }
+    if (key == "positional") {
+        return c.positional == PositionalKind::Learned ? std::optional(c.learnedP) : std::nullopt;
+    }
+    if (key == "upstream") {
+        return c.upstream;
+    }
+    if (key == "queries" || key == "keys" || key == "values") {
+        return !c.direct          ? std::nullopt
+               : key == "queries" ? std::optional(c.queries)
+               : key == "keys"    ? std::optional(c.keys)
+                                  : std::optional(c.values);
+    }
+    if (const Projection* p = projection(c, key)) {
+        return p->identity ? std::nullopt : std::optional(p->weights);
+    }
+    const std::pair<const char*, const arma::rowvec AttentionConfig::*> biases[] = {
+        {"b_Q", &AttentionConfig::bQ},
+        {"b_K", &AttentionConfig::bK},
+        {"b_V", &AttentionConfig::bV},
+        {"b_O", &AttentionConfig::bO}};
+    for (const auto& [name, member] : biases) {
+        const arma::rowvec& b = c.*member;
+        if (key == name && b.n_elem == source.rows * source.cols) {
+            // (1 × n) or (n × 1), as the file gave it.
+            return arma::mat(arma::reshape(arma::mat(b), source.rows, source.cols));
+        }
+    }
+    return std::nullopt;
+}
+
+// The reference Keep writes for `key` of `b`, when `a` read it from a file and the edit keeps
+// its shape (keptFileValue); nullopt: Keep types the value out.
+std::optional<FileValueSource> keptSourceOf(const EditableAttention& a, const EditableAttention& b,
+                                            const std::string& key) {
+    const auto found = a.fileValues.find(key);
+    if (found == a.fileValues.end()) {
+        return std::nullopt;
+    }
+    const std::optional<arma::mat> before = keyMatrix(a, key, found->second);
+    const std::optional<arma::mat> after = keyMatrix(b, key, found->second);
+    if (!before || !after) {
+        return std::nullopt;
+    }
+    return keptFileValue(found->second, *before, *after);
+}
+
+// What Keep writes for `key`: its file reference with the changed entries set, or `typed()`.
+template <class Typed>
+std::string keptText(const EditableAttention& a, const EditableAttention& b, const std::string& key,
+                     Typed typed) {
+    if (const std::optional<FileValueSource> kept = keptSourceOf(a, b, key)) {
+        return fileValueText(*kept);
+    }
+    return typed();
+}
+
 // Calls `changed(key, text)` for each key that differs, where `text()`
 // writes the new value; comparing does not need the text, so it is lazy.
 template <class Sink>
@@ -647,7 +712,8 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
             }
         }
     } else if (!y.direct && !sameMatrix(x.X0, y.X0)) {
-        if (changed("X", [&] { return std::string(yamlFlowMatrix(y.X0)); })) {
+        if (changed("X",
+                    [&] { return keptText(a, b, "X", [&] { return yamlFlowMatrix(y.X0); }); })) {
             return;
         }
     }
@@ -689,10 +755,11 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
     if (x.positional != y.positional ||
         (y.positional == PositionalKind::Learned && !sameMatrix(x.learnedP, y.learnedP))) {
         if (changed("positional", [&] {
-                return std::string(y.positional == PositionalKind::None ? "none"
-                                   : y.positional == PositionalKind::Sinusoidal
-                                       ? "sinusoidal"
-                                       : yamlFlowMatrix(y.learnedP));
+                return std::string(
+                    y.positional == PositionalKind::None ? "none"
+                    : y.positional == PositionalKind::Sinusoidal
+                        ? "sinusoidal"
+                        : keptText(a, b, "positional", [&] { return yamlFlowMatrix(y.learnedP); }));
             })) {
             return;
         }
@@ -702,7 +769,9 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
         const Projection* q = projection(y, name);
         if (!sameProjection(*p, *q)) {
             if (changed(name, [&] {
-                    return std::string(q->identity ? "identity" : yamlFlowMatrix(q->weights));
+                    return q->identity
+                               ? std::string("identity")
+                               : keptText(a, b, name, [&] { return yamlFlowMatrix(q->weights); });
                 })) {
                 return;
             }
@@ -716,8 +785,9 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
     for (const auto& [name, member] : biases) {
         if (!sameVector(x.*member, y.*member)) {
             // Captured by name: clang before 16 cannot capture a structured binding.
-            if (changed(name,
-                        [&y, field = member] { return std::string(yamlFlowVector(y.*field)); })) {
+            if (changed(name, [&a, &b, &y, key = name, field = member] {
+                    return keptText(a, b, key, [&] { return yamlFlowVector(y.*field); });
+                })) {
                 return;
             }
         }
@@ -728,8 +798,9 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
         {"values", &AttentionConfig::values}};
     for (const auto& [name, member] : direct) {
         if (y.direct && !sameMatrix(x.*member, y.*member)) {
-            if (changed(name,
-                        [&y, field = member] { return std::string(yamlFlowMatrix(y.*field)); })) {
+            if (changed(name, [&a, &b, &y, key = name, field = member] {
+                    return keptText(a, b, key, [&] { return yamlFlowMatrix(y.*field); });
+                })) {
                 return;
             }
         }
@@ -737,7 +808,9 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
     if (x.upstream.has_value() != y.upstream.has_value() ||
         (y.upstream && !sameMatrix(*x.upstream, *y.upstream))) {
         if (changed("upstream", [&] {
-                return std::string(y.upstream ? yamlFlowMatrix(*y.upstream) : "ones");
+                return y.upstream
+                           ? keptText(a, b, "upstream", [&] { return yamlFlowMatrix(*y.upstream); })
+                           : std::string("ones");
             })) {
             return;
         }
@@ -750,6 +823,24 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
 }
 
 } // namespace
+
+EditableAttention keptState(const EditableAttention& authored, const EditableAttention& edited) {
+    EditableAttention kept = edited;
+    kept.fileValues = authored.fileValues;
+    for (auto& [key, source] : authored.fileValues) {
+        const std::optional<arma::mat> before = keyMatrix(authored, key, source);
+        const std::optional<arma::mat> after = keyMatrix(edited, key, source);
+        if (before && after && sameMatrix(*before, *after)) {
+            continue; // not edited: the document still says what it said
+        }
+        if (std::optional<FileValueSource> written = keptSourceOf(authored, edited, key)) {
+            kept.fileValues[key] = std::move(*written);
+        } else {
+            kept.fileValues.erase(key); // typed out (or no longer a matrix)
+        }
+    }
+    return kept;
+}
 
 std::vector<std::pair<std::string, std::string>> changedKeys(const EditableAttention& authored,
                                                              const EditableAttention& edited) {

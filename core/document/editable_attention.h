@@ -5,6 +5,7 @@
 // its own. Every edit returns the reason when it refuses, so the window can
 // show it next to the control, and leaves the state untouched then.
 
+#include "core/document/file_value_source.h"
 #include "core/math/attention_config.h"
 #include "core/math/attention_engine.h"
 
@@ -25,6 +26,9 @@ struct EditableAttention {
     AttentionConfig config;
     std::map<std::string, arma::rowvec> vocab; // empty: X rows are per token
     std::vector<std::string> vocabOrder;
+    // Keys read from {file: PATH} values → their reference, which Keep writes back with the
+    // edited entries in `set:` rather than typing the file's numbers out.
+    std::map<std::string, FileValueSource> fileValues;
 
     static EditableAttention fromSpec(const AttentionCellSpec& spec);
     bool usesVocab() const { return !vocab.empty(); }
@@ -80,6 +84,10 @@ std::vector<int> allowedHeads(const EditableAttention& state);
 // "Keep" writes into the document through the cell editor.
 std::vector<std::pair<std::string, std::string>> changedKeys(const EditableAttention& authored,
                                                              const EditableAttention& edited);
+// `edited` as the lesson holds it once changedKeys(authored, edited) is kept: the same numbers,
+// with the file references (and their `set:` entries) the kept text wrote. What the window's
+// Keep makes its new authored state, so that a second Keep adds to the first one's entries.
+EditableAttention keptState(const EditableAttention& authored, const EditableAttention& edited);
 // Whether any key differs (the focus too, unless `countFocus` is false), without writing the
 // YAML, stopping at the first difference.
 bool hasChanges(const EditableAttention& authored, const EditableAttention& edited,

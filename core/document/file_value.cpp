@@ -23,6 +23,14 @@ struct Slice {
     }
 };
 
+// One `set:` entry, [row, col, value], with where it stands for an error.
+struct EntryOverride {
+    arma::uword row = 0;
+    arma::uword col = 0;
+    double value = 0.0;
+    FilePosition at;
+};
+
 // What the {file: ...} map says, before anything is read.
 struct FileValueSpec {
     std::string path;
@@ -33,6 +41,21 @@ struct FileValueSpec {
     bool transpose = false;
     std::string labels;
     FilePosition labelsAt;
+    std::vector<EntryOverride> set;
+
+    // The keys but `set` as flow YAML, in the order document-format.md lists them.
+    std::string reference() const {
+        std::string out = "file: " + yamlFlowScalar(path);
+        if (!tensor.empty()) {
+            out += ", tensor: " + yamlFlowScalar(tensor);
+        }
+        if (!labels.empty()) {
+            out += ", labels: " + yamlFlowScalar(labels);
+        }
+        out += rows ? ", rows: " + rows->text() : "";
+        out += cols ? ", cols: " + cols->text() : "";
+        return out + (transpose ? ", transpose: true" : "");
+    }
 };
 
 class SpecReader {
@@ -63,13 +86,15 @@ class SpecReader {
                 } else {
                     problem(value.at, "transpose must be true or false, not " + value.describe());
                 }
+            } else if (k == "set") {
+                spec.set = overrides(value);
             } else if (k == "labels" && allowLabels) {
                 spec.labels = text(value, "labels").value_or("");
                 spec.labelsAt = value.at;
             } else {
                 problem(name.at, "unknown key '" + k + "' in a file value (it takes file, " +
                                      (allowLabels ? "labels, " : "") +
-                                     "tensor, rows, cols, transpose)");
+                                     "tensor, rows, cols, transpose, set)");
             }
         }
         if (!spec.path.empty()) {
@@ -131,6 +156,50 @@ class SpecReader {
         return Slice{bounds[0], bounds[1], value.at};
     }
 
+    // set: [[row, col, value], ...]: whole row and col from 0, any number for the value.
+    std::vector<EntryOverride> overrides(const YamlNode& value) {
+        const std::string usage = "set must be a list of [row, col, value] entries, like "
+                                  "[[1, 1, 5]] (row and col count from 0)";
+        if (!value.isSequence()) {
+            problem(value.at, usage + ", not " + value.describe());
+            return {};
+        }
+        std::vector<EntryOverride> out;
+        std::set<std::pair<arma::uword, arma::uword>> seen;
+        for (const YamlNode& item : value.items) {
+            if (!item.isSequence() || item.items.size() != 3) {
+                problem(item.at, usage);
+                return {};
+            }
+            double numbers[3] = {0, 0, 0};
+            for (size_t i = 0; i < 3; ++i) {
+                std::string why;
+                const std::optional<double> v = yamlNumber(item.items[i], why);
+                const bool index = i < 2;
+                if (!v || (index && (*v < 0 || *v != std::floor(*v) || *v > 1e12))) {
+                    problem(item.items[i].at,
+                            index ? "set: row and col must be whole numbers ≥ 0 (they count "
+                                    "from 0), not " +
+                                        item.items[i].describe()
+                                  : "set: the value must be a number, not " +
+                                        item.items[i].describe());
+                    return {};
+                }
+                numbers[i] = *v;
+            }
+            EntryOverride entry{arma::uword(numbers[0]), arma::uword(numbers[1]), numbers[2],
+                                item.at};
+            if (!seen.insert({entry.row, entry.col}).second) {
+                problem(item.at, "set: [" + std::to_string(entry.row) + ", " +
+                                     std::to_string(entry.col) +
+                                     "] is set twice (one value per entry)");
+                return {};
+            }
+            out.push_back(entry);
+        }
+        return out;
+    }
+
     std::string key_;
     std::vector<FileValueProblem>& problems_;
     bool fine_ = true;
@@ -183,6 +252,24 @@ std::optional<LoadedMatrix> load(const FileValueSpec& spec, const YamlNode& node
         m = m.t().eval(); // (cols × rows) of the slice
         out.origin += ", transposed";
     }
+    // Entries the lesson sets over the file's, indexed in the (rows × cols) just made.
+    for (const EntryOverride& o : spec.set) {
+        if (o.row >= m.n_rows || o.col >= m.n_cols) {
+            return fail(o.at, "set: [" + std::to_string(o.row) + ", " + std::to_string(o.col) +
+                                  "] is outside the " + std::to_string(m.n_rows) + " × " +
+                                  std::to_string(m.n_cols) +
+                                  " matrix read (rows and columns count from 0)");
+        }
+        m(o.row, o.col) = o.value;
+        out.source.set[{o.row, o.col}] = o.value;
+    }
+    if (!spec.set.empty()) {
+        out.origin += ", " + std::to_string(spec.set.size()) +
+                      (spec.set.size() == 1 ? " entry set" : " entries set");
+    }
+    out.source.reference = spec.reference();
+    out.source.rows = m.n_rows;
+    out.source.cols = m.n_cols;
     out.values = std::move(m);
     return out;
 }

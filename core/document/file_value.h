@@ -5,12 +5,15 @@
 //   W_K: {file: model.safetensors, tensor: h.0.attn.c_attn.weight, cols: [768, 832],
 //         transpose: true}
 //   vocab: {file: emb.npy, labels: vocab.txt}
+//   W_Q: {file: c_attn.npy, cols: [0, 64], transpose: true, set: [[1, 1, 5]]}
 //
 // The stored array is sliced first (half-open rows: [a, b] and cols: [a, b]),
-// then transposed. Problems are reported as "KEY: FILE: what" at the line and
+// then transposed, then the entries of `set` ([row, col, value], from 0) replace
+// the file's (file_value_source.h). Problems are reported as "KEY: FILE: what" at the line and
 // column of the part of the value at fault.
 
 #include "core/document/data_files.h"
+#include "core/document/file_value_source.h"
 #include "core/document/tensor_file.h"
 #include "core/document/yaml_tree.h"
 
@@ -29,8 +32,9 @@ struct FileValueProblem {
 
 struct LoadedMatrix {
     arma::mat values;
-    std::string file;   // PATH as written
-    std::string origin; // "c_attn.npy, shape 768×2304, cols: [0, 64], transposed"
+    std::string file;       // PATH as written
+    std::string origin;     // "c_attn.npy, shape 768×2304, cols: [0, 64], transposed"
+    FileValueSource source; // what Keep writes back for an edit of `values`
 };
 
 struct LoadedVocab {

@@ -2,6 +2,7 @@
 
 #include "core/document/bindings.h"
 #include "core/document/cell_cost.h"
+#include "core/document/past_the_end.h"
 #include "core/document/result_json.h"
 #include "core/document/typed_numbers.h"
 #include "core/math/transformer_engine.h"
@@ -25,7 +26,7 @@ Lesson parseLesson(std::string bytes, const std::string& path,
                    std::shared_ptr<const DataFiles> files) {
     Lesson lesson;
     lesson.document.path = path;
-    lesson.files = files ? std::move(files) : dataFilesFor(path);
+    lesson.files = files ? std::move(files) : dataFilesBeside(path);
     if (bytes.empty()) {
         lesson.diagnostics.push_back(
             {Severity::Error, 1, 1, "the file is empty: a lesson needs at least a heading", ""});
@@ -85,7 +86,11 @@ const ComputedCell* LessonResults::cell(const std::string& id) const {
 const Json* LessonResults::bound(const BindingPath& path, std::string& error) const {
     const ComputedCell* c = cell(path.cellId);
     if (!c) {
-        error = "no cell '" + path.cellId + "' to bind to";
+        std::vector<std::string> ids;
+        for (const ComputedCell& other : cells) {
+            ids.push_back(other.id);
+        }
+        error = "no cell '" + path.cellId + "' to bind to" + didYouMean(path.cellId, ids);
         return nullptr;
     }
     return resolveBindingPath(c->json, path, error);
@@ -271,7 +276,11 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
         if (refuseCostlyCell(cell, spent, results)) {
             continue;
         }
-        if (const AttentionCellSpec* spec = cell.attention()) {
+        if (const ComputedCell* before = policy.reuse && (cell.attention() || cell.transformer())
+                                             ? policy.reuse(cell)
+                                             : nullptr) {
+            results.cells.push_back(*before);
+        } else if (const AttentionCellSpec* spec = cell.attention()) {
             computeAttention(cell, *spec, engine, policy, results);
         } else if (const TransformerCellSpec* transformer = cell.transformer()) {
             computeTransformer(cell, *transformer, engine, policy, results);
@@ -333,12 +342,12 @@ class LessonChecker {
         }
     }
 
-    std::vector<Diagnostic> take() { return std::move(out_); }
+    std::vector<CheckedProblem> take() { return std::move(out_); }
 
   private:
     void add(Severity severity, const ProsePiece& piece, const std::string& message,
-             const std::string& cellId) {
-        out_.push_back({severity, piece.line, piece.column, message, cellId});
+             const std::string& cellId, const std::string& pastTheEndOf = {}) {
+        out_.push_back({{severity, piece.line, piece.column, message, cellId}, pastTheEndOf});
     }
 
     // A binding that does not resolve, or a claim that is false, is an error.
@@ -355,7 +364,8 @@ class LessonChecker {
             const ClaimVerdict verdict = evaluateClaim(binding, results_.lookup());
             if (!verdict.error.empty() && falseClaims_ == FalseClaims::AreErrors) {
                 add(Severity::Error, piece,
-                    "claim {{? " + binding.expression + "}}: " + verdict.error, cellId);
+                    "claim {{? " + binding.expression + "}}: " + verdict.error, cellId,
+                    cellReadPastItsEnd(results_, binding));
             } else if (!verdict.holds && falseClaims_ == FalseClaims::AreErrors) {
                 add(Severity::Error, piece,
                     "claim is false: " + binding.expression + " (" + verdict.sides + ")", cellId);
@@ -365,20 +375,19 @@ class LessonChecker {
         const BindingValue value = results_.value(binding);
         if (!value.value && falseClaims_ != FalseClaims::AreListedWithBrokenBindings) {
             add(Severity::Error, piece, "binding {{" + binding.expression + "}}: " + value.error,
-                cellId);
+                cellId, cellReadPastItsEnd(results_, binding));
         }
     }
 
     const Lesson& lesson_;
     const LessonResults& results_;
     FalseClaims falseClaims_;
-    std::vector<Diagnostic> out_;
+    std::vector<CheckedProblem> out_;
 };
 
-} // namespace
-
-std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& results,
-                                    FalseClaims falseClaims) {
+// checkLesson's problems before folding, each with the cell it reads past the end of.
+std::vector<CheckedProblem> checkedProblems(const Lesson& lesson, const LessonResults& results,
+                                            FalseClaims falseClaims) {
     LessonChecker checker(lesson, results, falseClaims);
     for (const Segment& segment : lesson.document.segments) {
         if (!segment.isCell()) {
@@ -406,12 +415,21 @@ std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& r
             }
         }
     }
-    std::vector<Diagnostic> out = checker.take();
-    out.insert(out.end(), subjects.begin(), subjects.end());
+    std::vector<CheckedProblem> out = checker.take();
+    for (const Diagnostic& subject : subjects) {
+        out.push_back({subject, {}});
+    }
     for (const TypedNumber& site : findTypedNumbers(lesson, results)) {
-        out.push_back(site.diagnostic());
+        out.push_back({site.diagnostic(), {}});
     }
     return out;
+}
+
+} // namespace
+
+std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& results,
+                                    FalseClaims falseClaims) {
+    return foldPastTheEnd(checkedProblems(lesson, results, falseClaims));
 }
 
 std::string quizSubject(const LessonCell& cell) {
@@ -450,23 +468,38 @@ bool isUnresolvedAnswer(const Lesson& lesson, const LessonResults& results, cons
     return answer && answer->isNull() && d.line == at.line && d.column == at.column;
 }
 
+// The cell a quiz's answer binding reads past the end of, when `d` is that answer's error.
+std::string answerPastTheEnd(const Lesson& lesson, const LessonResults& results,
+                             const Diagnostic& d) {
+    if (!isUnresolvedAnswer(lesson, results, d)) {
+        return {};
+    }
+    std::string error;
+    const std::optional<Binding> binding = parseBinding(lesson.cell(d.cellId)->quiz()->text, error);
+    return binding ? cellReadPastItsEnd(results, *binding) : std::string();
+}
+
 } // namespace
 
 std::vector<Diagnostic> lessonProblems(const Lesson& lesson, const LessonResults& results,
                                        FalseClaims falseClaims) {
-    std::vector<Diagnostic> all = lesson.diagnostics;
+    std::vector<CheckedProblem> all;
+    for (const Diagnostic& d : lesson.diagnostics) {
+        all.push_back({d, {}});
+    }
     for (const Diagnostic& d : results.diagnostics) {
         if (falseClaims != FalseClaims::AreListedWithBrokenBindings ||
             !isUnresolvedAnswer(lesson, results, d)) {
-            all.push_back(d);
+            all.push_back({d, answerPastTheEnd(lesson, results, d)});
         }
     }
-    const std::vector<Diagnostic> lint = checkLesson(lesson, results, falseClaims);
+    const std::vector<CheckedProblem> lint = checkedProblems(lesson, results, falseClaims);
     all.insert(all.end(), lint.begin(), lint.end());
-    std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
-        return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+    std::stable_sort(all.begin(), all.end(), [](const CheckedProblem& a, const CheckedProblem& b) {
+        return std::tie(a.diagnostic.line, a.diagnostic.column) <
+               std::tie(b.diagnostic.line, b.diagnostic.column);
     });
-    return all;
+    return foldPastTheEnd(all);
 }
 
 namespace {

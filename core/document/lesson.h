@@ -47,7 +47,10 @@ struct Lesson {
 
 // Reads a lesson from its bytes. Always returns a lesson; problems are in
 // its diagnostics (a file that is not text has no cells). {file: PATH}
-// values are read from `files`, by default dataFilesFor(path).
+// values are read from `files`; null: the files beside `path` on disk
+// (dataFilesBeside), right for a file just read from there. A re-read of a
+// lesson already open passes that lesson's `files` (its folder, its bundle,
+// none for a new one): a path alone cannot say where they came from.
 Lesson parseLesson(std::string bytes, const std::string& path,
                    std::shared_ptr<const DataFiles> files = nullptr);
 
@@ -99,6 +102,9 @@ struct ComputePolicy {
     // The same for a transformer cell (a GPT-2-sized one's whole JSON, its gradients
     // included, is hundreds of megabytes).
     std::function<JsonRequest(const LessonCell&)> transformerJson;
+    // An attention or transformer cell computed before, to take as it is instead of computing
+    // it again (the what-if sweep changes one cell at a time); unset or nullptr: compute.
+    std::function<const ComputedCell*(const LessonCell&)> reuse;
 };
 
 // Computes every cell that read without errors: the one implementation the command line, the

@@ -1,5 +1,7 @@
 #include "core/document/quiz_answer.h"
 
+#include "core/document/bindings.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -21,6 +23,34 @@ bool quizAccepts(const QuizCellSpec& quiz, double typed, double answer) {
     // A little slack for the rounding of the tolerance itself (0.001 is not a binary number).
     const double slack = 1e-9 * std::max(1.0, std::abs(answer));
     return std::abs(typed - answer) <= quizTolerance(quiz, answer) + slack;
+}
+
+int quizShownDecimals(const QuizCellSpec& quiz) {
+    if (quiz.answerKind != QuizCellSpec::AnswerKind::Binding) {
+        return quiz.answerDecimals;
+    }
+    std::string error;
+    const std::optional<Binding> answer = parseBinding(quiz.text, error);
+    const size_t first = quiz.text.find_first_not_of(' ');
+    const size_t last = quiz.text.find_last_not_of(' ');
+    const std::string written =
+        first == std::string::npos ? std::string() : quiz.text.substr(first, last - first + 1);
+    if (!answer || answer->expression != written) {
+        return quiz.answerDecimals; // digits written in the answer's binding (`:2`) win
+    }
+    std::vector<const std::string*> texts = {&quiz.explain, &quiz.question};
+    for (const std::string& choice : quiz.choices) {
+        texts.push_back(&choice);
+    }
+    for (const std::string* text : texts) {
+        for (const ProsePiece& piece : scanProse(*text, 1)) {
+            if (piece.kind == ProsePiece::Kind::Binding && !piece.binding.claim &&
+                piece.binding.expression == answer->expression) {
+                return piece.binding.digits;
+            }
+        }
+    }
+    return quiz.answerDecimals;
 }
 
 namespace {

@@ -17,6 +17,13 @@ double quizTolerance(const QuizCellSpec& quiz, double answer);
 
 bool quizAccepts(const QuizCellSpec& quiz, double typed, double answer);
 
+// The decimals a numeric answer is shown with, so that it reads as the lesson writes the same
+// value: a typed answer as typed (0.5), a bound one with the digits written in its binding
+// ({{x:2}}), else with those of a binding of the same value in the quiz's own question,
+// choices or explanation (an explanation that writes {{x:1}} as "0.5" is not answered with
+// "0.5000"), else 4. Only the showing: the tolerance keeps answerDecimals.
+int quizShownDecimals(const QuizCellSpec& quiz);
+
 // A typed answer: a decimal number ("0.25", "-1.5", "1e-3") or a fraction of two such
 // numbers ("1/2", "-3/4"). Nullopt when it is neither, or not finite.
 std::optional<double> parseAnswerNumber(std::string_view text);

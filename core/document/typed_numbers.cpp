@@ -104,6 +104,8 @@ struct Typed {
     std::vector<double> values; // one for a number
     int decimals = 0;
     bool vector = false;
+    bool whole = false;   // "6": only a derived value of the subject cell that is exactly 6
+    bool percent = false; // "38%": values[0] is 0.38, decimals counts the share's places
 };
 
 // Reads "-12.345" at `i`: its end, value and decimals; nullopt when no number starts there.
@@ -201,8 +203,49 @@ std::optional<Typed> readVector(std::string_view text, size_t i) {
     return out;
 }
 
+// "Part 2", "row 3", "head 2": a whole number that names a place, not a value.
+bool followsPlaceWord(std::string_view text, size_t at) {
+    for (const std::string_view word :
+         {"part ", "step ", "chapter ", "section ", "figure ", "row ", "column ", "token ", "head ",
+          "layer ", "block ", "position ", "variant ", "line ", "question "}) {
+        if (at < word.size()) {
+            continue;
+        }
+        std::string before(text.substr(at - word.size(), word.size()));
+        std::transform(before.begin(), before.end(), before.begin(),
+                       [](unsigned char c) { return char(std::tolower(c)); });
+        if (before == word) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// "2. " or "2) " opening a line: a list item's number.
+bool isListMarker(std::string_view text, size_t start, size_t end) {
+    size_t before = start;
+    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) {
+        --before;
+    }
+    return (before == 0 || text[before - 1] == '\n') && end + 1 < text.size() &&
+           (text[end] == '.' || text[end] == ')') && text[end + 1] == ' ';
+}
+
+// A percentage at `start`: the number's end is followed by "%" (or " %").
+std::optional<size_t> percentSign(std::string_view text, size_t end) {
+    if (end < text.size() && text[end] == '%') {
+        return end + 1;
+    }
+    if (end + 1 < text.size() && text[end] == ' ' && text[end + 1] == '%') {
+        return end + 2;
+    }
+    return std::nullopt;
+}
+
 // The numbers and vectors typed in `text` that could be a cell's value: decimals with at
-// least one place that are not whole (1.0 is too common to mean a cell), and vectors.
+// least one place that are not whole (1.0 is too common to mean a cell), vectors,
+// percentages other than 0% and 100%, and whole numbers from 2 up (0 and 1 are in every
+// mask and identity).
 std::vector<Typed> typedIn(std::string_view text) {
     std::vector<Typed> out;
     for (size_t i = 0; i < text.size(); ++i) {
@@ -226,8 +269,30 @@ std::vector<Typed> typedIn(std::string_view text) {
         }
         const std::optional<ReadNumber> number = readNumber(text, start);
         size_t end = number->end;
-        if (number->decimals >= 1 && endsCleanly(text, end) &&
-            number->value != std::floor(number->value)) {
+        if (const std::optional<size_t> sign = percentSign(text, end);
+            sign && number->value > 0 && number->value < 100 &&
+            (*sign == text.size() || !isWordChar(text[*sign]))) {
+            out.push_back({start,
+                           std::string(text.substr(start, *sign - start)),
+                           {number->value / 100},
+                           number->decimals + 2,
+                           false,
+                           false,
+                           true});
+        } else if (number->decimals == 0 && std::abs(number->value) >= 2 &&
+                   endsCleanly(text, end) && !isListMarker(text, start, end) &&
+                   !followsPlaceWord(text, start) &&
+                   !(end < text.size() && text[end] == '.' && end + 1 < text.size() &&
+                     isDigit(text[end + 1]))) {
+            out.push_back({start,
+                           std::string(text.substr(start, end - start)),
+                           {number->value},
+                           0,
+                           false,
+                           true,
+                           false});
+        } else if (number->decimals >= 1 && endsCleanly(text, end) &&
+                   number->value != std::floor(number->value)) {
             out.push_back({start,
                            std::string(text.substr(start, end - start)),
                            {number->value},
@@ -310,6 +375,20 @@ bool shows(const CellValue& candidate, const Typed& typed) {
     if (typed.vector != json.isArray()) {
         return false;
     }
+    if (typed.whole) { // exactly, and a result: inputs, sizes and settings are not
+        // From the scores on: Q, K and V are the inputs again under identity projections, and
+        // gradients are left out (the gradient of a sum is all ones, whose totals are counts).
+        constexpr int kScoresRank = 4;
+        return candidate.rank >= kScoresRank && candidate.rank <= stageOf("output") &&
+               std::abs(json.number() - typed.values[0]) <=
+                   1e-9 * std::max(1.0, std::abs(typed.values[0]));
+    }
+    if (typed.percent) {
+        const int places = typed.decimals - 2;
+        return json.number() > 0 && json.number() < 1 &&
+               formatBoundValue(Json(json.number() * 100), places) ==
+                   typed.text.substr(0, typed.text.find_first_of(" %"));
+    }
     if (typed.vector) {
         if (json.array().size() != typed.values.size()) {
             return false;
@@ -366,37 +445,74 @@ class TypedNumberFinder {
     }
 
   private:
+    struct Found {
+        std::string binding;                 // "colour.X0[1]:0", "100 * colour.…:0"
+        std::vector<std::string> candidates; // every value that shows it, best first
+    };
+
     // The binding for `typed`: the subject cell's value first, then the first cell's, then
-    // inputs before derived values, then the shortest path.
-    std::optional<std::string> bindingFor(const Typed& typed, const std::string& subject) const {
-        const CellValue* best = nullptr;
-        const auto key = [&](const CellValue& v) {
-            return std::make_tuple(results_.cells[size_t(v.cellIndex)].id != subject, v.cellIndex,
-                                   v.rank, v.path.size(), std::string_view(v.path));
+    // inputs before derived values, then the shortest path. A whole number or a percentage
+    // is looked for in the subject cell only: elsewhere, one is a coincidence too easily.
+    std::optional<Found> bindingFor(const Typed& typed, const std::string& subject) const {
+        std::vector<const CellValue*> showing;
+        const auto key = [&](const CellValue* v) {
+            return std::make_tuple(results_.cells[size_t(v->cellIndex)].id != subject, v->cellIndex,
+                                   v->rank, v->path.size(), std::string_view(v->path));
         };
+        const bool subjectOnly = typed.whole || typed.percent;
         for (const CellValue& candidate : values_) {
-            if (shows(candidate, typed) && (!best || key(candidate) < key(*best))) {
-                best = &candidate;
+            if ((!subjectOnly || results_.cells[size_t(candidate.cellIndex)].id == subject) &&
+                shows(candidate, typed)) {
+                showing.push_back(&candidate);
             }
         }
-        if (!best) {
+        if (showing.empty()) {
             return std::nullopt;
         }
-        return best->path + ":" + std::to_string(typed.decimals);
+        std::stable_sort(showing.begin(), showing.end(),
+                         [&](const CellValue* a, const CellValue* b) { return key(a) < key(b); });
+        Found found;
+        const std::string scaled = typed.percent ? "100 * " : "";
+        for (const CellValue* value : showing) { // the chosen cell's: the text is about it
+            if (value->cellIndex == showing.front()->cellIndex) {
+                found.candidates.push_back(scaled + value->path);
+            }
+        }
+        const int places = typed.percent ? typed.decimals - 2 : typed.decimals;
+        found.binding = found.candidates.front() + ":" + std::to_string(places);
+        return found;
     }
 
-    // The cell a paragraph is about: the one it binds closest to the number, else the
-    // attention cell nearest to the paragraph.
-    std::string proseSubject(const ProseBlock& prose, const std::vector<ProsePiece>& pieces,
-                             size_t offset) const {
-        const std::string_view text = prose.text;
+    // The bindings of the paragraph around `offset` in a prose block.
+    static std::vector<Binding>
+    paragraphBindings(std::string_view text, const std::vector<ProsePiece>& pieces, size_t offset) {
+        const auto [begin, end] = paragraphAround(text, offset);
+        std::vector<Binding> out;
+        for (const ProsePiece& piece : pieces) {
+            if (piece.kind == ProsePiece::Kind::Binding && !piece.binding.claim &&
+                piece.offset >= begin && piece.offset < end) {
+                out.push_back(piece.binding);
+            }
+        }
+        return out;
+    }
+
+    static std::pair<size_t, size_t> paragraphAround(std::string_view text, size_t offset) {
         size_t begin = text.rfind("\n\n", offset);
         size_t crBegin = text.rfind("\n\r\n", offset);
         begin = begin == std::string_view::npos ? 0 : begin;
         if (crBegin != std::string_view::npos) {
             begin = std::max(begin, crBegin);
         }
-        size_t end = std::min(text.find("\n\n", offset), text.find("\n\r\n", offset));
+        const size_t end = std::min(text.find("\n\n", offset), text.find("\n\r\n", offset));
+        return {begin, end};
+    }
+
+    // The cell a paragraph is about: the one it binds closest to the number, else the
+    // attention cell nearest to the paragraph.
+    std::string proseSubject(const ProseBlock& prose, const std::vector<ProsePiece>& pieces,
+                             size_t offset) const {
+        const auto [begin, end] = paragraphAround(prose.text, offset);
         const ProsePiece* closest = nullptr; // in a list, the item's own binding
         const auto gap = [&](const ProsePiece& piece) {
             return piece.offset > offset ? piece.offset - offset : offset - piece.offset;
@@ -442,12 +558,25 @@ class TypedNumberFinder {
                     continue;
                 }
                 const size_t at = piece.offset + typed.offset;
-                const std::optional<std::string> binding =
-                    bindingFor(typed, proseSubject(prose, pieces, at));
-                if (binding) {
+                const std::string subject = proseSubject(prose, pieces, at);
+                const std::vector<Binding> around = paragraphBindings(prose.text, pieces, at);
+                // A whole number or a percentage counts only beside a binding of its cell:
+                // near a cell is not enough for numbers this common.
+                const bool bindsSubject =
+                    std::any_of(around.begin(), around.end(), [&](const Binding& b) {
+                        return std::any_of(
+                            b.paths.begin(), b.paths.end(),
+                            [&](const BindingPath& p) { return p.cellId == subject; });
+                    });
+                const std::optional<Found> found = (typed.whole || typed.percent) && !bindsSubject
+                                                       ? std::nullopt
+                                                       : bindingFor(typed, subject);
+                if (found) {
                     covered = typed.offset + typed.text.size();
                     const FilePosition where = lines_.position(blockStart + at);
-                    out_.push_back({where.line, where.column, typed.text, *binding, "", false});
+                    TypedNumber site{where.line,     where.column, typed.text,
+                                     found->binding, "",           false};
+                    take(site, typed, *found, around);
                 }
             }
         }
@@ -465,6 +594,17 @@ class TypedNumberFinder {
             return; // the reader reported it
         }
         const std::string subject = quizSubject(*cell);
+        quizBindings_.clear();
+        const QuizCellSpec& quiz = *cell->quiz();
+        std::vector<std::string> texts = {quiz.question, quiz.explain};
+        texts.insert(texts.end(), quiz.choices.begin(), quiz.choices.end());
+        for (const std::string& text : texts) {
+            for (const ProsePiece& piece : scanProse(text, 1)) {
+                if (piece.kind == ProsePiece::Kind::Binding && !piece.binding.claim) {
+                    quizBindings_.push_back(piece.binding);
+                }
+            }
+        }
         const LessonCell* subjectCell = lesson_.cell(subject);
         const AttentionCellSpec* spec = subjectCell ? subjectCell->attention() : nullptr;
         const bool varies = spec && spec->worksheet && !spec->worksheet->vary.empty();
@@ -525,13 +665,13 @@ class TypedNumberFinder {
                  typedIn(std::string_view(node.scalar).substr(piece.offset, piece.length))) {
                 const size_t k = size_t(std::count(seen.begin(), seen.end(), typed.text));
                 seen.push_back(typed.text);
-                const std::optional<std::string> binding =
+                const std::optional<Found> found =
                     typed.offset < covered ? std::nullopt : bindingFor(typed, subject);
-                if (!binding) {
+                if (!found) {
                     continue;
                 }
                 covered = typed.offset + typed.text.size();
-                TypedNumber site{node.at.line, node.at.column, typed.text, *binding,
+                TypedNumber site{node.at.line, node.at.column, typed.text, found->binding,
                                  quizId,       varies,         false};
                 size_t matching = 0;
                 for (const Typed& inFile : rawTyped) {
@@ -541,14 +681,26 @@ class TypedNumberFinder {
                         break;
                     }
                 }
-                out_.push_back(std::move(site));
+                take(site, typed, *found, quizBindings_);
             }
         }
     }
 
+    // Keeps a site with what --fix weighs. A percentage's site is its number: the sign stays.
+    void take(TypedNumber& site, const Typed& typed, const Found& found,
+              std::vector<Binding> neighbours) {
+        if (typed.percent) {
+            site.typed = site.typed.substr(0, site.typed.find_first_of(" %"));
+        }
+        site.candidates = found.candidates;
+        site.neighbours = std::move(neighbours);
+        out_.push_back(std::move(site));
+    }
+
     const Lesson& lesson_;
     const LessonResults& results_;
-    const std::string file_; // the document's text as the file has it, for positions
+    std::vector<Binding> quizBindings_; // the bindings of the quiz being read
+    const std::string file_;            // the document's text as the file has it, for positions
     const LineIndex lines_;
     std::vector<CellValue> values_;
     std::vector<TypedNumber> out_;

@@ -77,13 +77,13 @@ class TreeBuilder : public YAML::EventHandler {
         add(std::move(node));
     }
     void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                         YAML::EmitterStyle::value) override {
-        open(mark, tag, anchor, YamlNode::Kind::Sequence);
+                         YAML::EmitterStyle::value style) override {
+        open(mark, tag, anchor, YamlNode::Kind::Sequence, style == YAML::EmitterStyle::Flow);
     }
     void OnSequenceEnd() override { close(); }
     void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                    YAML::EmitterStyle::value) override {
-        open(mark, tag, anchor, YamlNode::Kind::Map);
+                    YAML::EmitterStyle::value style) override {
+        open(mark, tag, anchor, YamlNode::Kind::Map, style == YAML::EmitterStyle::Flow);
     }
     void OnMapEnd() override {
         const YamlNode& map = stack_.back();
@@ -92,12 +92,24 @@ class TreeBuilder : public YAML::EventHandler {
         }
         YamlNode done = std::move(stack_.back());
         stack_.pop_back();
+        flow_.pop_back();
         for (size_t i = 0; i < done.items.size(); i += 2) {
             checkDuplicate(done, done.items[i]);
             done.entries.emplace_back(std::move(done.items[i]), std::move(done.items[i + 1]));
         }
         done.items.clear();
         add(std::move(done));
+    }
+
+    // Where the innermost list or map still open in brackets (`[`, `{`) of `kind` starts: what
+    // an unclosed bracket is about, though yaml-cpp notices it lines later.
+    std::optional<FilePosition> openBracket(YamlNode::Kind kind) const {
+        for (size_t i = stack_.size(); i-- > 0;) {
+            if (flow_[i] && stack_[i].kind == kind) {
+                return stack_[i].at;
+            }
+        }
+        return std::nullopt;
     }
 
   private:
@@ -112,7 +124,7 @@ class TreeBuilder : public YAML::EventHandler {
         }
     }
     void open(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-              YamlNode::Kind kind) {
+              YamlNode::Kind kind, bool flow) {
         refuseAnchor(mark, anchor);
         refuseTag(mark, tag);
         if (int(stack_.size()) >= kMaxYamlDepth) {
@@ -123,10 +135,12 @@ class TreeBuilder : public YAML::EventHandler {
         node.kind = kind;
         node.at = toFile(mark);
         stack_.push_back(std::move(node));
+        flow_.push_back(flow);
     }
     void close() {
         YamlNode done = std::move(stack_.back());
         stack_.pop_back();
+        flow_.pop_back();
         add(std::move(done));
     }
     // While a map is open its keys and values sit in `items`, alternating.
@@ -153,9 +167,47 @@ class TreeBuilder : public YAML::EventHandler {
     int firstLine_;
     int offset_;
     std::vector<YamlNode> stack_;
+    std::vector<bool> flow_; // per open node: written in brackets
     YamlNode root_;
     bool hasRoot_ = false;
 };
+
+// yaml-cpp's message in an author's words, at the place to fix: an unclosed bracket where it
+// opens (yaml-cpp notices it where the next key starts, a line or more later).
+YamlError plainYamlError(const TreeBuilder& builder, const YAML::Exception& e) {
+    const FilePosition at = builder.toFile(e.mark);
+    const auto unclosed = [&](YamlNode::Kind kind, const char* what, char open, char close) {
+        const FilePosition from = builder.openBracket(kind).value_or(at);
+        return YamlError(from, std::string(what) + " opened with '" + open + "' on line " +
+                                   std::to_string(from.line) + " is not closed with '" + close +
+                                   "'");
+    };
+    namespace msg = YAML::ErrorMsg;
+    const std::string& m = e.msg;
+    if (m == msg::END_OF_SEQ_FLOW) {
+        return unclosed(YamlNode::Kind::Sequence, "a list", '[', ']');
+    }
+    if (m == msg::END_OF_MAP_FLOW) {
+        return unclosed(YamlNode::Kind::Map, "a map", '{', '}');
+    }
+    static const std::pair<const char*, const char*> plain[] = {
+        {msg::FLOW_END, "this ']' or '}' closes nothing that is open"},
+        {msg::END_OF_MAP, "this line's indentation does not match the lines above it"},
+        {msg::END_OF_SEQ, "this line's indentation does not match the list above it"},
+        {msg::BLOCK_ENTRY, "a list item ('- ') cannot start here: check the indentation"},
+        {msg::MAP_VALUE, "a second ': ' on one line: put the value in quotes if it holds ': '"},
+        {msg::MAP_KEY, "a key ('? ') cannot start here: check the indentation"},
+        {msg::TAB_IN_INDENTATION, "a tab indents this line: indent with spaces"},
+        {msg::EOF_IN_SCALAR, "a quoted text is never closed"},
+        {msg::DOC_IN_SCALAR, "a line of a text starts with '---' or '...': put the text in quotes"},
+    };
+    for (const auto& [raw, words] : plain) {
+        if (m == raw) {
+            return YamlError(at, words);
+        }
+    }
+    return YamlError(at, m);
+}
 
 } // namespace
 
@@ -174,7 +226,7 @@ YamlNode parseYaml(const std::string& text, int firstLine, int columnOffset) {
     } catch (const YAML::DeepRecursion& e) {
         throw YamlError(builder.toFile(e.mark), "nesting too deep");
     } catch (const YAML::Exception& e) {
-        throw YamlError(builder.toFile(e.mark), e.msg);
+        throw plainYamlError(builder, e);
     }
     return builder.hasRoot() ? builder.takeRoot() : YamlNode{};
 }

@@ -59,7 +59,8 @@ std::vector<std::string> otherWords(const std::vector<std::string>& vocab,
     return out;
 }
 
-constexpr size_t kReplacements = 3; // other words tried at each token
+constexpr size_t kReplacements = 3;    // other words tried at each token
+constexpr arma::uword kSignsTried = 4; // entries of the first vector turned around
 
 // Collects the what-ifs of one cell, skipping edits that are refused or change nothing, and
 // any whose keys another what-if already gave.
@@ -71,12 +72,15 @@ class Collector {
         if (keys.empty() || !seen_.insert(keys).second) {
             return;
         }
-        out_.push_back({cellId_, label, std::move(keys)});
+        out_.push_back({cellId_, control_, label, std::move(keys)});
     }
+    // The control the what-ifs added next come from.
+    void control(std::string name) { control_ = std::move(name); }
     std::vector<ReaderWhatIf> take() { return std::move(out_); }
 
   private:
     std::string cellId_;
+    std::string control_;
     std::set<std::vector<std::pair<std::string, std::string>>> seen_;
     std::vector<ReaderWhatIf> out_;
 };
@@ -99,6 +103,7 @@ std::vector<ReaderWhatIf> attentionWhatIfs(const std::string& id, const Attentio
     const AttentionConfig& c = authored.config;
     const std::vector<std::string>& tokens = c.tokens;
     if (has(controls, "tokens") && !c.direct) {
+        out.control("tokens");
         for (size_t i = 0; i < tokens.size(); ++i) {
             tryEdit("remove " + tokenName(tokens, i),
                     [&](EditableAttention& s) { return removeToken(s, int(i)); });
@@ -133,21 +138,34 @@ std::vector<ReaderWhatIf> attentionWhatIfs(const std::string& id, const Attentio
         }
     }
     if (has(controls, "vectors")) {
+        out.control("vectors");
         const std::string name = c.direct ? "queries" : "X0";
         const arma::mat m = editableMatrix(authored, name);
         if (!m.is_empty()) {
             tryEdit("add 1 to " + name + "[0][0]", [&](EditableAttention& s) {
                 return setMatrixEntry(s, name, 0, 0, m(0, 0) + 1);
             });
+            // A sign says which way a vector points ("asks for a plural thing"): each entry of
+            // the first vector turned around, so claims about directions are tried.
+            for (arma::uword col = 0; col < std::min<arma::uword>(m.n_cols, kSignsTried); ++col) {
+                if (m(0, col) != 0) {
+                    const std::string at = "[0][" + std::to_string(col) + "]";
+                    tryEdit("negate " + name + at, [&](EditableAttention& s) {
+                        return setMatrixEntry(s, name, 0, int(col), -m(0, col));
+                    });
+                }
+            }
         }
     }
     if (has(controls, "heads")) {
+        out.control("heads");
         for (int h : allowedHeads(authored)) {
             tryEdit(std::to_string(h) + " heads",
                     [&](EditableAttention& s) { return setHeads(s, h); });
         }
     }
     if (has(controls, "mask")) {
+        out.control("mask");
         tryEdit("no mask", [](EditableAttention& s) { return setMask(s, MaskKind::None); });
         tryEdit("causal mask", [](EditableAttention& s) { return setMask(s, MaskKind::Causal); });
         const int keys = int(c.direct ? c.keys.n_rows : c.X0.n_rows);
@@ -157,6 +175,7 @@ std::vector<ReaderWhatIf> attentionWhatIfs(const std::string& id, const Attentio
         }
     }
     if (has(controls, "positional")) {
+        out.control("positional");
         tryEdit("no positions",
                 [](EditableAttention& s) { return setPositional(s, PositionalKind::None); });
         tryEdit("sinusoidal positions",
@@ -165,6 +184,7 @@ std::vector<ReaderWhatIf> attentionWhatIfs(const std::string& id, const Attentio
                 [](EditableAttention& s) { return setPositional(s, PositionalKind::Learned); });
     }
     if (has(controls, "scale")) {
+        out.control("scale");
         tryEdit("scale 1/√d_k",
                 [](EditableAttention& s) { return setScale(s, ScaleKind::InverseSqrtDk, 1.0); });
         tryEdit("no scaling",
@@ -173,6 +193,7 @@ std::vector<ReaderWhatIf> attentionWhatIfs(const std::string& id, const Attentio
                 [](EditableAttention& s) { return setScale(s, ScaleKind::Divisor, 2.0); });
     }
     if (has(controls, "projections") && !c.direct) {
+        out.control("projections");
         for (const char* name : {"W_Q", "W_K", "W_V", "W_O"}) {
             tryEdit(std::string(name) + " identity",
                     [&](EditableAttention& s) { return setIdentity(s, name); });
@@ -196,6 +217,7 @@ std::vector<ReaderWhatIf> transformerWhatIfs(const std::string& id,
     };
     const std::vector<std::string>& tokens = authored.settings().tokens;
     if (authored.allows("tokens")) {
+        out.control("tokens");
         for (size_t i = 0; i < tokens.size(); ++i) {
             tryEdit("remove " + tokenName(tokens, i),
                     [&](TransformerLiveCell& c) { return c.removeToken(int(i)); });
@@ -220,18 +242,21 @@ std::vector<ReaderWhatIf> transformerWhatIfs(const std::string& id,
         }
     }
     if (authored.allows("temperature")) {
+        out.control("temperature");
         for (const double t : {0.5, 2.0}) {
-            tryEdit("temperature " + std::to_string(t),
+            tryEdit(t < 1 ? "temperature 0.5" : "temperature 2",
                     [&](TransformerLiveCell& c) { return c.setTemperature(t); });
         }
     }
     if (authored.allows("generate")) {
+        out.control("generate");
         tryEdit("generate nothing",
                 [](TransformerLiveCell& c) { return c.setGenerate(0, PickKind::Greedy, 0); });
         tryEdit("generate three greedy words",
                 [](TransformerLiveCell& c) { return c.setGenerate(3, PickKind::Greedy, 0); });
     }
     if (authored.allows("positional")) {
+        out.control("positional");
         tryEdit("no positions",
                 [](TransformerLiveCell& c) { return c.setPositional(PositionalKind::None); });
         tryEdit("sinusoidal positions",

@@ -22,7 +22,8 @@ bool readerMayChange(const LessonCell& cell, const std::string& key);
 
 struct ReaderWhatIf {
     std::string cellId;
-    std::string label;                                     // "remove token 2 (blue)"
+    std::string control; // the control that makes it: "tokens", "mask", "scale", …
+    std::string label;   // "remove token 2 (blue)"
     std::vector<std::pair<std::string, std::string>> keys; // KEY → YAML, as Keep writes them
     std::string setText(size_t i) const {
         return cellId + "." + keys[i].first + "=" + keys[i].second;
@@ -32,11 +33,12 @@ struct ReaderWhatIf {
 // The what-ifs the cell's controls allow, bounded and in a fixed order: each control's values
 // one at a time (every heads count the widths allow, the other mask, every positional kind,
 // each scale kind with a divisor of 2, each projection as the identity and as zeros, the first
-// vector entry plus one, the first and the last key padded), and the token edits a lesson
-// invites (removing each token, replacing each with up to three other words of the vocab,
-// swapping neighbours and the first with the last, adding the vocab's first word). Edits that
-// the window refuses or that change nothing are left out. A transformer cell's temperature
-// (0.5, 2), generation (none, three greedy words) and positions (none, sinusoidal) as well.
+// vector entry plus one and each of its first four entries negated, the first and the last key
+// padded), and the token edits a lesson invites (removing each token, replacing each with up
+// to three other words of the vocab, swapping neighbours and the first with the last, adding
+// the vocab's first word). Edits that the window refuses or that change nothing are left out.
+// A transformer cell's temperature (0.5, 2), generation (none, three greedy words) and
+// positions (none, sinusoidal) as well.
 std::vector<ReaderWhatIf> readerWhatIfs(const LessonCell& cell);
 
 } // namespace attnbook

@@ -14,6 +14,8 @@ Card {
     cellId: chart.cellId
     Accessible.role: Accessible.Chart
     Accessible.name: chart.title
+    // The axes QtCharts draws, for the tests that read their labels.
+    readonly property var axes: ({ x: xAxis, y: yAxis })
 
     SaveFigureButton {
         objectName: "saveChart"
@@ -21,85 +23,71 @@ Card {
         suggestedName: FigureSaver.suggestedName(card.chart.cellId, "chart")
         save: path => FigureSaver.saveChart(card.chart, path)
     }
+    // The title above the chart, not QtCharts' own: that one sat on the top tick's label.
+    Text {
+        objectName: "chartTitle"
+        width: card.contentWidth
+        horizontalAlignment: Text.AlignHCenter
+        text: card.chart.title
+        visible: text.length > 0
+        color: Theme.text
+        font.pixelSize: Theme.proseSize - 2
+        font.bold: true
+        wrapMode: Text.WordWrap
+    }
     ChartView {
         id: view
         width: card.contentWidth
         height: Theme.scaled(340)
         antialiasing: true
-        title: card.chart.title
-        titleColor: Theme.text
-        titleFont.pixelSize: Theme.proseSize - 2
-        titleFont.bold: true
         backgroundColor: Theme.surface
         backgroundRoundness: 0
         plotAreaColor: Theme.surface
         legend.alignment: Qt.AlignBottom
         legend.labelColor: Theme.text
         legend.font.pixelSize: Theme.smallSize
-        margins { left: 4; right: 8; top: 4; bottom: 4 }
+        // Room on the right for half the last x label ("10,000"), centred on the plot's edge,
+        // and above for half the top y label, centred on the plot's top.
+        margins { left: 4; right: Theme.scaled(28); top: Theme.smallSize; bottom: 4 }
 
+        // The axes are the PDF's (ChartCellModel: chart_axis.h): their ends and ticks, each
+        // tick labelled in one style. A category axis puts our labels at our ticks; a log axis
+        // is drawn over log10 of the values, which the model gives.
         // Debian's QtCharts 6.4 type information lists QValueAxis twice, so qmllint cannot
         // resolve the axes: its type and property checks are off for them (the tests show them).
         // qmllint disable type property import
-        ValueAxis {
-            id: xLinear
-            titleText: card.chart.xLabel
+        CategoryAxis {
+            id: xAxis
+            objectName: "xAxis"
+            titleText: card.chart.xLabel + (card.chart.xLog ? qsTr(" (log scale)") : "")
             min: card.chart.xMin
             max: card.chart.xMax
-            labelFormat: "%g"
+            startValue: card.chart.xMin
+            labelsPosition: CategoryAxis.AxisLabelsPositionOnValue
             labelsColor: Theme.text
             titleBrush: Theme.mutedText
             gridLineColor: Theme.border
             color: Theme.strongBorder
         }
-        LogValueAxis {
-            id: xLog
-            titleText: card.chart.xLabel
-            min: card.chart.xMin
-            max: card.chart.xMax
-            base: 10
-            labelFormat: "%g"
-            labelsColor: Theme.text
-            labelsFont.pixelSize: Theme.smallSize
-            titleFont.pixelSize: Theme.smallSize
-            titleBrush: Theme.mutedText
-            gridLineColor: Theme.border
-            minorGridLineColor: Theme.surfaceAlt
-            color: Theme.strongBorder
-        }
-        ValueAxis {
-            id: yLinear
-            titleText: card.chart.yLabel
+        CategoryAxis {
+            id: yAxis
+            objectName: "yAxis"
+            titleText: card.chart.yLabel + (card.chart.yLog ? qsTr(" (log scale)") : "")
             min: card.chart.yMin
             max: card.chart.yMax
-            labelFormat: "%g"
+            startValue: card.chart.yMin
+            labelsPosition: CategoryAxis.AxisLabelsPositionOnValue
             labelsColor: Theme.text
             titleBrush: Theme.mutedText
             gridLineColor: Theme.border
             color: Theme.strongBorder
         }
-        LogValueAxis {
-            id: yLog
-            titleText: card.chart.yLabel
-            min: card.chart.yMin
-            max: card.chart.yMax
-            base: 10
-            labelFormat: "%g"
-            labelsColor: Theme.text
-            labelsFont.pixelSize: Theme.smallSize
-            titleFont.pixelSize: Theme.smallSize
-            titleBrush: Theme.mutedText
-            gridLineColor: Theme.border
-            color: Theme.strongBorder
-        }
-        // The value axis's fonts follow the zoom (set here: its grouped font properties
-        // are beyond qmllint's reach).
-        Binding { target: xLinear; property: "labelsFont"; value: Qt.font({ pixelSize: Theme.smallSize }) }
-        Binding { target: xLinear; property: "titleFont"; value: Qt.font({ pixelSize: Theme.smallSize }) }
-        // The value axis's fonts follow the zoom (set here: its grouped font properties
-        // are beyond qmllint's reach).
-        Binding { target: yLinear; property: "labelsFont"; value: Qt.font({ pixelSize: Theme.smallSize }) }
-        Binding { target: yLinear; property: "titleFont"; value: Qt.font({ pixelSize: Theme.smallSize }) }
+        // The axes' fonts follow the zoom (set here: their grouped font properties are beyond
+        // qmllint's reach).
+        Binding { target: xAxis; property: "labelsFont"; value: Qt.font({ pixelSize: Theme.smallSize }) }
+        Binding { target: xAxis; property: "titleFont"; value: Qt.font({ pixelSize: Theme.smallSize }) }
+        Binding { target: yAxis; property: "labelsFont"; value: Qt.font({ pixelSize: Theme.smallSize }) }
+        Binding { target: yAxis; property: "titleFont"; value: Qt.font({ pixelSize: Theme.smallSize }) }
         // qmllint enable type property import
 
         readonly property var palette: Theme.dark
@@ -107,8 +95,10 @@ Card {
             : ["#2f6fb0", "#c05621", "#2e8540", "#8a3ea0", "#a08a00"]
 
         Component.onCompleted: {
-            const xAxis = card.chart.xLog ? xLog : xLinear
-            const yAxis = card.chart.yLog ? yLog : yLinear
+            for (const tick of card.chart.xTicks)
+                xAxis.append(tick.label, tick.value)
+            for (const tick of card.chart.yTicks)
+                yAxis.append(tick.label, tick.value)
             const all = card.chart.series
             for (let i = 0; i < all.length; ++i) {
                 const line = view.createSeries(ChartView.SeriesTypeLine, all[i].label, xAxis, yAxis)
@@ -118,7 +108,7 @@ Card {
                 for (let k = 0; k < points.length; ++k)
                     line.append(points[k].x, points[k].y)
                 line.hovered.connect((point, state) => {
-                    tip.text = state ? card.chart.describe(line.name, point.x, point.y)
+                    tip.text = state ? card.chart.describeAt(line.name, point.x, point.y)
                                      : qsTr("Point at a line to read its values.")
                 })
             }

@@ -12,6 +12,18 @@ ColumnLayout {
     property real availableWidth: 700
     spacing: 6
 
+    // The heading above the chart, not its title: a label above a bar of the whole share (1)
+    // stands above the plot, where QtCharts draws its title, and covered it.
+    Text {
+        objectName: "sharesHeading"
+        Layout.preferredWidth: chart.Layout.preferredWidth
+        horizontalAlignment: Text.AlignHCenter
+        text: chart.heading
+        color: Theme.text
+        font.pixelSize: Theme.smallSize
+        font.bold: true
+        elide: Text.ElideRight
+    }
     ChartView {
         id: chart
         objectName: "sharesChart"
@@ -26,11 +38,8 @@ ColumnLayout {
         backgroundColor: Theme.surface
         backgroundRoundness: 0
         plotAreaColor: Theme.surface
-        margins { left: 4; right: 4; top: 4; bottom: 4 }
-        title: heading
-        titleColor: Theme.text
-        titleFont.pixelSize: Theme.smallSize
-        titleFont.bold: true
+        // Room above the plot for the label of a bar that reaches the top.
+        margins { left: 4; right: 4; top: Theme.smallSize + 8; bottom: 4 }
         Accessible.role: Accessible.Chart
         Accessible.name: heading
         readonly property string heading: qsTr("Shares of “%1”").arg(view.cell.queryLabels[view.cell.focus] || "")

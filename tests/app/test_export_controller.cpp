@@ -477,7 +477,7 @@ class ExportControllerTest : public QObject {
         request.notebook = true;
         RenderedExport expected;
         QVERIFY(renderExport(session.documentText().toStdString(), session.filePath().toStdString(),
-                             request, &expected)
+                             session.lesson().files, request, &expected)
                     .ok());
         QCOMPARE(readAll(path + QStringLiteral(".ipynb")),
                  expected.part(QStringLiteral("notebook"))->bytes);

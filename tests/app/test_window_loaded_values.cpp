@@ -1,7 +1,8 @@
 // The window on a cell whose matrices are read from files ({file: PATH}):
 // what-if edits of a loaded matrix recompute like any other, Keep writes the
-// edited matrix into the lesson as typed YAML (its file is never written),
-// and a loaded matrix too large to type out stays a what-if with a reason.
+// edit beside the file reference as `set:` entries (its file is never
+// written; issue 25, trip 4), a second Keep adds to them, and an edit of most
+// of a loaded matrix too large to type out stays a what-if with a reason.
 #include "app/models/attention_cell_model.h"
 #include "app/models/lesson_session.h"
 
@@ -57,16 +58,27 @@ class TestWindowLoadedValues : public QObject {
         QCOMPARE(cell->setMatrixEntry(QStringLiteral("W_Q"), 0, 1, QStringLiteral("5")), QString());
         QVERIFY(approx_equal(cell->result().Q, arma::mat{{1, 3}, {5, 4}}, "absdiff", 0));
         QCOMPARE(cell->keep(), QString());
-        const QString text = session.documentText();
-        QVERIFY2(text.contains(QStringLiteral("W_Q: [[1, 5], [3, 4]]")), qPrintable(text));
+        QString text = session.documentText();
+        QVERIFY2(text.contains(QStringLiteral("W_Q: {file: w.npy, set: [[0, 1, 5]]}\n")),
+                 qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("W_K: {file: w.npy, transpose: true}")),
                  qPrintable(text));
+        // A second Keep of the same matrix adds its entry to the first one's.
+        QCOMPARE(cell->setMatrixEntry(QStringLiteral("W_Q"), 1, 0, QStringLiteral("-0.25")),
+                 QString());
+        QCOMPARE(cell->keep(), QString());
+        text = session.documentText();
+        QVERIFY2(
+            text.contains(QStringLiteral("W_Q: {file: w.npy, set: [[0, 1, 5], [1, 0, -0.25]]}\n")),
+            qPrintable(text));
         QFile file(dir.filePath(QStringLiteral("w.npy")));
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), original);
     }
 
-    void aHugeLoadedMatrixStaysAWhatIf() {
+    // One entry of a 128 × 128 matrix is one `set:` entry; rewriting most of it would type out
+    // 16384 numbers, too many for a lesson one reads: that stays a what-if, with the reason.
+    void aHugeLoadedMatrixKeepsItsReference() {
         QTemporaryDir dir;
         arma::arma_rng::set_seed(3);
         writeFile(dir.filePath(QStringLiteral("w.npy")), npyBytes(arma::randn(128, 128)));
@@ -82,10 +94,23 @@ class TestWindowLoadedValues : public QObject {
         QCOMPARE(cell->inputMatrix("W_Q")(0, 0), 0.5);
         const double q = arma::dot(cell->inputMatrix("W_Q").row(0), cell->result().X.row(0));
         QVERIFY(std::abs(cell->result().Q(0, 0) - q) <= 1e-12 * std::max(1.0, std::abs(q)));
+        QCOMPARE(cell->keep(), QString());
+        QVERIFY2(session.documentText().contains(
+                     QStringLiteral("W_Q: {file: w.npy, set: [[0, 0, 0.5]]}\n")),
+                 qPrintable(session.documentText()));
+        const QString kept = session.documentText();
+        // Rows 0 to 64 of W_Q rewritten: more than half of it, typed out it is ~190 KB + …
+        for (int row = 0; row < 65; ++row) {
+            for (int col = 0; col < 128; ++col) {
+                QCOMPARE(cell->setMatrixEntry(QStringLiteral("W_Q"), row, col,
+                                              QStringLiteral("0.123456789012345")),
+                         QString());
+            }
+        }
         const QString refusal = cell->keep();
         QVERIFY2(refusal.startsWith(QStringLiteral("W_Q is too large to write into the lesson")),
                  qPrintable(refusal));
-        QCOMPARE(session.documentText().toStdString(), text);
+        QCOMPARE(session.documentText(), kept);
     }
 };
 

@@ -3,6 +3,7 @@
 // refusals, what "Keep" writes, and the pieces the prose is cut into.
 #include "app/models/attention_cell_model.h"
 #include "app/models/cell_list_model.h"
+#include "app/models/chart_cell_model.h"
 #include "app/models/heatmap_item.h"
 #include "app/models/lesson_session.h"
 #include "app/models/matrix_table_model.h"
@@ -20,6 +21,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace attnbook;
@@ -59,6 +61,30 @@ class WindowModelsTest : public QObject {
         QVERIFY(cells->row(0).markdown.contains(QStringLiteral("gives 0.1978 of its")));
         // Opening another lesson resets the list.
         QVERIFY(!session.open(kBrokenLesson));
+    }
+
+    // The problems panel says what check says (issue 25, trip 11): the cell meant for a
+    // misspelt id, and one error for the bindings that read past a cell's last token.
+    void problemsSuggestAndFold() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("typo.md"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("# Typo\n\n```attention colour\ntokens: [red, blue]\nvocab:\n"
+                "  red: [1, 0]\n  blue: [0, 1]\n```\n\n"
+                "{{coluor.n}} and {{colour.output[2]}}, {{colour.output[3]}}.\n");
+        f.close();
+        LessonSession session;
+        QVERIFY(!session.open(path));
+        const ProblemListModel* problems = session.problems();
+        QCOMPARE(problems->count(), 2);
+        QCOMPARE(problems->problem(0).message,
+                 QStringLiteral("binding {{coluor.n}}: no cell 'coluor' to bind to — did you "
+                                "mean 'colour'?"));
+        QCOMPARE(problems->problem(1).message,
+                 QStringLiteral("this and 1 more binding (to line 10) read past the end of "
+                                "colour's lists: binding {{colour.output[2]}}: colour.output has "
+                                "2 entries, so [2] is out of range"));
     }
 
     void problemsAndOutlineUnderTester() {
@@ -428,6 +454,62 @@ class WindowModelsTest : public QObject {
         QCOMPARE(splitProse(block, {}).size(), size_t(1));
     }
 
+    // A numeric answer reads as the lesson writes it: attention.md's blue_self_score explains
+    // {{colour.head[0].scores[1][1]:1}} ("0.5"), and the window said "the answer is 0.5000";
+    // a typed "0.3" came back as "0.3000 is not it" (issue 25, trip 13).
+    void quizNumbersInTheLessonsStyle() {
+        const Lesson lesson = parseLesson("# Q\n\n```quiz q\nquestion: Blue's score?\n"
+                                          "answer: \"{{c.s[1][1]}}\"\n"
+                                          "explain: \"It is {{c.s[1][1]:1}}.\"\n```\n",
+                                          "q.md");
+        QVERIFY(!lesson.cells.empty() && lesson.cells[0].quiz());
+        QuizCellModel quiz(
+            "q", *lesson.cells[0].quiz(),
+            [](const std::string& text) { return QString::fromStdString(text); },
+            [] { return std::optional<double>(0.5); });
+        quiz.checkNumber(QStringLiteral("1/2"));
+        QCOMPARE(quiz.feedback(), QStringLiteral("Right: the answer is 0.5."));
+        quiz.checkNumber(QStringLiteral(" 0.3 "));
+        QCOMPARE(quiz.feedback(),
+                 QStringLiteral("Not quite: 0.3 is not it. Try again, or show the answer."));
+        quiz.showAnswer();
+        QCOMPARE(quiz.feedback(), QStringLiteral("The answer is 0.5."));
+    }
+
+    // The window's chart has the PDF's axes (chart_axis.h): every decade labelled in one
+    // style, the top one included, and the data inside. QtCharts' own log axis wrote "1e+06"
+    // beside "100000" and ended at the data's 500,000, its top decade bare.
+    void chartAxesAreThePdfs() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        auto* chart = qobject_cast<ChartCellModel*>(session.cell(QStringLiteral("cost")));
+        QVERIFY(chart);
+        const auto labels = [](const QVariantList& ticks) {
+            QStringList out;
+            for (const QVariant& tick : ticks) {
+                out << tick.toMap().value(QStringLiteral("label")).toString();
+            }
+            return out;
+        };
+        QCOMPARE(labels(chart->xTicks()), (QStringList{"1", "10", "100", "1,000"}));
+        QCOMPARE(labels(chart->yTicks()),
+                 (QStringList{"10⁻¹", "10⁰", "10¹", "10²", "10³", "10⁴", "10⁵", "10⁶"}));
+        // A log axis is drawn over log10 of the values: from 10⁻¹ to 10⁶.
+        QCOMPARE(chart->yMin(), -1.0);
+        QCOMPARE(chart->yMax(), 6.0);
+        QCOMPARE(chart->yTicks().last().toMap().value(QStringLiteral("value")).toDouble(), 6.0);
+        for (const QVariant& series : chart->series()) {
+            for (const QVariant& point : series.toMap().value(QStringLiteral("points")).toList()) {
+                const QPointF p = point.toPointF();
+                QVERIFY(p.x() >= chart->xMin() && p.x() <= chart->xMax());
+                QVERIFY(p.y() >= chart->yMin() && p.y() <= chart->yMax());
+            }
+        }
+        QCOMPARE(
+            chart->describeAt(QStringLiteral("whole text"), std::log10(64.0), std::log10(2048.0)),
+            QStringLiteral("n = 64: whole text 2,048"));
+    }
+
     void quizVerdicts() {
         LessonSession session;
         QVERIFY(session.open(kWindowLesson));
@@ -441,8 +523,9 @@ class WindowModelsTest : public QObject {
         QCOMPARE(number->verdict(), QStringLiteral("wrong"));
         number->checkNumber(QStringLiteral("1/4")); // a fraction is a number
         QCOMPARE(number->verdict(), QStringLiteral("wrong"));
-        QVERIFY2(number->feedback().contains(QStringLiteral("0.25")),
-                 qPrintable(number->feedback()));
+        // Echoed as typed (issue 25, trip 13: "0.3" came back as "0.3000 is not it").
+        QCOMPARE(number->feedback(),
+                 QStringLiteral("Not quite: 1/4 is not it. Try again, or show the answer."));
         number->checkNumber(QStringLiteral("1/x"));
         QCOMPARE(number->verdict(), QStringLiteral("refused"));
         QCOMPARE(attention(session, "colour")->setHeads(2), QString());

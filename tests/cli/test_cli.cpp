@@ -238,7 +238,9 @@ class TestCli : public QObject {
             QVERIFY(run.out.contains(":11:30: fixed: [0, 1, 0, 0] -> {{colour.X0[1]:0}}\n"));
             QVERIFY(run.out.contains(": 2 numbers bound\n"));
             QVERIFY(run.out.contains("no errors, 0 warnings")); // checked again after the fix
-            const Run again = attnbook({"check", path, "--fix", "--strict"});
+            // (not --strict: its what-if sweep would flag "Blue gets …", a sentence whose share
+            // changes with every token edit the cell's default controls allow)
+            const Run again = attnbook({"check", path, "--fix"});
             QCOMPARE(again.exitCode, 0);
             QVERIFY(again.out.contains(": nothing to fix\n"));
             QCOMPARE(fileBytes(path), after);
@@ -264,6 +266,54 @@ class TestCli : public QObject {
         QVERIFY2(fix.exitCode == 0, fix.err.constData());
         QVERIFY(fileBytes(path).contains(
             "question: \"Blue's share is {{colour.head[0].weights[0][1]:4}}: how much"));
+    }
+
+    // Issue 22: `check --what-ifs` (and --strict) reports a sentence a reader's what-if makes
+    // false with no mark; a claim about the setting quiets it.
+    void checkWhatIfsSweepsTheReadersSettings() {
+        const QByteArray cell = "# Masked\n\n```attention colour\ntokens: [red, blue, red]\n"
+                                "vocab:\n  red: [1, 0, 0, 0]\n  blue: [0, 1, 0, 0]\nmask: causal\n"
+                                "controls: [mask]\n```\n\n";
+        const QString bare =
+            write("sweep.md", cell + "Because the mask is causal, red reads only itself.\n");
+        const Run plain = attnbook({"check", bare});
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY2(plain.err.isEmpty(), plain.err.constData());
+        const Run swept = attnbook({"check", bare, "--what-ifs"});
+        QCOMPARE(swept.exitCode, 0);
+        QVERIFY2(swept.err.contains(
+                     "sweep.md:12:1: warning: this sentence may be false when colour.mask=none "
+                     "(no mask) (it says 'mask'; the cell now gives mask: none)"),
+                 swept.err.constData());
+        QVERIFY(swept.out.contains("no errors, 1 warning"));
+        QCOMPARE(attnbook({"check", bare, "--strict"}).exitCode, 3);
+
+        const QString guarded =
+            write("sweep-guarded.md", cell + "Because the mask is causal, red reads only "
+                                             "itself.{{? colour.mask == \"causal\"}}\n");
+        const Run quiet = attnbook({"check", guarded, "--strict"});
+        QVERIFY2(quiet.exitCode == 0, quiet.err.constData());
+        QVERIFY2(quiet.err.isEmpty(), quiet.err.constData());
+    }
+
+    // Issue 22: --fix leaves a number that equals a constant of the cell (the scale) beside
+    // numbers that vary (red's scores, when a reader removes a token).
+    void checkFixDeclinesACoincidence() {
+        const QByteArray varying =
+            "# Q\n\n```attention colour\ntokens: [red, blue, red]\nvocab:\n"
+            "  red: [1, 0, 0, 0]\n  blue: [0, 1, 0, 0]\nworksheet:\n  vary:\n"
+            "    vocab: {min: -2, max: 2}\n```\n\n"
+            "Red's scores are {{colour.head[0].scores[0]}}, which gives 0.5.\n";
+        const QString path = write("coincidence.md", varying);
+        const Run fix = attnbook({"check", path, "--fix"});
+        QVERIFY2(fix.exitCode == 0, fix.err.constData());
+        QVERIFY2(fix.err.contains(":13:60: warning: 0.5 not fixed: it equals colour.scale only "
+                                  "by coincidence, it seems: when colour.tokens=[blue, red] "
+                                  "(remove token 1 (red)), {{colour.head[0].scores[0]}} beside it "
+                                  "becomes [0.5000, 0.0000] while colour.scale stays 0.5"),
+                 fix.err.constData());
+        QVERIFY(fix.out.contains(": nothing to fix\n"));
+        QCOMPARE(fileBytes(path), varying);
     }
 
     void editWritesThroughTheSameWriter() {

@@ -10,6 +10,7 @@
 
 #include "test_support.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -414,21 +415,25 @@ TEST_CASE("memoryFilesServeBundles") {
     const auto bytes = folderDataFiles(folder())->read("c64.npy", 1 << 20, error);
     CHECK(bytes);
     const std::string path = "/nowhere/bundle.zip";
-    mountDataFiles(path, memoryDataFiles({{"data/w.npy", *bytes}}));
-    const Lesson l = parseLesson(
-        "# T\n\n```attention a\ntokens: [a, b, c, d, e]\nX: {file: data/w.npy}\n```\n", path);
-    mountDataFiles(path, nullptr);
+    const Lesson l =
+        parseLesson("# T\n\n```attention a\ntokens: [a, b, c, d, e]\nX: {file: data/w.npy}\n```\n",
+                    path, memoryDataFiles({{"data/w.npy", *bytes}}));
     REQUIRE_MESSAGE(l.cells[0].attention(), describe(l.diagnostics));
     CHECK(sameMatrix(l.cells[0].attention()->config.X0, baseMatrix()));
-    const Lesson gone = parseLesson(
+    // The bundle's files are that lesson's alone: another read under the same path looks
+    // beside it on disk (issue 24: a process-wide table kept them for the path forever).
+    const Lesson other = parseLesson(
         "# T\n\n```attention a\ntokens: [a, b, c, d, e]\nX: {file: data/w.npy}\n```\n", path);
-    CHECK_EQ(gone.cells[0].attention(), nullptr);
+    CHECK_EQ(other.cells[0].attention(), nullptr);
+    CHECK(describe(other.diagnostics).find("data/w.npy: the lesson's folder cannot be read") !=
+          std::string::npos);
 }
 
-// A what-if edit of a loaded matrix works like one of a typed matrix;
-// Keep writes the edited matrix back as typed YAML and leaves the file
-// and every unedited {file: PATH} value alone.
-TEST_CASE("keepWritesAnEditedLoadedMatrixAsTyped") {
+// A what-if edit of a loaded matrix works like one of a typed matrix; Keep
+// writes it back as the same file reference with the changed entries in
+// `set:` (issue 25, trip 4), and leaves the file and every unedited
+// {file: PATH} value alone. A second Keep adds to the first one's entries.
+TEST_CASE("keepWritesAnEditOfALoadedMatrixAsSetEntries") {
     const std::string body = "tokens: [a, b, c, d, e]\nX: {file: m.csv, cols: [0, 4]}\n"
                              "W_Q: {file: c64.npy, rows: [0, 4], cols: [1, 5]}\n"
                              "W_K: {file: c64.npy, rows: [1, 5], cols: [3, 7]}\n";
@@ -436,13 +441,15 @@ TEST_CASE("keepWritesAnEditedLoadedMatrixAsTyped") {
     REQUIRE_MESSAGE(before.cells[0].attention(), describe(before.diagnostics));
     const EditableAttention authored = EditableAttention::fromSpec(*before.cells[0].attention());
     EditableAttention edited = authored;
-    CHECK_EQ(setMatrixEntry(edited, "W_Q", 1, 2, 0.5), EditRefusal());
+    CHECK_EQ(setMatrixEntry(edited, "W_Q", 1, 2, 0.1 + 0.2), EditRefusal());
     const auto changes = changedKeys(authored, edited);
     REQUIRE_EQ(changes.size(), size_t(1));
     CHECK_EQ(changes[0].first, std::string("W_Q"));
-    arma::mat expected = baseMatrix().submat(0, 1, 3, 4);
-    expected(1, 2) = 0.5;
-    CHECK_EQ(changes[0].second, yamlFlowMatrix(expected));
+    // The shortest digits that read back as the same double.
+    CHECK_EQ(changes[0].second, std::string("{file: c64.npy, rows: [0, 4], cols: [1, 5], "
+                                            "set: [[1, 2, 0.30000000000000004]]}"));
+    arma::mat expected = baseMatrix().submat(0, 1, 3, 4); // (4 × 4) of the file
+    expected(1, 2) = 0.1 + 0.2;
 
     Document document = before.document;
     CHECK_EQ(setCellKey(document, "a", changes[0].first, changes[0].second),
@@ -450,10 +457,132 @@ TEST_CASE("keepWritesAnEditedLoadedMatrixAsTyped") {
     const Lesson after = parseLesson(document.serialize(), folder() + "/t.md");
     REQUIRE_MESSAGE(after.cells[0].attention(), describe(after.diagnostics));
     CHECK(sameMatrix(after.cells[0].attention()->config.wQ.weights, expected));
-    CHECK_EQ(after.cells[0].read.dataFiles, (std::vector<std::string>{"m.csv", "c64.npy"}));
-    CHECK(document.serialize().find("W_K: {file: c64.npy, rows: [1, 5], cols: [3, 7]}") !=
+    // The same files are read as before: W_Q still comes from c64.npy.
+    CHECK_EQ(after.cells[0].read.dataFiles, before.cells[0].read.dataFiles);
+    CHECK_EQ(after.cells[0].read.dataFiles,
+             (std::vector<std::string>{"m.csv", "c64.npy", "c64.npy"}));
+    CHECK(document.serialize().find("W_K: {file: c64.npy, rows: [1, 5], cols: [3, 7]}\n") !=
           std::string::npos);
+    CHECK_EQ(after.cells[0].attention()->loadedFrom.at("W_Q"),
+             std::string("c64.npy, shape 5×7, rows: [0, 4], cols: [1, 5], 1 entry set"));
     CHECK(sameMatrix(load("c64.npy"), baseMatrix())); // the file is untouched
+
+    // The window's second Keep, from the state the first one left.
+    const EditableAttention kept = keptState(authored, edited);
+    EditableAttention again = kept;
+    CHECK_EQ(setMatrixEntry(again, "W_Q", 3, 0, -1.25), EditRefusal());
+    const auto second = changedKeys(kept, again);
+    REQUIRE_EQ(second.size(), size_t(1));
+    CHECK_EQ(second[0].second, std::string("{file: c64.npy, rows: [0, 4], cols: [1, 5], set: "
+                                           "[[1, 2, 0.30000000000000004], [3, 0, -1.25]]}"));
+    // Re-reading a lesson with `set:` gives the same state as the Keep left.
+    const EditableAttention reread = EditableAttention::fromSpec(*after.cells[0].attention());
+    CHECK_EQ(changedKeys(reread, again), second);
+}
+
+// An edit that rewrites most of a loaded matrix, or its shape, is typed out: the file no longer
+// says what the matrix is. The state the Keep leaves forgets the file then.
+TEST_CASE("keepTypesAnEditThatRewritesMostOfALoadedMatrix") {
+    const Lesson before = lesson("tokens: [a, b, c, d, e]\nX: {file: m.csv, cols: [0, 4]}\n"
+                                 "W_Q: {file: c64.npy, rows: [0, 4], cols: [1, 5]}\n");
+    REQUIRE_MESSAGE(before.cells[0].attention(), describe(before.diagnostics));
+    const EditableAttention authored = EditableAttention::fromSpec(*before.cells[0].attention());
+    EditableAttention edited = authored;
+    CHECK_EQ(setZero(edited, "W_Q"), EditRefusal());
+    const auto changes = changedKeys(authored, edited);
+    REQUIRE_EQ(changes.size(), size_t(1));
+    CHECK_EQ(changes[0].second, yamlFlowMatrix(arma::zeros(4, 4)));
+    CHECK_EQ(keptState(authored, edited).fileValues.count("W_Q"), size_t(0));
+    CHECK_EQ(keptState(authored, edited).fileValues.count("X"), size_t(1));
+
+    EditableAttention fewer = authored; // X loses a token: 4 × 4 rows, not 5 × 4
+    CHECK_EQ(removeToken(fewer, 4), EditRefusal());
+    const auto typed = changedKeys(authored, fewer);
+    const auto x = std::find_if(typed.begin(), typed.end(),
+                                [](const auto& change) { return change.first == "X"; });
+    REQUIRE(x != typed.end());
+    CHECK_EQ(x->second, yamlFlowMatrix(baseMatrix().submat(0, 0, 3, 3)));
+}
+
+// A vector keeps the orientation its file gave: a 1-D array is one row, a column is one column.
+TEST_CASE("keepOfALoadedVectorSetsItsEntry") {
+    const Lesson before = lesson("tokens: [a, b, c, d, e]\nX: {file: m.csv, cols: [0, 4]}\n"
+                                 "b_Q: {file: vec.npy, cols: [0, 4]}\n"
+                                 "b_K: {file: col.npy, rows: [0, 4]}\n");
+    REQUIRE_MESSAGE(before.cells[0].attention(), describe(before.diagnostics));
+    const EditableAttention authored = EditableAttention::fromSpec(*before.cells[0].attention());
+    EditableAttention edited = authored;
+    CHECK_EQ(setMatrixEntry(edited, "b_Q", 0, 2, 9), EditRefusal());
+    CHECK_EQ(setMatrixEntry(edited, "b_K", 0, 3, -2), EditRefusal());
+    const auto changes = changedKeys(authored, edited);
+    REQUIRE_EQ(changes.size(), size_t(2));
+    CHECK_EQ(changes[0], std::pair<std::string, std::string>(
+                             "b_Q", "{file: vec.npy, cols: [0, 4], set: [[0, 2, 9]]}"));
+    CHECK_EQ(changes[1], std::pair<std::string, std::string>(
+                             "b_K", "{file: col.npy, rows: [0, 4], set: [[3, 0, -2]]}"));
+    Document document = before.document;
+    for (const auto& [key, value] : changes) {
+        CHECK_EQ(setCellKey(document, "a", key, value), std::optional<std::string>());
+    }
+    const Lesson after = parseLesson(document.serialize(), folder() + "/t.md");
+    REQUIRE_MESSAGE(after.cells[0].attention(), describe(after.diagnostics));
+    CHECK(
+        arma::approx_equal(after.cells[0].attention()->config.bQ, edited.config.bQ, "absdiff", 0));
+    CHECK(
+        arma::approx_equal(after.cells[0].attention()->config.bK, edited.config.bK, "absdiff", 0));
+}
+
+// `set:` applies after the slice and the transpose, in the matrix the cell sees.
+TEST_CASE("setEntriesApplyAfterSliceAndTranspose") {
+    const Lesson l = lesson("tokens: [a, b, c, d, e]\nX: {file: m.csv, cols: [0, 4]}\n"
+                            "W_V: {file: m.tsv, rows: [0, 4], cols: [2, 6], transpose: true,\n"
+                            "      set: [[0, 3, 7], [2, 1, -0.5]]}\n");
+    REQUIRE_MESSAGE(l.cells[0].attention(), describe(l.diagnostics));
+    arma::mat expected = baseMatrix().submat(0, 2, 3, 5).t(); // (4 × 4) after the transpose
+    expected(0, 3) = 7;
+    expected(2, 1) = -0.5;
+    CHECK(sameMatrix(l.cells[0].attention()->config.wV.weights, expected));
+}
+
+// Each problem of `set:` at its own line and column, naming the key (and the file when the
+// problem is where the entry falls in what was read).
+TEST_CASE("setEntryErrors") {
+    struct Row {
+        std::string name, body;
+        int line, column;
+        std::string message;
+    };
+    const Row rows[] = {
+        {"row past the end",
+         "tokens: [a]\nX: {file: c64.npy, rows: [0, 1], set: [[0, 1, 2], [1, 0, 5]]}\n", 5, 51,
+         "X: c64.npy: set: [1, 0] is outside the 1 × 7 matrix read (rows and columns count from "
+         "0)"},
+        {"col past the end",
+         "tokens: [a]\nX: {file: c64.npy, rows: [0, 1],\n    set: [[0, 7, 2]]}\n", 6, 11,
+         "X: c64.npy: set: [0, 7] is outside the 1 × 7 matrix read"},
+        {"not a list of entries", "tokens: [a]\nX: {file: c64.npy, rows: [0, 1], set: [0, 1, 2]}\n",
+         5, 40, "X: set must be a list of [row, col, value] entries, like [[1, 1, 5]]"},
+        {"not a list", "tokens: [a]\nX: {file: c64.npy, rows: [0, 1], set: 5}\n", 5, 39,
+         "X: set must be a list of [row, col, value] entries"},
+        {"negative index", "tokens: [a]\nX: {file: c64.npy, rows: [0, 1], set: [[-1, 0, 2]]}\n", 5,
+         41, "X: set: row and col must be whole numbers ≥ 0"},
+        {"value not a number", "tokens: [a]\nX: {file: c64.npy, rows: [0, 1], set: [[0, 0, x]]}\n",
+         5, 47, "X: set: the value must be a number"},
+        {"set twice",
+         "tokens: [a]\nX: {file: c64.npy, rows: [0, 1], set: [[0, 0, 1], [0, 0, 2]]}\n", 5, 51,
+         "X: set: [0, 0] is set twice"},
+    };
+    for (const Row& row : rows) {
+        test::dataRow(row.name, [&] {
+            const Diagnostic d = onlyError(row.body);
+            CHECK_MESSAGE(d.message.find(row.message) != std::string::npos, d.message);
+            CHECK_EQ(d.line, row.line);
+            CHECK_EQ(d.column, row.column);
+        });
+    }
+    // FILE:LINE:COLUMN, as `attnbook check` prints it.
+    const Diagnostic d = onlyError(rows[0].body);
+    CHECK_EQ(formatDiagnostic("t.md", d).rfind("t.md:5:51: ", 0), size_t(0));
 }
 
 // A cell whose matrices come from files computes exactly like the same

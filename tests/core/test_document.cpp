@@ -64,7 +64,9 @@ const Expected kErrorFixtures[] = {
      "binding {{nope.output[0][0]}}: no cell 'nope' to bind to"},
     {"binding_unknown_path", Severity::Error, 10, 10,
      "binding {{c.head[3].weights[0][0]}}: c.head has 1 entries, so [3] is o"},
-    {"broken_yaml", Severity::Error, 5, 6, "end of sequence flow not found"},
+    // yaml-cpp said "end of sequence flow not found" at the next key (5:6): the '[' is at 4:9.
+    {"broken_yaml", Severity::Error, 4, 9,
+     "a list opened with '[' on line 4 is not closed with ']'"},
     {"chart_formula", Severity::Error, 7, 22,
      "in the formula n^^2: Unexpected operator \"^\" found at position 2"},
     {"chart_not_finite", Severity::Error, 7, 19, "the formula 1/n is not finite at n = 0"},

@@ -77,3 +77,19 @@ TEST_CASE("cellKey") {
     quizFrom("answer: 5\ncell: 9lives\n", &problems);
     CHECK(hasErrors(problems));
 }
+
+// A numeric answer is shown as the lesson writes the same value: attention.md's
+// blue_self_score explains "{{colour.head[0].scores[1][1]:1}}" (0.5), so the window does not
+// answer "0.5000" beside it (issue 25, trip 13).
+TEST_CASE("shownDecimalsFollowTheLesson") {
+    CHECK_EQ(quizShownDecimals(quizFrom("answer: \"{{c.s[1][1]}}\"\n"
+                                        "explain: \"it is {{c.s[1][1]:1}}\"\n")),
+             1);
+    CHECK_EQ(quizShownDecimals(quizFrom("answer: \"{{c.s[1][1]}}\"\n"
+                                        "explain: \"near {{c.s[1][0]:1}}\"\n")),
+             4); // another value's digits say nothing
+    CHECK_EQ(quizShownDecimals(quizFrom("answer: \"{{c.s[1][1]:2}}\"\n"
+                                        "explain: \"it is {{c.s[1][1]:1}}\"\n")),
+             2);                                               // the answer's own digits win
+    CHECK_EQ(quizShownDecimals(quizFrom("answer: 0.5\n")), 1); // as typed
+}

@@ -2,6 +2,8 @@
 // in documents/data/real-head/: it checks clean (as `check --strict` would),
 // and every matrix it computes matches an independent NumPy recomputation
 // (real_head_numpy.py) to 1e-12.
+#include "core/document/cell_editor.h"
+#include "core/document/editable_attention.h"
 #include "core/document/lesson.h"
 
 #include "test_support.h"
@@ -86,4 +88,54 @@ TEST_CASE("matchesNumPy") {
     for (arma::uword i = 1; i < r.head[0].weights().n_rows; ++i) {
         CHECK(r.head[0].weights()(i, i - 1) > 0.5);
     }
+}
+
+// Issue 25, trip 4: in the window, W_Q(1,1) = 5 then Keep. The lesson keeps its file reference
+// with the one entry set beside it, reads back with exactly the edited numbers and without a
+// problem of reading; `check` then finds only what the edit changed: this W_Q(1,1) lowers one
+// share of the previous-token band to 0.8995, so that claim (> 0.9) is false.
+TEST_CASE("keepOfAnEditedLoadedWeightKeepsTheFile") {
+    const Lesson& lesson = computed().lesson;
+    const AttentionCellSpec* spec = lesson.cell("head")->attention();
+    REQUIRE(spec);
+    const EditableAttention authored = EditableAttention::fromSpec(*spec);
+    EditableAttention edited = authored;
+    CHECK_EQ(setMatrixEntry(edited, "W_Q", 1, 1, 5), EditRefusal());
+    const auto changes = changedKeys(authored, edited);
+    REQUIRE_EQ(changes.size(), size_t(1));
+    CHECK_EQ(changes[0].first, std::string("W_Q"));
+    CHECK_EQ(changes[0].second, std::string("{file: data/real-head/c_attn.npy, cols: [0, 8], "
+                                            "transpose: true, set: [[1, 1, 5]]}"));
+    Document document = lesson.document;
+    CHECK_EQ(setCellKey(document, "head", changes[0].first, changes[0].second),
+             std::optional<std::string>());
+    const std::string text = document.serialize();
+    CHECK(text.find("W_Q: {file: data/real-head/c_attn.npy, cols: [0, 8], transpose: true, "
+                    "set: [[1, 1, 5]]}\nW_K: {file: data/real-head/c_attn.npy, cols: [8, 16], "
+                    "transpose: true}\n") != std::string::npos);
+
+    AttentionEngine engine;
+    const Lesson after = parseLesson(text, kLesson);
+    const LessonResults results = computeLesson(after, engine);
+    std::vector<Diagnostic> all = after.diagnostics;
+    all.insert(all.end(), results.diagnostics.begin(), results.diagnostics.end());
+    const auto lint = checkLesson(after, results);
+    all.insert(all.end(), lint.begin(), lint.end());
+    std::string problems;
+    for (const Diagnostic& d : all) {
+        problems += formatDiagnostic("real-head.md", d) + "\n";
+    }
+    CHECK_MESSAGE(after.diagnostics.empty(), problems);
+    REQUIRE_EQ(all.size(), size_t(1));
+    CHECK_EQ(all[0].line, 46);
+    CHECK_MESSAGE(all[0].message.find("claim is false: head.head[0].weights[1][0] > 0.9") == 0,
+                  problems);
+    CHECK_MESSAGE(all[0].message.find("head.head[0].weights[3][2] = 0.8995") != std::string::npos,
+                  problems);
+    REQUIRE(after.cell("head")->attention());
+    const arma::mat& read = after.cell("head")->attention()->config.wQ.weights;
+    arma::mat expected = spec->config.wQ.weights; // (8 × 16): the file's, W_Q(1,1) = 5
+    expected(1, 1) = 5;
+    CHECK(arma::approx_equal(read, expected, "absdiff", 0));
+    CHECK_EQ(lessonDataFiles(after), lessonDataFiles(lesson));
 }

@@ -371,8 +371,30 @@ def main():
         text = f.read().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
     with open(crlf_path, "wb") as f:
         f.write(text)
+    # real-head.md after a Keep of W_V(0,3) = -0.5 and W_O(2,5) = 1.25 in the window (issue 25,
+    # trip 4): the weights keep their file references, with the entries set beside them, and
+    # the notebook must hold the set numbers, not the file's.
+    kept_folder = os.path.join(work, "kept")
+    shutil.rmtree(kept_folder, ignore_errors=True)
+    shutil.copytree(os.path.join(documents, "data", "real-head"),
+                    os.path.join(kept_folder, "data", "real-head"))
+    kept_path = os.path.join(kept_folder, "real-head-kept.md")
+    with open(os.path.join(documents, "real-head.md"), encoding="utf-8") as f:
+        text = f.read()
+    for reference, entries in (
+            ("W_V: {file: data/real-head/c_attn.npy, cols: [16, 24], transpose: true", "[[0, 3, -0.5]]"),
+            ("W_O: {file: data/real-head/w_o.csv", "[[2, 5, 1.25]]")):
+        if reference + "}\n" not in text:
+            sys.exit(f"real-head.md no longer says {reference}}}")
+        text = text.replace(reference + "}\n", reference + f", set: {entries}}}\n")
+    with open(kept_path, "w", encoding="utf-8") as f:
+        f.write(text)
+    original = json.loads(run([attnbook, "compute", os.path.join(documents, "real-head.md")]))
+    kept = json.loads(run([attnbook, "compute", kept_path]))
+    if original["cells"][0]["V"] == kept["cells"][0]["V"]:
+        comparison.failures.append("real-head-kept.md: set: did not change V")
     total = 0
-    for lesson in lessons + [random_path, crlf_path]:
+    for lesson in lessons + [random_path, crlf_path, kept_path]:
         total += check_lesson(attnbook, lesson, work, comparison)
     with open(os.path.join(work, "template.md.ipynb"), "rb") as lf, open(crlf_path + ".ipynb", "rb") as crlf:
         if lf.read() != crlf.read():

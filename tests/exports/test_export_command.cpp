@@ -58,7 +58,7 @@ class TestExportCommand : public QObject {
   private Q_SLOTS:
     // A lesson whose cells read files: the bundle carries them as
     // data/files/PATH with their hashes, and reopens identically once the
-    // lesson's folder is gone.
+    // lesson's folder is gone, `set:` entries over a file's numbers included.
     void aBundleCarriesTheFilesCellsRead() {
         QTemporaryDir dir;
         const QString folder = dir.filePath(QStringLiteral("lesson"));
@@ -76,8 +76,17 @@ class TestExportCommand : public QObject {
         }
         const QString md = folder + QStringLiteral("/real-head.md");
         const QString zip = dir.filePath(QStringLiteral("real-head.zip"));
+        // With an entry kept over the file's (issue 25, trip 4): the bundle reads it the same.
+        QByteArray text = fileBytes(md);
+        const QByteArray reference = "W_V: {file: data/real-head/c_attn.npy, cols: [16, 24], "
+                                     "transpose: true";
+        QVERIFY(text.contains(reference + "}\n"));
+        text.replace(reference + "}\n", reference + ", set: [[0, 3, -0.5]]}\n");
+        QFile::remove(md);
+        writeBytes(md, text);
         const std::string before = computeJson(md.toStdString());
         QVERIFY(before.find("\"head\"") != std::string::npos);
+        QVERIFY(before != computeJson(ATTNBOOK_SOURCE_DIR "/documents/real-head.md"));
         QCOMPARE(exportWith({md, QStringLiteral("--bundle"), zip}), int(ExitDone));
 
         QString error;

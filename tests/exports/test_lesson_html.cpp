@@ -362,9 +362,9 @@ class TestLessonHtml : public QObject {
         ExportRequest request;
         request.bundle = true;
         RenderedExport rendered;
-        QVERIFY(
-            renderExport(readAll(lesson).toStdString(), lesson.toStdString(), request, &rendered)
-                .ok());
+        QVERIFY(renderExport(readAll(lesson).toStdString(), lesson.toStdString(),
+                             dataFilesBeside(lesson.toStdString()), request, &rendered)
+                    .ok());
         const QString zipPath = dir.filePath(QStringLiteral("b.zip"));
         QVERIFY(writeAll(zipPath, rendered.part(QStringLiteral("bundle"))->bytes));
         QuaZipFile entry(zipPath, QStringLiteral("lesson.html"));

@@ -7,6 +7,7 @@
 #include "exports/notebook_python.h"
 #include "exports/notebook_writer.h"
 
+#include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -285,6 +286,30 @@ class TestNotebook : public QObject {
         QCOMPARE(code.count(QRegularExpression(QStringLiteral("^    \"\\w+\": \\[-?\\d"),
                                                QRegularExpression::MultilineOption)),
                  7);
+    }
+
+    // A weight kept after an edit in the window ({file: ..., set: [[row, col, value]]}, issue
+    // 25): the notebook holds the set number where the file's was, and says so in the note of
+    // where it was read, a Python string like every text of the lesson.
+    void keptEntriesOfALoadedValueAreWrittenOut() {
+        QFile file(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/real-head.md"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const std::string reference =
+            "W_O: {file: data/real-head/w_o.csv"; // (16 × 8), one output unit per row
+        std::string text = file.readAll().toStdString();
+        const size_t at = text.find(reference + "}\n");
+        QVERIFY(at != std::string::npos);
+        text.insert(at + reference.size(), ", set: [[0, 1, 0.125]]");
+        const Lesson lesson = parseLesson(text, ATTNBOOK_SOURCE_DIR "/documents/real-head.md");
+        QVERIFY(!hasErrors(lesson.diagnostics));
+        const QString code =
+            sourceOf(cellWithId(parsed(notebookOf(lesson)), QStringLiteral("head")));
+        QVERIFY2(code.contains(QStringLiteral("# W_O was read from \"data/real-head/w_o.csv, "
+                                              "shape 16×8, 1 entry set\"\n")),
+                 qPrintable(code));
+        QVERIFY2(code.contains(QRegularExpression(
+                     QStringLiteral("W_O = matrix\\(\\[\n    \\[-?[0-9.e-]+, 0\\.125, "))),
+                 qPrintable(code));
     }
 
     // Labels that are not plain words reach Python and Markdown escaped.

@@ -1,6 +1,6 @@
 // libFuzzer target: `--set ID.KEY=YAML` values (app/what_if.h) applied to a small lesson
 // through the cell editor, then recomputed under tight cost limits.
-#include "app/what_if.h"
+#include "core/live/what_if.h"
 #include "core/document/cell_cost.h"
 #include "core/document/data_files.h"
 

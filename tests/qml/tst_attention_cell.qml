@@ -412,6 +412,24 @@ Item {
             }
         }
 
+        // A bar of the whole share (the causal mask's first row) has its label above the plot:
+        // it was drawn over QtCharts' title; the heading is now above the chart (issue 25).
+        function test_aFullBarsLabelClearsTheHeading() {
+            compare(card.cell.setMask("causal"), "")
+            compare(card.cell.setFocus(0), "")
+            tryVerify(() => findChild(card, "shareLabel_0_0") !== null
+                            && findChild(card, "shareLabel_0_0").text === "1")
+            waitForRendering(card)
+            const label = control("shareLabel_0_0")
+            const heading = control("sharesHeading")
+            const labelTop = label.mapToItem(card, 0, 0).y
+            const headingBottom = heading.mapToItem(card, 0, heading.height).y
+            verify(labelTop >= headingBottom, labelTop + " below " + headingBottom)
+            const chart = control("sharesChart")
+            verify(label.mapToItem(chart, 0, 0).y >= 0, "the label is inside the chart")
+            card.cell.reset()
+        }
+
         function test_focusFollows() {
             const picker = control("focusPicker")
             picker.currentIndex = 1

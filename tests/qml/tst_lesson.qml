@@ -323,6 +323,13 @@ Item {
             compare(chart.chart.series.length, 2)
             verify(chart.chart.xLog && chart.chart.yLog)
             compare(chart.chart.describe("whole text", 64, 2048), "n = 64: whole text 2,048")
+            // The axes QtCharts draws carry the PDF's tick labels, every decade in one style and
+            // the top one labelled: its LogValueAxis wrote "1e+06" beside "100000" and ended
+            // at the data's 500,000 (issue 25, trip 13).
+            const yAxis = chart.axes.y
+            compare(yAxis.categoriesLabels, ["10⁻¹", "10⁰", "10¹", "10²", "10³", "10⁴", "10⁵", "10⁶"])
+            compare(yAxis.max, 6)
+            compare(chart.axes.x.categoriesLabels, ["1", "10", "100", "1,000"])
         }
 
         function test_outlineJumps() {

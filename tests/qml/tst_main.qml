@@ -32,6 +32,20 @@ Item {
             compare(findChild(window.contentItem, "lessonTitle").text, "Window test lesson")
         }
 
+        // File → Print… (Ctrl+P), beside Export, for an open lesson. (What it prints is
+        // test_lesson_printer's; the system print dialog itself needs a person.)
+        function test_printInTheFileMenu() {
+            const window = openWindow(sourceDir + "/tests/app/fixtures/window.md")
+            const item = findChild(window, "printMenuItem")
+            verify(item, "File → Print… is in the menu")
+            const action = findChild(window, "printAction")
+            verify(action)
+            compare(item.action, action)
+            compare(action.shortcut, StandardKey.Print)
+            verify(action.enabled)
+            compare(action.text, "&Print…")
+        }
+
         function test_bundledLessonWithoutFile() {
             const window = openWindow("")
             verify(window.session.bundled)

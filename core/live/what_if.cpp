@@ -1,4 +1,4 @@
-#include "app/what_if.h"
+#include "core/live/what_if.h"
 
 #include "core/document/cell_editor.h"
 #include "core/live/reader_what_ifs.h"
@@ -47,7 +47,8 @@ WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
     std::vector<Diagnostic> old = lesson.diagnostics;
     old.insert(old.end(), before.diagnostics.begin(), before.diagnostics.end());
 
-    out.lesson = parseLesson(document.serialize(), lesson.document.path);
+    // The same data files as the lesson (its folder, or the bundle it was opened from).
+    out.lesson = parseLesson(document.serialize(), lesson.document.path, lesson.files);
     out.results = computeLesson(out.lesson, engine);
     std::vector<Diagnostic> now = out.lesson.diagnostics;
     now.insert(now.end(), out.results.diagnostics.begin(), out.results.diagnostics.end());

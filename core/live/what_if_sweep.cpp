@@ -1,0 +1,349 @@
+#include "core/live/what_if_sweep.h"
+
+#include "core/document/cell_editor.h"
+#include "core/document/prose_sentences.h"
+#include "core/live/reader_what_ifs.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace attnbook {
+namespace {
+
+// Words that name what a key of a cell holds: a sentence that says them is about that setting.
+// Heads are named by their count ("two heads"): "each head" is true for any number of them.
+const std::vector<std::string>& topicWords(const std::string& key) {
+    static const std::map<std::string, std::vector<std::string>> words = {
+        {"mask", {"mask", "masks", "masked", "causal", "future"}},
+        {"padding", {"padding", "padded", "pad"}},
+        {"scale",
+         {"scale", "scaled", "scales", "scaling", "√", "sqrt", "square root", "divide", "divided",
+          "divides", "dividing"}},
+        {"positional", {"position", "positions", "positional", "sinusoid", "sinusoidal"}},
+        {"W_Q", {"identity", "W_Q"}},
+        {"W_K", {"identity", "W_K"}},
+        {"W_V", {"identity", "W_V"}},
+        {"W_O", {"identity", "W_O"}},
+        {"temperature", {"temperature"}},
+        {"generate", {"generate", "generates", "generated", "generation"}},
+    };
+    static const std::vector<std::string> none;
+    const auto found = words.find(key);
+    return found == words.end() ? none : found->second;
+}
+
+// The counts a sentence may state in words ("three tokens", "2 heads"), and what they count.
+const std::vector<std::string>& countWords() {
+    static const std::vector<std::string> words = {
+        "one", "two",    "three",  "four", "five", "six", "seven", "eight", "nine",
+        "ten", "eleven", "twelve", "1",    "2",    "3",   "4",     "5",     "6",
+        "7",   "8",      "9",      "10",   "11",   "12",  "single"};
+    return words;
+}
+const std::vector<std::string>& countedNouns(const std::string& key) {
+    static const std::map<std::string, std::vector<std::string>> nouns = {
+        {"tokens", {"tokens", "words"}}, {"heads", {"heads", "head"}}};
+    static const std::vector<std::string> none;
+    const auto found = nouns.find(key);
+    return found == nouns.end() ? none : found->second;
+}
+
+bool isWordChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+           (static_cast<unsigned char>(c) & 0x80) != 0;
+}
+
+std::string lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return text;
+}
+
+// Where `word` stands in `text` as a whole word (case folded), or npos.
+size_t findWord(const std::string& text, const std::string& word) {
+    const std::string haystack = lower(text), needle = lower(word);
+    const bool symbol = !isWordChar(needle.front()) || (needle.front() & 0x80);
+    for (size_t at = haystack.find(needle); at != std::string::npos;
+         at = haystack.find(needle, at + 1)) {
+        const size_t end = at + needle.size();
+        if (symbol || ((at == 0 || !isWordChar(haystack[at - 1])) &&
+                       (end >= haystack.size() || !isWordChar(haystack[end])))) {
+            return at;
+        }
+    }
+    return std::string::npos;
+}
+
+// A token named by hand: *cat*, _cat_, `cat`, "cat", “cat” or ‘cat’ (a bare "the" in a
+// sentence is English, not the token).
+bool namesTokenByHand(const std::string& words, const std::string& label) {
+    static const std::vector<std::pair<std::string, std::string>> marks = {
+        {"*", "*"}, {"_", "_"}, {"`", "`"}, {"\"", "\""}, {"“", "”"}, {"‘", "’"}};
+    for (const auto& [open, close] : marks) {
+        if (words.find(open + label + close) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<std::string> tokensOf(const LessonResults& results, const std::string& cellId) {
+    std::vector<std::string> tokens;
+    const ComputedCell* cell = results.cell(cellId);
+    const Json* list = cell && cell->ok ? cell->json.find("tokens") : nullptr;
+    if (list && list->isArray()) {
+        for (const Json& token : list->array()) {
+            if (token.isString()) {
+                tokens.push_back(token.string());
+            }
+        }
+    }
+    return tokens;
+}
+
+std::string shown(const LessonResults& results, const Binding& binding) {
+    return results.boundText(binding).value_or("—");
+}
+
+bool claimHolds(const LessonResults& results, const Binding& claim) {
+    const ClaimVerdict verdict = evaluateClaim(claim, results.lookup());
+    return verdict.error.empty() && verdict.holds;
+}
+
+// `text` cut to `longest` bytes (at a character), with "…" when cut.
+std::string shortened(std::string text, size_t longest = 40) {
+    if (text.size() > longest) {
+        size_t cut = longest;
+        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
+            --cut;
+        }
+        text = text.substr(0, cut) + "…";
+    }
+    return text;
+}
+
+std::string quoted(const std::string& text) {
+    return "'" + shortened(text, 60) + "'";
+}
+
+// One reason a sentence may be false under one what-if.
+struct Suspect {
+    std::string setting; // "try.mask=causal (causal mask)"
+    std::string says;
+    std::string now;
+    bool byWords = false; // the words name the setting (claims that never fail do not help)
+    std::string key;      // "playground.scale": what the words name
+};
+
+// The sweep over one lesson: its sentences before any what-if, then each what-if in turn.
+class Sweep {
+  public:
+    Sweep(const Lesson& lesson, const LessonResults& results)
+        : results_(results), sentences_(proseSentences(lesson.document)),
+          suspects_(sentences_.sentences.size()), claimFailedUnder_(sentences_.sentences.size()) {
+        for (const ProseSentence& sentence : sentences_.sentences) {
+            std::vector<std::string> values;
+            for (const Binding& binding : sentence.values) {
+                values.push_back(shown(results, binding));
+            }
+            shownBefore_.push_back(std::move(values));
+        }
+        for (size_t s = 0; s < sentences_.sentences.size(); ++s) {
+            const ProseSentence& sentence = sentences_.sentences[s];
+            paragraphSentences_[sentence.paragraph].push_back(s);
+            std::vector<std::string>& cells = paragraphCells_[sentence.paragraph];
+            for (const std::string& id : cellsNamedBy(sentence)) {
+                if (std::find(cells.begin(), cells.end(), id) == cells.end()) {
+                    cells.push_back(id);
+                }
+            }
+        }
+    }
+
+    void tryWhatIf(const ReaderWhatIf& whatIf, const LessonResults& now) {
+        const std::vector<std::string> tokensBefore = tokensOf(results_, whatIf.cellId);
+        const std::vector<std::string> tokensNow = tokensOf(now, whatIf.cellId);
+        const std::string setting = shortened(whatIf.setText(0)) + " (" + whatIf.label + ")";
+        for (size_t s = 0; s < sentences_.sentences.size(); ++s) {
+            const ProseSentence& sentence = sentences_.sentences[s];
+            const std::string key = whatIf.cellId + "." + whatIf.keys.front().first;
+            bool paragraphMarked = false; // a claim of the paragraph fails: the reader sees it
+            for (const size_t other : paragraphSentences_[sentence.paragraph]) {
+                for (const Binding& claim : sentences_.sentences[other].claims) {
+                    if (!claimHolds(now, claim)) {
+                        paragraphMarked = true;
+                        if (other == s) {
+                            claimFailedUnder_[s].insert(key);
+                        }
+                    }
+                }
+            }
+            if (paragraphMarked || sentence.general) {
+                continue;
+            }
+            if (std::optional<Suspect> found = byWords(sentence, whatIf, tokensBefore, tokensNow)) {
+                found->setting = setting;
+                found->key = key;
+                suspects_[s].push_back(*found);
+                continue;
+            }
+            for (size_t v = 0; v < sentence.values.size(); ++v) {
+                const std::string after = shown(now, sentence.values[v]);
+                if (after != shownBefore_[s][v]) {
+                    suspects_[s].push_back({setting, quoted(shownBefore_[s][v]), quoted(after)});
+                    break;
+                }
+            }
+        }
+    }
+
+    std::vector<Diagnostic> warnings() const {
+        std::vector<Diagnostic> out;
+        for (size_t s = 0; s < sentences_.sentences.size(); ++s) {
+            std::vector<const Suspect*> kept;
+            for (const Suspect& suspect : suspects_[s]) {
+                // A claim that some what-if breaks states the condition of the sentence's
+                // numbers; one that never fails states nothing. Words that name a setting
+                // need a claim that fails when that setting changes: one about the setting.
+                const std::set<std::string>& failed = claimFailedUnder_[s];
+                if (suspect.byWords ? !failed.count(suspect.key) : failed.empty()) {
+                    kept.push_back(&suspect);
+                }
+            }
+            if (kept.empty()) {
+                continue;
+            }
+            const ProseSentence& sentence = sentences_.sentences[s];
+            std::string message = "this sentence may be false when " + kept[0]->setting +
+                                  " (it says " + kept[0]->says + "; the cell now gives " +
+                                  kept[0]->now + ")";
+            if (kept.size() > 1) {
+                message += ", and under " + std::to_string(kept.size() - 1) + " more what-if" +
+                           (kept.size() > 2 ? "s" : "");
+            }
+            message += ": guard it with a claim that fails then, bind what it names, or mark it "
+                       "<!-- general --> if its words hold for any numbers";
+            out.push_back({Severity::Warning, sentence.line, sentence.column, message, ""});
+        }
+        return out;
+    }
+
+  private:
+    // Whether the sentence is about the cell: it or its paragraph binds it, or, binding
+    // nothing, it stands in the cell's section.
+    bool isAbout(const ProseSentence& sentence, const std::string& cellId) const {
+        const auto found = paragraphCells_.find(sentence.paragraph);
+        if (found != paragraphCells_.end() && !found->second.empty()) {
+            return std::find(found->second.begin(), found->second.end(), cellId) !=
+                   found->second.end();
+        }
+        const auto section = sentences_.cellSection.find(cellId);
+        return section != sentences_.cellSection.end() && section->second == sentence.section;
+    }
+
+    std::optional<Suspect> byWords(const ProseSentence& sentence, const ReaderWhatIf& whatIf,
+                                   const std::vector<std::string>& tokensBefore,
+                                   const std::vector<std::string>& tokensNow) const {
+        if (!isAbout(sentence, whatIf.cellId)) {
+            return std::nullopt;
+        }
+        const auto& [key, yaml] = whatIf.keys.front();
+        const std::string now = key + ": " + shortened(yaml);
+        for (const std::string& word : topicWords(key)) {
+            if (const size_t at = findWord(sentence.words, word); at != std::string::npos) {
+                return Suspect{{}, quoted(sentence.words.substr(at, word.size())), now, true};
+            }
+        }
+        const bool countChanged =
+            key == "heads" || (key == "tokens" && tokensBefore.size() != tokensNow.size());
+        for (const std::string& noun : countChanged ? countedNouns(key) : countedNouns("")) {
+            for (const std::string& count : countWords()) {
+                const std::string said = count + " " + noun;
+                if (findWord(sentence.words, said) != std::string::npos &&
+                    (count != "one" && count != "1" && count != "single") == (noun.back() == 's')) {
+                    return Suspect{{}, quoted(said), now, true};
+                }
+            }
+        }
+        if (key != "tokens") {
+            return std::nullopt;
+        }
+        for (size_t i = 0; i < tokensBefore.size(); ++i) {
+            const std::string& label = tokensBefore[i];
+            const bool moved = i >= tokensNow.size() || tokensNow[i] != label;
+            if (moved && namesTokenByHand(sentence.words, label)) {
+                return Suspect{{},
+                               quoted(label),
+                               "token " + std::to_string(i + 1) + ": " +
+                                   (i < tokensNow.size() ? tokensNow[i] : std::string("none")),
+                               true};
+            }
+        }
+        return std::nullopt;
+    }
+
+    const LessonResults& results_;
+    LessonSentences sentences_;
+    std::vector<std::vector<std::string>> shownBefore_; // each sentence's values, as shown
+    std::map<size_t, std::vector<std::string>> paragraphCells_;
+    std::map<size_t, std::vector<size_t>> paragraphSentences_;
+    std::vector<std::vector<Suspect>> suspects_;
+    // Per sentence: the settings ("cell.key") under which one of its own claims failed.
+    std::vector<std::set<std::string>> claimFailedUnder_;
+};
+
+} // namespace
+
+size_t
+forEachReaderWhatIf(const Lesson& lesson, const LessonResults& results, AttentionEngine& engine,
+                    const std::function<void(const ReaderWhatIf&, const LessonResults&)>& visit) {
+    size_t ran = 0;
+    for (const LessonCell& cell : lesson.cells) {
+        const ComputedCell* computed = results.cell(cell.id);
+        if (!computed || !computed->ok) {
+            continue; // its own error says what is wrong
+        }
+        for (const ReaderWhatIf& whatIf : readerWhatIfs(cell)) {
+            Document document = lesson.document;
+            bool applied = true;
+            for (const auto& [key, yaml] : whatIf.keys) {
+                applied = applied && !setCellKey(document, cell.id, key, yaml);
+            }
+            if (!applied) {
+                continue;
+            }
+            const Lesson changed =
+                parseLesson(document.serialize(), lesson.document.path, lesson.files);
+            // Only the changed cell is computed again: the others read the same body.
+            ComputePolicy onlyTheChangedCell;
+            onlyTheChangedCell.reuse = [&](const LessonCell& other) {
+                return other.id == cell.id ? nullptr : results.cell(other.id);
+            };
+            const LessonResults now = computeLesson(changed, engine, onlyTheChangedCell);
+            const ComputedCell* after = now.cell(cell.id);
+            if (!after || !after->ok) {
+                continue; // the window refuses what the cell cannot compute
+            }
+            ++ran;
+            visit(whatIf, now);
+        }
+    }
+    return ran;
+}
+
+SweepReport sweepReaderWhatIfs(const Lesson& lesson, const LessonResults& results,
+                               AttentionEngine& engine) {
+    SweepReport report;
+    Sweep sweep(lesson, results);
+    report.whatIfs = forEachReaderWhatIf(lesson, results, engine,
+                                         [&](const ReaderWhatIf& whatIf, const LessonResults& now) {
+                                             sweep.tryWhatIf(whatIf, now);
+                                         });
+    report.warnings = sweep.warnings();
+    return report;
+}
+
+} // namespace attnbook

@@ -1,0 +1,43 @@
+#pragma once
+// The what-if sweep of `check --what-ifs` (and of `check --strict`, issue 22): every what-if a
+// reader can make with a cell's controls (readerWhatIfs) is applied and recomputed, and each
+// prose sentence that may have become false without a mark is reported:
+//
+//   - its bound numbers or tokens changed (the rendered sentence differs), and it has no claim
+//     that the sweep ever sees fail: a claim that always holds guards nothing;
+//   - or its words name what the what-if changed ("causal" when the mask changed, "√" or
+//     "scale" when the scale did, "three tokens" when a token went, a token named by hand as
+//     *cat*, `cat` or "cat" when the row now holds another word), and none of its claims
+//     fails in any what-if of that setting: a claim about something else does not guard it;
+//
+// unless a claim in the sentence or its paragraph is false for that what-if (the window marks
+// it for the reader), or the author marked the sentence `<!-- general -->`: its words hold
+// whatever the numbers are. A sentence is about the cells it or its paragraph binds; one that
+// binds nothing is about the cells of its section.
+
+#include "core/document/diagnostic.h"
+#include "core/document/lesson.h"
+
+#include <functional>
+#include <vector>
+
+namespace attnbook {
+
+struct SweepReport {
+    std::vector<Diagnostic> warnings; // one per sentence, at the sentence
+    size_t whatIfs = 0;               // how many what-ifs were tried
+};
+
+struct ReaderWhatIf;
+
+// Applies each what-if a reader can make (readerWhatIfs of every cell that computes) and calls
+// `visit` with the lesson's results under it. Only the changed cell is computed again; a
+// what-if its cell cannot compute is skipped, as the window refuses it. Returns how many ran.
+size_t
+forEachReaderWhatIf(const Lesson& lesson, const LessonResults& results, AttentionEngine& engine,
+                    const std::function<void(const ReaderWhatIf&, const LessonResults&)>& visit);
+
+SweepReport sweepReaderWhatIfs(const Lesson& lesson, const LessonResults& results,
+                               AttentionEngine& engine);
+
+} // namespace attnbook

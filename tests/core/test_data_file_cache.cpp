@@ -1,0 +1,188 @@
+// Issue 24: a lesson keeps its own source of data files, and a re-read of it (after each edit
+// in the window) reads none of them again. Reads are counted through a DataFiles that counts;
+// a file changed on disk is read again, a problem is never kept, and a folder is the one the
+// lesson was in when it was opened, whatever the working directory is later.
+#include "core/document/data_files.h"
+#include "core/document/lesson.h"
+
+#include "test_support.h"
+
+#include <map>
+#include <mutex>
+
+#include <unistd.h>
+
+using namespace attnbook;
+
+namespace {
+
+const std::string kDocuments = ATTNBOOK_SOURCE_DIR "/documents";
+
+// Serves `files` from memory and counts every read, by PATH.
+class CountingDataFiles final : public DataFiles {
+  public:
+    explicit CountingDataFiles(std::map<std::string, std::string> files)
+        : files_(memoryDataFiles(std::move(files))) {}
+
+    std::optional<std::string> read(const std::string& path, std::uint64_t maxBytes,
+                                    std::string& error) const override {
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            ++reads_[path];
+        }
+        return files_->read(path, maxBytes, error);
+    }
+
+    int reads(const std::string& path) const {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        const auto it = reads_.find(path);
+        return it == reads_.end() ? 0 : it->second;
+    }
+    int allReads() const {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        int sum = 0;
+        for (const auto& [path, count] : reads_) {
+            sum += count;
+        }
+        return sum;
+    }
+
+  private:
+    std::shared_ptr<const DataFiles> files_;
+    mutable std::mutex mutex_;
+    mutable std::map<std::string, int> reads_;
+};
+
+// documents/real-head.md's data files, as its bundle carries them.
+std::shared_ptr<CountingDataFiles> realHeadFiles() {
+    std::map<std::string, std::string> files;
+    for (const char* name : {"c_attn.npy", "emb.npy", "pos.npy", "vocab.txt", "w_o.csv"}) {
+        const std::string path = std::string("data/real-head/") + name;
+        const std::optional<std::string> bytes = test::readFile(kDocuments + "/" + path);
+        REQUIRE_MESSAGE(bytes, path);
+        files[path] = *bytes;
+    }
+    return std::make_shared<CountingDataFiles>(std::move(files));
+}
+
+std::string realHeadText() {
+    const std::optional<std::string> text = test::readFile(kDocuments + "/real-head.md");
+    REQUIRE(text);
+    return *text;
+}
+
+int errorCount(const Lesson& lesson) {
+    int errors = 0;
+    for (const Diagnostic& d : lesson.diagnostics) {
+        errors += d.severity == Severity::Error ? 1 : 0;
+    }
+    return errors;
+}
+
+// The current working directory, put back when this goes.
+class WorkingDirectory {
+  public:
+    WorkingDirectory() : before_(std::filesystem::current_path()) {}
+    ~WorkingDirectory() { std::filesystem::current_path(before_); }
+    WorkingDirectory(const WorkingDirectory&) = delete;
+    WorkingDirectory& operator=(const WorkingDirectory&) = delete;
+
+  private:
+    std::filesystem::path before_;
+};
+
+} // namespace
+
+// Every document edit in the window reads the lesson again: the session's re-read, then the
+// export controller's. Without the cache that is 7 reads of real-head.md's files per read of
+// the lesson (c_attn.npy once for each of W_Q, W_K and W_V), 14 per edit; with it, each file
+// is read once when the lesson opens and never again while it is unchanged.
+TEST_CASE("aReReadOfTheLessonReadsNoDataFileAgain") {
+    const std::string text = realHeadText();
+    const std::shared_ptr<CountingDataFiles> plain = realHeadFiles();
+    const Lesson uncached = parseLesson(text, "real-head.md", plain);
+    CHECK_EQ(errorCount(uncached), 0);
+    CHECK_EQ(plain->reads("data/real-head/c_attn.npy"), 3);
+    CHECK_EQ(plain->allReads(), 7);
+    (void)parseLesson(text, "real-head.md", plain); // an edit: the session's re-read …
+    (void)parseLesson(text, "real-head.md", plain); // … and the export controller's
+    CHECK_EQ(plain->allReads(), 21);
+
+    const std::shared_ptr<CountingDataFiles> counted = realHeadFiles();
+    const std::shared_ptr<const DataFiles> cached = cachedDataFiles(counted);
+    const Lesson opened = parseLesson(text, "real-head.md", cached);
+    CHECK_EQ(errorCount(opened), 0);
+    CHECK_EQ(counted->reads("data/real-head/c_attn.npy"), 1);
+    CHECK_EQ(counted->allReads(), 5); // each of the five files once
+    for (int edit = 0; edit < 3; ++edit) {
+        const Lesson session = parseLesson(text, "real-head.md", opened.files);
+        const Lesson exportController = parseLesson(text, "real-head.md", opened.files);
+        CHECK_EQ(errorCount(session), 0);
+        CHECK_EQ(errorCount(exportController), 0);
+        CHECK(arma::approx_equal(session.cells[0].attention()->config.wQ.weights,
+                                 uncached.cells[0].attention()->config.wQ.weights, "absdiff", 0.0));
+    }
+    CHECK_EQ(counted->allReads(), 5);
+}
+
+// The cache asks the folder for each file's version (its identity, size and times) and reads
+// the file again when it changed: an author who writes new weights sees them at the next edit.
+TEST_CASE("aFileChangedOnDiskIsReadAgain") {
+    test::TempDir folder;
+    REQUIRE(test::writeFile(folder.filePath("w.csv"), "1,2\n"));
+    const std::shared_ptr<const DataFiles> cached =
+        cachedDataFiles(folderDataFiles(folder.filePath("")));
+    std::string error;
+    CHECK_EQ(cached->read("w.csv", 1 << 20, error), std::optional<std::string>("1,2\n"));
+    REQUIRE(test::writeFile(folder.filePath("w.csv"), "1,2\n3,4\n"));
+    CHECK_EQ(cached->read("w.csv", 1 << 20, error), std::optional<std::string>("1,2\n3,4\n"));
+    // A limit holds for kept bytes as for read ones, in the same words.
+    CHECK_EQ(cached->read("w.csv", 4, error), std::nullopt);
+    CHECK_EQ(error, std::string("is 8 bytes, over the limit of 4 bytes"));
+    // Removed: its problem, not the bytes kept.
+    REQUIRE(std::filesystem::remove(folder.filePath("w.csv")));
+    CHECK_EQ(cached->read("w.csv", 1 << 20, error), std::nullopt);
+    CHECK_EQ(error, std::string("no such file in the lesson's folder"));
+    // A problem is not kept either: the file put in place is found.
+    REQUIRE(test::writeFile(folder.filePath("w.csv"), "5\n"));
+    CHECK_EQ(cached->read("w.csv", 1 << 20, error), std::optional<std::string>("5\n"));
+}
+
+// A link swapped to lead outside after the file was kept is refused, as an uncached read is.
+TEST_CASE("aLinkLeadingOutsideIsRefusedAfterTheFileWasKept") {
+    test::TempDir root;
+    REQUIRE(test::makePath(root.filePath("lesson")));
+    REQUIRE(test::writeFile(root.filePath("lesson/real.csv"), "1\n"));
+    REQUIRE(test::writeFile(root.filePath("secret.csv"), "2\n"));
+    REQUIRE_EQ(::symlink("real.csv", root.filePath("lesson/w.csv").c_str()), 0);
+    const std::shared_ptr<const DataFiles> cached =
+        cachedDataFiles(folderDataFiles(root.filePath("lesson")));
+    std::string error;
+    CHECK_EQ(cached->read("w.csv", 1 << 20, error), std::optional<std::string>("1\n"));
+    REQUIRE(std::filesystem::remove(root.filePath("lesson/w.csv")));
+    REQUIRE_EQ(::symlink("../secret.csv", root.filePath("lesson/w.csv").c_str()), 0);
+    CHECK_EQ(cached->read("w.csv", 1 << 20, error), std::nullopt);
+    CHECK_EQ(error, std::string("leads outside the lesson's folder (through a link)"));
+}
+
+// A lesson opened by a relative path reads beside it after the working directory changed
+// (issue 24: its files were looked up against the process's working directory at each read).
+TEST_CASE("aLessonsFolderIsTheOneItWasOpenedFrom") {
+    const WorkingDirectory restore;
+    std::filesystem::current_path(kDocuments);
+    const std::shared_ptr<const DataFiles> beside = dataFilesBeside("real-head.md");
+    test::TempDir elsewhere;
+    std::filesystem::current_path(elsewhere.path());
+    const Lesson lesson = parseLesson(realHeadText(), "real-head.md", beside);
+    CHECK_EQ(errorCount(lesson), 0);
+    CHECK_EQ(lessonDataFiles(lesson).size(), size_t(5));
+}
+
+// A path with no folder of its own reads nothing: not the working directory's files.
+TEST_CASE("aResourcePathReadsNothing") {
+    std::string error;
+    CHECK_EQ(
+        dataFilesBeside(":/documents/real-head.md")->read("data/real-head/w_o.csv", 1 << 20, error),
+        std::nullopt);
+    CHECK(error.find("no folder yet") != std::string::npos);
+}

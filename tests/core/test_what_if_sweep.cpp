@@ -1,0 +1,278 @@
+// Issue 22: the what-if sweep of `check --what-ifs` (each sentence a reader's what-if may make
+// false without a mark), the sentences it reads, the lint for whole numbers and percentages,
+// and the coincidences check --fix declines. The planted sentences stand in a copy of
+// documents/attention.md, after its playground, whose controls open everything.
+#include "core/document/lesson.h"
+#include "core/document/prose_sentences.h"
+#include "core/document/typed_numbers.h"
+#include "core/live/reader_what_ifs.h"
+#include "core/live/typed_number_coincidences.h"
+#include "core/live/what_if_sweep.h"
+
+#include "test_support.h"
+
+#include <algorithm>
+
+using namespace attnbook;
+
+namespace {
+
+std::string shipped(const std::string& name) {
+    const auto bytes = test::readFile(std::string(ATTNBOOK_SOURCE_DIR "/documents/") + name);
+    REQUIRE_MESSAGE(bytes, "cannot read documents/" << name);
+    return *bytes;
+}
+
+struct Computed {
+    Lesson lesson;
+    LessonResults results;
+};
+
+Computed compute(const std::string& text, const std::string& path = "attention.md") {
+    Computed c{parseLesson(text, ATTNBOOK_SOURCE_DIR "/documents/" + path), {}};
+    AttentionEngine engine;
+    c.results = computeLesson(c.lesson, engine);
+    REQUIRE_MESSAGE(!hasErrors(c.results.diagnostics), path);
+    return c;
+}
+
+// attention.md with `text` after the paragraph that closes its playground section.
+struct Planted {
+    std::string text;
+    int firstLine = 0; // of the planted text
+    int lineOf(const std::string& words) const {
+        const size_t at = text.find(words);
+        REQUIRE_MESSAGE(at != std::string::npos, words);
+        return int(std::count(text.begin(), text.begin() + long(at), '\n')) + 1;
+    }
+};
+
+Planted plantInAttention(const std::string& text) {
+    std::string lesson = shipped("attention.md");
+    const std::string anchor = "positional encoding and then reorder the tokens.<!-- general -->\n";
+    const size_t at = lesson.find(anchor);
+    REQUIRE(at != std::string::npos);
+    lesson.insert(at + anchor.size(), "\n" + text);
+    return {lesson, int(std::count(lesson.begin(), lesson.begin() + long(at), '\n')) + 3};
+}
+
+std::vector<Diagnostic> sweep(const std::string& text) {
+    const Computed c = compute(text);
+    AttentionEngine engine;
+    return sweepReaderWhatIfs(c.lesson, c.results, engine).warnings;
+}
+
+const Diagnostic* warningAt(const std::vector<Diagnostic>& all, int line) {
+    const auto found =
+        std::find_if(all.begin(), all.end(), [&](const Diagnostic& d) { return d.line == line; });
+    return found == all.end() ? nullptr : &*found;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE("sentences: a claim or a general mark after the full stop belongs to the sentence") {
+    const Lesson parsed =
+        parseLesson(std::string("# One\n\nFirst sentence {{c.n}}. Second one.{{? c.n == 3}} Third "
+                                "one.<!-- general -->\n\n- An item, {{c.d}}.\n\n| a | {{c.n}} |\n"
+                                "|---|---|\n\n```text\nCode. Not a sentence.\n```\n\n# Two\n\n"
+                                "<!-- a note --> Last.\n"),
+                    "x.md");
+    const LessonSentences cut = proseSentences(parsed.document);
+    REQUIRE(cut.sentences.size() == 5);
+    const auto& s = cut.sentences;
+    CHECK(s[0].source == "First sentence {{c.n}}.");
+    CHECK(s[0].values.size() == 1);
+    CHECK(s[0].claims.empty());
+    CHECK(s[1].claims.size() == 1);
+    CHECK(s[1].claims[0].expression == "c.n == 3");
+    CHECK_FALSE(s[1].general);
+    CHECK(s[2].general);
+    CHECK(s[2].line == 3);
+    CHECK(s[3].source == "An item, {{c.d}}.");
+    CHECK(s[3].column == 3);
+    CHECK(s[3].paragraph != s[2].paragraph);
+    CHECK(s[4].source == "Last.");
+    CHECK(s[4].section == s[0].section + 1);
+    CHECK_FALSE(s[4].general);
+}
+
+TEST_CASE("the sweep finds nothing in the shipped lessons, and tries their what-ifs") {
+    for (const std::string name :
+         {"guide.md", "attention.md", "transformers.md", "real-head.md", "transformer.md"}) {
+        CAPTURE(name);
+        const Computed c = compute(shipped(name), name);
+        AttentionEngine engine;
+        const SweepReport report = sweepReaderWhatIfs(c.lesson, c.results, engine);
+        CHECK(report.whatIfs > 0);
+        for (const Diagnostic& d : report.warnings) {
+            FAIL_CHECK(name << ":" << d.line << ":" << d.column << ": " << d.message);
+        }
+    }
+}
+
+TEST_CASE("the sweep finds each kind of sentence a reader's what-if makes false") {
+    const Planted planted = plantInAttention(
+        "Because the mask is causal here, the first token reads only itself.\n\n"
+        "The middle token is *blue*, so it stands out.\n\n"
+        "Each score is divided by √4 = 2 before the softmax.{{? sqrt(playground.d) == 2}}\n\n"
+        "The first row's shares add up: {{playground.head[0].weights[0][0]}} + "
+        "{{playground.head[0].weights[0][1]}} + {{playground.head[0].weights[0][2]}} = 1.\n\n"
+        "The playground starts with three tokens.\n");
+    const std::vector<Diagnostic> all = sweep(planted.text);
+    REQUIRE(all.size() == 5);
+    for (const Diagnostic& d : all) {
+        CHECK(d.severity == Severity::Warning);
+        CHECK(contains(d.message, "this sentence may be false when playground."));
+        CHECK(d.column == 1);
+    }
+
+    const Diagnostic* causal = warningAt(all, planted.lineOf("Because the mask"));
+    REQUIRE(causal);
+    CHECK(contains(causal->message, "playground.mask=causal (causal mask) (it says 'mask'"));
+
+    const Diagnostic* token = warningAt(all, planted.lineOf("The middle token"));
+    REQUIRE(token);
+    CHECK(contains(token->message, "(it says 'blue'; the cell now gives token 2: "));
+
+    // The claim tests whether √d is whole, never whether the scores are divided by it.
+    const Diagnostic* scale = warningAt(all, planted.lineOf("Each score"));
+    REQUIRE(scale);
+    CHECK(contains(scale->message, "playground.scale=false (no scaling) (it says '√'"));
+
+    // Three terms: a fourth token makes the sum false.
+    const Diagnostic* sum = warningAt(all, planted.lineOf("The first row's"));
+    REQUIRE(sum);
+    CHECK(contains(sum->message, "(it says '0.3837'; the cell now gives "));
+
+    const Diagnostic* count = warningAt(all, planted.lineOf("three tokens"));
+    REQUIRE(count);
+    CHECK(contains(count->message, "(it says 'three tokens'"));
+}
+
+TEST_CASE("a claim that fails with the what-if, or a general mark, quiets the sweep") {
+    const Planted planted = plantInAttention(
+        "With no mask here, every token reads every token.{{? playground.mask == \"none\"}}\n\n"
+        "Each score is divided by √{{playground.d_k:0}}.{{? playground.divides_by_sqrt_dk}}\n\n"
+        "The first row's shares are {{playground.head[0].weights[0][0]}} and more.<!-- general "
+        "-->\n\n"
+        "The middle token is *{{playground.tokens[1]}}*.<!-- general -->\n");
+    const std::vector<Diagnostic> all = sweep(planted.text);
+    for (const Diagnostic& d : all) {
+        FAIL_CHECK(d.line << ": " << d.message);
+    }
+}
+
+TEST_CASE("a claim that always holds guards nothing") {
+    const Planted planted =
+        plantInAttention("The first share is {{playground.head[0].weights[0][0]}}.{{? 1 == 1}}\n\n"
+                         "The first share is {{playground.head[0].weights[0][0]}} "
+                         "again.{{? playground.n > 0}}\n");
+    const std::vector<Diagnostic> all = sweep(planted.text);
+    CHECK(warningAt(all, planted.firstLine));
+    CHECK(warningAt(all, planted.firstLine + 2));
+}
+
+TEST_CASE("the lint finds whole numbers and percentages that restate a result") {
+    const Planted planted = plantInAttention(
+        "```attention sums\ntokens: [a, b]\nvocab:\n  a: [2, 1]\n  b: [1, 3]\nscale: false\n```\n\n"
+        "b scores {{sums.head[0].scores[1][0]:0}} against a and 10 against itself, in Part 2 of "
+        "3 (a score of 5 is a's).\n\n"
+        "Red gives 38% of its attention to itself in the playground, and 100% to all "
+        "{{playground.n:0}} tokens.\n\n"
+        "The score of b against itself is 10, but this paragraph binds no cell.\n");
+    const Computed c = compute(planted.text);
+    const std::vector<TypedNumber> sites = findTypedNumbers(c.lesson, c.results);
+    REQUIRE(sites.size() == 3);
+    CHECK(sites[0].line == planted.lineOf("b scores {{"));
+    CHECK(sites[0].typed == "10");
+    CHECK(sites[0].binding == "sums.head[0].scores[1][1]:0");
+    CHECK(sites[1].typed == "5"); // a against a, and a against b (and b against a)
+    CHECK(sites[1].binding == "sums.head[0].scores[0][0]:0");
+    CHECK(sites[1].candidates.size() == 3);
+    CHECK(sites[2].line == planted.lineOf("Red gives 38%"));
+    CHECK(sites[2].column == 11);
+    CHECK(sites[2].typed == "38");
+    CHECK(sites[2].replacement() == "{{100 * playground.head[0].weights[0][0]:0}}");
+    CHECK(sites[2].candidates.size() > 1); // red's share of itself, of the other red, …
+}
+
+// The what-ifs of every cell, each observed by the check.
+void observeEveryWhatIf(const Computed& c, CoincidenceCheck& check) {
+    AttentionEngine engine;
+    forEachReaderWhatIf(c.lesson, c.results, engine,
+                        [&](const ReaderWhatIf& whatIf, const LessonResults& now) {
+                            check.observe(now, whatIf.setText(0));
+                        });
+}
+
+TEST_CASE("--fix declines the scale beside scores that vary") {
+    // 0.5 is the scale here, and the author's "which gives 0.5" reads as a share worked out
+    // from the scores: when the reader removes a token, the scores change and the scale not.
+    const Planted planted = plantInAttention(
+        "Red scores {{playground.head[0].scores[0]}} against the three tokens, which gives "
+        "0.5.\n");
+    const Computed c = compute(planted.text);
+    const std::vector<TypedNumber> sites = findTypedNumbers(c.lesson, c.results);
+    REQUIRE(sites.size() == 1);
+    CHECK(sites[0].typed == "0.5");
+    CHECK(sites[0].binding == "playground.scale:1");
+    CoincidenceCheck check(c.results, sites);
+    observeEveryWhatIf(c, check);
+    CHECK(contains(check.why(0), "it equals playground.scale only by coincidence, it seems: "
+                                 "when playground."));
+    CHECK(contains(check.why(0), "{{playground.head[0].scores[0]}} beside it becomes "));
+}
+
+// Three tokens whose shares all differ; the reader may change their vectors.
+const char* const kDistinct = "```attention distinct\ntokens: [a, b, c]\nvocab:\n"
+                              "  a: [2, 0, 0, 0]\n  b: [0, 1, 0, 0]\n  c: [1, 1, 2, 0]\n"
+                              "controls: [vectors]\n```\n\n";
+
+TEST_CASE("--fix binds a number only one value shows") {
+    const Computed probe = compute(kDistinct);
+    const Json* share = probe.results.cell("distinct")->json.find("head")->at(0)->find("weights");
+    const std::string typed = formatBoundValue(*share->at(0)->at(1), 4);
+    const Computed c =
+        compute(std::string(kDistinct) + "The first token gives " + typed + " to the second.\n");
+    const std::vector<TypedNumber> sites = findTypedNumbers(c.lesson, c.results);
+    REQUIRE(sites.size() == 1);
+    CHECK(sites[0].binding == "distinct.head[0].weights[0][1]:4");
+    CHECK(sites[0].candidates.size() == 1);
+    CoincidenceCheck check(c.results, sites);
+    observeEveryWhatIf(c, check);
+    CHECK(check.why(0).empty());
+}
+
+TEST_CASE("--fix declines a constant beside numbers that vary") {
+    // The scale, 0.5, is the same whatever the reader does to the tokens; the weight beside it
+    // is not: the 0.5 is more likely a share the author worked out than the scale.
+    const Computed c = compute(std::string(kDistinct) +
+                               "The first weight is {{distinct.head[0].weights[0][0]}}, and "
+                               "halving gives 0.5.\n");
+    const std::vector<TypedNumber> sites = findTypedNumbers(c.lesson, c.results);
+    REQUIRE(sites.size() == 1);
+    CHECK(sites[0].binding == "distinct.scale:1");
+    CoincidenceCheck check(c.results, sites);
+    observeEveryWhatIf(c, check);
+    CHECK(contains(check.why(0), "only by coincidence"));
+}
+
+TEST_CASE("--fix weighs only numbers of the chosen value's cell") {
+    // The scale of `distinct` stays put while the playground's share beside it changes: the
+    // playground's what-ifs say nothing about `distinct`.
+    const Computed c = compute(std::string(kDistinct) +
+                               "The playground gives {{playground.head[0].weights[0][0]}}, and "
+                               "`distinct` scales by 0.5.\n\n" +
+                               "```attention playground\ntokens: [red, blue]\nvocab:\n"
+                               "  red: [1, 0]\n  blue: [0, 1]\ncontrols: [tokens]\n```\n");
+    const std::vector<TypedNumber> sites = findTypedNumbers(c.lesson, c.results);
+    REQUIRE(sites.size() == 1);
+    CHECK(sites[0].binding == "distinct.scale:1");
+    CoincidenceCheck check(c.results, sites);
+    observeEveryWhatIf(c, check);
+    CHECK(check.why(0).empty());
+}
