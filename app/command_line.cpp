@@ -250,8 +250,8 @@ std::vector<TypedNumber> bindingsThatHold(const std::string& file, const Lesson&
     }
     AttentionEngine engine;
     forEachReaderWhatIf(lesson, results, engine,
-                        [&](const ReaderWhatIf& whatIf, const LessonResults& now) {
-                            check.observe(now, whatIf.setText(0) + " (" + whatIf.label + ")");
+                        [&](const SweepWhatIf& whatIf, const LessonResults& now) {
+                            check.observe(now, whatIf.setting);
                         });
     if (!worksheetCells(lesson).empty() || !transformerWorksheetCells(lesson).empty()) {
         for (int k = 1; k <= kVariantsWeighed; ++k) {

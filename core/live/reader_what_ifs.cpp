@@ -267,6 +267,33 @@ std::vector<ReaderWhatIf> transformerWhatIfs(const std::string& id,
 
 } // namespace
 
+std::vector<ReaderViewWhatIf> readerViewWhatIfs(const LessonCell& cell) {
+    const TransformerCellSpec* spec = cell.transformer();
+    if (!spec) {
+        return {};
+    }
+    const TransformerLiveCell authored(*spec);
+    std::vector<ReaderViewWhatIf> out;
+    const auto add = [&](const std::string& control, const std::string& label,
+                         std::function<std::string(TransformerLiveCell&)> edit) {
+        TransformerLiveCell trial(*spec);
+        if (authored.allows(control) && edit(trial).empty()) {
+            out.push_back({cell.id, control, label, std::move(edit)});
+        }
+    };
+    const int layers = int(spec->config.layers.size());
+    for (int run = 1; run < layers; ++run) {
+        add("layers",
+            std::to_string(run) + (run == 1 ? " layer" : " layers") + " of " +
+                std::to_string(layers),
+            [run](TransformerLiveCell& c) { return c.setLayersRun(run); });
+    }
+    add("norm", "norm off", [](TransformerLiveCell& c) { return c.setNorm(false); });
+    add("ffn", "feed-forward off", [](TransformerLiveCell& c) { return c.setFeedForward(false); });
+    add("mask", "no mask", [](TransformerLiveCell& c) { return c.setMask(MaskKind::None); });
+    return out;
+}
+
 bool readerMayChange(const LessonCell& cell, const std::string& key) {
     if (key == "focus") {
         return cell.attention() || cell.transformer();

@@ -6,11 +6,14 @@
 
 #include "core/document/lesson.h"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace attnbook {
+
+class TransformerLiveCell;
 
 // Whether the cell's controls let a reader change its top-level key `key`. A control changes
 // the keys the window's Keep writes for it: `tokens` also rewrites the per-token keys (padding,
@@ -30,6 +33,15 @@ struct ReaderWhatIf {
     }
 };
 
+// A what-if of a transformer cell's view, which no key holds (transformer.md: layers run,
+// normalization, feed-forward networks, the mask): applied to the cell's live state.
+struct ReaderViewWhatIf {
+    std::string cellId;
+    std::string control;                                    // "layers", "norm", "ffn", "mask"
+    std::string label;                                      // "norm off"
+    std::function<std::string(TransformerLiveCell&)> apply; // "" when applied
+};
+
 // The what-ifs the cell's controls allow, bounded and in a fixed order: each control's values
 // one at a time (every heads count the widths allow, the other mask, every positional kind,
 // each scale kind with a divisor of 2, each projection as the identity and as zeros, the first
@@ -40,5 +52,9 @@ struct ReaderWhatIf {
 // A transformer cell's temperature (0.5, 2), generation (none, three greedy words) and
 // positions (none, sinusoidal) as well.
 std::vector<ReaderWhatIf> readerWhatIfs(const LessonCell& cell);
+
+// The view what-ifs a transformer cell's controls allow: each number of layers short of all,
+// normalization off, the feed-forward networks off, no mask. None for other cells.
+std::vector<ReaderViewWhatIf> readerViewWhatIfs(const LessonCell& cell);
 
 } // namespace attnbook

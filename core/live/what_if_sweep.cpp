@@ -2,7 +2,10 @@
 
 #include "core/document/cell_editor.h"
 #include "core/document/prose_sentences.h"
+#include "core/document/result_json.h"
 #include "core/live/reader_what_ifs.h"
+#include "core/live/transformer_live_cell.h"
+#include "core/math/transformer_engine.h"
 
 #include <algorithm>
 #include <cctype>
@@ -29,6 +32,10 @@ const std::vector<std::string>& topicWords(const std::string& key) {
         {"W_O", {"identity", "W_O"}},
         {"temperature", {"temperature"}},
         {"generate", {"generate", "generates", "generated", "generation"}},
+        // A transformer cell's views (no key holds them; "mask " is its mask view).
+        {"norm", {"norm", "norms", "normalization", "normalizations", "LayerNorm"}},
+        {"ffn", {"feed-forward", "FFN", "FFNs"}},
+        {"mask ", {"mask", "masks", "masked", "causal", "future"}},
     };
     static const std::vector<std::string> none;
     const auto found = words.find(key);
@@ -45,7 +52,9 @@ const std::vector<std::string>& countWords() {
 }
 const std::vector<std::string>& countedNouns(const std::string& key) {
     static const std::map<std::string, std::vector<std::string>> nouns = {
-        {"tokens", {"tokens", "words"}}, {"heads", {"heads", "head"}}};
+        {"tokens", {"tokens", "words"}},
+        {"heads", {"heads", "head"}},
+        {"layers", {"layers", "layer", "blocks", "block"}}};
     static const std::vector<std::string> none;
     const auto found = nouns.find(key);
     return found == nouns.end() ? none : found->second;
@@ -163,13 +172,13 @@ class Sweep {
         }
     }
 
-    void tryWhatIf(const ReaderWhatIf& whatIf, const LessonResults& now) {
+    void tryWhatIf(const SweepWhatIf& whatIf, const LessonResults& now) {
         const std::vector<std::string> tokensBefore = tokensOf(results_, whatIf.cellId);
         const std::vector<std::string> tokensNow = tokensOf(now, whatIf.cellId);
-        const std::string setting = shortened(whatIf.setText(0)) + " (" + whatIf.label + ")";
+        const std::string& setting = whatIf.setting;
         for (size_t s = 0; s < sentences_.sentences.size(); ++s) {
             const ProseSentence& sentence = sentences_.sentences[s];
-            const std::string key = whatIf.cellId + "." + whatIf.keys.front().first;
+            const std::string key = whatIf.cellId + "." + whatIf.key;
             bool paragraphMarked = false; // a claim of the paragraph fails: the reader sees it
             for (const size_t other : paragraphSentences_[sentence.paragraph]) {
                 for (const Binding& claim : sentences_.sentences[other].claims) {
@@ -244,21 +253,21 @@ class Sweep {
         return section != sentences_.cellSection.end() && section->second == sentence.section;
     }
 
-    std::optional<Suspect> byWords(const ProseSentence& sentence, const ReaderWhatIf& whatIf,
+    std::optional<Suspect> byWords(const ProseSentence& sentence, const SweepWhatIf& whatIf,
                                    const std::vector<std::string>& tokensBefore,
                                    const std::vector<std::string>& tokensNow) const {
         if (!isAbout(sentence, whatIf.cellId)) {
             return std::nullopt;
         }
-        const auto& [key, yaml] = whatIf.keys.front();
-        const std::string now = key + ": " + shortened(yaml);
+        const std::string& key = whatIf.key;
+        const std::string& now = whatIf.now;
         for (const std::string& word : topicWords(key)) {
             if (const size_t at = findWord(sentence.words, word); at != std::string::npos) {
                 return Suspect{{}, quoted(sentence.words.substr(at, word.size())), now, true};
             }
         }
-        const bool countChanged =
-            key == "heads" || (key == "tokens" && tokensBefore.size() != tokensNow.size());
+        const bool countChanged = key == "heads" || key == "layers" ||
+                                  (key == "tokens" && tokensBefore.size() != tokensNow.size());
         for (const std::string& noun : countChanged ? countedNouns(key) : countedNouns("")) {
             for (const std::string& count : countWords()) {
                 const std::string said = count + " " + noun;
@@ -297,9 +306,42 @@ class Sweep {
 
 } // namespace
 
+namespace {
+
+// The lesson's results with one cell's replaced by `cell`.
+LessonResults withCell(const LessonResults& results, ComputedCell cell) {
+    LessonResults out;
+    out.diagnostics = results.diagnostics;
+    for (const ComputedCell& c : results.cells) {
+        out.cells.push_back(c.id == cell.id ? std::move(cell) : c);
+    }
+    return out;
+}
+
+// A transformer cell under one of the window's views, computed as the window computes it.
+std::optional<ComputedCell> viewedCell(const LessonCell& cell, const ReaderViewWhatIf& view,
+                                       const AttentionEngine& attention) {
+    TransformerLiveCell live(*cell.transformer());
+    if (!view.apply(live).empty()) {
+        return std::nullopt;
+    }
+    try {
+        TransformerEngine engine(TransformerLimits{attention.limits()});
+        auto result = std::make_shared<TransformerResult>(engine.compute(live.config()));
+        ComputedCell out{cell.id, cell.kind, true,   transformerJson(cell.id, *result, nullptr),
+                         nullptr, {},        nullptr};
+        out.transformer = std::move(result);
+        return out;
+    } catch (const std::exception&) {
+        return std::nullopt; // the window refuses what the cell cannot compute
+    }
+}
+
+} // namespace
+
 size_t
 forEachReaderWhatIf(const Lesson& lesson, const LessonResults& results, AttentionEngine& engine,
-                    const std::function<void(const ReaderWhatIf&, const LessonResults&)>& visit) {
+                    const std::function<void(const SweepWhatIf&, const LessonResults&)>& visit) {
     size_t ran = 0;
     for (const LessonCell& cell : lesson.cells) {
         const ComputedCell* computed = results.cell(cell.id);
@@ -328,7 +370,21 @@ forEachReaderWhatIf(const Lesson& lesson, const LessonResults& results, Attentio
                 continue; // the window refuses what the cell cannot compute
             }
             ++ran;
-            visit(whatIf, now);
+            const auto& [key, yaml] = whatIf.keys.front();
+            visit({cell.id, key, shortened(whatIf.setText(0)) + " (" + whatIf.label + ")",
+                   key + ": " + shortened(yaml)},
+                  now);
+        }
+        for (const ReaderViewWhatIf& view : readerViewWhatIfs(cell)) {
+            if (std::optional<ComputedCell> viewed = viewedCell(cell, view, engine)) {
+                ++ran;
+                // A view's key is its control; "mask " keeps a transformer's mask view apart
+                // from an attention cell's `mask` key (the same words name both).
+                visit({cell.id, view.control == "mask" ? "mask " : view.control,
+                       cell.id + ": " + view.label + " (the window's view; no key holds it)",
+                       view.label},
+                      withCell(results, std::move(*viewed)));
+            }
         }
     }
     return ran;
@@ -338,10 +394,9 @@ SweepReport sweepReaderWhatIfs(const Lesson& lesson, const LessonResults& result
                                AttentionEngine& engine) {
     SweepReport report;
     Sweep sweep(lesson, results);
-    report.whatIfs = forEachReaderWhatIf(lesson, results, engine,
-                                         [&](const ReaderWhatIf& whatIf, const LessonResults& now) {
-                                             sweep.tryWhatIf(whatIf, now);
-                                         });
+    report.whatIfs = forEachReaderWhatIf(
+        lesson, results, engine,
+        [&](const SweepWhatIf& whatIf, const LessonResults& now) { sweep.tryWhatIf(whatIf, now); });
     report.warnings = sweep.warnings();
     return report;
 }

@@ -19,6 +19,7 @@
 #include "core/document/lesson.h"
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace attnbook {
@@ -28,14 +29,21 @@ struct SweepReport {
     size_t whatIfs = 0;               // how many what-ifs were tried
 };
 
-struct ReaderWhatIf;
+// One what-if of the sweep, as reports name it.
+struct SweepWhatIf {
+    std::string cellId;
+    std::string key;     // the key it changes ("mask", "tokens"), or a view's control ("norm")
+    std::string setting; // "playground.mask=causal (causal mask)", "tiny: norm off (a view)"
+    std::string now;     // "mask: causal", "norm off"
+};
 
-// Applies each what-if a reader can make (readerWhatIfs of every cell that computes) and calls
-// `visit` with the lesson's results under it. Only the changed cell is computed again; a
-// what-if its cell cannot compute is skipped, as the window refuses it. Returns how many ran.
+// Applies each what-if a reader can make (readerWhatIfs and readerViewWhatIfs of every cell
+// that computes) and calls `visit` with the lesson's results under it. Only the changed cell
+// is computed again; a what-if its cell cannot compute is skipped, as the window refuses it.
+// Returns how many ran.
 size_t
 forEachReaderWhatIf(const Lesson& lesson, const LessonResults& results, AttentionEngine& engine,
-                    const std::function<void(const ReaderWhatIf&, const LessonResults&)>& visit);
+                    const std::function<void(const SweepWhatIf&, const LessonResults&)>& visit);
 
 SweepReport sweepReaderWhatIfs(const Lesson& lesson, const LessonResults& results,
                                AttentionEngine& engine);

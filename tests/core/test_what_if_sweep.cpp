@@ -204,8 +204,8 @@ TEST_CASE("the lint finds whole numbers and percentages that restate a result") 
 void observeEveryWhatIf(const Computed& c, CoincidenceCheck& check) {
     AttentionEngine engine;
     forEachReaderWhatIf(c.lesson, c.results, engine,
-                        [&](const ReaderWhatIf& whatIf, const LessonResults& now) {
-                            check.observe(now, whatIf.setText(0));
+                        [&](const SweepWhatIf& whatIf, const LessonResults& now) {
+                            check.observe(now, whatIf.setting);
                         });
 }
 
@@ -275,4 +275,27 @@ TEST_CASE("--fix weighs only numbers of the chosen value's cell") {
     CoincidenceCheck check(c.results, sites);
     observeEveryWhatIf(c, check);
     CHECK(check.why(0).empty());
+}
+
+TEST_CASE("the sweep tries a transformer cell's views, which no key holds") {
+    std::string lesson = shipped("transformer.md");
+    const std::string anchor = "The rest of the lesson shows where those numbers come from.\n";
+    const size_t at = lesson.find(anchor);
+    REQUIRE(at != std::string::npos);
+    lesson.insert(at + anchor.size(), "Every block normalizes its input with LayerNorm.\n");
+    const int line = int(std::count(lesson.begin(), lesson.begin() + long(at), '\n')) + 2;
+    const Computed c = compute(lesson, "transformer.md");
+
+    const LessonCell* tiny = c.lesson.cell("tiny");
+    REQUIRE(tiny);
+    const std::vector<ReaderViewWhatIf> views = readerViewWhatIfs(*tiny);
+    REQUIRE(views.size() == 1); // tiny's controls: norm and temperature
+    CHECK(views[0].label == "norm off");
+
+    AttentionEngine engine;
+    const std::vector<Diagnostic> all = sweepReaderWhatIfs(c.lesson, c.results, engine).warnings;
+    const Diagnostic* found = warningAt(all, line);
+    REQUIRE(found);
+    CHECK(contains(found->message, "when tiny: norm off (the window's view; no key holds it) "
+                                   "(it says 'LayerNorm'; the cell now gives norm off)"));
 }
