@@ -1,8 +1,8 @@
 // libFuzzer target: `--set ID.KEY=YAML` values (app/what_if.h) applied to a small lesson
 // through the cell editor, then recomputed under tight cost limits.
-#include "core/live/what_if.h"
 #include "core/document/cell_cost.h"
 #include "core/document/data_files.h"
+#include "core/live/what_if.h"
 
 #include <cstddef>
 #include <cstdint>
