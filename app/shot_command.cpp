@@ -15,7 +15,9 @@
 #include <QGuiApplication>
 #include <QImage>
 #include <QImageWriter>
+#include <QPainter>
 #include <QQmlApplicationEngine>
+#include <QQuickItem>
 #include <QQuickWindow>
 #include <QThread>
 
@@ -112,6 +114,77 @@ qreal settle(const std::function<qreal()>& height) {
     return last;
 }
 
+// The item called `name` among `item` and the items inside it (the visual tree: QML items
+// need not be QObject children of the items they sit in).
+QQuickItem* itemNamed(QQuickItem* item, const QString& name) {
+    if (!item || item->objectName() == name) {
+        return item;
+    }
+    for (QQuickItem* child : item->childItems()) {
+        if (QQuickItem* found = itemNamed(child, name)) {
+            return found;
+        }
+    }
+    return nullptr;
+}
+
+// Past this height a PNG is unwieldy and some viewers refuse it.
+constexpr int kMaximumHeight = 32000;
+
+// The whole page of the window, drawn a screen at a time with the lesson view scrolled over
+// it, so that only the rows near the screen are built (LessonView lets the others go): with
+// the window as tall as the page, every row of attention.md was built at once and the
+// command peaked at 509 MB (issue 25, trip 9). A first pass builds every row once, so that
+// each keeps its own height and the page's height is final; the second draws. The outline
+// beside the view is drawn from the first screen: a longer outline is cut there.
+QImage drawWholePage(QQuickWindow& window, int width) {
+    constexpr int kScreen = 1500;
+    window.resize(width, kScreen);
+    const auto pageHeight = [&window] { return window.property("pageHeight").toReal(); };
+    settle(pageHeight);
+    QQuickItem* view = itemNamed(window.contentItem(), QStringLiteral("lessonView"));
+    if (!view) {
+        return {};
+    }
+    const auto lastTop = [view] {
+        return std::max(0.0, view->property("contentHeight").toReal() - view->height());
+    };
+    for (qreal y = 0; y <= lastTop(); y += view->height()) {
+        view->setProperty("contentY", y);
+        settle(pageHeight);
+    }
+    const int height = std::clamp(int(std::ceil(pageHeight())), 200, kMaximumHeight);
+    QImage page(width, height, QImage::Format_RGB888);
+    const QPointF viewAt = view->mapToScene(QPointF(0, 0));
+    const int viewTop = int(std::round(viewAt.y()));
+    const int viewLeft = int(std::round(viewAt.x()));
+    QPainter painter(&page);
+    for (qreal at = 0;; at += view->height()) {
+        const qreal y = std::min(at, lastTop());
+        view->setProperty("contentY", y);
+        settle(pageHeight);
+        const QImage screen = window.grabWindow();
+        if (screen.isNull()) {
+            return {};
+        }
+        const int shown = int(std::ceil(view->height()));
+        if (at == 0) {
+            // The first screen whole (the header, the outline beside the view); below it,
+            // the outline's empty background, as a window as tall as the page shows it.
+            painter.drawImage(QPoint(0, 0), screen);
+            const QRect besideView(0, screen.height() - 1, viewLeft, 1);
+            painter.drawImage(QRect(0, screen.height(), viewLeft, height - screen.height()), screen,
+                              besideView);
+        }
+        painter.drawImage(QPoint(viewLeft, viewTop + int(std::round(y))), screen,
+                          QRect(viewLeft, viewTop, width - viewLeft, shown));
+        if (y >= lastTop() || viewTop + y + shown >= height) {
+            break;
+        }
+    }
+    return page;
+}
+
 } // namespace
 
 int runShotCommand(const QStringList& arguments) {
@@ -158,15 +231,7 @@ int runShotCommand(const QStringList& arguments) {
                   << options.cell.toStdString() << "'\n";
         return ExitUsage;
     }
-    window->resize(options.width, 900);
-    const auto pageHeight = [window] { return window->property("pageHeight").toReal(); };
-    qreal height = settle(pageHeight);
-    // Past this height a PNG is unwieldy and some viewers refuse it.
-    constexpr int kMaximumHeight = 32000;
-    const int pixels = std::clamp(int(std::ceil(height)), 200, kMaximumHeight);
-    window->resize(options.width, pixels);
-    settle(pageHeight);
-    const QImage image = window->grabWindow();
+    const QImage image = drawWholePage(*window, options.width);
     if (image.isNull()) {
         std::cerr << "attnbook shot: the window could not be drawn\n";
         return ExitOutputFailed;
@@ -185,7 +250,7 @@ int runShotCommand(const QStringList& arguments) {
         std::cerr << error.toStdString() << '\n';
         return ExitOutputFailed;
     }
-    if (height > kMaximumHeight) {
+    if (const qreal height = window->property("pageHeight").toReal(); height > kMaximumHeight) {
         std::cerr << "attnbook shot: the page is " << int(height)
                   << " pixels tall; the image shows the first " << kMaximumHeight << "\n";
     }

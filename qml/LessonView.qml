@@ -37,18 +37,24 @@ Flickable {
     contentHeight: pageHeight
     boundsBehavior: Flickable.StopAtBounds
     clip: true
-    ScrollBar.vertical: ScrollBar { id: scrollBar }
+    // The shot command scrolls the view a screen at a time: no scroll bar on its page.
+    property bool scrollBarShown: true
+    ScrollBar.vertical: ScrollBar {
+        id: scrollBar
+        policy: view.scrollBarShown ? ScrollBar.AsNeeded : ScrollBar.AlwaysOff
+    }
     Accessible.role: Accessible.Document
     Accessible.name: session.title
 
-    // Rows are built when they come within a screen of the view and kept once built, so that
-    // opening a long lesson builds its first screens only (issue 11). Until then a row is a
-    // placeholder: an empty item of about its height, with nothing inside (the row's tools,
-    // its cell and its highlight are made when it is built), so that a lesson of a thousand
-    // rows makes a thousand small items, not a thousand rows. Every row is built with
-    // `buildAll` (the shot command draws the whole page), in authoring mode and after the
-    // first edit, so that an author's edits keep their place as they always did; reading is
-    // what stays lazy.
+    // Rows are built when they come within a screen of the view and let go again when they
+    // are far from it (unbuildFar), so that opening a long lesson builds its first screens only
+    // (issue 11) and reading it to the end keeps a few screens of rows (issue 25). Until then a
+    // row is a placeholder: an empty item of about its height (its own, once it was built),
+    // with nothing inside (the row's tools, its cell and its highlight are made when it is
+    // built), so that a lesson of a thousand rows makes a thousand small items, not a thousand
+    // rows. Every row is built with `buildAll`, in authoring mode and after the first edit, so
+    // that an author's edits keep their place as they always did; reading is what stays lazy.
+    // The shot command scrolls the view over the page and draws it a screen at a time.
     property bool buildAll: false
     // False while the rows are being made: until the column has placed them, every row sits
     // at y = 0 and would count as near the view.
@@ -66,8 +72,27 @@ Flickable {
         if (!rowsPlaced || buildAll || builtByEdit || authoring)
             return
         buildRows(Math.max(0, rowAt(contentY)), Math.max(0, rowAt(contentY + height)))
+        unbuildFar()
         if (readerMoved)
             aheadLater.restart()
+    }
+    // Rows more than `keptScreens` screens above or below the view are let go again: their
+    // cells' views (heatmaps, tables, charts) are most of the window's memory, and a lesson
+    // read to its end kept every one of them (530 MB for attention.md: issue 25, trip 9). A
+    // row let go keeps the height it had, so nothing on screen moves; what the reader changed
+    // lives in the cell's model, not in the row, and is there when the row is built again.
+    readonly property real keptScreens: 3
+    function unbuildFar() {
+        const above = contentY - keptScreens * height
+        const below = contentY + (keptScreens + 1) * height
+        for (let row = 0; row < rows.count; ++row) {
+            const entry = rows.itemAt(row)
+            // qmllint disable type
+            if (entry && entry.built && !entry.editing &&
+                    (entry.y + entry.height < above || entry.y > below))
+                entry.built = false
+            // qmllint enable type
+        }
     }
     // Builds rows `first` to `last`; the number built.
     function buildRows(first: int, last: int): int {
@@ -536,10 +561,12 @@ Flickable {
                 required property bool folded
                 property bool flashing: false
                 property bool editing: false
-                // See buildAll and buildNear. A row is built once and stays built.
+                // See buildAll, buildNear and unbuildFar.
                 property bool built: view.buildAll || view.builtByEdit || view.authoring ||
                                      view.onlyCell.length > 0
-                readonly property real estimatedHeight: kind === "prose"
+                // The height the row had when built last: its placeholder's once let go.
+                property real builtHeight: 0
+                readonly property real estimatedHeight: builtHeight > 0 ? builtHeight : kind === "prose"
                     ? 1.6 * Theme.proseSize * Math.ceil(markdown.length / Math.max(40, Theme.proseWidth / (0.5 * Theme.proseSize))) + 10
                     : ({ attention: 900, transformer: 900, quiz: 260, chart: 420, broken: 160 })[kind] || 200
                 // The cell or prose shown (null until built).
@@ -560,6 +587,7 @@ Flickable {
                 readonly property bool wide: kind !== "prose" || editing
                 width: wide ? view.columnWidth : Math.min(Theme.proseWidth, view.columnWidth)
                 height: body.item ? body.item.implicitHeight : estimatedHeight // qmllint disable type
+                onHeightChanged: if (body.item) builtHeight = height
 
                 Loader {
                     id: body
@@ -675,5 +703,6 @@ Flickable {
             }
         }
     }
+
     }
 }

@@ -771,7 +771,7 @@ ApplicationWindow {
             session: lessonSession
             onlyCell: window.shotCell
             authoring: window.editingLesson && !window.shotMode && !window.presenting
-            buildAll: window.shotMode
+            scrollBarShown: !window.shotMode
             SplitView.fillWidth: true
             focus: true
             onRefused: message => window.edited(message)

@@ -595,7 +595,11 @@ class ExportControllerTest : public QObject {
             QTest::keyClick(window, Qt::Key_Escape);
             QTRY_VERIFY_WITH_TIMEOUT(!controller->busy(), kRenderTimeout);
             QVERIFY(dialog->property("opened").toBool());
-            QVERIFY(controller->message().startsWith(QStringLiteral("Cancelled")));
+            // The render may end between the grab and the key on a loaded machine: then it is
+            // shown, not cancelled.
+            QVERIFY2(controller->message().startsWith(QStringLiteral("Cancelled")) ||
+                         controller->previewCurrent(),
+                     qPrintable(controller->message()));
         }
         controller->setVariants(3);
         QVERIFY(controller->renderPreview());

@@ -80,6 +80,30 @@ Item {
             }
         }
 
+        // Reading to the end lets the rows far behind go again (issue 25, trip 9: memory), each
+        // keeping its height so that nothing moves; coming back builds them again.
+        function test_farRowsAreLetGo() {
+            const lazy = openLazy()
+            const rows = findChild(lazy, "lessonRows")
+            const first = rows.itemAt(0)
+            const firstHeight = first.height
+            for (let y = 0; y < lazy.contentHeight; y += lazy.height / 2) {
+                lazy.contentY = Math.min(y, lazy.contentHeight - lazy.height)
+                wait(0)
+            }
+            tryVerify(() => !first.built, 2000, "the first row is let go at the end")
+            compare(first.item, null)
+            compare(first.height, firstHeight, "a row let go keeps its height")
+            const pageHeight = lazy.pageHeight // every row built once: each at its own height
+            let built = 0
+            for (let i = 0; i < rows.count; ++i)
+                built += rows.itemAt(i).built ? 1 : 0
+            verify(built < rows.count / 2, "only the rows near the end: " + built + " of " + rows.count)
+            lazy.contentY = 0
+            tryVerify(() => first.built && first.item !== null, 2000, "built again at the top")
+            compare(lazy.pageHeight, pageHeight, "nothing moved")
+        }
+
         function openLazy() {
             lessonSession.open(sourceDir + "/documents/attention.md")
             const lazy = createTemporaryObject(lazyViewComponent, root)
