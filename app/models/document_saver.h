@@ -1,7 +1,7 @@
 #pragma once
 // The file behind the open lesson, for the window: Save and Save As through
 // LessonFile (a failed write leaves the file as it was and the document
-// unsaved), a recovery copy of unsaved edits every 30 s (never the lesson
+// unsaved), a recovery copy of unsaved edits 2 s after they start (never the lesson
 // itself) offered when the lesson is opened again after a crash, and
 // noticing when another program changes the file.
 
