@@ -32,11 +32,37 @@ bool RecoveryStore::write(const QString& lessonPath, const QByteArray& bytes,
         return false;
     }
     std::string why;
-    if (!writeFileAtomically(recoveryPathFor(lessonPath).toStdString(), bytes.toStdString(), why)) {
+    const QString copy = recoveryPathFor(lessonPath);
+    const QString lesson = QFileInfo(lessonPath).absoluteFilePath();
+    if (!writeFileAtomically(copy.toStdString(), bytes.toStdString(), why) ||
+        !writeFileAtomically((copy + QStringLiteral(".path")).toStdString(),
+                             lesson.toUtf8().toStdString(), why)) {
         *error = QString::fromStdString(why);
         return false;
     }
     return true;
+}
+
+QStringList RecoveryStore::lessonsWithCopies() const {
+    const QFileInfoList names = QDir(folder_).entryInfoList({QStringLiteral("*.path")}, QDir::Files,
+                                                            QDir::Time); // newest first
+    QStringList lessons;
+    for (const QFileInfo& name : names) {
+        QFile pathFile(name.filePath());
+        if (!pathFile.open(QIODevice::ReadOnly) || pathFile.size() > 64 * 1024) {
+            continue;
+        }
+        const QString lesson = QString::fromUtf8(pathFile.readAll());
+        QFile onDisk(lesson);
+        if (recoveryPathFor(lesson) + QStringLiteral(".path") != name.filePath() ||
+            !onDisk.open(QIODevice::ReadOnly)) {
+            continue; // a stray file, or a lesson that is gone: nothing to open it in
+        }
+        if (find(lesson, onDisk.readAll())) {
+            lessons.push_back(lesson);
+        }
+    }
+    return lessons;
 }
 
 std::optional<QByteArray> RecoveryStore::find(const QString& lessonPath,
@@ -54,6 +80,7 @@ std::optional<QByteArray> RecoveryStore::find(const QString& lessonPath,
 
 void RecoveryStore::discard(const QString& lessonPath) const {
     QFile::remove(recoveryPathFor(lessonPath));
+    QFile::remove(recoveryPathFor(lessonPath) + QStringLiteral(".path"));
 }
 
 } // namespace attnbook

@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -19,8 +20,12 @@ class RecoveryStore {
     // One recovery file per lesson path (named by a hash of the absolute path).
     QString recoveryPathFor(const QString& lessonPath) const;
 
-    // Writes atomically (QSaveFile): a crash mid-write leaves the old copy whole.
+    // Writes atomically (QSaveFile): a crash mid-write leaves the old copy whole. Beside the
+    // copy, its lesson's absolute path (COPY.path), so that a window opened on another lesson
+    // can offer it (issue 25: a copy was offered only when that same file was opened again).
     bool write(const QString& lessonPath, const QByteArray& bytes, QString* error) const;
+    // Every lesson with a copy that differs from the file on disk, newest copy first.
+    QStringList lessonsWithCopies() const;
     // The recovered bytes when a copy exists and differs from `bytesOnDisk`.
     std::optional<QByteArray> find(const QString& lessonPath, const QByteArray& bytesOnDisk) const;
     void discard(const QString& lessonPath) const;

@@ -6,6 +6,7 @@
 #include "app/models/save_dialog.h"
 #include "exports/output_policy.h"
 
+#include <QFileInfo>
 #include <QUrl>
 
 #include <utility>
@@ -59,6 +60,22 @@ void DocumentSaver::checkRecovery() {
     if (file_.hasFile()) {
         recovered_ = recovery_.find(file_.path(), file_.savedBytes());
     }
+    otherRecoveries_.clear();
+    if (!otherRecoveriesDismissed_) {
+        const QString open =
+            file_.hasFile() ? QFileInfo(file_.path()).absoluteFilePath() : QString();
+        for (const QString& lesson : recovery_.lessonsWithCopies()) {
+            if (lesson != open) {
+                otherRecoveries_.push_back(lesson);
+            }
+        }
+    }
+    Q_EMIT stateChanged();
+}
+
+void DocumentSaver::dismissOtherRecoveries() {
+    otherRecoveriesDismissed_ = true;
+    otherRecoveries_.clear();
     Q_EMIT stateChanged();
 }
 

@@ -23,6 +23,9 @@ class DocumentSaver : public QObject {
     Q_PROPERTY(bool hasFile READ hasFile NOTIFY stateChanged)
     Q_PROPERTY(QString error READ error NOTIFY stateChanged)
     Q_PROPERTY(bool recoveryAvailable READ recoveryAvailable NOTIFY stateChanged)
+    // Other lessons with unsaved edits kept from an earlier session: the window offers to open
+    // them, whatever lesson it opened with.
+    Q_PROPERTY(QStringList otherRecoveries READ otherRecoveries NOTIFY stateChanged)
     Q_PROPERTY(bool changedOnDisk READ changedOnDisk NOTIFY stateChanged)
     Q_PROPERTY(bool overwriteNextSave READ overwriteNextSave NOTIFY stateChanged)
     // After a save of a lesson that no longer passes `check` (a claim a kept edit made false, a
@@ -41,6 +44,9 @@ class DocumentSaver : public QObject {
     QString error() const { return error_; }
     QString savedWithErrors() const { return savedWithErrors_; }
     bool recoveryAvailable() const { return recovered_.has_value(); }
+    QStringList otherRecoveries() const { return otherRecoveries_; }
+    // Not now: the offer of other lessons' copies is not made again in this session.
+    Q_INVOKABLE void dismissOtherRecoveries();
     bool changedOnDisk() const { return changedOnDisk_; }
     bool overwriteNextSave() const { return overwrite_; }
     QByteArray savedBytes() const { return file_.savedBytes(); }
@@ -88,6 +94,8 @@ class DocumentSaver : public QObject {
     RecoveryStore recovery_;
     QTimer autosaveTimer_;
     std::optional<QByteArray> recovered_;
+    QStringList otherRecoveries_;
+    bool otherRecoveriesDismissed_ = false;
     QString error_;
     QString savedWithErrors_;
     bool changedOnDisk_ = false;

@@ -80,6 +80,33 @@ ColumnLayout {
             Accessible.name: qsTr("Discard the recovered version")
         }
     }
+    // Another lesson's unsaved edits, kept when a window closed without saving: offered
+    // whatever lesson this window opened with (opening it offers the restore above).
+    Banner {
+        id: otherRecovery
+        objectName: "otherRecoveryBanner"
+        readonly property int count: banners.saver.otherRecoveries.length
+        readonly property string lesson: count > 0 ? banners.saver.otherRecoveries[0] : ""
+        visible: count > 0
+        message: count === 1
+                 ? qsTr("attnbook kept edits of %1 that were never saved (a window closed without saving). Open it to restore them?").arg(lesson)
+                 : count === 2
+                   ? qsTr("attnbook kept edits of %1 and of one other lesson that were never saved. Open %1 to restore them?").arg(lesson)
+                   : qsTr("attnbook kept edits of %1 and of %2 other lessons that were never saved. Open %1 to restore them?").arg(lesson).arg(count - 1)
+        Button {
+            objectName: "openOtherRecovery"
+            text: qsTr("Open it")
+            highlighted: true
+            onClicked: banners.session.open(otherRecovery.lesson)
+            Accessible.name: qsTr("Open the lesson with unsaved edits")
+        }
+        Button {
+            objectName: "dismissOtherRecovery"
+            text: qsTr("Not now")
+            onClicked: banners.saver.dismissOtherRecoveries()
+            Accessible.name: qsTr("Not now: keep the copy and hide this message")
+        }
+    }
     Banner {
         objectName: "changedOnDiskBanner"
         visible: banners.saver.changedOnDisk

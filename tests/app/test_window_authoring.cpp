@@ -281,6 +281,48 @@ class TestWindowAuthoring : public QObject {
         after.saver()->discardRecovery();
     }
 
+    // Issue 25: a copy was offered only when that same file was opened again; a window opened
+    // on another lesson (or on none) now offers to open the lesson with unsaved edits.
+    void anotherLessonsRecoveryCopyIsOffered() {
+        const QString path = windowLesson();
+        const QString other = copyOf(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/guide.md"));
+        {
+            LessonSession session;
+            prepare(session);
+            QVERIFY(session.open(path));
+            QCOMPARE(session.editor()->insertBelow(0, QStringLiteral("quiz")), QString());
+            session.saver()->autosave();
+        } // a crash: never saved
+        LessonSession elsewhere;
+        prepare(elsewhere);
+        QVERIFY(elsewhere.open(other));
+        QVERIFY(!elsewhere.saver()->recoveryAvailable()); // nothing of its own
+        QCOMPARE(elsewhere.saver()->otherRecoveries(),
+                 QStringList{QFileInfo(path).absoluteFilePath()});
+        // Opening it there offers the restore, and no longer as another lesson's.
+        QVERIFY(elsewhere.open(path));
+        QVERIFY(elsewhere.saver()->recoveryAvailable());
+        QVERIFY(elsewhere.saver()->otherRecoveries().isEmpty());
+        // Not now: not offered again in this session; the copy is kept.
+        QVERIFY(elsewhere.open(other));
+        QCOMPARE(elsewhere.saver()->otherRecoveries().size(), 1);
+        elsewhere.saver()->dismissOtherRecoveries();
+        QVERIFY(elsewhere.saver()->otherRecoveries().isEmpty());
+        QVERIFY(elsewhere.open(other));
+        QVERIFY(elsewhere.saver()->otherRecoveries().isEmpty());
+        // A copy equal to the file (saved since elsewhere), or of a lesson that is gone, is not
+        // offered; Discard drops the copy and its path.
+        LessonSession owner;
+        prepare(owner);
+        QVERIFY(owner.open(path));
+        owner.saver()->discardRecovery();
+        LessonSession fresh;
+        prepare(fresh);
+        QVERIFY(fresh.open(other));
+        QVERIFY(fresh.saver()->otherRecoveries().isEmpty());
+        QVERIFY(QDir(recoveryDir_.path()).entryList(QDir::Files).isEmpty());
+    }
+
     void changedOnDiskIsOfferedAndNeverOverwrittenSilently() {
         const QString path = windowLesson();
         LessonSession session;
