@@ -27,14 +27,16 @@ class SentenceCutter {
   public:
     explicit SentenceCutter(std::vector<ProseSentence>& out) : out_(out) {}
 
-    void block(const ProseBlock& prose, const std::vector<LineRange>& codeLines) {
+    void block(const ProseBlock& prose, const std::vector<LineRange>& codeLines,
+               int firstColumn = 1) {
         text_ = prose.text;
         line_ = prose.firstLine;
-        column_ = 1;
+        column_ = firstColumn;
         position_ = 0;
         lineChecked_ = std::string::npos;
         newParagraph();
-        const std::vector<ProsePiece> pieces = scanProse(text_, prose.firstLine, 1, codeLines);
+        const std::vector<ProsePiece> pieces =
+            scanProse(text_, prose.firstLine, firstColumn, codeLines);
         size_t next = 0; // the first piece that does not end before i
         size_t i = 0;
         const auto jump = [&](size_t to) {
@@ -81,6 +83,7 @@ class SentenceCutter {
 
     void finish() { close(); }
     size_t section() const { return section_; }
+    void setSection(size_t section) { section_ = section; }
 
   private:
     bool atLineStart(size_t i) const { return i == 0 || text_[i - 1] == '\n'; }
@@ -269,7 +272,7 @@ class SentenceCutter {
 
 } // namespace
 
-LessonSentences proseSentences(const Document& document) {
+LessonSentences proseSentences(const Document& document, const std::vector<QuizText>& quizTexts) {
     LessonSentences out;
     SentenceCutter cutter(out.sentences);
     for (const Segment& segment : document.segments) {
@@ -278,6 +281,11 @@ LessonSentences proseSentences(const Document& document) {
         } else {
             cutter.block(segment.prose(), document.codeBlocks);
         }
+    }
+    for (const QuizText& quiz : quizTexts) {
+        const auto section = out.cellSection.find(quiz.cellId);
+        cutter.setSection(section == out.cellSection.end() ? 0 : section->second);
+        cutter.block(ProseBlock{quiz.line, quiz.text}, {}, quiz.column);
     }
     cutter.finish();
     return out;

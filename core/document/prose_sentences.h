@@ -31,10 +31,20 @@ struct LessonSentences {
     std::map<std::string, size_t> cellSection; // the section each cell stands in, by id
 };
 
-// The sentences of every prose block of `document`. Code blocks, headings and table rows are
-// not sentences; a heading starts a new section, a blank line, a list item or a cell a new
-// paragraph.
-LessonSentences proseSentences(const Document& document);
+// A quiz's explanation (or question), where its YAML scalar starts.
+struct QuizText {
+    std::string cellId;
+    int line = 0;
+    int column = 0;
+    std::string text; // as YAML reads it
+};
+
+// The sentences of every prose block of `document`, then of each quiz text (one paragraph
+// each, in its quiz's section). Code blocks, headings and table rows are not sentences; a
+// heading starts a new section, a blank line, a list item or a cell a new paragraph. A quiz
+// text's sentences after its first line stand where YAML's folding puts them: near.
+LessonSentences proseSentences(const Document& document,
+                               const std::vector<QuizText>& quizTexts = {});
 
 // The cells a sentence binds or claims about.
 std::vector<std::string> cellsNamedBy(const ProseSentence& sentence);

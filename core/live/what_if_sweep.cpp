@@ -138,6 +138,48 @@ std::string quoted(const std::string& text) {
     return "'" + shortened(text, 60) + "'";
 }
 
+// The explanations of the lesson's quizzes: the window shows them with the reader's numbers
+// too. (A question asks; it claims nothing.)
+// Where a scalar's text starts: after a block scalar's `>-` or `|`, at the next line's first
+// character.
+FilePosition textStart(const Document& document, const std::string& cellId, FilePosition at) {
+    for (const CellBlock* block : document.cells()) {
+        if (block->id != cellId || at.line < block->bodyFirstLine) {
+            continue;
+        }
+        std::vector<std::string> lines;
+        size_t from = 0;
+        for (size_t to; (to = block->body.find('\n', from)) != std::string::npos; from = to + 1) {
+            lines.push_back(block->body.substr(from, to - from));
+        }
+        const size_t index = size_t(at.line - block->bodyFirstLine);
+        if (index + 1 >= lines.size() || size_t(at.column) > lines[index].size() ||
+            (lines[index][size_t(at.column) - 1] != '>' &&
+             lines[index][size_t(at.column) - 1] != '|')) {
+            return at;
+        }
+        const std::string& next = lines[index + 1];
+        return {at.line + 1, int(next.find_first_not_of(' ') == std::string::npos
+                                     ? 1
+                                     : next.find_first_not_of(' ') + 1)};
+    }
+    return at;
+}
+
+std::vector<QuizText> quizTextsOf(const Lesson& lesson) {
+    std::vector<QuizText> out;
+    for (const LessonCell& cell : lesson.cells) {
+        if (const QuizCellSpec* quiz = cell.quiz()) {
+            const FilePosition at =
+                textStart(lesson.document, cell.id, cell.read.positions.of("explain"));
+            if (!quiz->explain.empty() && at.line > 0) {
+                out.push_back({cell.id, at.line, at.column, quiz->explain});
+            }
+        }
+    }
+    return out;
+}
+
 // One reason a sentence may be false under one what-if.
 struct Suspect {
     std::string setting; // "try.mask=causal (causal mask)"
@@ -151,7 +193,7 @@ struct Suspect {
 class Sweep {
   public:
     Sweep(const Lesson& lesson, const LessonResults& results)
-        : results_(results), sentences_(proseSentences(lesson.document)),
+        : results_(results), sentences_(proseSentences(lesson.document, quizTextsOf(lesson))),
           suspects_(sentences_.sentences.size()), claimFailedUnder_(sentences_.sentences.size()) {
         for (const ProseSentence& sentence : sentences_.sentences) {
             std::vector<std::string> values;

@@ -299,3 +299,16 @@ TEST_CASE("the sweep tries a transformer cell's views, which no key holds") {
     CHECK(contains(found->message, "when tiny: norm off (the window's view; no key holds it) "
                                    "(it says 'LayerNorm'; the cell now gives norm off)"));
 }
+
+TEST_CASE("the sweep reads a quiz's explanation, not its question") {
+    const Planted planted = plantInAttention(
+        "```quiz planted_quiz\nquestion: \"What share does red give {{playground.tokens[1]}}?\"\n"
+        "answer: \"{{playground.head[0].weights[0][1]}}\"\nexplain: >-\n"
+        "  The middle token is *blue*, and red gives it\n"
+        "  {{playground.head[0].weights[0][1]:4}}.\n```\n");
+    const std::vector<Diagnostic> all = sweep(planted.text);
+    REQUIRE(all.size() == 1);
+    CHECK(all[0].line == planted.lineOf("  The middle token"));
+    CHECK(all[0].column == 3);
+    CHECK(contains(all[0].message, "(it says 'blue'"));
+}
