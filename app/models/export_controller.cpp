@@ -271,9 +271,8 @@ void ExportController::lessonOpened() {
     ++run_;
     clearPreview();
     setStatus({}, {});
-    // Reading the cells is quick; computing them is what the render does.
-    worksheetAvailable_ =
-        exportable() && lessonHasWorksheet(parseLesson(documentBytes(), filePath(), dataFiles()));
+    // The session has read the lesson; computing it is what the render does.
+    worksheetAvailable_ = exportable() && lessonHasWorksheet(session_->lesson());
     Q_EMIT lessonChanged();
 }
 
@@ -284,8 +283,9 @@ void ExportController::documentEdited() {
     ++documentVersion_;
     const bool wasCurrent = previewCurrent();
     previewCurrent_ = false;
-    worksheetAvailable_ =
-        exportable() && lessonHasWorksheet(parseLesson(documentBytes(), filePath(), dataFiles()));
+    // The session read the edited document just before it said so (issue 24: each edit parsed
+    // the lesson twice, here a second time).
+    worksheetAvailable_ = exportable() && lessonHasWorksheet(session_->lesson());
     Q_EMIT lessonChanged();
     if (wasCurrent) {
         Q_EMIT previewChanged();

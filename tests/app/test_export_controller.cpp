@@ -156,6 +156,30 @@ class ExportControllerTest : public QObject {
         QSettings().remove(QStringLiteral("export/lastFolder")); // a folder of an earlier run
     }
 
+    // A worksheet is offered once an edit gives the lesson a quiz, and not before: the
+    // controller reads the session's lesson, which the session read for the edit (issue 24:
+    // the controller parsed the document a second time on every edit).
+    void worksheetFollowsTheSessionsEdits() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("plain.md"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("# Plain\n\nNo cells yet.\n");
+        file.close();
+        LessonSession session;
+        QVERIFY(session.open(path));
+        ExportController controller;
+        controller.setSession(&session);
+        QVERIFY(controller.exportable());
+        QVERIFY(!controller.worksheetAvailable());
+        QSignalSpy changed(&controller, &ExportController::lessonChanged);
+        QCOMPARE(session.editor()->insertBelow(0, QStringLiteral("quiz")), QString());
+        QVERIFY(!changed.isEmpty());
+        QVERIFY(controller.worksheetAvailable());
+        session.editor()->undo();
+        QVERIFY(!controller.worksheetAvailable());
+    }
+
     void lessonPdfPreviewThenSave() {
         LessonSession session;
         QVERIFY(session.open(QString()));
