@@ -1,11 +1,11 @@
 // Longer than 500 lines on purpose: one Q_INVOKABLE per control of an attention cell, each
-// turned into its edit of the cell's state, the one route every recompute takes (inline or on
-// the worker, cell_recompute.h), and what the views read from the live result (labels, the
-// worked arithmetic, the gradient check's sentence).
+// turning QML's strings into its edit of the live cell (attention_live_cell.h, which applies it,
+// keeps its undo step and says what it changed), the one route every recompute takes (inline or
+// on the worker, attention_recompute.h), and what the views read from the live result (labels,
+// the worked arithmetic, the gradient check's sentence).
 #include "app/models/attention_cell_model.h"
 
 #include "app/models/number_text.h"
-#include "app/models/what_if_clock.h"
 #include "core/document/cell_specs.h"
 #include "core/math/worked_steps.h"
 
@@ -17,9 +17,6 @@
 namespace attnbook {
 namespace {
 
-// What-ifs kept for Undo per cell; each is a copy of the cell's inputs.
-constexpr size_t kUndoSteps = 200;
-
 QStringList toQStringList(const std::vector<std::string>& items) {
     QStringList out;
     out.reserve(qsizetype(items.size()));
@@ -27,10 +24,6 @@ QStringList toQStringList(const std::vector<std::string>& items) {
         out << QString::fromStdString(item);
     }
     return out;
-}
-
-QString refusalText(const EditRefusal& refusal) {
-    return refusal ? QString::fromStdString(*refusal) : QString();
 }
 
 // A recompute estimated below this many multiply-adds runs inline, on the GUI thread: every
@@ -46,10 +39,9 @@ AttentionCellModel::AttentionCellModel(const std::string& id, const AttentionCel
                                        QObject* parent)
     : QObject(parent), id_(QString::fromStdString(id)), views_(toQStringList(spec.views)),
       controls_(toQStringList(spec.controls)),
-      hasLearned_(spec.config.positional == PositionalKind::Learned),
-      authored_(std::make_shared<const EditableAttention>(EditableAttention::fromSpec(spec))),
-      state_(*authored_), result_(std::make_shared<AttentionResult>()), authoredResult_(result_),
-      computer_(std::make_shared<CellComputer>()), latestState_(authored_) {
+      hasLearned_(spec.config.positional == PositionalKind::Learned), live_(spec),
+      result_(std::make_shared<AttentionResult>()), authoredResult_(result_),
+      computer_(std::make_shared<CellComputer>()), latestState_(live_.authored()) {
     // The worker's outcome arrives here, on the GUI thread. A model destroyed while its job
     // runs takes the watcher with it: the job finishes on its own (it owns or shares all it
     // touches) and its outcome is dropped.
@@ -80,7 +72,7 @@ AttentionCellModel::fromComputed(const std::string& id, const AttentionCellSpec&
     model->result_ = computed;
     model->authoredResult_ = std::move(computed);
     model->rowCheck_ = checkRows(*model->result_);
-    model->allowedHeads_ = attnbook::allowedHeads(model->state_);
+    model->allowedHeads_ = attnbook::allowedHeads(model->state());
     ++model->revision_;
     model->prepareWorkerMemory();
     return model;
@@ -95,10 +87,10 @@ void AttentionCellModel::prepareWorkerMemory() {
     if (computesInline()) {
         return;
     }
-    spareState_ = std::make_shared<EditableAttention>(state_);
-    spareWeightsVersion_ = weightsVersion_;
-    latestState_ = std::make_shared<const EditableAttention>(state_);
-    latestWeightsVersion_ = weightsVersion_;
+    spareState_ = std::make_shared<EditableAttention>(state());
+    spareWeightsVersion_ = live_.weightsVersion();
+    latestState_ = std::make_shared<const EditableAttention>(state());
+    latestWeightsVersion_ = live_.weightsVersion();
     for (size_t i = 0; i < kSpareResults; ++i) {
         auto copy = std::make_shared<AttentionResult>();
         static_cast<AttentionForward&>(*copy) = *result_; // a recompute copies no gradients
@@ -109,11 +101,11 @@ void AttentionCellModel::prepareWorkerMemory() {
 AttentionCellModel::~AttentionCellModel() = default;
 
 QStringList AttentionCellModel::vocabWords() const {
-    return toQStringList(state_.vocabOrder);
+    return toQStringList(state().vocabOrder);
 }
 
 QStringList AttentionCellModel::tokens() const {
-    return toQStringList(state_.config.tokens);
+    return toQStringList(state().config.tokens);
 }
 
 QStringList AttentionCellModel::keyLabels() const {
@@ -141,13 +133,13 @@ QVariantList AttentionCellModel::allowedHeads() const {
 }
 
 QString AttentionCellModel::mask() const {
-    return state_.config.mask == MaskKind::Causal ? QStringLiteral("causal")
-                                                  : QStringLiteral("none");
+    return state().config.mask == MaskKind::Causal ? QStringLiteral("causal")
+                                                   : QStringLiteral("none");
 }
 
 QVariantList AttentionCellModel::padding() const {
     QVariantList out;
-    const std::vector<bool>& flags = state_.config.padding;
+    const std::vector<bool>& flags = state().config.padding;
     for (int c = 0; c < result_->m; ++c) {
         out << (size_t(c) < flags.size() && flags[size_t(c)]);
     }
@@ -155,7 +147,7 @@ QVariantList AttentionCellModel::padding() const {
 }
 
 QString AttentionCellModel::positional() const {
-    switch (state_.config.positional) {
+    switch (state().config.positional) {
     case PositionalKind::Sinusoidal:
         return QStringLiteral("sinusoidal");
     case PositionalKind::Learned:
@@ -167,7 +159,7 @@ QString AttentionCellModel::positional() const {
 }
 
 QString AttentionCellModel::scaleMode() const {
-    switch (state_.config.scaleKind) {
+    switch (state().config.scaleKind) {
     case ScaleKind::Off:
         return QStringLiteral("off");
     case ScaleKind::Divisor:
@@ -179,7 +171,7 @@ QString AttentionCellModel::scaleMode() const {
 }
 
 bool AttentionCellModel::edited() const {
-    return editedBesidesFocus_ || state_.config.focus != authored_->config.focus;
+    return editedBesidesFocus_ || state().config.focus != live_.authored()->config.focus;
 }
 
 bool AttentionCellModel::compareAvailable() const {
@@ -227,7 +219,7 @@ QStringList AttentionCellModel::warnings() const {
 }
 
 QStringList AttentionCellModel::gradientNames() const {
-    if (state_.config.direct) {
+    if (state().config.direct) {
         return {QStringLiteral("queries"), QStringLiteral("keys"), QStringLiteral("values")};
     }
     return {QStringLiteral("W_Q"), QStringLiteral("W_K"), QStringLiteral("W_V"),
@@ -235,54 +227,33 @@ QStringList AttentionCellModel::gradientNames() const {
             QStringLiteral("b_V"), QStringLiteral("b_O")};
 }
 
-QString AttentionCellModel::applyEdit(const std::function<EditRefusal(EditableAttention&)>& edit,
-                                      const CellChange& change) {
-    return applyEdit(WhatIfStep::beforeEditKeepingWeights(state_), edit, change);
-}
-
-QString AttentionCellModel::applyEdit(WhatIfStep undo,
-                                      const std::function<EditRefusal(EditableAttention&)>& edit,
-                                      const CellChange& change) {
-    const bool leavesWeights = undo.leavesWeights();
-    if (EditRefusal refusal = edit(state_)) {
-        return refusalText(refusal);
+QString AttentionCellModel::land(const LiveEdit& edit) {
+    if (!edit.applied()) {
+        return QString::fromStdString(edit.refused);
     }
-    if (!leavesWeights) {
-        ++weightsVersion_;
-    }
-    // Recorded before the recompute announces it, so the views see Undo at once.
-    const bool inlineCompute = !updating() && computesInline();
-    undo_.push_back({std::move(undo), nextWhatIfStamp()});
-    if (undo_.size() > kUndoSteps) {
-        undo_.erase(undo_.begin());
-    }
-    if (!inlineCompute) {
+    // The live cell recorded the undo step before the recompute announces it, so the views see
+    // Undo at once.
+    if (updating() || !computesInline()) {
         // Checked (and refused) at once; computed on the worker. An edit refused only when
         // its numbers overflow comes back through refused().
-        recomputeAfter(change);
+        recomputeAfter(edit.change);
         return {};
     }
     // The shapes were checked; the numbers can still be refused by the core (a product that
     // overflows). Then the cell keeps the state and the result it had.
-    if (const std::optional<ConfigError> failure = recomputeAfter(change)) {
-        WhatIfStep step = std::move(undo_.back().step);
-        undo_.pop_back();
-        std::move(step).takeBack(state_);
-        ++weightsVersion_;
+    if (const std::optional<ConfigError> failure = recomputeAfter(edit.change)) {
+        live_.refuseLatest();
         return QString::fromStdString(failure->message);
     }
     return {};
 }
 
 bool AttentionCellModel::undoWhatIf() {
-    if (undo_.empty()) {
+    const std::optional<CellChange> change = live_.undo();
+    if (!change) {
         return false;
     }
-    WhatIfStep step = std::move(undo_.back().step);
-    undo_.pop_back();
-    std::move(step).takeBack(state_);
-    ++weightsVersion_;
-    recomputeAfter(CellChange::everything()); // a state that computed before
+    recomputeAfter(*change); // a state that computed before
     return true;
 }
 
@@ -328,7 +299,7 @@ std::optional<ConfigError> AttentionCellModel::computeInline(const CellChange& c
     if (outcome.error) {
         return outcome.error;
     }
-    replaceLatestState(std::move(job.state), weightsVersion_);
+    replaceLatestState(std::move(job.state), live_.weightsVersion());
     unshown_.reset();
     show(std::move(outcome));
     return std::nullopt;
@@ -343,17 +314,9 @@ std::shared_ptr<const EditableAttention> AttentionCellModel::snapshotOfState() {
     // is copied: a what-if of a token's vector then copies kilobytes, not the 19 MB of weights.
     std::shared_ptr<EditableAttention> copy = std::exchange(spareState_, nullptr);
     if (!copy || copy.use_count() != 1) {
-        return std::make_shared<EditableAttention>(state_);
+        return std::make_shared<EditableAttention>(state());
     }
-    if (spareWeightsVersion_ == weightsVersion_) {
-        WeightMatrices theirs = takeWeights(*copy);
-        WeightMatrices mine = takeWeights(state_);
-        *copy = state_;
-        putWeights(state_, std::move(mine));
-        putWeights(*copy, std::move(theirs));
-    } else {
-        *copy = state_;
-    }
+    live_.copyStateInto(*copy, spareWeightsVersion_ == live_.weightsVersion());
     return copy;
 }
 
@@ -361,7 +324,7 @@ void AttentionCellModel::replaceLatestState(std::shared_ptr<const EditableAttent
                                             quint64 weightsVersion) {
     std::shared_ptr<const EditableAttention> old = std::exchange(latestState_, std::move(state));
     const quint64 oldVersion = std::exchange(latestWeightsVersion_, weightsVersion);
-    if (old && old.use_count() == 1 && old != authored_) {
+    if (old && old.use_count() == 1 && old != live_.authored()) {
         spareWeightsVersion_ = oldVersion;
         // Every snapshot was made writable by snapshotOfState() and nobody else holds this one.
         spareState_ = std::const_pointer_cast<EditableAttention>(std::move(old));
@@ -371,7 +334,7 @@ void AttentionCellModel::replaceLatestState(std::shared_ptr<const EditableAttent
 RecomputeJob AttentionCellModel::jobFor(const CellChange& change) {
     RecomputeJob job;
     job.state = snapshotOfState(); // the worker's own copy
-    job.authored = authored_;
+    job.authored = live_.authored();
     job.base = unshown_ ? unshown_->result : result_;
     job.change = change;
     job.gradients = needsGradients_;
@@ -402,7 +365,7 @@ void AttentionCellModel::startJob() {
     }
     RecomputeJob job = jobFor(change);
     runningState_ = job.state;
-    runningWeightsVersion_ = weightsVersion_;
+    runningWeightsVersion_ = live_.weightsVersion();
     running_ = true;
     watcher_.setFuture(QtConcurrent::run(
         [computer = computer_, job = std::move(job), buffer = freeBuffer()]() mutable {
@@ -417,8 +380,7 @@ void AttentionCellModel::jobFinished() {
     if (outcome.error) {
         // Refused: back to the last state that computed, with the edits made since.
         pending_.reset();
-        state_ = *latestState_;
-        ++weightsVersion_;
+        live_.restore(*latestState_);
         if (unshown_) {
             RecomputeOutcome last = std::move(*unshown_);
             unshown_.reset();
@@ -482,22 +444,18 @@ void AttentionCellModel::setQuoted(std::shared_ptr<const JsonSelection> paths) {
 }
 
 QString AttentionCellModel::setHeads(int heads) {
-    return applyEdit([&](EditableAttention& s) { return attnbook::setHeads(s, heads); },
-                     CellChange::attention());
+    return land(live_.setHeads(heads));
 }
 
 QString AttentionCellModel::setMask(const QString& mask) {
     if (mask != QLatin1String("none") && mask != QLatin1String("causal")) {
         return QStringLiteral("the mask is none or causal");
     }
-    const MaskKind kind = mask == QLatin1String("causal") ? MaskKind::Causal : MaskKind::None;
-    return applyEdit([&](EditableAttention& s) { return attnbook::setMask(s, kind); },
-                     CellChange::attention());
+    return land(live_.setMask(mask == QLatin1String("causal") ? MaskKind::Causal : MaskKind::None));
 }
 
 QString AttentionCellModel::setPadding(int key, bool padded) {
-    return applyEdit([&](EditableAttention& s) { return attnbook::setPadding(s, key, padded); },
-                     CellChange::attention());
+    return land(live_.setPadding(key, padded));
 }
 
 QString AttentionCellModel::setPositional(const QString& kind) {
@@ -509,21 +467,15 @@ QString AttentionCellModel::setPositional(const QString& kind) {
     } else if (kind != QLatin1String("none")) {
         return QStringLiteral("positional encoding is none or sinusoidal");
     }
-    return applyEdit([&](EditableAttention& s) { return attnbook::setPositional(s, value); });
+    return land(live_.setPositional(value));
 }
 
 QString AttentionCellModel::setScale(const QString& mode, const QString& divisorText) {
     if (mode == QLatin1String("sqrt")) {
-        return applyEdit(
-            [](EditableAttention& s) {
-                return attnbook::setScale(s, ScaleKind::InverseSqrtDk, 1.0);
-            },
-            CellChange::attention());
+        return land(live_.setScale(ScaleKind::InverseSqrtDk, 1.0));
     }
     if (mode == QLatin1String("off")) {
-        return applyEdit(
-            [](EditableAttention& s) { return attnbook::setScale(s, ScaleKind::Off, 1.0); },
-            CellChange::attention());
+        return land(live_.setScale(ScaleKind::Off, 1.0));
     }
     if (mode != QLatin1String("divisor")) {
         return QStringLiteral("scaling is on (1/√d_k), off, or a divisor");
@@ -533,43 +485,31 @@ QString AttentionCellModel::setScale(const QString& mode, const QString& divisor
     if (!divisor) {
         return reason;
     }
-    return applyEdit(
-        [&](EditableAttention& s) { return attnbook::setScale(s, ScaleKind::Divisor, *divisor); },
-        CellChange::attention());
+    return land(live_.setScale(ScaleKind::Divisor, *divisor));
 }
 
 QString AttentionCellModel::setFocus(int row) {
-    return applyEdit([&](EditableAttention& s) { return attnbook::setFocus(s, row); },
-                     CellChange::nothing());
+    return land(live_.setFocus(row));
 }
 
 QString AttentionCellModel::addToken(const QString& label) {
-    const std::string text = label.trimmed().toStdString();
-    return applyEdit([&](EditableAttention& s) { return attnbook::addToken(s, text); });
+    return land(live_.addToken(label.trimmed().toStdString()));
 }
 
 QString AttentionCellModel::removeToken(int index) {
-    return applyEdit([&](EditableAttention& s) { return attnbook::removeToken(s, index); });
+    return land(live_.removeToken(index));
 }
 
 QString AttentionCellModel::renameToken(int index, const QString& label) {
-    const std::string text = label.trimmed().toStdString();
-    // The token's vector (from the vocab) and its label change: one row.
-    return applyEdit([&](EditableAttention& s) { return attnbook::renameToken(s, index, text); },
-                     CellChange::ofRows({index}));
+    return land(live_.renameToken(index, label.trimmed().toStdString()));
 }
 
 QString AttentionCellModel::moveToken(int from, int to) {
-    return applyEdit([&](EditableAttention& s) { return attnbook::moveToken(s, from, to); });
+    return land(live_.moveToken(from, to));
 }
 
 bool AttentionCellModel::isEditable(const QString& matrix) const {
-    const std::string name = matrix.toStdString();
-    if (!isEditableMatrix(state_, name)) {
-        return false;
-    }
-    const bool input = name == "X0" || name == "queries" || name == "keys" || name == "values";
-    return allows(input ? QStringLiteral("vectors") : QStringLiteral("projections"));
+    return live_.isEditable(matrix.toStdString());
 }
 
 QString AttentionCellModel::setMatrixEntry(const QString& matrix, int row, int column,
@@ -582,60 +522,23 @@ QString AttentionCellModel::setMatrixEntry(const QString& matrix, int row, int c
     if (!value) {
         return reason;
     }
-    const std::string name = matrix.toStdString();
-    // A token's vector is one row of X0; with a vocab, every token of that word changes.
-    CellChange change = CellChange::everything();
-    if (name == "X0" && row >= 0 && size_t(row) < state_.config.tokens.size()) {
-        std::vector<int> rows = {row};
-        if (state_.usesVocab()) {
-            rows.clear();
-            const std::vector<std::string>& tokens = state_.config.tokens;
-            for (size_t i = 0; i < tokens.size(); ++i) {
-                if (tokens[i] == tokens[size_t(row)]) {
-                    rows.push_back(int(i));
-                }
-            }
-        }
-        change = CellChange::ofRows(std::move(rows));
-    } else if (const std::optional<AttentionEngine::Projected> projected = projectedBy(name)) {
-        // Row `row` of W (outputs × inputs), or entry `column` of b: one column of the output.
-        change = CellChange::ofColumn(*projected, name[0] == 'W' ? row : column);
-    }
-    return applyEdit(
-        WhatIfStep::beforeEntryEdit(state_, name, row, column),
-        [&](EditableAttention& s) {
-            return attnbook::setMatrixEntry(s, name, row, column, *value);
-        },
-        change);
+    return land(live_.setMatrixEntry(matrix.toStdString(), row, column, *value));
 }
 
 QString AttentionCellModel::setIdentity(const QString& matrix) {
-    if (!allows(QStringLiteral("projections"))) {
-        return QStringLiteral("this lesson keeps the projections fixed in this cell");
-    }
-    const std::string name = matrix.toStdString();
-    return applyEdit(WhatIfStep::beforeAnyEdit(state_),
-                     [&](EditableAttention& s) { return attnbook::setIdentity(s, name); });
+    return land(live_.setIdentity(matrix.toStdString()));
 }
 
 QString AttentionCellModel::setZero(const QString& matrix) {
-    if (!allows(QStringLiteral("projections"))) {
-        return QStringLiteral("this lesson keeps the projections fixed in this cell");
-    }
-    const std::string name = matrix.toStdString();
-    return applyEdit(WhatIfStep::beforeAnyEdit(state_),
-                     [&](EditableAttention& s) { return attnbook::setZero(s, name); });
+    return land(live_.setZero(matrix.toStdString()));
 }
 
 void AttentionCellModel::reset() {
-    undo_.clear();
-    state_ = *authored_;
-    ++weightsVersion_;
-    recomputeAfter(CellChange::everything());
+    recomputeAfter(live_.reset());
 }
 
 QString AttentionCellModel::keep() {
-    const auto changes = changedKeys(*authored_, state_);
+    const auto changes = live_.changedKeys();
     if (changes.empty()) {
         return {};
     }
@@ -664,19 +567,16 @@ QString AttentionCellModel::keep() {
     if (const auto error = keeper_(id_.toStdString(), changes)) {
         return QString::fromStdString(*error);
     }
-    // What the document now says, file references and their `set:` entries included.
-    authored_ = std::make_shared<const EditableAttention>(keptState(*authored_, state_));
-    state_.fileValues = authored_->fileValues;
+    live_.kept(); // the kept values are the lesson's now: Undo is the document's
     authoredResult_ = result_;
     editedBesidesFocus_ = false;
-    undo_.clear(); // the kept values are the lesson's now: Undo is the document's
     ++revision_;
     Q_EMIT recomputed();
     return {};
 }
 
 arma::mat AttentionCellModel::inputMatrix(const std::string& name) const {
-    return editableMatrix(state_, name);
+    return editableMatrix(state(), name);
 }
 
 namespace {

@@ -1,17 +1,14 @@
 #pragma once
-// One attention cell as the window shows it: the live configuration behind
-// the controls, the result the views read, and the authored cell that
-// "compare", "Reset" and "Keep" measure against. Each edit goes through one
-// path (applyEdit), which keeps the state before it: "Undo" takes the
-// what-ifs back one at a time.
-//
-// An edit is checked, and refused or applied, at once; its numbers are computed by one route
-// (recomputeAfter): inline for a cell whose estimated cost is tiny, else on a worker thread,
-// the latest edit winning, while `updating` is true (issue 9; cell_recompute.h).
+// One attention cell as the window shows it: an AttentionLiveCell (the authored cell, the
+// reader's what-ifs and their undo, core/live/attention_live_cell.h) adapted to QML, and the
+// result the views read. Each edit is checked, and refused or applied, by the live cell at
+// once, which says what it changed; its numbers are computed by one route (recomputeAfter):
+// inline for a cell whose estimated cost is tiny, else on a worker thread, the latest edit
+// winning, while `updating` is true (issue 9; core/live/attention_recompute.h).
 
-#include "app/models/cell_recompute.h"
 #include "core/document/editable_attention.h"
-#include "core/document/what_if_step.h"
+#include "core/live/attention_live_cell.h"
+#include "core/live/attention_recompute.h"
 #include "core/math/attention_engine.h"
 
 #include <QFutureWatcher>
@@ -104,8 +101,8 @@ class AttentionCellModel : public QObject {
     QString cellId() const { return id_; }
     QStringList views() const { return views_; }
     QStringList controls() const { return controls_; }
-    bool direct() const { return state_.config.direct; }
-    bool usesVocab() const { return state_.usesVocab(); }
+    bool direct() const { return state().config.direct; }
+    bool usesVocab() const { return state().usesVocab(); }
     QStringList vocabWords() const;
     int revision() const { return revision_; }
     int n() const { return result_->n; }
@@ -124,16 +121,16 @@ class AttentionCellModel : public QObject {
     QString positional() const;
     bool hasLearnedPositional() const { return hasLearned_; }
     QString scaleMode() const;
-    double scaleDivisor() const { return state_.config.scaleDivisor; }
+    double scaleDivisor() const { return state().config.scaleDivisor; }
     double scale() const { return result_->scale; }
-    int focus() const { return state_.config.focus; }
+    int focus() const { return state().config.focus; }
     bool edited() const;
     bool compareAvailable() const;
     QString compareNote() const;
     double changeRange() const;
     double largestShare() const { return rowCheck_.largestShare; }
     bool rowCheckPassed() const { return rowCheck_.passed; }
-    QString rowCheck() const { return rowCheck_.text; }
+    QString rowCheck() const { return QString::fromStdString(rowCheck_.text); }
     QStringList warnings() const;
     bool gradientChecked() const { return result_->gradcheck.ran; }
     bool gradientCheckPassed() const { return result_->gradcheck.passed(); }
@@ -163,8 +160,8 @@ class AttentionCellModel : public QObject {
     Q_INVOKABLE bool allows(const QString& control) const { return controls_.contains(control); }
     // Takes back the latest what-if; false when there is none.
     Q_INVOKABLE bool undoWhatIf();
-    bool canUndoWhatIf() const { return !undo_.empty(); }
-    qint64 whatIfStamp() const { return undo_.empty() ? 0 : undo_.back().stamp; }
+    bool canUndoWhatIf() const { return live_.canUndo(); }
+    qint64 whatIfStamp() const { return live_.latestStamp(); }
     // Back to the cell as the lesson wrote it.
     Q_INVOKABLE void reset();
     // Makes the edits part of the document (an unsaved change).
@@ -179,7 +176,7 @@ class AttentionCellModel : public QObject {
 
     const AttentionResult& result() const { return *result_; }
     const AttentionResult& authoredResult() const { return *authoredResult_; }
-    const EditableAttention& state() const { return state_; }
+    const EditableAttention& state() const { return live_.state(); }
     std::shared_ptr<const AttentionResult> sharedResult() const { return result_; }
     // The cell's JSON as the last recompute built it for the prose that quotes it
     // (setQuoted), or nullptr.
@@ -208,18 +205,14 @@ class AttentionCellModel : public QObject {
 
   private:
     AttentionCellModel(const std::string& id, const AttentionCellSpec& spec, QObject* parent);
-    // The one way an edit lands: refused, or applied and recomputed.
-    // An edit that leaves the weights alone; else with the step back that `edit` needs.
-    QString applyEdit(const std::function<EditRefusal(EditableAttention&)>& edit,
-                      const CellChange& change = CellChange::everything());
-    QString applyEdit(WhatIfStep undo, const std::function<EditRefusal(EditableAttention&)>& edit,
-                      const CellChange& change = CellChange::everything());
+    // The one way an edit of the live cell lands in the window: refused, or recomputed.
+    QString land(const LiveEdit& edit);
     // The one route of every recompute: inline (returning why the state cannot be computed,
     // or nullopt) or, for a large cell, on the worker (nullopt at once).
     std::optional<ConfigError> recomputeAfter(const CellChange& change);
     std::optional<ConfigError> computeInline(const CellChange& change);
     RecomputeJob jobFor(const CellChange& change);
-    // The worker's copy of state_, in an earlier copy's memory when one is free.
+    // The worker's copy of the live state, in an earlier copy's memory when one is free.
     std::shared_ptr<const EditableAttention> snapshotOfState();
     // The last state that computed; the one it replaces becomes the next snapshot's memory.
     void replaceLatestState(std::shared_ptr<const EditableAttention> state, quint64 weightsVersion);
@@ -237,8 +230,7 @@ class AttentionCellModel : public QObject {
     QStringList controls_;
     bool hasLearned_ = false;
     bool needsGradients_ = false;
-    std::shared_ptr<const EditableAttention> authored_;
-    EditableAttention state_;
+    AttentionLiveCell live_;
     // Results are never changed once shown (views, the session and jobs read them): each
     // recompute fills a buffer nobody else holds, and the one it replaces is reused.
     std::shared_ptr<const AttentionResult> result_;
@@ -252,12 +244,6 @@ class AttentionCellModel : public QObject {
     bool quotedJson_ = false;
     std::shared_ptr<const Json> json_;
     Keeper keeper_;
-    // The states before each what-if, the latest last.
-    struct UndoStep {
-        WhatIfStep step;
-        qint64 stamp = 0;
-    };
-    std::vector<UndoStep> undo_;
     int revision_ = 0;
     RowCheck rowCheck_;
     bool editedBesidesFocus_ = false; // the focus is compared at once (edited())
@@ -274,9 +260,8 @@ class AttentionCellModel : public QObject {
     std::optional<CellChange> pending_;
     std::shared_ptr<const EditableAttention> latestState_;
     std::shared_ptr<EditableAttention> spareState_; // a snapshot nobody reads any more
-    // Counts the changes of state_'s weight matrices: a snapshot made at the same count holds
-    // the same weights, so reusing it copies everything else only.
-    quint64 weightsVersion_ = 0;
+    // The live cell's weightsVersion() each snapshot was made at: one made at the current count
+    // holds the same weights, so reusing it copies everything else only.
     quint64 runningWeightsVersion_ = 0;
     quint64 latestWeightsVersion_ = 0;
     quint64 spareWeightsVersion_ = 0;

@@ -1,14 +1,4 @@
 #pragma once
-// When a what-if was made, on one clock for every cell of the window: Ctrl+Z takes back the
-// latest what-if of all cells, whichever kind they are (Main.qml compares the stamps).
+// The window's what-if clock is the live layer's (core/live/what_if_clock.h): one for every cell.
 
-#include <QtGlobal>
-
-namespace attnbook {
-
-inline qint64 nextWhatIfStamp() {
-    static qint64 clock = 0;
-    return ++clock;
-}
-
-} // namespace attnbook
+#include "core/live/what_if_clock.h"

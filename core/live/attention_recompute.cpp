@@ -1,22 +1,31 @@
-#include "app/models/cell_recompute.h"
+#include "core/live/attention_recompute.h"
 
 #include "core/document/result_json.h"
 #include "core/math/gradient_check.h"
 #include "core/math/worked_steps.h"
 
-#include <QElapsedTimer>
-#include <QStringList>
-
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 namespace attnbook {
 namespace {
 
-QString queryName(const AttentionResult& r, int row, int head) {
-    const QString label = QString::fromStdString(queryLabel(r, row));
-    return r.h > 1 ? QStringLiteral("row %1 “%2” in head %3").arg(row + 1).arg(label).arg(head + 1)
-                   : QStringLiteral("row %1 “%2”").arg(row + 1).arg(label);
+std::string queryName(const AttentionResult& r, int row, int head) {
+    std::string name = "row " + std::to_string(row + 1) + " “" + queryLabel(r, row) + "”";
+    return r.h > 1 ? name + " in head " + std::to_string(head + 1) : name;
+}
+
+std::string joined(const std::vector<std::string>& parts, const std::string& separator) {
+    std::string out;
+    for (const std::string& part : parts) {
+        out += (out.empty() ? "" : separator) + part;
+    }
+    return out;
 }
 
 } // namespace
@@ -44,7 +53,7 @@ RowCheck checkRows(const AttentionResult& r) {
     double largest = 0.0;
     long long blockedEntries = 0;
     bool blockedLeak = false;
-    QStringList fullyBlocked;
+    std::vector<std::string> fullyBlocked;
     for (int h = 0; h < int(r.head.size()); ++h) {
         const HeadResult& head = r.head[size_t(h)];
         for (int row = 0; row < r.n; ++row) {
@@ -64,9 +73,9 @@ RowCheck checkRows(const AttentionResult& r) {
             blockedEntries += blocked;
             if (blocked == r.m) {
                 if (fullyBlocked.size() < 4) {
-                    fullyBlocked << queryName(r, row, h);
+                    fullyBlocked.push_back(queryName(r, row, h));
                 } else if (fullyBlocked.size() == 4) {
-                    fullyBlocked << QStringLiteral("…");
+                    fullyBlocked.push_back("…");
                 }
                 blockedLeak = blockedLeak || sum != 0.0;
             } else {
@@ -78,36 +87,36 @@ RowCheck checkRows(const AttentionResult& r) {
     check.largestShare = largest;
     constexpr double kTolerance = 1e-12;
     check.passed = worstSum <= kTolerance && !blockedLeak;
-    QStringList parts;
+    // The parts, joined by " · ".
+    std::string line;
+    const auto add = [&line](const std::string& part) {
+        line += (line.empty() ? "" : " · ") + part;
+    };
     if (worstSum <= kTolerance) {
-        parts << (fullyBlocked.isEmpty() ? QStringLiteral("every row totals 1")
-                                         : QStringLiteral("every other row totals 1"));
+        add(fullyBlocked.empty() ? "every row totals 1" : "every other row totals 1");
     } else {
-        parts << QStringLiteral("rows total 1 only to within %1").arg(worstSum, 0, 'g', 2);
+        char within[32];
+        std::snprintf(within, sizeof within, "%.2g", worstSum);
+        add(std::string("rows total 1 only to within ") + within);
     }
     if (blockedLeak) {
-        parts << QStringLiteral("a blocked entry is not 0");
+        add("a blocked entry is not 0");
     } else if (blockedEntries == 0) {
-        parts << QStringLiteral("no entry is blocked");
+        add("no entry is blocked");
     } else {
-        parts << QStringLiteral("%1 blocked %2 exactly 0")
-                     .arg(blockedEntries)
-                     .arg(blockedEntries == 1 ? QStringLiteral("entry is")
-                                              : QStringLiteral("entries are"));
+        add(std::to_string(blockedEntries) +
+            (blockedEntries == 1 ? " blocked entry is" : " blocked entries are") + " exactly 0");
     }
-    parts << (fullyBlocked.isEmpty() ? QStringLiteral("no row is fully blocked")
-                                     : QStringLiteral("fully blocked, all shares 0: ") +
-                                           fullyBlocked.join(QStringLiteral(", ")));
-    QString line = parts.join(QStringLiteral(" · "));
-    line[0] = line[0].toUpper();
-    check.text = (check.passed ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + line;
+    add(fullyBlocked.empty() ? "no row is fully blocked"
+                             : "fully blocked, all shares 0: " + joined(fullyBlocked, ", "));
+    line[0] = char(std::toupper(static_cast<unsigned char>(line[0]))); // every part starts ASCII
+    check.text = (check.passed ? "✓ " : "✗ ") + line;
     return check;
 }
 
 RecomputeOutcome CellComputer::run(const RecomputeJob& job,
                                    std::shared_ptr<AttentionResult> buffer) {
-    QElapsedTimer timer;
-    timer.start();
+    const auto started = std::chrono::steady_clock::now();
     RecomputeOutcome out;
     const AttentionConfig& config = job.state->config;
     try {
@@ -154,7 +163,9 @@ RecomputeOutcome CellComputer::run(const RecomputeJob& job,
             attentionJson(job.id, *buffer, buildsWholeJson(*buffer) ? nullptr : job.quoted.get()));
     }
     out.result = std::move(buffer);
-    out.milliseconds = double(timer.nsecsElapsed()) / 1e6;
+    out.milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
     return out;
 }
 

@@ -5,17 +5,17 @@
 // that is derived from a result (the row check, `edited`, the heads allowed, the JSON that
 // prose quotes), computed with the result rather than on the GUI thread.
 //
-// AttentionCellModel runs these jobs: inline for a cell whose estimated cost is tiny (every
-// shipped lesson's), else on the worker, latest edit winning.
+// No Qt: AttentionLiveCell (attention_live_cell.h) says which CellChange each edit makes, and
+// the window's AttentionCellModel runs these jobs: inline for a cell whose estimated cost is
+// tiny (every shipped lesson's), else on the worker, latest edit winning.
 
 #include "core/document/editable_attention.h"
 #include "core/document/json.h"
 #include "core/math/attention_engine.h"
 
-#include <QString>
-
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace attnbook {
@@ -53,7 +53,7 @@ struct CellChange {
 struct RowCheck {
     bool passed = true;
     double largestShare = 0.0; // the top of a stretched colour scale
-    QString text;
+    std::string text;          // "✓ Every row totals 1 · …", UTF-8
 };
 RowCheck checkRows(const AttentionResult& result);
 
