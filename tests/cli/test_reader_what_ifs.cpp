@@ -151,8 +151,15 @@ class TestReaderWhatIfs : public QObject {
         for (const QJsonValue& c : claims) {
             QCOMPARE(c.toObject().value("holds").toBool(true), false);
         }
+        // The quiz explanation's claim that names the three tokens.
+        QCOMPARE(claimAt(claims, 74,
+                         QStringLiteral("try.n == 3 && try.tokens[0] == \"red\" && try.tokens[1] "
+                                        "== \"blue\" && try.tokens[2] == \"red\""))
+                     .value("unresolved")
+                     .toString(),
+                 noRow);
         // ...and the claim that the cell has three tokens, which is false but resolves.
-        QCOMPARE(claims.size(), 7);
+        QCOMPARE(claims.size(), 8);
         QVERIFY(!claims[0].toObject().contains("unresolved"));
         const QJsonArray cells = QJsonDocument::fromJson(run.out).object().value("cells").toArray();
         for (const QJsonValue& cell : cells) {
@@ -160,10 +167,10 @@ class TestReaderWhatIfs : public QObject {
                 QVERIFY(cell.toObject().value("answer").isNull());
             }
         }
-        // As written, nothing is unresolved and both claims hold.
+        // As written, nothing is unresolved and its three claims hold.
         const QJsonArray asWritten =
             claimsOf(runAttnbook({QStringLiteral("compute"), lessonPath("guide.md")}));
-        QCOMPARE(asWritten.size(), 2);
+        QCOMPARE(asWritten.size(), 3);
         for (const QJsonValue& c : asWritten) {
             QCOMPARE(c.toObject().value("holds").toBool(), true);
             QVERIFY(!c.toObject().contains("unresolved"));
