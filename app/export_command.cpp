@@ -137,6 +137,11 @@ std::optional<CommandExport> exportFromOptions(const ExportOptions& options, std
     return out;
 }
 
+// "1 name", "2 names": a count with its noun in the number it takes.
+std::string counted(size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 // What was written, one line each.
 std::string describe(const QString& role, const QString& path, const CommandExport& job) {
     const std::string p = path.toStdString();
@@ -146,14 +151,14 @@ std::string describe(const QString& role, const QString& path, const CommandExpo
     if (role == QLatin1String("worksheet")) {
         return p + ": the worksheet" +
                (job.request.variants > 0
-                    ? " in " + std::to_string(job.request.variants) + " variants"
+                    ? " in " + counted(size_t(job.request.variants), "variant", "variants")
                     : std::string());
     }
     if (role == QLatin1String("answers")) {
         return p + ": its answer key";
     }
     if (role == QLatin1String("roster")) {
-        return p + ": the roster, " + std::to_string(job.request.roster.size()) + " names";
+        return p + ": the roster, " + counted(job.request.roster.size(), "name", "names");
     }
     if (role == QLatin1String("notebook")) {
         return p + ": the lesson as a Jupyter notebook";
@@ -171,16 +176,17 @@ std::string spreadReport(const std::vector<QuestionSpread>& spread, int variants
     for (const QuestionSpread& q : spread) {
         out += "  " + q.question + ": " + std::to_string(q.distinct) +
                (q.distinct == 1 ? " answer" : " different answers") + " in " +
-               std::to_string(variants) + (variants == 1 ? " variant" : " variants");
+               counted(size_t(variants), "variant", "variants");
         if (q.distinct < variants) {
             if (q.found <= 1) {
                 out += " (the same in every variant: it is about nothing that varies)";
             } else if (q.found == q.distinct) {
                 out += " (the ranges of worksheet.vary give no other: " + std::to_string(q.found) +
-                       " in " + std::to_string(q.draws) + " draws)";
+                       " in " + counted(size_t(q.draws), "draw", "draws") + ")";
             } else {
-                out += " (" + std::to_string(q.found) + " found in " + std::to_string(q.draws) +
-                       " draws; these variants drew no other)";
+                out += " (" + std::to_string(q.found) + " found in " +
+                       counted(size_t(q.draws), "draw", "draws") +
+                       "; these variants drew no other)";
             }
         }
         out += '\n';

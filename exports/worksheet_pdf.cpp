@@ -705,10 +705,13 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
                                 });
     if (options.variants > 0 && !anythingVaries) {
         return ExportResult::refused(
-            QStringLiteral("nothing in this lesson varies (no cell has worksheet.vary), so %1 "
-                           "variants would be %1 identical sheets: leave out the variants, or "
-                           "give a cell worksheet.vary")
-                .arg(options.variants));
+            (options.variants == 1
+                 ? QStringLiteral("nothing in this lesson varies (no cell has worksheet.vary), so "
+                                  "a variant would be the lesson's own sheet")
+                 : QStringLiteral("nothing in this lesson varies (no cell has worksheet.vary), so "
+                                  "%1 variants would be %1 identical sheets")
+                       .arg(options.variants)) +
+            QStringLiteral(": leave out the variants, or give a cell worksheet.vary"));
     }
     // The variants are drawn in order, each against the ones before (planVariants); computing
     // and laying them out is then done in parallel. With --variants N every question must be

@@ -32,14 +32,19 @@ Dialog {
     topPadding: 0
     closePolicy: exporter.busy ? Popup.NoAutoClose : Popup.CloseOnEscape
     // A popup does not take the window's palette: the same colours as the window, from the
-    // theme, and disabled controls that read as disabled.
+    // theme, and disabled controls that read as disabled (the text colours for the active and
+    // inactive groups only: a plain `palette.buttonText` sets the disabled one too, Main.qml).
     palette.window: Theme.surface
-    palette.windowText: Theme.text
     palette.base: Theme.surface
     palette.alternateBase: Theme.surfaceAlt
-    palette.text: Theme.text
-    palette.button: Theme.dark ? "#33373e" : "#f0f1f3"
-    palette.buttonText: Theme.text
+    palette.active.windowText: Theme.text
+    palette.inactive.windowText: Theme.text
+    palette.active.text: Theme.text
+    palette.inactive.text: Theme.text
+    palette.active.button: Theme.dark ? "#33373e" : "#f0f1f3"
+    palette.inactive.button: Theme.dark ? "#33373e" : "#f0f1f3"
+    palette.active.buttonText: Theme.text
+    palette.inactive.buttonText: Theme.text
     palette.brightText: Theme.text
     palette.highlight: Theme.dark ? "#3d6aa8" : "#2f6fb0"
     palette.highlightedText: "#ffffff"
@@ -400,9 +405,11 @@ Dialog {
                                 Layout.fillWidth: true
                                 text: exporter.rosterProblem.length > 0 ? exporter.rosterProblem
                                       : exporter.rosterPath.length === 0 ? qsTr("No roster: one unnamed sheet per variant.")
-                                      : qsTr("%1: %2 names, each on a sheet of their own.")
-                                        .arg(decodeURIComponent(exporter.rosterPath.replace(/^file:\/\//, "").split("/").pop()))
-                                        .arg(exporter.rosterCount)
+                                      : exporter.rosterCount === 1
+                                        ? qsTr("%1: 1 name, on a sheet of its own.").arg(rosterName)
+                                        : qsTr("%1: %2 names, each on a sheet of their own.").arg(rosterName).arg(exporter.rosterCount)
+                                readonly property string rosterName:
+                                    decodeURIComponent(exporter.rosterPath.replace(/^file:\/\//, "").split("/").pop())
                                 color: exporter.rosterProblem.length > 0 ? Theme.bad : Theme.mutedText
                                 font.pixelSize: Theme.smallSize
                                 wrapMode: Text.Wrap

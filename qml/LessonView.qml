@@ -42,6 +42,7 @@ Flickable {
     ScrollBar.vertical: ScrollBar {
         id: scrollBar
         policy: view.scrollBarShown ? ScrollBar.AsNeeded : ScrollBar.AlwaysOff
+        onPressedChanged: stillUnderPointer.stop() // the reader scrolls
     }
     Accessible.role: Accessible.Document
     Accessible.name: session.title
@@ -227,6 +228,7 @@ Flickable {
 
     // Scrolls so that row `row` starts at the top, and flashes it.
     function showRow(row: int) {
+        stillUnderPointer.stop() // a jump: the view goes where it is sent
         if (!validRow(row))
             return
         buildRow(row)
@@ -381,6 +383,7 @@ Flickable {
     property int searchRow: -1
     property var searchItem: null
     function showHit(row: int, occurrence: int, text: string) {
+        stillUnderPointer.stop() // a jump: the view goes where it is sent
         if (view.searchItem !== null)
             view.searchItem.deselect()
         view.searchItem = null
@@ -420,6 +423,7 @@ Flickable {
 
     // Scrolls as little as needed for row `row` to show, and flashes it.
     function revealRow(row: int) {
+        stillUnderPointer.stop() // a jump: the view goes where it is sent
         if (!validRow(row))
             return
         buildRow(row)
@@ -475,6 +479,7 @@ Flickable {
     }
 
     Keys.onPressed: event => {
+        stillUnderPointer.stop() // a key that reaches the view is the reader's: the view is theirs
         if (event.key === Qt.Key_PageDown) { contentY = Math.min(contentY + height * 0.9, contentHeight - height); event.accepted = true }
         else if (event.key === Qt.Key_PageUp) { contentY = Math.max(contentY - height * 0.9, 0); event.accepted = true }
         else if (event.key === Qt.Key_Home && event.modifiers & Qt.ControlModifier) { contentY = 0; event.accepted = true }
@@ -703,6 +708,14 @@ Flickable {
             }
         }
     }
-
+    // What the reader clicks stays under the pointer while the click changes the lesson: an
+    // area over the column that sees each press and passes it on.
+    StillUnderPointer {
+        id: stillUnderPointer
+        anchors.fill: parent
+        view: view
+        content: column
+        viewMovesItself: view.followingAnchor || view.holding
+    }
     }
 }

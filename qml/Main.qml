@@ -89,12 +89,21 @@ ApplicationWindow {
 
     // Fusion draws the controls from the palette: follow the theme.
     palette.window: Theme.page
-    palette.windowText: Theme.text
     palette.base: Theme.surface
     palette.alternateBase: Theme.surfaceAlt
-    palette.text: Theme.text
-    palette.button: Theme.dark ? "#33373e" : "#f0f1f3"
-    palette.buttonText: Theme.text
+    // The roles that have a disabled colour below are set for the active and inactive groups
+    // only: `palette.buttonText` sets all three groups, the disabled one too, whenever its
+    // binding runs (at start in any order, and at every theme change), so disabled controls
+    // (Back at the first step, Keep with nothing to keep) were drawn like enabled ones
+    // (issue 25, trip 10).
+    palette.active.windowText: Theme.text
+    palette.inactive.windowText: Theme.text
+    palette.active.text: Theme.text
+    palette.inactive.text: Theme.text
+    palette.active.button: Theme.dark ? "#33373e" : "#f0f1f3"
+    palette.inactive.button: Theme.dark ? "#33373e" : "#f0f1f3"
+    palette.active.buttonText: Theme.text
+    palette.inactive.buttonText: Theme.text
     palette.brightText: Theme.text
     palette.highlight: Theme.dark ? "#3d6aa8" : "#2f6fb0"
     palette.highlightedText: "#ffffff"
@@ -175,9 +184,11 @@ ApplicationWindow {
         if (!window.closeConfirmed && lessonSession.unsavedChanges && !window.shotMode) {
             close.accepted = false
             unsavedDialog.ask(() => { window.closeConfirmed = true; window.close() })
-        } else if (window.ownWindow) {
-            Qt.callLater(window.destroy)
+            return
         }
+        window.rememberSize()
+        if (window.ownWindow)
+            Qt.callLater(window.destroy)
     }
     function newLesson() {
         whenSaved(() => {
@@ -201,10 +212,33 @@ ApplicationWindow {
     // What the window remembers between sessions (QSettings, category "window").
     // Zoom is remembered. Edit mode is not: a window always opens as students see the lesson,
     // so a class never meets the authoring tools an author left on (issue 25, trip 14).
+    // The window's size too, written as it closes (issue 25, trip 14): a teacher who sized it
+    // beside a projector's finds it so. (Not on every resize: a window that only goes away,
+    // as the tests' do, leaves the size as it was.)
     Settings {
         id: windowSettings
         category: "window"
         property real zoom: 1.0
+        property int width: 0
+        property int height: 0
+        property bool maximized: false
+    }
+    function rememberSize() {
+        if (window.shotMode || window.ownWindow || window.presenting)
+            return
+        windowSettings.maximized = window.visibility === Window.Maximized
+        if (window.visibility === Window.Windowed) {
+            windowSettings.width = window.width
+            windowSettings.height = window.height
+        }
+    }
+    function restoreSize() {
+        if (windowSettings.width >= window.minimumWidth && windowSettings.height >= window.minimumHeight) {
+            window.width = windowSettings.width
+            window.height = windowSettings.height
+        }
+        if (windowSettings.maximized)
+            window.visibility = Window.Maximized
     }
     onZoomChanged: {
         if (!window.shotMode)
@@ -214,7 +248,11 @@ ApplicationWindow {
     Component.onCompleted: {
         if (!window.shotMode) {
             window.zoom = Math.max(window.zoomSteps[0], Math.min(windowSettings.zoom, window.zoomSteps[window.zoomSteps.length - 1]))
+            if (!window.ownWindow)
+                window.restoreSize()
         }
+        window.sharedToolTip.delay = window.toolTipDelay
+        window.sharedToolTip.timeout = window.toolTipTimeout
         openLesson(initialPath)
         lessonView.forceActiveFocus()
     }
@@ -228,6 +266,56 @@ ApplicationWindow {
         onTriggered: {
             if (!window.activeFocusItem && !window.shotMode)
                 lessonView.forceActiveFocus()
+        }
+    }
+
+    // Tooltips get out of the way (issue 25, trip 14): one rule for every control's, set here
+    // on the one tooltip they all share (ToolTip's attached instance). A tooltip waits half a
+    // second, leaves after five and goes at the next press, so none stays over the question a
+    // student is answering. (Each control's ToolTip.delay and timeout are written onto the
+    // shared tooltip as it is shown: a shorter wait or none is raised to these.)
+    readonly property int toolTipDelay: 500
+    readonly property int toolTipTimeout: 5000
+    // (Asked of an item made in QML: the window's own content item has no engine to ask.)
+    readonly property var sharedToolTip: lessonView.ToolTip.toolTip
+    Connections {
+        target: window.sharedToolTip
+        function onDelayChanged() {
+            if (window.sharedToolTip.delay < window.toolTipDelay)
+                window.sharedToolTip.delay = window.toolTipDelay
+        }
+        function onTimeoutChanged() {
+            if (window.sharedToolTip.timeout < 0 || window.sharedToolTip.timeout > window.toolTipTimeout)
+                window.sharedToolTip.timeout = window.toolTipTimeout
+        }
+        // The control pressed can be made again by its click (a row of choices from a new
+        // list): the new one under the pointer would show the same tip at once.
+        function onOpened() {
+            if (pressedTip.running && window.sharedToolTip.text === pressedTip.text)
+                window.sharedToolTip.hide()
+        }
+    }
+    Timer {
+        id: pressedTip
+        property string text: ""
+        interval: 1500
+    }
+    // Any press in the window hides it: the control pressed is in use, the tip in the way.
+    // The area passes every press on to what is under it.
+    MouseArea {
+        objectName: "toolTipHider"
+        parent: window.contentItem
+        anchors.fill: parent
+        z: 1000
+        acceptedButtons: Qt.AllButtons
+        onPressed: mouse => {
+            if (window.sharedToolTip) {
+                // Its text is set as soon as a control asks, before its delay is over.
+                pressedTip.text = window.sharedToolTip.text
+                pressedTip.restart()
+                window.sharedToolTip.hide()
+            }
+            mouse.accepted = false
         }
     }
 
@@ -451,12 +539,10 @@ ApplicationWindow {
             // qmllint enable type
         return guide
     }
-    Dialog {
+    ThemedDialog {
         id: aboutDialog
         objectName: "aboutDialog"
         title: qsTr("About attnbook")
-        modal: true
-        anchors.centerIn: Overlay.overlay
         standardButtons: Dialog.Close
         ColumnLayout {
             spacing: 8

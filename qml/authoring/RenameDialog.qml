@@ -5,17 +5,15 @@ import Attnbook
 import Attnbook.Models
 
 // Rename a cell: the bindings that quote it follow the new id.
-Dialog {
+ThemedDialog {
     id: dialog
     required property DocumentEditor editor
     property string cellId
     property string message: ""
 
     title: qsTr("Rename the cell %1").arg(cellId)
-    modal: true
     standardButtons: Dialog.Ok | Dialog.Cancel
-    anchors.centerIn: Overlay.overlay
-    width: 420
+    width: 440
     onOpened: {
         message = ""
         field.text = cellId

@@ -1,10 +1,11 @@
 import QtQuick
 import QtQuick.Controls
+import Attnbook
 
 // "Save the changes?" before closing or opening another lesson: Save,
 // Discard or Cancel. `ask(then)` runs `then` after Save (when it worked) or
 // Discard; `save()` is the window's Save, which may need Save As first.
-Dialog {
+ThemedDialog {
     id: dialog
     property string fileName
     property var pending: null
@@ -12,9 +13,7 @@ Dialog {
     signal changesDiscarded()
 
     title: qsTr("Unsaved changes")
-    modal: true
-    anchors.centerIn: Overlay.overlay
-    width: 440
+    width: 460
     standardButtons: Dialog.Save | Dialog.Discard | Dialog.Cancel
 
     function ask(then) {
@@ -31,6 +30,7 @@ Dialog {
     Label {
         anchors.fill: parent
         text: qsTr("%1 has changes that are not saved. Save them first?").arg(dialog.fileName)
+        color: Theme.text
         wrapMode: Text.WordWrap
     }
     onAccepted: saveRequested()

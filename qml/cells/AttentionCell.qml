@@ -65,8 +65,6 @@ Card {
         },
         Switch {
             objectName: "compare"
-            // Disabled looks disabled: the style draws both alike (issue 25, trip 10).
-            opacity: enabled ? 1 : 0.4
             id: compareSwitch
             indicator: Indicator { control: compareSwitch; kind: "switch" }
             visible: card.hasControls
@@ -82,8 +80,6 @@ Card {
         },
         Button {
             objectName: "undoWhatIf"
-            // Disabled looks disabled: the style draws both alike (issue 25, trip 10).
-            opacity: enabled ? 1 : 0.4
             visible: card.hasControls
             text: qsTr("Undo")
             enabled: card.cell.canUndoWhatIf
@@ -101,8 +97,6 @@ Card {
         },
         Button {
             objectName: "reset"
-            // Disabled looks disabled: the style draws both alike (issue 25, trip 10).
-            opacity: enabled ? 1 : 0.4
             visible: card.hasControls
             text: qsTr("Reset")
             enabled: card.cell.edited
@@ -119,8 +113,6 @@ Card {
         },
         Button {
             objectName: "keep"
-            // Disabled looks disabled: the style draws both alike (issue 25, trip 10).
-            opacity: enabled ? 1 : 0.4
             visible: card.hasControls
             text: qsTr("Keep")
             enabled: card.cell.edited

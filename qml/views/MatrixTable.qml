@@ -76,6 +76,14 @@ ColumnLayout {
             item.takeFocus()
     }
 
+    // Copies the values for a spreadsheet (tab-separated) and says so.
+    function copyValues(asShown: bool) {
+        tableModel.copyTabSeparated(asShown)
+        copiedTip.text = asShown ? qsTr("Copied the %1 × %2 values as shown").arg(tableModel.rows).arg(tableModel.columns)
+                                 : qsTr("Copied the %1 × %2 values, every digit").arg(tableModel.rows).arg(tableModel.columns)
+        copiedTip.open()
+    }
+
     function commit(row: int, column: int, text: string): bool {
         const reason = tableModel.setValue(row, column, text)
         root.refusal = reason.length > 0
@@ -125,12 +133,18 @@ ColumnLayout {
             objectName: "copyMenu"
             MenuItem {
                 text: qsTr("Copy the values (as shown)")
-                onTriggered: tableModel.copyTabSeparated(true)
+                onTriggered: root.copyValues(true)
             }
             MenuItem {
                 text: qsTr("Copy the values (every digit)")
-                onTriggered: tableModel.copyTabSeparated(false)
+                onTriggered: root.copyValues(false)
             }
+        }
+        // Copying says it did, for a moment, beside the table: nothing in the lesson moves.
+        ToolTip {
+            id: copiedTip
+            objectName: "copiedTip"
+            timeout: 2000
         }
 
         Item {
@@ -299,6 +313,24 @@ ColumnLayout {
                     return !entry.refused
                 }
                 onEditingFinished: apply()
+                // Ctrl+Z with nothing typed here is the window's Undo (the value just applied
+                // with Enter, a Keep): a TextInput takes every Ctrl+Z for its own text, so the key
+                // did nothing until a click moved the keyboard away (issue 25, trip 10). Outside
+                // the window (a cell alone) it is the cell's Undo.
+                Keys.onPressed: event => {
+                    if (!event.matches(StandardKey.Undo) || (text !== entry.editText && text !== entry.display))
+                        return
+                    const window = ApplicationWindow.window
+                    if (window && typeof window.undo === "function")
+                        window.undo()
+                    else if (root.cell.canUndoWhatIf)
+                        root.cell.undoWhatIf()
+                    // The value the undo brought back, also when a large cell computes it later.
+                    text = Qt.binding(() => entry.editText)
+                    selectAll()
+                    entry.refused = false
+                    event.accepted = true
+                }
                 Keys.onReturnPressed: { if (apply()) root.focusEntry(entry.row + 1, entry.column) }
                 Keys.onEnterPressed: { if (apply()) root.focusEntry(entry.row + 1, entry.column) }
                 Keys.onUpPressed: { apply(); root.focusEntry(entry.row - 1, entry.column) }

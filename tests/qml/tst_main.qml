@@ -84,13 +84,22 @@ Item {
                 keyClick(Qt.Key_Tab)
                 const focused = window.activeFocusItem
                 verify(!focused || !focused.objectName.startsWith("edit_"), focused ? focused.objectName : "")
-                if (focused && focused.objectName === "editLessonButton")
-                    continue // the header's own Edit lesson button: Space would press it
+                // Only what is in the lesson: the header's buttons (Edit lesson, Open…) do what
+                // they say, and Open…'s file dialog would take the keys that follow.
+                let inLesson = false
+                for (let item = focused; item; item = item.parent)
+                    inLesson = inLesson || item === view
+                if (!inLesson)
+                    continue
                 keyClick(Qt.Key_Space)
                 keyClick(Qt.Key_Return)
                 verify(!window.editingLesson)
             }
             verify(!findChild(view, "proseEditor"), "no prose editor opened while reading")
+            // A reader's control may have opened its menu (a token's words): closed, as a reader
+            // would, before the shortcut below.
+            keyClick(Qt.Key_Escape)
+            keyClick(Qt.Key_Escape)
             view.editRow(1)
             verify(!findChild(view, "proseEditor"), "editRow does nothing while reading")
 

@@ -1,0 +1,56 @@
+import QtQuick
+import QtQuick.Controls
+import Attnbook
+
+// A small dialog drawn from the theme, with room around its title, its text and its buttons
+// (issue 25: About and "Unsaved changes" were cramped, the title against the frame). A popup
+// does not take the window's palette: the colours come from the theme here too, for the
+// active and inactive groups only, so that a disabled button keeps its disabled colour
+// (a plain `palette.buttonText` sets all three groups: see Main.qml).
+Dialog {
+    id: dialog
+    modal: true
+    anchors.centerIn: Overlay.overlay
+    leftPadding: 22
+    rightPadding: 22
+    topPadding: 10
+    bottomPadding: 14
+    palette.window: Theme.surface
+    palette.base: Theme.surface
+    palette.active.windowText: Theme.text
+    palette.inactive.windowText: Theme.text
+    palette.active.text: Theme.text
+    palette.inactive.text: Theme.text
+    palette.active.button: Theme.dark ? "#33373e" : "#f0f1f3"
+    palette.inactive.button: Theme.dark ? "#33373e" : "#f0f1f3"
+    palette.active.buttonText: Theme.text
+    palette.inactive.buttonText: Theme.text
+
+    background: Rectangle {
+        color: Theme.surface
+        border.color: Theme.strongBorder
+        radius: 6
+    }
+    Overlay.modal: Rectangle { color: Theme.dark ? "#99000000" : "#59000000" }
+
+    header: Label {
+        visible: text.length > 0
+        text: dialog.title
+        color: Theme.text
+        font.bold: true
+        font.pixelSize: Theme.chromeTitleSize
+        elide: Label.ElideRight
+        leftPadding: 22
+        rightPadding: 22
+        topPadding: 18
+        bottomPadding: 4
+    }
+    footer: DialogButtonBox {
+        leftPadding: 22
+        rightPadding: 22
+        topPadding: 4
+        bottomPadding: 18
+        spacing: 10
+        background: null
+    }
+}
