@@ -51,7 +51,7 @@ QString num(double v, int digits = 4) {
 // "÷ √4" or "÷ 2" or "not scaled".
 QString scaleWords(const AttentionResult& r) {
     const double divisor = 1.0 / r.scale;
-    if (std::abs(divisor - std::sqrt(double(r.dK))) < 1e-12) {
+    if (r.dividesBySqrtDk()) {
         return QStringLiteral("scores ÷ √%1").arg(r.dK); // also at d_k = 1: ÷ √1
     }
     if (r.scale == 1.0) {
@@ -428,7 +428,7 @@ std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec, const 
     }
     // Decided as the cell's header decides (scaleWords): at d_k = 1 the scores are divided by
     // √1, which the header says, so the caption must not call them "not scaled".
-    const bool byRoot = std::abs(1.0 / r.scale - std::sqrt(double(r.dK))) < 1e-12;
+    const bool byRoot = r.dividesBySqrtDk();
     const QString scaleNote = byRoot && r.dK == 1 ? QStringLiteral("s = 1/√1 = 1")
                               : !byRoot && r.scale == 1.0
                                   ? QStringLiteral("not scaled")

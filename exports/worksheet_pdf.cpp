@@ -203,7 +203,7 @@ QString givensText(const AttentionCellSpec& spec, const AttentionResult& r,
         }
         heads += QStringLiteral(": ") + slices.join(QStringLiteral(", "));
     }
-    if (std::abs(1.0 / r.scale - std::sqrt(double(r.dK))) < 1e-12) {
+    if (r.dividesBySqrtDk()) {
         parts << heads + QStringLiteral("; multiply every score by s = 1/√%1 = %2.")
                              .arg(r.dK)
                              .arg(num(r.scale));

@@ -124,9 +124,7 @@ void setSettings(Json& cell, const AttentionInputs& r) {
         padding.emplace_back(padded);
     }
     cell.set("padding", Json(std::move(padding)));
-    const double inverseRoot = r.dK > 0 ? 1.0 / std::sqrt(double(r.dK)) : 0.0;
-    cell.set("divides_by_sqrt_dk",
-             r.dK > 0 && std::abs(r.scale - inverseRoot) <= 1e-12 * inverseRoot);
+    cell.set("divides_by_sqrt_dk", r.dividesBySqrtDk());
     if (!r.direct) {
         Json identity = Json::object();
         const char* names[] = {"W_Q", "W_K", "W_V", "W_O"};

@@ -8,6 +8,7 @@
 #include <armadillo>
 
 #include <array>
+#include <cmath>
 
 #include <string>
 #include <vector>
@@ -68,6 +69,18 @@ struct AttentionInputs {
     arma::mat Q;        // (n × h·d_k)
     arma::mat K;        // (m × h·d_k)
     arma::mat V;        // (m × h·d_v)
+
+    // Whether the scores are divided by √d_k: the scale in use is 1/√d_k (to 1e-12, relative),
+    // whatever the cell wrote (`scale: 2` at d_k = 4 counts), and at d_k = 1 a division by √1
+    // rather than "no scaling". The one test the claim `divides_by_sqrt_dk`, the worked steps,
+    // the cell's header, its captions and the worksheet all use.
+    bool dividesBySqrtDk() const {
+        if (dK <= 0) {
+            return false;
+        }
+        const double inverseRoot = 1.0 / std::sqrt(double(dK));
+        return std::abs(scale - inverseRoot) <= 1e-12 * inverseRoot;
+    }
 };
 
 // What the forward pass computes: every table but the gradients. Any other incremental

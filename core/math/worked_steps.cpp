@@ -66,7 +66,7 @@ std::string scaleText(const AttentionResult& r, int digits) {
     const double divisor = 1.0 / r.scale;
     const double root = std::sqrt(double(r.dK));
     // 1/√d_k first: at d_k = 1 it is a division by √1 = 1, not "no scaling".
-    if (std::abs(divisor - root) < 1e-12) {
+    if (r.dividesBySqrtDk()) {
         return "divide by √" + std::to_string(r.dK) + " = " + readableNumber(root, digits);
     }
     if (r.scale == 1.0) {
