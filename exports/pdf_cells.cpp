@@ -18,21 +18,14 @@
 
 namespace attnbook {
 
-// The gradient check in words, as the window's gradients view says it: two short lines,
-// since a figure label does not wrap.
+// The gradient check in words, as the window says it (gradientCheckSentences), without the
+// slopes: short lines, since a figure label does not wrap.
 QStringList gradientCheckLines(const GradientCheckReport& check) {
-    if (!check.ran) {
-        return {QStringLiteral("Gradient check skipped: %1.")
-                    .arg(QString::fromStdString(check.skipped))};
+    QStringList lines;
+    for (const std::string& line : gradientCheckSentences(check, false)) {
+        lines << QString::fromStdString(line);
     }
-    return {QStringLiteral("Gradient check against central differences: relative error %1, %2 "
-                           "(below 1e-6 passes).")
-                .arg(QString::number(check.maxRelError, 'e', 1))
-                .arg(check.passed() ? QStringLiteral("passed") : QStringLiteral("failed")),
-            QStringLiteral("%1 of %2 entries checked; the largest difference is in ∂L/∂%3.")
-                .arg(check.checked)
-                .arg(check.total)
-                .arg(QString::fromStdString(check.worst.gradient))};
+    return lines;
 }
 
 namespace {

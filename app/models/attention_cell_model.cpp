@@ -658,27 +658,13 @@ QString AttentionCellModel::gradientCheckText() const {
     if (!needsGradients_) {
         return {};
     }
-    if (!check.ran) {
-        return tr("Gradient check skipped: %1.").arg(QString::fromStdString(check.skipped));
+    // The paper's words (gradientCheckSentences), with the two slopes where the largest
+    // difference is.
+    QStringList lines;
+    for (const std::string& line : gradientCheckSentences(check, true)) {
+        lines << QString::fromStdString(line);
     }
-    const GradientCheckEntry& worst = check.worst;
-    const QString entry =
-        worst.gradient.rfind("b_", 0) == 0
-            ? QStringLiteral("%1[%2]").arg(QString::fromStdString(worst.gradient)).arg(worst.col)
-            : QStringLiteral("%1[%2][%3]")
-                  .arg(QString::fromStdString(worst.gradient))
-                  .arg(worst.row)
-                  .arg(worst.col);
-    return tr("Gradient check against central differences: relative error %1 %2 (below 1e-6 "
-              "passes). Largest difference at ∂L/∂%3: analytic %4, numeric %5. %6 of %7 entries "
-              "checked.")
-        .arg(QString::number(check.maxRelError, 'e', 1))
-        .arg(check.passed() ? QStringLiteral("✓") : QStringLiteral("✗"))
-        .arg(entry)
-        .arg(QString::number(worst.analytic, 'g', 10))
-        .arg(QString::number(worst.numeric, 'g', 10))
-        .arg(check.checked)
-        .arg(check.total);
+    return lines.join(QLatin1Char(' '));
 }
 
 } // namespace attnbook

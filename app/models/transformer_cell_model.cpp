@@ -102,18 +102,12 @@ QString TransformerCellModel::gradientCheckText() const {
     if (!complete()) {
         return tr("Checking the gradients of this what-if…");
     }
-    const GradientCheckReport& check = result_->gradcheck;
-    if (!check.ran) {
-        return check.skipped.empty() ? tr("The gradient check did not run.")
-                                     : tr("The gradient check did not run: %1.")
-                                           .arg(QString::fromStdString(check.skipped));
+    // The attention cell's words and the paper's (gradientCheckSentences).
+    QStringList lines;
+    for (const std::string& line : gradientCheckSentences(result_->gradcheck, true)) {
+        lines << QString::fromStdString(line);
     }
-    return tr("Gradient check %1: largest relative error %2 over %3 of %4 entries (worst: %5).")
-        .arg(check.passed() ? tr("passed") : tr("FAILED"))
-        .arg(QString::number(check.maxRelError, 'e', 1))
-        .arg(check.checked)
-        .arg(check.total)
-        .arg(QString::fromStdString(check.worst.gradient));
+    return lines.join(QLatin1Char(' '));
 }
 
 QString TransformerCellModel::generationRefused() const {

@@ -168,4 +168,33 @@ GradientCheckReport gradientCheck(const AttentionConfig& config, const Attention
     return comparison.finish(report);
 }
 
+std::vector<std::string> gradientCheckSentences(const GradientCheckReport& check, bool withSlopes) {
+    if (!check.ran) {
+        return {check.skipped.empty() ? "The gradient check did not run."
+                                      : "Gradient check skipped: " + check.skipped + "."};
+    }
+    char error[32];
+    std::snprintf(error, sizeof error, "%.1e", check.maxRelError);
+    const GradientCheckEntry& worst = check.worst;
+    // A bias is one row: its entry is named by its index alone ("b_Q[2]", "layers[0].b_1[5]").
+    const std::string last = worst.gradient.substr(worst.gradient.rfind('.') + 1);
+    const std::string entry =
+        worst.gradient + (last.rfind("b_", 0) == 0 ? "[" + std::to_string(worst.col) + "]"
+                                                   : "[" + std::to_string(worst.row) + "][" +
+                                                         std::to_string(worst.col) + "]");
+    std::vector<std::string> lines = {
+        std::string("Gradient check against central differences: relative error ") + error + ", " +
+            (check.passed() ? "passed" : "failed") + " (below 1e-6 passes).",
+        std::to_string(check.checked) + " of " + std::to_string(check.total) +
+            " entries checked; the largest difference is at ∂L/∂" + entry + "."};
+    if (withSlopes) {
+        char slopes[96];
+        std::snprintf(slopes, sizeof slopes,
+                      "There the analytic slope is %.10g and the measured one %.10g.",
+                      worst.analytic, worst.numeric);
+        lines.emplace_back(slopes);
+    }
+    return lines;
+}
+
 } // namespace attnbook

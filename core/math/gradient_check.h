@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace attnbook {
 
@@ -84,5 +85,11 @@ size_t gradientCheckSample(double forwardWork, size_t total);
 // charge exactly this (core/document/cell_cost.cpp), so that `check` and `compute` refuse a
 // cell for what its check will do, not for a guess.
 double gradientCheckWork(double forwardWork, size_t total);
+
+// The gradient check in words, as the window, the lesson PDF and the transformer pages all say
+// it (one wording: issue 24): the error and the verdict, then how many entries were checked
+// and where the largest difference is, and with `withSlopes` the two slopes there (the window,
+// where lines wrap; a figure label does not). One line when the check did not run.
+std::vector<std::string> gradientCheckSentences(const GradientCheckReport& check, bool withSlopes);
 
 } // namespace attnbook
