@@ -575,7 +575,8 @@ class TypedNumberFinder {
                     covered = typed.offset + typed.text.size();
                     const FilePosition where = lines_.position(blockStart + at);
                     TypedNumber site{where.line,     where.column, typed.text,
-                                     found->binding, "",           false};
+                                     found->binding, "",           false,
+                                     true,           {},           {}};
                     take(site, typed, *found, around);
                 }
             }
@@ -671,8 +672,15 @@ class TypedNumberFinder {
                     continue;
                 }
                 covered = typed.offset + typed.text.size();
-                TypedNumber site{node.at.line, node.at.column, typed.text, found->binding,
-                                 quizId,       varies,         false};
+                TypedNumber site{node.at.line,
+                                 node.at.column,
+                                 typed.text,
+                                 found->binding,
+                                 quizId,
+                                 varies,
+                                 false,
+                                 {},
+                                 {}};
                 size_t matching = 0;
                 for (const Typed& inFile : rawTyped) {
                     if (inFile.text == typed.text && matching++ == k) {

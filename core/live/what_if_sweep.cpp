@@ -244,7 +244,8 @@ class Sweep {
             for (size_t v = 0; v < sentence.values.size(); ++v) {
                 const std::string after = shown(now, sentence.values[v]);
                 if (after != shownBefore_[s][v]) {
-                    suspects_[s].push_back({setting, quoted(shownBefore_[s][v]), quoted(after)});
+                    suspects_[s].push_back(
+                        {setting, quoted(shownBefore_[s][v]), quoted(after), false, {}});
                     break;
                 }
             }
@@ -305,7 +306,7 @@ class Sweep {
         const std::string& now = whatIf.now;
         for (const std::string& word : topicWords(key)) {
             if (const size_t at = findWord(sentence.words, word); at != std::string::npos) {
-                return Suspect{{}, quoted(sentence.words.substr(at, word.size())), now, true};
+                return Suspect{{}, quoted(sentence.words.substr(at, word.size())), now, true, {}};
             }
         }
         const bool countChanged = key == "heads" || key == "layers" ||
@@ -315,7 +316,7 @@ class Sweep {
                 const std::string said = count + " " + noun;
                 if (findWord(sentence.words, said) != std::string::npos &&
                     (count != "one" && count != "1" && count != "single") == (noun.back() == 's')) {
-                    return Suspect{{}, quoted(said), now, true};
+                    return Suspect{{}, quoted(said), now, true, {}};
                 }
             }
         }
@@ -330,7 +331,8 @@ class Sweep {
                                quoted(label),
                                "token " + std::to_string(i + 1) + ": " +
                                    (i < tokensNow.size() ? tokensNow[i] : std::string("none")),
-                               true};
+                               true,
+                               {}};
             }
         }
         return std::nullopt;
