@@ -4,6 +4,7 @@
 #include "exports/pdf_figures.h"
 
 #include "core/document/chart_axis.h"
+#include "core/math/shares_shown.h"
 #include "core/math/worked_steps.h"
 
 #include <QtGui/QFontMetricsF>
@@ -340,13 +341,14 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
 }
 
 Figure sharesFigure(const AttentionResult& r, int head, int row, qreal width) {
-    const HeadResult h = r.head[size_t(head)]; // a copy: the figure may outlive the result
-    const int m = std::min(r.m, 32);
+    const HeadResult h = r.head[size_t(head)];         // a copy: the figure may outlive the result
+    const std::vector<int> keys = sharesShown(r, row); // the window's bars (shares_shown.h)
+    const int m = int(keys.size());
     const QFont labelFont = pdf::font(pdf::kSans, 8);
     const QFont valueFont = pdf::font(pdf::kSans, 8);
     const QStringList cols = keyLabels(r);
     qreal labelW = 0;
-    for (int j = 0; j < m; ++j) {
+    for (const int j : keys) {
         labelW = std::max(labelW, textWidth(labelFont, cols[j]) + 8);
     }
     const qreal valueW = 44;
@@ -356,14 +358,19 @@ Figure sharesFigure(const AttentionResult& r, int head, int row, qreal width) {
     const QString caption = QStringLiteral("Shares of %1 (row %2)")
                                 .arg(QString::fromStdString(queryLabel(r, row)))
                                 .arg(row + 1);
-    const QString note = r.h > 1 ? QStringLiteral("head %1").arg(head + 1) : QString();
+    QString note = r.h > 1 ? QStringLiteral("head %1").arg(head + 1) : QString();
+    if (m < r.m) {
+        note = (note.isEmpty() ? QString() : note + QStringLiteral(" · ")) +
+               QStringLiteral("the %1 largest of %2 shares").arg(m).arg(r.m);
+    }
     const bool wholeBars = allWhole(h.weightsT.colptr(arma::uword(row)), h.weightsT.n_rows);
     const qreal w =
         std::max(labelW + trackW + valueW, textWidth(pdf::font(pdf::kSans, 8, true), caption) + 50);
     auto paint = [=](QPainter& p) {
         drawCaption(p, caption, note, 0, captionH);
-        for (int j = 0; j < m; ++j) {
-            const qreal y = captionH + 2 + j * barH;
+        for (int bar = 0; bar < m; ++bar) {
+            const int j = keys[size_t(bar)];
+            const qreal y = captionH + 2 + bar * barH;
             p.setFont(labelFont);
             p.setPen(pdf::kMuted);
             p.drawText(QRectF(0, y, labelW - 6, barH), Qt::AlignRight | Qt::AlignVCenter, cols[j]);

@@ -7,6 +7,7 @@
 
 #include "app/models/number_text.h"
 #include "core/document/cell_specs.h"
+#include "core/math/shares_shown.h"
 #include "core/math/worked_steps.h"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -619,6 +620,14 @@ QVariantList AttentionCellModel::trace(int head, int digits) const {
         lines.push_back(s.lines);
     }
     return sectionsToVariant(titles, lines);
+}
+
+QVariantList AttentionCellModel::shownKeys() const {
+    QVariantList keys;
+    for (const int key : sharesShown(*result_, focus())) {
+        keys << key;
+    }
+    return keys;
 }
 
 QVariantList AttentionCellModel::focusShares(int head) const {

@@ -10,6 +10,7 @@
 #include "core/live/attention_live_cell.h"
 #include "core/live/attention_recompute.h"
 #include "core/math/attention_engine.h"
+#include "core/math/shares_shown.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -30,6 +31,7 @@ class AttentionCellModel : public QObject {
     QML_UNCREATABLE("attention cells come from a LessonSession")
 
     Q_PROPERTY(QString cellId READ cellId CONSTANT)
+    Q_PROPERTY(int maxSharesShown READ maxSharesShown CONSTANT)
     Q_PROPERTY(QStringList views READ views CONSTANT)
     Q_PROPERTY(QStringList controls READ controls CONSTANT)
     Q_PROPERTY(bool direct READ direct CONSTANT)
@@ -171,6 +173,9 @@ class AttentionCellModel : public QObject {
     Q_INVOKABLE QVariantList arithmetic(int head, int digits) const;
     Q_INVOKABLE QVariantList trace(int head, int digits) const;
     Q_INVOKABLE QVariantList focusShares(int head) const;
+    // The keys the shares view shows for the focus row (core/math/shares_shown.h: the paper's).
+    Q_INVOKABLE QVariantList shownKeys() const;
+    int maxSharesShown() const { return kMaxSharesShown; }
     Q_INVOKABLE double weight(int head, int row, int column) const;
     Q_INVOKABLE double outputAt(int row, int column) const;
 

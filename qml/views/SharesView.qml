@@ -113,23 +113,18 @@ ColumnLayout {
             ? ["#5aa9e6", "#f2a65a", "#8fd694", "#d68fd6", "#e6d35a", "#5ae6d3"]
             : ["#2f6fb0", "#c05621", "#2e8540", "#8a3ea0", "#a08a00", "#00897b"]
 
-        // With many keys a bar each is unreadable: show the largest shares
-        // (by the largest over the heads), in the keys' order.
-        readonly property int maximumBars: 16
+        // With many keys a bar each is unreadable: the cell says which to show (the largest
+        // shares over the heads, in the keys' order), as the paper shows them.
+        readonly property int maximumBars: view.cell.maxSharesShown
         property string note: ""
         function rebuild() {
             bars.clear()
             const shares = []
             for (let h = 0; h < view.cell.heads; ++h)
                 shares.push(view.cell.focusShares(h))
-            let keys = view.cell.keyLabels.map((label, i) => i)
-            if (keys.length > maximumBars) {
-                const largest = i => Math.max(...shares.map(s => s[i]))
-                keys = keys.sort((a, b) => largest(b) - largest(a)).slice(0, maximumBars).sort((a, b) => a - b)
-                note = qsTr("The %1 largest of %2 shares").arg(maximumBars).arg(view.cell.m)
-            } else {
-                note = ""
-            }
+            const keys = view.cell.shownKeys()
+            note = keys.length < view.cell.m
+                ? qsTr("The %1 largest of %2 shares").arg(keys.length).arg(view.cell.m) : ""
             keysAxis.categories = keys.map(i => (i + 1) + " " + view.cell.keyLabels[i])
             // Shares spread thin over many tokens would hug the floor of a
             // 0 … 1 axis: end the axis at a round number above the largest.
