@@ -203,12 +203,7 @@ double AttentionCellModel::changeRange() const {
     if (!compareAvailable()) {
         return 0.0;
     }
-    double range = 0.0;
-    for (size_t h = 0; h < result_->head.size(); ++h) {
-        range = std::max(
-            range, arma::abs(result_->head[h].weightsT - authoredResult_->head[h].weightsT).max());
-    }
-    return range;
+    return largestShareChange(*result_, *authoredResult_);
 }
 
 QStringList AttentionCellModel::warnings() const {

@@ -3,6 +3,7 @@
 #include "app/models/attention_cell_model.h"
 #include "app/models/number_text.h"
 #include "core/math/number_format.h"
+#include "core/math/shares_shown.h"
 #include "core/math/worked_steps.h"
 
 #include <QElapsedTimer>
@@ -160,11 +161,7 @@ void HeatmapItem::dataChanged() {
     valuesStale_ = true;
     double range = 0.0;
     if (showsChange()) {
-        const AttentionResult& now = cell_->result();
-        const AttentionResult& was = cell_->authoredResult();
-        for (size_t h = 0; h < now.head.size(); ++h) {
-            range = std::max(range, arma::abs(now.head[h].weightsT - was.head[h].weightsT).max());
-        }
+        range = largestShareChange(cell_->result(), cell_->authoredResult());
     }
     if (range != changeRange_) {
         changeRange_ = range;

@@ -26,4 +26,22 @@ std::vector<int> sharesShown(const AttentionResult& result, int row) {
     return keys;
 }
 
+double largestShareChange(const AttentionResult& now, const AttentionResult& was) {
+    if (now.head.size() != was.head.size()) {
+        return 0.0;
+    }
+    double range = 0.0;
+    for (size_t h = 0; h < now.head.size(); ++h) {
+        const arma::mat& a = now.head[h].weightsT; // (m × n)
+        const arma::mat& b = was.head[h].weightsT; // (m × n)
+        if (a.n_rows != b.n_rows || a.n_cols != b.n_cols) {
+            return 0.0;
+        }
+        if (!a.is_empty()) {
+            range = std::max(range, arma::abs(a - b).max());
+        }
+    }
+    return range;
+}
+
 } // namespace attnbook

@@ -1,5 +1,6 @@
 #pragma once
-// Which keys a shares view shows for one query row (issue 24: the window showed the 16 largest
+// What the views of shares agree on, window and paper alike. Which keys a shares view shows for
+// one query row (issue 24: the window showed the 16 largest
 // and the paper the first 32). With many keys a bar each is unreadable, so both show at most
 // kMaxSharesShown: the keys with the largest share over all heads, in the keys' order, so that
 // every head's chart has the same bars.
@@ -16,5 +17,10 @@ constexpr int kMaxSharesShown = 16;
 // else the kMaxSharesShown largest (the largest share over the heads; a blocked key has none),
 // ties to the earlier key, in ascending order.
 std::vector<int> sharesShown(const AttentionResult& result, int row);
+
+// The largest |change| of any share between a what-if and the authored cell: the top of
+// Compare's colour scale, which the cell's legend and the heatmap both read. 0 when the two
+// are not of one shape (there is nothing to compare).
+double largestShareChange(const AttentionResult& now, const AttentionResult& was);
 
 } // namespace attnbook

@@ -1,10 +1,12 @@
-// Issue 24: the keys a shares view shows, one rule for the window and the paper (shares_shown.h).
+// Issue 24: the keys a shares view shows, one rule for the window and the paper, and the range
+// of Compare's colour scale, one for the legend and the heatmap (shares_shown.h).
 #include "core/document/lesson.h"
 #include "core/math/shares_shown.h"
 
 #include "test_support.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 using namespace attnbook;
@@ -80,4 +82,21 @@ TEST_CASE("a blocked key is shown only after every key with a share") {
         CHECK(std::find(keys.begin(), keys.end(), key) != keys.end());
     }
     CHECK(keys.back() == kMaxSharesShown - 1); // ties keep the earlier keys
+}
+
+TEST_CASE("Compare's range: the largest change of any share, none across shapes") {
+    const auto authored = cellOf(4);
+    CHECK(largestShareChange(*authored, *authored) == 0.0);
+    const auto twoHeads = cellOf(4, "heads: 2\n");
+    CHECK(largestShareChange(*twoHeads, *authored) == 0.0); // not of one shape
+    const auto causal = cellOf(4, "mask: causal\n");
+    double expected = 0.0; // by hand, entry by entry
+    for (int row = 0; row < 4; ++row) {
+        for (int key = 0; key < 4; ++key) {
+            expected = std::max(expected, std::abs(causal->head[0].weight(row, key) -
+                                                   authored->head[0].weight(row, key)));
+        }
+    }
+    CHECK(expected > 0.1);
+    CHECK(largestShareChange(*causal, *authored) == doctest::Approx(expected).epsilon(1e-15));
 }
