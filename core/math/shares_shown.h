@@ -1,7 +1,7 @@
 #pragma once
-// What the views of shares agree on, window and paper alike. Which keys a shares view shows for
-// one query row (issue 24: the window showed the 16 largest
-// and the paper the first 32). With many keys a bar each is unreadable, so both show at most
+// What the views of shares agree on, window and paper alike (issue 24: the window showed the
+// 16 largest shares and the paper the first 32; the legend and the heatmap each worked out
+// Compare's range). With many keys a bar each is unreadable, so both show at most
 // kMaxSharesShown: the keys with the largest share over all heads, in the keys' order, so that
 // every head's chart has the same bars.
 
