@@ -204,7 +204,7 @@ Card {
                             describedAs: modelData === "X0" ? qsTr("Token vectors") : modelData
                             maximumWidth: card.innerWidth - 20
                             note: modelData === "X0" && card.cell.usesVocab
-                                  ? qsTr("Equal tokens share one vocab vector: editing one red row changes every red.")
+                                  ? qsTr("Equal tokens share one vocab vector: editing one row of a word changes every row of that word.")
                                   : ""
                         }
                     }
