@@ -631,26 +631,17 @@ std::optional<arma::mat> keyMatrix(const EditableAttention& s, const std::string
     if (key == "upstream") {
         return c.upstream;
     }
-    if (key == "queries" || key == "keys" || key == "values") {
-        return !c.direct          ? std::nullopt
-               : key == "queries" ? std::optional(c.queries)
-               : key == "keys"    ? std::optional(c.keys)
-                                  : std::optional(c.values);
+    // The name tables above (directMatrix, projection, bias), read-only.
+    AttentionConfig& named = const_cast<AttentionConfig&>(c);
+    if (const arma::mat* m = directMatrix(named, key)) {
+        return c.direct ? std::optional(*m) : std::nullopt;
     }
     if (const Projection* p = projection(c, key)) {
         return p->identity ? std::nullopt : std::optional(p->weights);
     }
-    const std::pair<const char*, const arma::rowvec AttentionConfig::*> biases[] = {
-        {"b_Q", &AttentionConfig::bQ},
-        {"b_K", &AttentionConfig::bK},
-        {"b_V", &AttentionConfig::bV},
-        {"b_O", &AttentionConfig::bO}};
-    for (const auto& [name, member] : biases) {
-        const arma::rowvec& b = c.*member;
-        if (key == name && b.n_elem == source.rows * source.cols) {
-            // (1 × n) or (n × 1), as the file gave it.
-            return arma::mat(arma::reshape(arma::mat(b), source.rows, source.cols));
-        }
+    if (const arma::rowvec* b = bias(named, key); b && b->n_elem == source.rows * source.cols) {
+        // (1 × n) or (n × 1), as the file gave it.
+        return arma::mat(arma::reshape(arma::mat(*b), source.rows, source.cols));
     }
     return std::nullopt;
 }

@@ -42,12 +42,11 @@ CoincidenceCheck::CoincidenceCheck(const LessonResults& lesson, std::vector<Type
         candidateBefore_.push_back(
             site.candidates.empty() ? "" : shownAs(lesson, site.candidates[0], digitsOf(site)));
         // Only numbers of the same cell: another cell's what-if says nothing about this one.
+        std::string error;
+        const std::optional<Binding> chosen =
+            site.candidates.empty() ? std::nullopt : parseBinding(site.candidates[0], error);
         const std::string cell =
-            site.candidates.empty()
-                ? ""
-                : site.candidates[0].substr(site.candidates[0].rfind(' ') + 1,
-                                            site.candidates[0].find('.') -
-                                                site.candidates[0].rfind(' ') - 1);
+            chosen && !chosen->paths.empty() ? chosen->paths.front().cellId : std::string();
         std::vector<Binding> sameCell;
         std::vector<std::string> shown;
         for (const Binding& neighbour : site.neighbours) {
