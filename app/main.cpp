@@ -1,7 +1,7 @@
 // attnbook: one executable for the window and the headless report generator.
-#include "app/command_line.h"
-#include "app/shot_command.h"
-#include "app/window.h"
+#include "app/cli/command_line.h"
+#include "app/window/shot_command.h"
+#include "app/window/window.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -14,6 +14,7 @@
 // The window's QML modules are linked statically.
 Q_IMPORT_QML_PLUGIN(AttnbookPlugin)
 Q_IMPORT_QML_PLUGIN(AttnbookModelsPlugin)
+Q_IMPORT_QML_PLUGIN(AttnbookWindowPlugin)
 
 namespace {
 

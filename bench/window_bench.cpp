@@ -33,7 +33,7 @@
 // Targets (issue 9): every edit ≤ 16 ms at n = 512, d = 64; the GUI never blocked > 8 ms.
 // The transformer cell: the new chances shown ≤ 150 ms after a what-if, the GUI never blocked
 // > 8 ms; `tiny`: each what-if's new chances within a frame (16 ms).
-#include "app/blas_threads.h"
+#include "app/window/blas_threads.h"
 #include "app/models/attention_cell_model.h"
 #include "app/models/cell_list_model.h"
 #include "app/models/lesson_session.h"

@@ -6,6 +6,7 @@ import QtQuick.Dialogs
 import QtQuick.Pdf // qmllint disable import
 import Attnbook
 import Attnbook.Models
+import Attnbook.Window
 
 // File → Export: the open lesson as a lesson PDF, a worksheet with its answer key, a bundle or
 // a Jupyter notebook. The options on the left, the rendered PDF (a notebook's summary) on the right; rendering runs in the background with

@@ -6,6 +6,7 @@ import QtQuick.Dialogs
 import Qt.labs.settings
 import Attnbook
 import Attnbook.Models
+import Attnbook.Window
 import "authoring"
 
 // The notebook window: a menu, a header with the lesson's title and file,

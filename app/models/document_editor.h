@@ -5,7 +5,7 @@
 // renamed. After each edit the session re-reads the lesson from the new
 // bytes; everything the edit did not touch is written back as it was read.
 
-#include "app/edit_history.h"
+#include "app/window/edit_history.h"
 
 #include <QObject>
 #include <QStringList>

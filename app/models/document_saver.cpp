@@ -3,7 +3,7 @@
 #include "app/models/document_editor.h"
 #include "app/models/lesson_session.h"
 #include "app/models/problem_list_model.h"
-#include "app/models/save_dialog.h"
+#include "app/models/file_url.h"
 #include "exports/output_policy.h"
 
 #include <QFileInfo>

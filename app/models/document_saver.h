@@ -5,8 +5,8 @@
 // itself) offered when the lesson is opened again after a crash, and
 // noticing when another program changes the file.
 
-#include "app/lesson_file.h"
-#include "app/recovery_store.h"
+#include "app/window/lesson_file.h"
+#include "app/window/recovery_store.h"
 
 #include <QObject>
 #include <QTimer>

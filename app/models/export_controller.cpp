@@ -1,7 +1,7 @@
 #include "app/models/export_controller.h"
 
 #include "app/models/lesson_session.h"
-#include "app/models/save_dialog.h"
+#include "app/models/file_url.h"
 #include "core/document/lesson.h"
 #include "exports/export_output.h"
 #include "exports/export_request.h"

@@ -1,6 +1,8 @@
 #include "app/models/lesson_session.h"
 
-#include "app/lesson_source.h"
+#include "app/models/file_url.h"
+
+#include "exports/lesson_source.h"
 #include "app/models/attention_cell_model.h"
 #include "app/models/chart_cell_model.h"
 #include "app/models/document_editor.h"
@@ -23,16 +25,6 @@
 
 namespace attnbook {
 namespace {
-
-QString localPath(const QString& pathOrUrl) {
-    if (pathOrUrl.startsWith(QLatin1String("file:"))) {
-        return QUrl(pathOrUrl).toLocalFile();
-    }
-    if (pathOrUrl.startsWith(QLatin1String("qrc:"))) {
-        return QLatin1Char(':') + QUrl(pathOrUrl).path();
-    }
-    return pathOrUrl;
-}
 
 // The files beside the lesson file at `path` (its folder, made absolute now: a later change of
 // the working directory does not move it), keeping what they read for the re-reads after edits.
@@ -64,7 +56,7 @@ bool LessonSession::hasFile() const {
 }
 
 bool LessonSession::open(const QString& pathOrUrl) {
-    QString path = localPath(pathOrUrl);
+    QString path = localFilePath(pathOrUrl);
     if (path.isEmpty()) {
         path = bundledLessonPath();
     }

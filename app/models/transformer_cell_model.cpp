@@ -2,7 +2,7 @@
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/number_text.h"
-#include "app/models/what_if_clock.h"
+#include "core/live/what_if_clock.h"
 #include "core/document/cell_cost.h"
 #include "core/math/blockwise_attention.h"
 #include "core/math/transformer_engine.h"

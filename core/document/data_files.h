@@ -54,7 +54,7 @@ std::shared_ptr<const DataFiles> memoryDataFiles(std::map<std::string, std::stri
 
 // The files beside a lesson file at `lessonPath`: the folder it stands in. A path
 // with no folder of its own (empty, or a Qt resource ":/...") reads nothing. A bundle
-// or a resource brings its own source instead (app/lesson_source.h); there is no
+// or a resource brings its own source instead (exports/lesson_source.h); there is no
 // process-wide table from lesson paths to sources: each Lesson keeps its own (issue 24).
 std::shared_ptr<const DataFiles> dataFilesBeside(const std::string& lessonPath);
 

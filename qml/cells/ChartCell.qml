@@ -3,6 +3,7 @@ import QtQuick
 import QtCharts
 import Attnbook
 import Attnbook.Models
+import Attnbook.Window
 
 // A chart cell: its formulas as lines, on linear or log axes, with a legend
 // and the values under the pointer.

@@ -2,6 +2,7 @@ import QtQuick
 import QtQuick.Controls
 import Attnbook
 import Attnbook.Models
+import Attnbook.Window
 
 // "Save figure…": asks where, then `save(path)` draws the figure there as
 // SVG (vector) or PNG, by the name's ending; a refusal shows beside it.

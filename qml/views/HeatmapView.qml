@@ -4,6 +4,7 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Attnbook
 import Attnbook.Models
+import Attnbook.Window
 
 // The weights of every head as heatmaps side by side, with the colour
 // scale, the focus row outlined and the row check underneath. In change

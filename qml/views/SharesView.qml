@@ -4,6 +4,7 @@ import QtQuick.Layouts
 import QtCharts
 import Attnbook
 import Attnbook.Models
+import Attnbook.Window
 
 // The focus token's shares of attention per head, as a bar chart.
 ColumnLayout {

@@ -5,7 +5,7 @@
 #include "app/models/cell_list_model.h"
 #include "app/models/chart_cell_model.h"
 #include "app/models/document_editor.h"
-#include "app/models/figure_saver.h"
+#include "app/window/figure_saver.h"
 #include "app/models/lesson_search.h"
 #include "app/models/lesson_session.h"
 #include "app/models/matrix_table_model.h"

@@ -7,7 +7,7 @@
 #include "app/models/document_editor.h"
 #include "app/models/export_controller.h"
 #include "app/models/lesson_session.h"
-#include "app/window.h"
+#include "app/window/window.h"
 
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>
@@ -36,6 +36,7 @@
 
 Q_IMPORT_QML_PLUGIN(AttnbookPlugin)
 Q_IMPORT_QML_PLUGIN(AttnbookModelsPlugin)
+Q_IMPORT_QML_PLUGIN(AttnbookWindowPlugin)
 
 using namespace attnbook;
 

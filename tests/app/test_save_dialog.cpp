@@ -4,7 +4,7 @@
 // saves, and the other files an export writes (the answer key) are asked about by name. Each
 // case drives the real dialog as a user would: keys typed into its name field, a double-click
 // on a folder, Enter.
-#include "app/models/save_dialog.h"
+#include "app/window/save_dialog.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>

@@ -5,7 +5,7 @@
 #include "app/models/attention_cell_model.h"
 #include "app/models/document_editor.h"
 #include "app/models/lesson_session.h"
-#include "app/window.h"
+#include "app/window/window.h"
 
 #include <QApplication>
 #include <QDir>
@@ -22,6 +22,7 @@
 
 Q_IMPORT_QML_PLUGIN(AttnbookPlugin)
 Q_IMPORT_QML_PLUGIN(AttnbookModelsPlugin)
+Q_IMPORT_QML_PLUGIN(AttnbookWindowPlugin)
 
 using namespace attnbook;
 

@@ -1,9 +1,9 @@
 // Authoring never loses work: atomic saves that fail cleanly, one undo
 // history back to the exact bytes, recovery after a crash, files changed
 // on disk, renames that carry bindings along (reliability.md §12–14).
-#include "app/edit_history.h"
-#include "app/lesson_file.h"
-#include "app/recovery_store.h"
+#include "app/window/edit_history.h"
+#include "app/window/lesson_file.h"
+#include "app/window/recovery_store.h"
 #include "core/document/cell_editor.h"
 #include "core/document/cell_rename.h"
 #include "core/document/lesson.h"

@@ -1,10 +1,10 @@
 // `attnbook export`: bundles round-trip and verify, and the exit codes of cli.md — 0 done,
 // 1 an output that cannot be written (and nothing partial left, earlier files intact), 2 usage,
 // 3 an invalid document — in process, and once through the real executable with no display.
-#include "app/command_line.h"
-#include "app/exit_code.h"
-#include "app/export_command.h"
-#include "app/lesson_source.h"
+#include "app/cli/command_line.h"
+#include "app/cli/exit_code.h"
+#include "app/cli/export_command.h"
+#include "exports/lesson_source.h"
 #include "exports/bundle_reader.h"
 #include "exports/bundle_writer.h"
 #include "exports/lesson_bundle.h"

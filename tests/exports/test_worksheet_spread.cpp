@@ -3,7 +3,7 @@
 // with the reason, and `export --verbose` says how many different answers each question has;
 // answers print with the same digits in every variant; the sheet id of a lesson with nothing to
 // vary is its own; multiple-choice letters move between variants (issue 25, trip 12).
-#include "app/exit_code.h"
+#include "app/cli/exit_code.h"
 #include "exports/worksheet_answers.h"
 #include "exports/worksheet_pdf.h"
 #include "exports/worksheet_variants.h"

@@ -1,6 +1,6 @@
 // Qt Quick Test runner for the window's QML, with the static QML modules
 // linked in and a QApplication (Qt Charts in QML needs widgets).
-#include "app/window.h"
+#include "app/window/window.h"
 
 #include <QApplication>
 #include <QFile>
@@ -13,6 +13,7 @@
 
 Q_IMPORT_QML_PLUGIN(AttnbookPlugin)
 Q_IMPORT_QML_PLUGIN(AttnbookModelsPlugin)
+Q_IMPORT_QML_PLUGIN(AttnbookWindowPlugin)
 
 class Setup : public QObject {
     Q_OBJECT

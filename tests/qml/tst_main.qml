@@ -2,6 +2,7 @@ import QtQuick
 import QtTest
 import Attnbook
 import Attnbook.Models
+import Attnbook.Window
 
 // The window as a whole: the lesson it opens, its title, the recent files,
 // the theme and the outline beside the lesson.

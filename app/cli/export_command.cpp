@@ -1,8 +1,8 @@
-#include "app/export_command.h"
+#include "app/cli/export_command.h"
 
-#include "app/command_line.h"
-#include "app/command_options.h"
-#include "app/lesson_source.h"
+#include "app/cli/command_line.h"
+#include "app/cli/command_options.h"
+#include "exports/lesson_source.h"
 #include "exports/export_request.h"
 #include "exports/output_policy.h"
 #include "exports/worksheet_variants.h"

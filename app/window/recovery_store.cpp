@@ -1,6 +1,6 @@
-#include "app/recovery_store.h"
+#include "app/window/recovery_store.h"
 
-#include "app/lesson_source.h"
+#include "exports/lesson_source.h"
 
 #include <QCryptographicHash>
 #include <QDir>

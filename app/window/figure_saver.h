@@ -6,6 +6,8 @@
 // shapes and text); ".png" is an image at three pixels per point (216 dpi).
 // Written through the output policy, like every file attnbook writes.
 
+#include "app/models/attention_cell_model.h"
+#include "app/models/chart_cell_model.h"
 #include "exports/pdf_layout.h"
 
 #include <QByteArray>
@@ -17,8 +19,6 @@
 
 namespace attnbook {
 
-class AttentionCellModel;
-class ChartCellModel;
 
 class FigureSaver : public QObject {
     Q_OBJECT

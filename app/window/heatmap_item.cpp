@@ -1,4 +1,4 @@
-#include "app/models/heatmap_item.h"
+#include "app/window/heatmap_item.h"
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/number_text.h"

@@ -1,8 +1,8 @@
-#include "app/models/figure_saver.h"
+#include "app/window/figure_saver.h"
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/chart_cell_model.h"
-#include "app/models/save_dialog.h"
+#include "app/window/save_dialog.h"
 #include "exports/output_policy.h"
 #include "exports/pdf_figures.h"
 

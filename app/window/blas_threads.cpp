@@ -1,4 +1,4 @@
-#include "app/blas_threads.h"
+#include "app/window/blas_threads.h"
 
 #include <dlfcn.h>
 

@@ -2,7 +2,7 @@
 // The headless commands of cli.md: compute, check, edit, new, export, shot,
 // --version and --help. main() sends everything else to the window.
 
-#include "app/exit_code.h"
+#include "app/cli/exit_code.h"
 
 #include <QStringList>
 

@@ -1,4 +1,4 @@
-#include "app/models/lesson_printer.h"
+#include "app/window/lesson_printer.h"
 
 #include "exports/export_request.h"
 

@@ -1,8 +1,8 @@
-#include "app/command_line.h"
+#include "app/cli/command_line.h"
 
-#include "app/command_options.h"
-#include "app/export_command.h"
-#include "app/lesson_source.h"
+#include "app/cli/command_options.h"
+#include "app/cli/export_command.h"
+#include "exports/lesson_source.h"
 #include "core/document/cell_cost.h"
 #include "core/document/typed_numbers.h"
 #include "core/live/reader_what_ifs.h"

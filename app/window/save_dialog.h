@@ -9,6 +9,8 @@
 // QtQuick.Dialogs' FileDialog of Qt 6.4 did none of these reliably: navigating into a folder
 // replaced the typed name with that folder's first file, and Save then overwrote it unasked.
 
+#include "app/models/file_url.h"
+
 #include <QtCore/QObject>
 #include <QtCore/QString>
 #include <QtCore/QStringList>
@@ -16,9 +18,6 @@
 #include <QtQml/qqmlregistration.h>
 
 namespace attnbook {
-
-// A path from what QML holds: a file: URL or a plain path.
-QString localFilePath(const QString& pathOrUrl);
 
 // `fileName` with the extension `suffix` ("png"): its own replaced when it has one of `known`
 // (the dialog's other filters), else added. "figure.svg" → "figure.png".

@@ -1,4 +1,4 @@
-#include "app/lesson_source.h"
+#include "exports/lesson_source.h"
 
 #include "exports/bundle_reader.h"
 #include "exports/lesson_bundle.h"

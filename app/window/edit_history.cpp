@@ -1,4 +1,4 @@
-#include "app/edit_history.h"
+#include "app/window/edit_history.h"
 
 namespace attnbook {
 namespace {

@@ -1,4 +1,4 @@
-#include "app/models/save_dialog.h"
+#include "app/window/save_dialog.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
@@ -52,10 +52,6 @@ int runAbove(QDialog& dialog) {
 }
 
 } // namespace
-
-QString localFilePath(const QString& pathOrUrl) {
-    return pathOrUrl.startsWith(QLatin1String("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
-}
 
 QString withExtension(const QString& fileName, const QString& suffix, const QStringList& known) {
     if (suffix.isEmpty()) {

@@ -1,4 +1,4 @@
-#include "app/command_options.h"
+#include "app/cli/command_options.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
-#include "app/lesson_file.h"
+#include "app/window/lesson_file.h"
 
-#include "app/lesson_source.h"
+#include "exports/lesson_source.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "app/models/recent_files.h"
+#include "app/window/recent_files.h"
 
 #include <QFileInfo>
 #include <QSettings>

@@ -1,6 +1,6 @@
-#include "app/window.h"
+#include "app/window/window.h"
 
-#include "app/blas_threads.h"
+#include "app/window/blas_threads.h"
 
 #include <QGuiApplication>
 #include <QQmlApplicationEngine>

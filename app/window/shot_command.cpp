@@ -1,11 +1,11 @@
-#include "app/shot_command.h"
+#include "app/window/shot_command.h"
 
-#include "app/command_options.h"
-#include "app/exit_code.h"
-#include "app/lesson_source.h"
+#include "app/cli/command_options.h"
+#include "app/cli/exit_code.h"
+#include "exports/lesson_source.h"
 #include "app/models/lesson_session.h"
 #include "app/models/problem_list_model.h"
-#include "app/window.h"
+#include "app/window/window.h"
 #include "core/document/diagnostic.h"
 #include "exports/output_policy.h"
 

@@ -7,6 +7,7 @@
 // In change mode the squares show the signed difference from the weights
 // the lesson authored.
 
+#include "app/models/attention_cell_model.h"
 #include "exports/heat_palette.h"
 
 #include <QFont>
@@ -19,7 +20,6 @@
 
 namespace attnbook {
 
-class AttentionCellModel;
 
 class HeatmapItem : public QQuickPaintedItem {
     Q_OBJECT
