@@ -1,9 +1,10 @@
 #pragma once
-// An open lesson in the window: reads it (a .md, a bundle, or the bundled
-// default lesson), computes it, and presents it as list models — the column
-// of cells, the outline of headings and the problem list. An edit to an
-// attention cell recomputes that cell only, then rewrites just the prose
-// and quizzes that quote it.
+// An open lesson in the window, adapted to QML: a LiveLesson (core/live/live_lesson.h: the
+// lesson and its data-file source, what was computed, the working document with kept edits,
+// the prose pieces and their rebinding after a what-if, Keep) presented as list models — the
+// column of cells, the outline of headings and the problem list — and the cell models it makes
+// from the computed cells. An edit to a cell recomputes that cell only; the live lesson says
+// which prose pieces and quizzes quote it, and only those are written again.
 //
 // Authoring goes through two helpers it owns: the DocumentEditor (every
 // edit of the document's bytes, one undo history) and the DocumentSaver
@@ -15,19 +16,18 @@
 #include "app/models/cell_list_model.h"
 #include "app/models/outline_model.h"
 #include "app/models/problem_list_model.h"
-#include "app/models/prose_rows.h"
-#include "core/document/lesson.h"
+#include "core/live/live_lesson.h"
 
 #include <QObject>
 #include <QtQml/qqmlregistration.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 
 namespace attnbook {
 
 class AttentionCellModel;
-class JsonSelection;
 class QuizCellModel;
 class TransformerCellModel;
 class DocumentEditor;
@@ -67,7 +67,7 @@ class LessonSession : public QObject {
     QString fileName() const { return fileName_; }
     bool bundled() const { return filePath_ == bundledLessonPath(); }
     // The lesson as last read from the document (what-ifs are the cells' own).
-    const Lesson& lesson() const { return lesson_; }
+    const Lesson& lesson() const { return live_.lesson(); }
     bool unsavedChanges() const;
     bool hasFile() const;
     CellListModel* cells() const { return cells_; }
@@ -95,15 +95,10 @@ class LessonSession : public QObject {
 
     // For the editor: the working document, what was computed, and where
     // each row of the cell list sits in the document.
-    const Document& working() const { return working_; }
-    const LessonResults& results() const { return results_; }
-    struct RowPlace {
-        int segment = -1;   // index in working().segments
-        int lineOffset = 0; // prose: first line of the row within its segment
-        std::string text;   // prose: the row's exact bytes
-        bool lastInSegment = true;
-    };
-    RowPlace rowPlace(int row) const;
+    const Document& working() const { return live_.working(); }
+    const LessonResults& results() const { return live_.results(); }
+    using RowPlace = attnbook::RowPlace;
+    RowPlace rowPlace(int row) const { return live_.rowPlace(row); }
     // Re-reads the lesson from `bytes` (an edit, undo or redo) keeping its path.
     void applyBytes(const std::string& bytes);
     // After Save As: the lesson's new path. Its data files now come from the new folder (a
@@ -125,29 +120,26 @@ class LessonSession : public QObject {
     void updatingChanged();
 
   private:
-    void present(Lesson lesson, const QString& path);
-    void openBytes(const QString& path, const std::string& bytes, const QString& displayName);
+    // Shows what live_ holds now: its rows, outline and problems, with a model for each cell.
+    void present(const QString& path);
+    // present() around a re-read of the same lesson: the view keeps its place.
+    void rebuild(const std::function<void()>& read, const QString& path);
     void clearCells();
-    void computeCells();
-    void attentionRecomputed(const std::string& id);
-    // A transformer cell's what-if: its JSON and the prose and quizzes that quote it follow.
-    void transformerRecomputed(const std::string& id);
-    // The prose rows and quizzes that quote cell `id`, written again from results_.
-    void rebindQuotes(const std::string& id);
+    void makeAttentionModels();
+    CellListModel::Row proseRow(const LessonRow& place,
+                                std::vector<OutlineModel::Heading>& headings, int row) const;
+    CellListModel::Row cellRow(const LessonRow& place, const CellBlock& block);
+    // The model that shows `cell`, or nullptr when it cannot be shown live.
+    QObject* makeCellModel(const LessonCell& cell);
+    QObject* makeQuizModel(const LessonCell& cell, const QuizCellSpec& quiz);
+    QObject* makeTransformerModel(const LessonCell& cell, const TransformerCellSpec& spec,
+                                  const ComputedCell& computed);
+    template <class Model> void wire(Model* model, const std::string& id);
+    void presentProblems();
+    void setNames(const QString& path);
+    // Writes again the prose rows and quizzes a cell's what-if changed.
+    void show(const Rebound& rebound);
     void cellUpdatingChanged();
-    QString proseMarkdown(const ProsePieceRow& row) const;
-    // A bound value as prose shows it: its text, a dash with a mark when a reader's what-if
-    // took it away, or the binding as written when the author's own cell gives no value.
-    std::optional<std::string> boundMarkdown(const Binding& binding) const;
-    // Whether a reader's what-if changed a cell that `binding` reads.
-    // Whether a binding reads what a transformer cell is still computing for a what-if (its
-    // gradients, their check, its generation): the prose shows "…" until they arrive.
-    bool awaitsRest(const Binding& binding) const;
-    bool readsEditedCell(const Binding& binding) const;
-    // The mark of a sentence a what-if made false, `detail` on hover.
-    std::string whatIfMark(const std::string& detail) const;
-    std::string claimMark(const Binding& claim) const;
-    QString textWithBindings(const std::string& text) const;
     std::optional<std::string> keep(const std::string& id,
                                     const std::vector<std::pair<std::string, std::string>>& keys);
 
@@ -155,19 +147,11 @@ class LessonSession : public QObject {
     ProblemListModel* problems_;
     OutlineModel* outline_;
 
-    Lesson lesson_;
-    Document working_; // the document with kept edits
-    LessonResults results_;
-    std::vector<ProsePieceRow> prose_;
-    std::vector<int> proseRow_;       // cell-list row of each prose piece
-    std::vector<RowPlace> rowPlaces_; // where each cell-list row sits in working_
+    LiveLesson live_;
     std::map<std::string, QObject*> cellModels_;
     std::map<std::string, AttentionCellModel*> attention_;
-    std::vector<QuizCellModel*> quizzes_;
+    std::map<std::string, QuizCellModel*> quizzes_;
     std::vector<TransformerCellModel*> transformers_;
-    std::set<std::string> quotedCells_;   // cells that prose or quizzes bind to
-    std::set<std::string> gradientCells_; // … and bind to a gradient or its check
-    std::map<std::string, std::shared_ptr<JsonSelection>> quotedPaths_; // what they read
 
     DocumentEditor* editor_;
     DocumentSaver* saver_;
@@ -175,9 +159,6 @@ class LessonSession : public QObject {
     bool updating_ = false;
     bool rebuilding_ = false;
     QString title_, subtitle_, author_, filePath_, fileName_;
-    // The folder the lesson's {file: PATH} values are read from (lesson_.files); empty when
-    // they come from a bundle, from the executable, or from nowhere (a new lesson).
-    QString dataFolder_;
 };
 
 } // namespace attnbook

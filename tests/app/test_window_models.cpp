@@ -10,11 +10,12 @@
 #include "app/models/number_text.h"
 #include "app/models/outline_model.h"
 #include "app/models/problem_list_model.h"
-#include "app/models/prose_rows.h"
 #include "app/models/quiz_cell_model.h"
+#include "app/window/heatmap_item.h"
 #include "core/document/editable_attention.h"
 #include "core/document/lesson.h"
 #include "core/document/sample_answers.h"
+#include "core/live/prose_rows.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

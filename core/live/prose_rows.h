@@ -1,7 +1,8 @@
 #pragma once
 // Prose as the window shows it: cut into pieces at headings (so the outline
 // can jump to each and an edit redraws only the pieces that quote the
-// edited cell), with bindings replaced by Markdown-safe values.
+// edited cell), with bindings replaced by Markdown-safe values (prose_rebinding.h writes them
+// in). No Qt: the live lesson (live_lesson.h) keeps these pieces, the window shows them.
 
 #include "core/document/bindings.h"
 #include "core/document/document.h"

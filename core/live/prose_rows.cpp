@@ -1,7 +1,6 @@
-#include "app/models/prose_rows.h"
+#include "core/live/prose_rows.h"
 
 #include "core/document/sample_answers.h"
-
 #include "core/document/text_scan.h"
 
 #include <string_view>
