@@ -10,6 +10,8 @@
 #include "exports/worksheet_variants.h"
 
 #include <QtCore/QCoreApplication>
+#include <QtCore/QDir>
+#include <QtCore/QFileInfo>
 
 #include <algorithm>
 #include <limits>
@@ -262,6 +264,40 @@ QString ExportTargets::of(const QString& role) const {
         return html;
     }
     return {};
+}
+
+QStringList ExportTargets::paths(const ExportRequest& request) const {
+    const std::pair<bool, QString> asked[] = {
+        {request.lessonPdf, lessonPdf},
+        {request.worksheet, worksheet},
+        {request.worksheet && request.answers, answers},
+        {request.worksheet && !request.roster.isEmpty(), roster()},
+        {request.bundle, bundle},
+        {request.notebook, notebook},
+        {request.html, html}};
+    QStringList out;
+    for (const auto& [wanted, path] : asked) {
+        if (wanted && !path.isEmpty()) {
+            out << path;
+        }
+    }
+    return out;
+}
+
+ExportTargets ExportTargets::allAt(const QString& path) {
+    return {path, path, answersPathFor(path), path, path, path};
+}
+
+QString answersPathFor(const QString& worksheetPath) {
+    const QFileInfo info(worksheetPath);
+    return info.dir().filePath(info.completeBaseName() + QStringLiteral("-answers.pdf"));
+}
+
+QStringList exportInputs(const Lesson& lesson, const QString& lessonPath,
+                         const QString& rosterPath) {
+    QStringList inputs = lessonPath.isEmpty() ? QStringList() : lessonInputs(lesson, lessonPath);
+    inputs << rosterPath;
+    return inputs;
 }
 
 QString targetsClash(const QStringList& targets, const QStringList& inputs) {

@@ -96,7 +96,22 @@ struct ExportTargets {
     // The roster CSV beside the worksheet: "sheets.pdf" → "sheets-roster.csv".
     QString roster() const;
     QString of(const QString& role) const;
+    // The files REQUEST writes here, in the order of its parts (lesson, worksheet, answers,
+    // roster, bundle, notebook, web page): what to check before a long render.
+    QStringList paths(const ExportRequest& request) const;
+    // Whatever is rendered, at PATH (the window saves one kind at a time), the worksheet's key
+    // beside it (answersPathFor).
+    static ExportTargets allAt(const QString& path);
 };
+
+// The answer key's path for a worksheet saved to PATH: "sheets.pdf" → "sheets-answers.pdf".
+QString answersPathFor(const QString& worksheetPath);
+
+// What no export of LESSON may replace, for the command line and the window alike: the lesson
+// (or the bundle) at LESSONPATH, every data file its cells read, and the roster. A lesson with
+// no file yet reads no data files.
+QStringList exportInputs(const Lesson& lesson, const QString& lessonPath,
+                         const QString& rosterPath);
 
 // Two of `targets` (or a target and one of `inputs`) that are the same file, once links are
 // followed: "out.pdf and lesson.md name the same file"; "" when none clash.

@@ -11,6 +11,10 @@ import Attnbook.Models
 // (qmllint 6.4 also reads Qt.callLater as a property, and a Repeater's item as a bare Item:
 // those lines switch its type check off around them.)
 
+// Over 500 lines, as one file: keeping the reader's place (the anchor, the held place, the rows
+// built near the view) reads and moves the same rows of the same Flickable; apart, each part
+// would reach into the other's rows.
+//
 // The lesson as one scrolling column: its title, the problem list when there
 // is one, then every row of prose and every cell. Every row has a place in the
 // column from the start, so jumping to a row is exact; what a row shows is made
@@ -22,6 +26,10 @@ Flickable {
     property string onlyCell: ""
     // The authoring tools above each row (edit, insert, move, …).
     property bool authoring: false
+    // What the rows show: `authoring`, followed once the reader's place is taken (see
+    // onAuthoringChanged), so that the place is read from the rows as they were.
+    property bool toolsShown: false
+    Component.onCompleted: toolsShown = authoring
     // The row that the Edit menu's cell items act on: the last one used, or
     // the one at the top of the view.
     property int activeRow: -1
@@ -70,7 +78,7 @@ Flickable {
     // scroll or a change of height, never inside a layout pass. The rows built above the
     // reader change height; the anchor (keepAnchor) keeps what the reader looks at still.
     function buildNear() {
-        if (!rowsPlaced || buildAll || builtByEdit || authoring)
+        if (!rowsPlaced || buildAll || builtByEdit || toolsShown)
             return
         buildRows(Math.max(0, rowAt(contentY)), Math.max(0, rowAt(contentY + height)))
         unbuildFar()
@@ -115,7 +123,7 @@ Flickable {
     // only opened builds what is on its first screen and goes idle.
     property bool readerMoved: false
     function buildAhead() {
-        if (!rowsPlaced || buildAll || builtByEdit || authoring)
+        if (!rowsPlaced || buildAll || builtByEdit || toolsShown)
             return
         const below = Math.max(0, rowAt(contentY + height))
         const farBelow = Math.max(0, rowAt(contentY + 2 * height))
@@ -233,7 +241,8 @@ Flickable {
             return
         buildRow(row)
         const item = rows.itemAt(row)
-        contentY = Math.max(0, Math.min(item.y + column.y - 12, contentHeight - height))
+        // Room above the row for its frame (rowHighlight) and a little more.
+        contentY = Math.max(0, Math.min(item.y + column.y - 20, contentHeight - height))
         anchorPlace(row)
         // qmllint disable type
         item.flash()
@@ -275,9 +284,19 @@ Flickable {
         renameDialog.cellId = id
         renameDialog.open()
     }
+    // Switching edit mode shows or hides the tools above every row: each row between the top of
+    // the view and the pointer grows or shrinks, and the row under the pointer slid away (issue
+    // 25). What is under the pointer stays there; with the pointer off the lesson (on the
+    // header's button), what is in the middle of the view.
     // Reading mode hides the tools: the keyboard leaves them too, so that
     // Space or Enter cannot press a hidden "Edit".
+    HoverHandler { id: pointer }
+    readonly property bool pointerOver: pointer.hovered
     onAuthoringChanged: {
+        stillUnderPointer.stop()
+        // (The handler sits in the Flickable's content: its point is in the content's coordinates.)
+        holdRowAt(pointer.hovered ? view.mapFromItem(pointer.parent, pointer.point.position).y : height / 2)
+        toolsShown = authoring
         if (!authoring)
             keyboardLater.restart()
     }
@@ -309,13 +328,22 @@ Flickable {
     // Whether row `row` exists. Checked before rows.itemAt rather than testing
     // its result: Qt 6.4's compiled QML takes a null item for a true one.
     function validRow(row: int): bool { return row >= 0 && row < rows.count }
+    // Where row `row`'s content starts in the column: below its tools in edit mode, so that a
+    // place kept is the text's, whether the tools show or not.
+    function contentTop(row: int): real {
+        const entry = rows.itemAt(row)
+        // qmllint disable type
+        const content = entry.item
+        // qmllint enable type
+        return entry.y + column.y + (content !== null ? content.mapToItem(entry, 0, 0).y : 0)
+    }
     function recordPlace() {
         if (holding)
             return
         const row = rowAt(contentY + 1)
         if (validRow(row) && contentY > 0) {
             placeRow = row
-            placeOffset = contentY - (rows.itemAt(row).y + column.y)
+            placeOffset = contentY - contentTop(row)
         } else {
             placeRow = -1
             placeOffset = contentY
@@ -341,8 +369,20 @@ Flickable {
     function anchorPlace(row: int) {
         if (validRow(row)) {
             placeRow = row
-            placeOffset = contentY - (rows.itemAt(row).y + column.y)
+            placeOffset = contentY - contentTop(row)
         }
+    }
+    // Keeps the row at `y` in the view where it is on screen, its content rather than its top
+    // (see onAuthoringChanged).
+    function holdRowAt(y: real) {
+        const row = rowAt(contentY + y)
+        if (!validRow(row) || contentY <= 0) {
+            holdPlace(true)
+            return
+        }
+        placeRow = row
+        placeOffset = contentY - contentTop(row)
+        holdPlace(false)
     }
     function restorePlace() {
         if (!rowsPlaced)
@@ -350,7 +390,7 @@ Flickable {
         anchorItem = null // the place held is this one
         let top = placeRow < 0 ? 0 : contentY
         if (validRow(placeRow))
-            top = rows.itemAt(placeRow).y + column.y + placeOffset
+            top = contentTop(placeRow) + placeOffset
         contentY = Math.max(0, Math.min(top, contentHeight - height))
     }
     Timer {
@@ -416,7 +456,7 @@ Flickable {
             }
         }
         if (top < contentY || bottom > contentY + height)
-            contentY = Math.max(0, Math.min(Math.max(top, entry.y + column.y - 12), contentHeight - height))
+            contentY = Math.max(0, Math.min(Math.max(top, entry.y + column.y - 20), contentHeight - height))
         anchorPlace(row)
     }
     function clearHit() { showHit(-1, 0, "") }
@@ -430,7 +470,7 @@ Flickable {
         const item = rows.itemAt(row)
         const top = item.y + column.y
         if (top < contentY || top + Math.min(item.height, height * 0.8) > contentY + height) {
-            contentY = Math.max(0, Math.min(top - 12, contentHeight - height))
+            contentY = Math.max(0, Math.min(top - 20, contentHeight - height))
             anchorPlace(row)
         }
         item.flash()
@@ -567,7 +607,7 @@ Flickable {
                 property bool flashing: false
                 property bool editing: false
                 // See buildAll, buildNear and unbuildFar.
-                property bool built: view.buildAll || view.builtByEdit || view.authoring ||
+                property bool built: view.buildAll || view.builtByEdit || view.toolsShown ||
                                      view.onlyCell.length > 0
                 // The height the row had when built last: its placeholder's once let go.
                 property real builtHeight: 0
@@ -617,7 +657,7 @@ Flickable {
                         }
 
                         RowTools {
-                            visible: view.authoring
+                            visible: view.toolsShown
                             Layout.fillWidth: true
                             editor: view.session.editor
                             row: entry.index
@@ -635,7 +675,7 @@ Flickable {
                                 ? (entry.kind === "prose" ? proseEditorRow : yamlEditorRow)
                                 : (({
                                     // A sample answer is folded while reading; an author edits it open.
-                                    prose: entry.folded && !view.authoring ? foldedProseRow : proseRow,
+                                    prose: entry.folded && !view.toolsShown ? foldedProseRow : proseRow,
                                     attention: attentionRow,
                                     quiz: quizRow,
                                     chart: chartRow,
@@ -644,8 +684,11 @@ Flickable {
                                 })[entry.kind] || null)
                             Rectangle {
                                 objectName: "rowHighlight_" + entry.index
+                                // Room between the frame and the text it marks: 8 pixels inside
+                                // the border (at 2 the frame touched a heading, issue 25), within
+                                // the 18 between rows.
                                 anchors.fill: parent
-                                anchors.margins: -4
+                                anchors.margins: -(border.width + 8)
                                 color: "transparent"
                                 border.color: Theme.accent
                                 border.width: 2

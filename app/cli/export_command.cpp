@@ -2,8 +2,8 @@
 
 #include "app/cli/command_line.h"
 #include "app/cli/command_options.h"
-#include "exports/lesson_source.h"
 #include "exports/export_request.h"
+#include "exports/lesson_source.h"
 #include "exports/output_policy.h"
 #include "exports/worksheet_variants.h"
 
@@ -210,17 +210,7 @@ int runExportCommand(const QStringList& arguments) {
     const QStringList inputs{file, job->rosterPath};
 
     // Fail before the work when an output cannot be written at all.
-    QStringList targets;
-    for (const QString& role :
-         {QStringLiteral("lesson"), QStringLiteral("worksheet"), QStringLiteral("answers"),
-          QStringLiteral("bundle"), QStringLiteral("notebook"), QStringLiteral("html")}) {
-        if (!job->targets.of(role).isEmpty()) {
-            targets << job->targets.of(role);
-        }
-    }
-    if (!job->request.roster.isEmpty()) {
-        targets << job->targets.roster();
-    }
+    const QStringList targets = job->targets.paths(job->request);
     if (const QString clash = targetsClash(targets, inputs); !clash.isEmpty()) {
         return usage(clash.toStdString());
     }
@@ -241,9 +231,10 @@ int runExportCommand(const QStringList& arguments) {
     if (const int code = exitCodeOf(result, options.file, rendered.errors)) {
         return code;
     }
-    // Now that the lesson is read, the data files its cells read are inputs too.
+    // Now that the lesson is read, the data files its cells read are inputs too (the window
+    // asks the same of exportInputs).
     QStringList written;
-    const QStringList allInputs = lessonInputs(lesson, file) << job->rosterPath;
+    const QStringList allInputs = exportInputs(lesson, file, job->rosterPath);
     if (const int code =
             exitCodeOf(writeExport(rendered, job->targets, allInputs, &written), options.file)) {
         return code;

@@ -2,34 +2,27 @@
 // File → Export in the window: the open lesson as a lesson PDF, a worksheet with its answer key,
 // a bundle, a Jupyter notebook or a web page (cli.md "export"), with the command line's options.
 //
-// An export happens in two steps. renderPreview() renders on a worker thread, reporting its
-// progress through queued signals and stopping at cancel(), into a temporary folder: the PDF
-// the dialog shows (for a bundle, the lesson.pdf inside it; a notebook and a web page have none,
-// only their summary). save() then copies what was
-// rendered to the chosen path — for a worksheet, the key and the roster CSV beside it — through
-// the exports' atomic writer, all files together: a cancelled, failed or refused export leaves
-// no file, partial or whole, and changes none that was there.
-//
-// What is exported is the session's working copy (documentText()): the document with the edits
-// kept so far, read and computed afresh on the worker thread. It is read again only when its
-// bytes change (LessonSession::edited), never for a what-if.
+// Two steps: renderPreview() renders the session's working copy (the document with the edits
+// kept so far; never a what-if) on a worker thread into a temporary folder, with progress and
+// cancel(); save() writes what was rendered to the chosen path, the worksheet's key and roster
+// beside it, atomically and all together (export_preview.h). The rules — the options, the name
+// offered, the files a save writes, the inputs it may not replace, the summary — are the
+// exports' (export_choice.h, export_request.h), shared with `attnbook export`: this class
+// adapts them to QML.
 
+#include "app/models/export_preview.h"
 #include "app/models/lesson_session.h"
-#include "exports/export_control.h"
-#include "exports/export_request.h"
-#include "exports/pdf_style.h"
+#include "exports/export_choice.h"
 
 #include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
-#include <QTemporaryDir>
 #include <QUrl>
 #include <QtQml/qqmlregistration.h>
 
 #include <atomic>
 #include <memory>
-#include <vector>
 
 namespace attnbook {
 
@@ -43,10 +36,13 @@ class ExportController : public QObject {
     Q_PROPERTY(int variants READ variants WRITE setVariants NOTIFY optionsChanged)
     Q_PROPERTY(QString seed READ seed WRITE setSeed NOTIFY optionsChanged)
     Q_PROPERTY(QString rosterPath READ rosterPath WRITE setRosterPath NOTIFY optionsChanged)
+    Q_PROPERTY(QString rosterName READ rosterName NOTIFY optionsChanged)
     Q_PROPERTY(int rosterCount READ rosterCount NOTIFY optionsChanged)
     Q_PROPERTY(bool seedUsed READ seedUsed NOTIFY optionsChanged)
     Q_PROPERTY(QString rosterProblem READ rosterProblem NOTIFY optionsChanged)
     Q_PROPERTY(QString optionsProblem READ optionsProblem NOTIFY optionsChanged)
+    Q_PROPERTY(bool renderOnChoice READ renderOnChoice WRITE setRenderOnChoice NOTIFY
+                   renderOnChoiceChanged)
     Q_PROPERTY(bool exportable READ exportable NOTIFY lessonChanged)
     Q_PROPERTY(bool worksheetAvailable READ worksheetAvailable NOTIFY lessonChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
@@ -61,6 +57,7 @@ class ExportController : public QObject {
     Q_PROPERTY(QString message READ message NOTIFY statusChanged)
 
   public:
+    // ExportKind's values, for QML.
     enum Kind { LessonPdf, Worksheet, Bundle, Notebook, WebPage };
     Q_ENUM(Kind)
 
@@ -70,36 +67,43 @@ class ExportController : public QObject {
     LessonSession* session() const { return session_; }
     void setSession(LessonSession* session);
 
-    Kind kind() const { return kind_; }
+    Kind kind() const { return Kind(choice_.kind); }
     void setKind(Kind kind);
-    QString paper() const { return paperText_; }
+    QString paper() const { return choice_.paper; }
     void setPaper(const QString& paper);
-    bool answers() const { return answers_; }
+    bool answers() const { return choice_.answers; }
     void setAnswers(bool answers);
-    int variants() const { return variants_; } // 0: the lesson's own numbers
+    int variants() const { return choice_.variants; } // 0: the lesson's own numbers
     void setVariants(int variants);
-    QString seed() const { return seed_; }
+    QString seed() const { return choice_.seed; }
     void setSeed(const QString& seed);
     QString rosterPath() const { return rosterPath_; } // a path or a file:// URL; "" for none
     void setRosterPath(const QString& pathOrUrl);
-    int rosterCount() const { return int(roster_.size()); }
-    // Variants draw numbers from the seed; so does a roster, one variant per name.
-    bool seedUsed() const { return variants_ > 0 || !roster_.isEmpty(); }
-    QString rosterProblem() const { return rosterProblem_; }
+    QString rosterName() const; // the roster file's name ("class.txt"), or ""
+    int rosterCount() const { return int(choice_.roster.size()); }
+    bool seedUsed() const { return choice_.seedUsed(); }
+    QString rosterProblem() const { return choice_.rosterProblem; }
     // Why the options cannot be rendered (a paper size or seed the command line would refuse,
     // an unreadable roster), or "".
-    QString optionsProblem() const;
+    QString optionsProblem() const { return choice_.problem(); }
     // The export these options ask for, as the command line would ask it.
-    ExportRequest request() const;
+    ExportRequest request() const { return choice_.request(); }
 
-    bool exportable() const;         // a lesson is open and has no errors
-    bool worksheetAvailable() const; // it has worksheet options or quizzes
+    // While true (the dialog is open), a choice made in one click — the kind, the paper, the
+    // answer key — renders its preview at once; typed options (variants, seed, roster) wait
+    // for renderPreview(), or each keystroke would start a render.
+    bool renderOnChoice() const { return renderOnChoice_; }
+    void setRenderOnChoice(bool on);
+
+    bool exportable() const { return session_ && session_->loaded(); } // a lesson is open
+    // It has worksheet options or quizzes.
+    bool worksheetAvailable() const { return exportable() && worksheetAvailable_; }
 
     bool busy() const { return busy_; }
     double progress() const { return progress_; }
     QString stage() const { return stage_; }
 
-    bool previewReady() const { return !files_.empty(); }
+    bool previewReady() const { return !preview_.empty(); }
     bool previewCurrent() const { return previewReady() && previewCurrent_; }
     QUrl previewUrl() const;
     QUrl answersPreviewUrl() const;
@@ -124,13 +128,12 @@ class ExportController : public QObject {
     // Where the save dialog starts, and the name it offers.
     Q_INVOKABLE QUrl suggestedFolder() const;
     Q_INVOKABLE QString suggestedFileName() const;
-    // The answer key's path for a worksheet saved to PATH: "sheets.pdf" → "sheets-answers.pdf".
-    static QString answersPathFor(const QString& worksheetPath);
 
   Q_SIGNALS:
     void sessionChanged();
     void lessonChanged();
     void optionsChanged();
+    void renderOnChoiceChanged();
     void busyChanged();
     void progressChanged();
     void previewChanged();
@@ -138,48 +141,33 @@ class ExportController : public QObject {
     void renderFinished(bool ok);
     void saved(const QStringList& paths);
 
-  public:
-    // A rendered file in the temporary folder and what it is.
-    struct RenderedFile {
-        QString role; // "lesson", "worksheet", "answers", "roster", "bundle", "preview"
-        QString path;
-    };
-    struct Outcome {
-        int run = 0;
-        ExportResult result;
-        std::vector<RenderedFile> files;
-        QString summary;
-    };
-
   private:
+    template <typename T> void setOption(T& option, T value, bool oneClick);
     void optionsEdited();
+    void choiceMade();
+    bool refusedToRender();
     void lessonOpened();
     void documentEdited();
     void clearPreview();
     void setStatus(const QString& error, const QString& message);
     void applyProgress(int run, double fraction, const QString& stage);
     void finishRender();
-    QString previewFile(const QString& role) const;
-    std::string documentBytes() const;
-    std::string filePath() const;
-    std::shared_ptr<const DataFiles> dataFiles() const;
+    void keepRendered(PreviewOutcome out);
 
     QPointer<LessonSession> session_;
-    Kind kind_ = LessonPdf;
-    QString paperText_ = QStringLiteral("a4");
-    bool answers_ = true;
-    int variants_ = 0;
-    QString seed_ = QStringLiteral("1");
-    QString rosterPath_;
-    QStringList roster_;
-    QString rosterProblem_;
+    ExportChoice choice_;
+    QString rosterPath_; // as QML gave it
     bool worksheetAvailable_ = false;
+    bool renderOnChoice_ = false;
+    bool renderAgain_ = false; // a choice was made while a render ran: render it when it ends
 
-    std::unique_ptr<QTemporaryDir> folder_;
-    QFutureWatcher<Outcome> watcher_;
+    PreviewFiles preview_;
+    QFutureWatcher<PreviewOutcome> watcher_;
     std::shared_ptr<std::atomic<bool>> cancel_;
     int run_ = 0;
-    Kind renderingKind_ = LessonPdf;
+    ExportKind renderingKind_ = ExportKind::LessonPdf;
+    // Options and the document may change while a render runs: what it renders is what they
+    // were when it started, current only if neither changed since.
     int optionsVersion_ = 0;
     int optionsAtRender_ = 0;
     int documentVersion_ = 0;
@@ -188,8 +176,6 @@ class ExportController : public QObject {
     double progress_ = 0;
     QString stage_;
 
-    std::vector<RenderedFile> files_;
-    Kind renderedKind_ = LessonPdf;
     bool previewCurrent_ = false;
     QString previewSummary_;
     QString error_, message_;

@@ -13,7 +13,7 @@ Rectangle {
     // "radio", "check" or "switch"
     property string kind: "check"
     readonly property bool on: control.checked
-    readonly property color edge: !control.enabled ? Theme.border
+    readonly property color edge: !control.enabled ? Theme.disabledEdge
                                   : control.visualFocus ? Theme.accent : Theme.controlEdge
 
     x: control.text.length > 0 ? control.leftPadding : control.leftPadding + (control.availableWidth - width) / 2
@@ -66,7 +66,7 @@ Rectangle {
         radius: width / 2
         y: 3
         x: mark.on ? parent.width - width - 3 : 3
-        color: mark.on ? Theme.onAccent : (mark.control.enabled ? Theme.controlEdge : Theme.border)
+        color: mark.on ? Theme.onAccent : (mark.control.enabled ? Theme.controlEdge : Theme.disabledEdge)
         Behavior on x { NumberAnimation { duration: 80 } }
     }
 }

@@ -4,9 +4,7 @@ import Attnbook
 
 // A small dialog drawn from the theme, with room around its title, its text and its buttons
 // (issue 25: About and "Unsaved changes" were cramped, the title against the frame). A popup
-// does not take the window's palette: the colours come from the theme here too, for the
-// active and inactive groups only, so that a disabled button keeps its disabled colour
-// (a plain `palette.buttonText` sets all three groups: see Main.qml).
+// does not take the window's palette: the theme's palette for a popup (Theme.qml).
 Dialog {
     id: dialog
     modal: true
@@ -15,16 +13,7 @@ Dialog {
     rightPadding: 22
     topPadding: 10
     bottomPadding: 14
-    palette.window: Theme.surface
-    palette.base: Theme.surface
-    palette.active.windowText: Theme.text
-    palette.inactive.windowText: Theme.text
-    palette.active.text: Theme.text
-    palette.inactive.text: Theme.text
-    palette.active.button: Theme.dark ? "#33373e" : "#f0f1f3"
-    palette.inactive.button: Theme.dark ? "#33373e" : "#f0f1f3"
-    palette.active.buttonText: Theme.text
-    palette.inactive.buttonText: Theme.text
+    palette: Theme.popupPalette
 
     background: Rectangle {
         color: Theme.surface

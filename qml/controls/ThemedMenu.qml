@@ -5,33 +5,12 @@ import Attnbook.Models
 
 // A menu in the theme's colours. Qt 6.4 resolves a popup's palette when the
 // popup is made and does not follow the window's later changes, so a menu
-// made in the light theme stayed white in the dark one: bound here instead.
+// made in the light theme stayed white in the dark one: bound to the theme's palette here.
 // Each item made from an Action with a shortcut shows the keys at its right, as desktop menus
 // do (Qt Quick's MenuItem draws none).
 Menu {
     id: menu
-    palette.base: Theme.surface
-    palette.window: Theme.surface
-    // Set for the active and inactive groups only: `palette.text` would set the disabled
-    // group too, and a disabled item would read as enabled (see Main.qml).
-    palette.active.text: Theme.text
-    palette.inactive.text: Theme.text
-    palette.active.windowText: Theme.text
-    palette.inactive.windowText: Theme.text
-    palette.active.buttonText: Theme.text
-    palette.inactive.buttonText: Theme.text
-    palette.light: Theme.surfaceAlt
-    palette.mid: Theme.border
-    palette.dark: Theme.strongBorder
-    palette.shadow: Theme.dark ? "#000000" : "#6b7078"
-    palette.highlight: Theme.dark ? "#3d6aa8" : "#2f6fb0"
-    palette.highlightedText: "#ffffff"
-    // A disabled item in the window's disabled colour (Main.qml's palette), lighter than the
-    // muted text of an enabled one.
-    readonly property color disabledText: Theme.dark ? "#6c727c" : "#9aa0a8"
-    palette.disabled.text: menu.disabledText
-    palette.disabled.windowText: menu.disabledText
-    palette.disabled.buttonText: menu.disabledText
+    palette: Theme.popupPalette
 
     // Puts a shortcut hint on every item that has a shortcut and none yet (items can be added
     // later: the recent files, the examples).

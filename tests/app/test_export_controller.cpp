@@ -16,12 +16,14 @@
 #include <QApplication>
 #include <QDir>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
 #include <QLineEdit>
 #include <QQmlApplicationEngine>
+#include <QQuickItem>
 #include <QQuickWindow>
 #include <QRegularExpression>
 #include <QSettings>
@@ -143,6 +145,111 @@ void settle(int ms) {
         QTest::qWait(10);
     }
 }
+
+// Every item under ROOT named NAME: a Repeater's delegates are items of the scene, not QObject
+// children of the window.
+QList<QQuickItem*> itemsNamed(QQuickItem* root, const QString& name) {
+    QList<QQuickItem*> found;
+    for (QQuickItem* child : root->childItems()) {
+        if (child->objectName() == name) {
+            found << child;
+        }
+        found << itemsNamed(child, name);
+    }
+    return found;
+}
+
+// The main window with LESSONFILE open, shown offscreen, and its export dialog.
+struct ExportWindow {
+    QQmlApplicationEngine engine;
+    QQuickWindow* window = nullptr;
+    QObject* dialog = nullptr;
+    ExportController* controller = nullptr;
+
+    bool load(const QString& lessonFile, const QString& theme = QStringLiteral("light")) {
+        QQuickWindow::setGraphicsApi(QSGRendererInterface::Software);
+        chooseControlsStyle();
+        addModuleImportPath(engine);
+        // Opened as `attnbook FILE` opens it.
+        engine.setInitialProperties(
+            {{QStringLiteral("initialPath"), lessonFile}, {QStringLiteral("themeName"), theme}});
+        engine.load(QUrl(QString::fromLatin1(kMainQml)));
+        window = qobject_cast<QQuickWindow*>(engine.rootObjects().value(0));
+        if (!window) {
+            return false;
+        }
+        window->resize(1180, 820);
+        window->show();
+        if (!QTest::qWaitForWindowExposed(window)) {
+            return false;
+        }
+        dialog = window->findChild<QObject*>(QStringLiteral("exportDialog"));
+        return dialog != nullptr;
+    }
+
+    // File → Export (Ctrl+Shift+E).
+    bool openDialog() {
+        QTest::keyClick(window, Qt::Key_E, Qt::ControlModifier | Qt::ShiftModifier);
+        if (!QTest::qWaitFor([&] { return dialog->property("opened").toBool(); })) {
+            return false;
+        }
+        controller = qvariant_cast<ExportController*>(dialog->property("controller"));
+        return controller != nullptr;
+    }
+
+    // A click in the middle of the item named NAME, as a user makes it.
+    bool click(const QString& name) {
+        QQuickItem* item = itemsNamed(window->contentItem(), name).value(0);
+        if (!item || !item->isVisible() || !item->isEnabled()) {
+            return false;
+        }
+        const QPointF centre = item->mapToScene(QPointF(item->width() / 2, item->height() / 2));
+        QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, centre.toPoint());
+        return true;
+    }
+
+    // Waits until the dialog's status line says "Rendered", and looks at the preview at that
+    // very moment (issue 25: it stayed blank for 2 s while it said so). "" when the view of
+    // the file just rendered is on show with text on its page, else what was seen instead.
+    QString pagesWhenItSaysRendered() {
+        auto* status = window->findChild<QObject*>(QStringLiteral("exportStatus"));
+        if (!status) {
+            return QStringLiteral("no status line");
+        }
+        QElapsedTimer timer;
+        timer.start();
+        while (!status->property("text").toString().startsWith(QStringLiteral("Rendered"))) {
+            if (timer.elapsed() > kRenderTimeout) {
+                return QStringLiteral("it never said Rendered");
+            }
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 2);
+        }
+        const QImage shot = window->grabWindow();
+        const QUrl rendered = controller->previewUrl();
+        for (QQuickItem* view : itemsNamed(window->contentItem(), QStringLiteral("pdfPreview"))) {
+            auto* document = view->property("document").value<QObject*>();
+            if (!document || document->property("source").toUrl() != rendered ||
+                !view->isVisible() || view->opacity() < 1) {
+                continue;
+            }
+            // Text on a page: dark pixels on it (the frame and the pages' paper are light).
+            const QRect area = view->mapRectToScene(QRectF(0, 0, view->width(), view->height()))
+                                   .toRect()
+                                   .intersected(shot.rect());
+            int dark = 0;
+            for (int y = area.top(); y <= area.bottom(); ++y) {
+                for (int x = area.left(); x <= area.right(); ++x) {
+                    dark += qGray(shot.pixel(x, y)) < 110;
+                }
+            }
+            return dark > 300 ? QString()
+                              : QStringLiteral("a blank preview (%1 dark pixels) while it says "
+                                               "Rendered")
+                                    .arg(dark);
+        }
+        return QStringLiteral("no view of the rendered file while it says Rendered");
+    }
+};
 
 } // namespace
 
@@ -349,6 +456,7 @@ class ExportControllerTest : public QObject {
         controller.setSeed(QStringLiteral("7"));
         controller.setRosterPath(QUrl::fromLocalFile(rosterFile).toString());
         QCOMPARE(controller.rosterCount(), 3);
+        QCOMPARE(controller.rosterName(), QStringLiteral("class.txt")); // not the URL's text
         QCOMPARE(controller.rosterProblem(), QString());
         QVERIFY(render(controller));
         QVERIFY(!controller.answersPreviewUrl().isEmpty());
@@ -565,34 +673,83 @@ class ExportControllerTest : public QObject {
         settle(200);
     }
 
+    // While the dialog is open (renderOnChoice), a choice made in one click renders its preview
+    // by itself; one made while a render runs stops that render and renders the new choice.
+    // Typed options wait for Render again; with the dialog closed nothing renders by itself.
+    void oneClickChoicesRenderAtOnce() {
+        LessonSession session;
+        QVERIFY(session.open(QString()));
+        ExportController controller;
+        controller.setSession(&session);
+        controller.setKind(ExportController::Notebook);
+        QVERIFY(!controller.busy()); // not asked to
+        controller.setRenderOnChoice(true);
+        QSignalSpy finished(&controller, &ExportController::renderFinished);
+        controller.setKind(ExportController::LessonPdf);
+        QVERIFY(controller.busy());
+        controller.setPaper(QStringLiteral("letter")); // while it runs
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.busy() && controller.previewCurrent(), kRenderTimeout);
+        QCOMPARE(finished.count(), 2); // the A4 render stopped, then the Letter one
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QVERIFY2(controller.previewSummary().startsWith(QStringLiteral("Lesson PDF · Letter")),
+                 qPrintable(controller.previewSummary()));
+        controller.setKind(ExportController::Worksheet);
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.busy() && controller.previewCurrent(), kRenderTimeout);
+        controller.setVariants(2); // typed: the preview waits, marked out of date
+        QVERIFY(!controller.busy());
+        QVERIFY(!controller.previewCurrent());
+    }
+
+    // Issue 25 trip 14, in the real window: "Render again" was needed after changing the
+    // export kind. A click on a kind renders it by itself.
+    void dialogRendersAChosenKindByItself() {
+        ExportWindow ui;
+        QVERIFY(ui.load(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/attention.md")));
+        QVERIFY(ui.openDialog());
+        QTRY_VERIFY_WITH_TIMEOUT(ui.controller->previewCurrent(), kRenderTimeout);
+        for (const auto& [name, summary] :
+             {std::pair{"kindWebPage", "Web page: "}, std::pair{"kindLessonPdf", "Lesson PDF"}}) {
+            QVERIFY2(ui.click(QLatin1String(name)), name);
+            QTRY_VERIFY2_WITH_TIMEOUT(ui.controller->busy() || ui.controller->previewCurrent(),
+                                      name, 3000);
+            QTRY_VERIFY_WITH_TIMEOUT(!ui.controller->busy(), kRenderTimeout);
+            QVERIFY2(ui.controller->previewCurrent(), qPrintable(ui.controller->error()));
+            QVERIFY2(ui.controller->previewSummary().startsWith(QLatin1String(summary)),
+                     qPrintable(ui.controller->previewSummary()));
+        }
+    }
+
+    // Issue 25 trip 14: the preview was blank for 2 s while the status said "Rendered". Now it
+    // says so once the new pages are drawn (the last ones stay, faded, until then).
+    void dialogShowsThePagesWhenItSaysRendered() {
+        ExportWindow ui;
+        QVERIFY(ui.load(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/attention.md")));
+        QVERIFY(ui.openDialog());
+        QCOMPARE(ui.pagesWhenItSaysRendered(), QString()); // opening renders the lesson PDF
+        ui.controller->setKind(ExportController::Bundle);  // its lesson.pdf, another file
+        QVERIFY(ui.controller->busy() || ui.controller->renderPreview());
+        QCOMPARE(ui.pagesWhenItSaysRendered(), QString());
+        QVERIFY(ui.controller->previewSummary().startsWith(QStringLiteral("Bundle: ")));
+        QDir().mkpath(QStringLiteral("/tmp/attnbook-shots"));
+        QVERIFY(ui.window->grabWindow().save(
+            QStringLiteral("/tmp/attnbook-shots/export-dialog-bundle.png")));
+    }
+
     // The dialog in the real window, opened with Ctrl+Shift+E, drawn offscreen.
     void dialogInTheWindow() {
-        QQuickWindow::setGraphicsApi(QSGRendererInterface::Software);
-        chooseControlsStyle();
-        QQmlApplicationEngine engine;
-        addModuleImportPath(engine);
-        engine.setInitialProperties({{QStringLiteral("initialPath"), QString()},
-                                     {QStringLiteral("themeName"), QStringLiteral("light")}});
-        engine.load(QUrl(QString::fromLatin1(kMainQml)));
-        auto* window = qobject_cast<QQuickWindow*>(engine.rootObjects().value(0));
-        QVERIFY(window);
         // The lesson from a folder of its own: where Save… starts, and where the test saves.
         QTemporaryDir lessonDir;
         const QString lessonFile = lessonDir.filePath(QStringLiteral("attention.md"));
         QVERIFY(
             QFile::copy(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/attention.md"), lessonFile));
-        QVERIFY(QMetaObject::invokeMethod(window, "openLesson", Q_ARG(QString, lessonFile)));
-        window->resize(1180, 820);
-        window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(window));
+        ExportWindow ui;
+        QVERIFY(ui.load(lessonFile));
+        QQuickWindow* window = ui.window;
+        QObject* dialog = ui.dialog;
         settle(300);
-        auto* dialog = window->findChild<QObject*>(QStringLiteral("exportDialog"));
-        QVERIFY(dialog);
         QVERIFY(!dialog->property("visible").toBool());
-        QTest::keyClick(window, Qt::Key_E, Qt::ControlModifier | Qt::ShiftModifier);
-        QTRY_VERIFY(dialog->property("opened").toBool());
-        auto* controller = qvariant_cast<ExportController*>(dialog->property("controller"));
-        QVERIFY(controller);
+        QVERIFY(ui.openDialog());
+        ExportController* controller = ui.controller;
         // Opening renders the preview of the lesson PDF.
         QTRY_VERIFY_WITH_TIMEOUT(controller->previewCurrent(), kRenderTimeout);
         auto* pageIndicator = window->findChild<QObject*>(QStringLiteral("pageIndicator"));
@@ -604,11 +761,13 @@ class ExportControllerTest : public QObject {
         QDir().mkpath(QStringLiteral("/tmp/attnbook-shots"));
         QVERIFY(window->grabWindow().save(QStringLiteral("/tmp/attnbook-shots/export-dialog.png")));
 
-        // The worksheet with variants: the progress bar and Cancel while it renders.
-        controller->setKind(ExportController::Worksheet);
+        // The worksheet with variants: the progress bar and Cancel while it renders. Typed
+        // options wait; choosing the kind renders it.
         controller->setVariants(6); // the most attention.md allows
         controller->setSeed(QStringLiteral("42"));
-        QVERIFY(controller->renderPreview());
+        QVERIFY(!controller->busy());
+        controller->setKind(ExportController::Worksheet);
+        QVERIFY(controller->busy());
         QTRY_VERIFY_WITH_TIMEOUT(controller->progress() > 0.1 || !controller->busy(),
                                  kRenderTimeout);
         if (controller->busy()) {
@@ -663,15 +822,14 @@ class ExportControllerTest : public QObject {
         QVERIFY(window->grabWindow().save(
             QStringLiteral("/tmp/attnbook-shots/export-dialog-saved.png")));
 
-        // Options changed: the preview is marked out of date.
-        controller->setPaper(QStringLiteral("letter"));
+        // A typed option changed: the preview is marked out of date.
+        controller->setSeed(QStringLiteral("43"));
         settle(300);
         QVERIFY(window->grabWindow().save(
             QStringLiteral("/tmp/attnbook-shots/export-dialog-stale.png")));
 
         // The notebook: its summary where the pages would be.
         controller->setKind(ExportController::Notebook);
-        QVERIFY(controller->renderPreview());
         QTRY_VERIFY_WITH_TIMEOUT(controller->previewCurrent(), kRenderTimeout);
         auto* notebook = window->findChild<QObject*>(QStringLiteral("notebookPreview"));
         QVERIFY(notebook);

@@ -1,0 +1,92 @@
+#include "exports/export_summary.h"
+
+#include <QtCore/QCoreApplication>
+#include <QtCore/QDir>
+#include <QtCore/QFileInfo>
+#include <QtCore/QLocale>
+
+namespace attnbook {
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("ExportSummary", text);
+}
+
+// "1 page", "3 pages".
+QString count(int n, const char* one, const char* many) {
+    return QStringLiteral("%1 %2").arg(n).arg(tr(n == 1 ? one : many));
+}
+
+QString sizeText(qint64 bytes) {
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+}
+
+QString worksheetSummary(const ExportRequest& r, const RenderedExport& rendered,
+                         const QString& paper) {
+    QStringList parts{tr("Worksheet: %1").arg(count(rendered.worksheetPages, "page", "pages"))};
+    if (r.answers) {
+        parts << tr("answer key: %1").arg(count(rendered.answerPages, "page", "pages"));
+    }
+    const bool roster = !r.roster.isEmpty();
+    if (r.variants > 0) {
+        parts << tr("%1, seed %2").arg(count(r.variants, "variant", "variants")).arg(r.seed);
+    } else if (roster) {
+        parts << tr("a variant for each name, seed %1").arg(r.seed);
+    } else {
+        parts << tr("the lesson's own numbers");
+    }
+    if (roster) {
+        parts << tr("%1 on the roster").arg(count(int(r.roster.size()), "name", "names"));
+    }
+    parts << paper;
+    return parts.join(QStringLiteral(" · "));
+}
+
+} // namespace
+
+QString exportSummary(const ExportRequest& request, const RenderedExport& rendered) {
+    const QString paper = request.paper == Paper::Letter ? tr("Letter") : tr("A4");
+    if (const RenderedPart* bundle = rendered.part(QStringLiteral("bundle"))) {
+        return tr("Bundle: %1 · %2 · %3 · the preview shows its lesson.pdf")
+            .arg(count(rendered.bundleEntries, "file", "files"), sizeText(bundle->bytes.size()),
+                 paper);
+    }
+    if (const RenderedPart* notebook = rendered.part(QStringLiteral("notebook"))) {
+        // No page to preview: what it holds, and where it opens.
+        return tr("Notebook: %1 · %2 · nbformat 4 for the python3 kernel, no outputs stored")
+            .arg(count(int(notebook->bytes.count("\"cell_type\": ")), "cell", "cells"),
+                 sizeText(notebook->bytes.size()));
+    }
+    if (const RenderedPart* page = rendered.part(QStringLiteral("html"))) {
+        // A page, not pages: what it holds, and where it opens.
+        return tr("Web page: %1 · %2 · one offline file with its figures inside, for any "
+                  "browser or a course site")
+            .arg(count(int(page->bytes.count("<svg ")), "figure", "figures"),
+                 sizeText(page->bytes.size()));
+    }
+    if (const RenderedPart* lesson = rendered.part(QStringLiteral("lesson"))) {
+        return tr("Lesson PDF · %1 · %2").arg(paper, sizeText(lesson->bytes.size()));
+    }
+    if (request.worksheet) {
+        return worksheetSummary(request, rendered, paper);
+    }
+    return {};
+}
+
+QString savedSentence(const QStringList& paths) {
+    if (paths.isEmpty()) {
+        return {};
+    }
+    QStringList names;
+    for (const QString& p : paths) {
+        names << QFileInfo(p).fileName();
+    }
+    const QString list = names.size() < 2
+                             ? names.front()
+                             : names.mid(0, names.size() - 1).join(QStringLiteral(", ")) +
+                                   tr(" and ") + names.back();
+    return tr("Saved %1 in %2")
+        .arg(list, QDir::toNativeSeparators(QFileInfo(paths.front()).absolutePath()));
+}
+
+} // namespace attnbook

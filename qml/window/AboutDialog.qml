@@ -1,0 +1,32 @@
+import QtQuick
+import QtQuick.Layouts
+import QtQuick.Controls
+import Attnbook
+import Attnbook.Window
+
+// Help → About attnbook: the version and the Qt it was built with.
+ThemedDialog {
+    objectName: "aboutDialog"
+    title: qsTr("About attnbook")
+    standardButtons: Dialog.Close
+    ColumnLayout {
+        spacing: 8
+        Text {
+            text: qsTr("attnbook %1").arg(AppInfo.version)
+            objectName: "aboutVersion"
+            color: Theme.text
+            font.pixelSize: 20
+            font.bold: true
+        }
+        Text {
+            text: qsTr("A notebook of live lessons about the attention mechanism of transformers.")
+            color: Theme.text
+            wrapMode: Text.WordWrap
+            Layout.maximumWidth: 420
+        }
+        Text {
+            text: qsTr("Built with Qt %1.").arg(AppInfo.qtVersion)
+            color: Theme.mutedText
+        }
+    }
+}
