@@ -1,94 +1,33 @@
 #include "exports/notebook_writer.h"
 
-#include "core/document/json.h"
-
-#include <cstdio>
-#include <map>
-#include <memory>
-#include <variant>
+#include <nlohmann/json.hpp>
 
 namespace attnbook {
 namespace {
 
-// A JSON value whose objects keep their keys sorted (std::map orders UTF-8 bytes, which is
-// code point order, as Python's sort_keys does).
-struct Node {
-    using Array = std::vector<Node>;
-    using Object = std::map<std::string, Node>;
-    std::variant<std::nullptr_t, bool, int, std::string, Array, Object> value;
+// nlohmann::json keeps an object's keys in a std::map, which orders UTF-8 bytes, i.e. code
+// points, as Python's sort_keys does; its dump(1) is json.dumps(indent=1) byte for byte
+// (one item per line, "," with no space after it, ": " after a key, [] and {} when empty) and,
+// without ensure_ascii, escapes what json.dumps(ensure_ascii=False) escapes: \" \\ \b \f \n
+// \r \t, and \u00XX for the other control characters. Bytes that are not UTF-8 (never in a lesson,
+// which is checked on reading) become U+FFFD rather than an exception.
+using NotebookJson = nlohmann::json;
 
-    Node() : value(nullptr) {}
-    Node(bool b) : value(b) {}
-    Node(int i) : value(i) {}
-    Node(std::string s) : value(std::move(s)) {}
-    Node(const char* s) : value(std::string(s)) {}
-    Node(Array a) : value(std::move(a)) {}
-    Node(Object o) : value(std::move(o)) {}
-};
-
-// json.dumps(indent=1, separators=(",", ": ")): one item per line, one more space per level,
-// empty arrays and objects as [] and {}.
-void write(std::string& out, const Node& node, int level) {
-    const std::string inner(size_t(level + 1), ' ');
-    const std::string outer(size_t(level), ' ');
-    std::visit(
-        [&](const auto& v) {
-            using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, std::nullptr_t>) {
-                out += "null";
-            } else if constexpr (std::is_same_v<T, bool>) {
-                out += v ? "true" : "false";
-            } else if constexpr (std::is_same_v<T, int>) {
-                out += std::to_string(v);
-            } else if constexpr (std::is_same_v<T, std::string>) {
-                out += jsonStringLiteral(v);
-            } else if constexpr (std::is_same_v<T, Node::Array>) {
-                if (v.empty()) {
-                    out += "[]";
-                    return;
-                }
-                out += "[\n";
-                for (size_t i = 0; i < v.size(); ++i) {
-                    out += inner;
-                    write(out, v[i], level + 1);
-                    out += i + 1 < v.size() ? ",\n" : "\n";
-                }
-                out += outer + "]";
-            } else {
-                if (v.empty()) {
-                    out += "{}";
-                    return;
-                }
-                out += "{\n";
-                size_t i = 0;
-                for (const auto& [key, value] : v) {
-                    out += inner + jsonStringLiteral(key) + ": ";
-                    write(out, value, level + 1);
-                    out += ++i < v.size() ? ",\n" : "\n";
-                }
-                out += outer + "}";
-            }
-        },
-        node.value);
-}
-
-Node cellNode(const NotebookCell& cell) {
-    Node::Object o;
-    Node::Object metadata;
+NotebookJson cellNode(const NotebookCell& cell) {
+    NotebookJson metadata = NotebookJson::object();
     if (cell.sourceHidden) {
-        metadata["jupyter"] = Node::Object{{"source_hidden", true}};
+        metadata["jupyter"] = {{"source_hidden", true}};
     }
     if (!cell.tags.empty()) {
-        metadata["tags"] = Node::Array(cell.tags.begin(), cell.tags.end());
+        metadata["tags"] = cell.tags;
     }
-    const std::vector<std::string> lines = splitSourceLines(cell.source);
-    o["cell_type"] = cell.kind == NotebookCell::Kind::Code ? "code" : "markdown";
-    o["id"] = cell.id;
-    o["metadata"] = std::move(metadata);
-    o["source"] = Node::Array(lines.begin(), lines.end());
+    NotebookJson o = {{"cell_type", cell.kind == NotebookCell::Kind::Code ? "code" : "markdown"},
+                      {"id", cell.id},
+                      {"metadata", std::move(metadata)},
+                      {"source", splitSourceLines(cell.source)}};
     if (cell.kind == NotebookCell::Kind::Code) {
-        o["execution_count"] = Node();
-        o["outputs"] = Node::Array{};
+        o["execution_count"] = nullptr;
+        o["outputs"] = NotebookJson::array();
     }
     return o;
 }
@@ -146,35 +85,33 @@ std::string notebookCellId(const std::string& text) {
 }
 
 QByteArray notebookBytes(const NotebookMetadata& metadata, const std::vector<NotebookCell>& cells) {
-    Node::Array cellNodes;
+    NotebookJson cellNodes = NotebookJson::array();
     for (const NotebookCell& cell : cells) {
         cellNodes.push_back(cellNode(cell));
     }
-    Node::Object meta;
-    meta["kernelspec"] =
-        Node::Object{{"display_name", "Python 3"}, {"language", "python"}, {"name", "python3"}};
-    meta["language_info"] = Node::Object{{"name", "python"}};
+    NotebookJson meta = {
+        {"kernelspec", {{"display_name", "Python 3"}, {"language", "python"}, {"name", "python3"}}},
+        {"language_info", {{"name", "python"}}}};
     if (!metadata.title.empty()) {
         meta["title"] = metadata.title;
     }
     if (!metadata.authors.empty()) {
-        Node::Array authors;
+        NotebookJson authors = NotebookJson::array();
         for (const std::string& name : metadata.authors) {
-            authors.push_back(Node::Object{{"name", name}});
+            authors.push_back({{"name", name}});
         }
         meta["authors"] = std::move(authors);
     }
     if (!metadata.appVersion.empty()) {
-        meta["attnbook"] = Node::Object{{"app_version", metadata.appVersion}};
+        meta["attnbook"] = {{"app_version", metadata.appVersion}};
     }
-    const Node notebook = Node::Object{{"cells", std::move(cellNodes)},
-                                       {"metadata", std::move(meta)},
-                                       {"nbformat", 4},
-                                       {"nbformat_minor", 5}};
-    std::string out;
-    write(out, notebook, 0);
-    out += '\n';
-    return QByteArray::fromStdString(out);
+    const NotebookJson notebook = {{"cells", std::move(cellNodes)},
+                                   {"metadata", std::move(meta)},
+                                   {"nbformat", 4},
+                                   {"nbformat_minor", 5}};
+    return QByteArray::fromStdString(
+               notebook.dump(1, ' ', false, NotebookJson::error_handler_t::replace)) +
+           '\n';
 }
 
 } // namespace attnbook

@@ -85,146 +85,223 @@ QStringList coordinateLabels(int count, int first) {
     return out;
 }
 
-Figure matrixFigure(const MatrixTable& t) {
-    const QFont numberFont = pdf::font(pdf::kSans, 8);
-    const QFont labelFont = pdf::font(pdf::kSans, pdf::kTiny);
-    const QFont answerFont = pdf::font(pdf::kSans, 8.5);
-    const bool boxed = t.mode != MatrixMode::Filled;
-    const int rows = int(t.values.n_rows);
-    const int cols = int(t.values.n_cols);
-    const int shownRows = std::min(rows, t.maxRows);
-    const int shownCols = std::min(cols, t.maxColumns);
-    const arma::umat blocked = t.blocked;
+namespace {
+
+// The printed text of one shown entry, split at the decimal point for alignment.
+struct MatrixEntry {
+    QString text;
+    qreal whole = 0, fraction = 0;
+};
+
+// What matrixFigure measures before it paints.
+struct MatrixLayout {
+    QFont numberFont = pdf::font(pdf::kSans, 8);
+    QFont labelFont = pdf::font(pdf::kSans, pdf::kTiny);
+    QFont answerFont = pdf::font(pdf::kSans, 8.5);
+    bool boxed = false; // blank boxes or an answer key's, not a filled table
+    int rows = 0, cols = 0, shownRows = 0, shownCols = 0;
+    std::vector<std::vector<MatrixEntry>> entries; // [row][column], the shown ones
+    std::vector<qreal> maxWhole, maxFraction;      // per shown column
+    qreal colW = 0, labelW = 0, rowH = 0;
+    qreal captionH = 0, headerH = 11.5, gridTop = 0, moreW = 0, moreH = 0;
+    bool moreCols() const { return shownCols < cols; }
+    bool moreRows() const { return shownRows < rows; }
+};
+
+bool isBlocked(const MatrixTable& t, int r, int c) {
+    return !t.blocked.is_empty() && t.blocked(arma::uword(r), arma::uword(c)) != 0;
+}
+
+// The text and widths of every shown entry, and each column's widest parts.
+void measureEntries(const MatrixTable& t, MatrixLayout& l) {
     // An answer key's boxes keep their digits even when this variant's answers happen to be
     // whole: one key must not say "2" where the next says "2.5000" (issue 22).
     const bool wholeTable =
         t.mode != MatrixMode::Answer && allWhole(t.values.memptr(), t.values.n_elem);
-    const auto isBlocked = [blocked](int r, int c) {
-        return !blocked.is_empty() && blocked(arma::uword(r), arma::uword(c)) != 0;
-    };
-
-    // The printed text of every shown entry, split at the decimal point for alignment.
-    struct Entry {
-        QString text;
-        qreal whole = 0, fraction = 0;
-    };
-    std::vector<std::vector<Entry>> entries(size_t(shownRows),
-                                            std::vector<Entry>(static_cast<size_t>(shownCols)));
-    std::vector<qreal> maxWhole(size_t(shownCols), 0), maxFraction(size_t(shownCols), 0);
+    l.entries.assign(size_t(l.shownRows), std::vector<MatrixEntry>(size_t(l.shownCols)));
+    l.maxWhole.assign(size_t(l.shownCols), 0);
+    l.maxFraction.assign(size_t(l.shownCols), 0);
     // Boxes are measured the same way blank or filled in, so a worksheet and its key match.
-    const QFont& valueFont = boxed ? answerFont : numberFont;
-    for (int r = 0; r < shownRows; ++r) {
-        for (int c = 0; c < shownCols; ++c) {
-            Entry& e = entries[size_t(r)][size_t(c)];
+    const QFont& valueFont = l.boxed ? l.answerFont : l.numberFont;
+    for (int r = 0; r < l.shownRows; ++r) {
+        for (int c = 0; c < l.shownCols; ++c) {
+            MatrixEntry& e = l.entries[size_t(r)][size_t(c)];
             const double v = t.values(arma::uword(r), arma::uword(c));
-            e.text = isBlocked(r, c) && std::isfinite(v) ? QStringLiteral("0")
-                                                         : entryNumber(v, t.digits, wholeTable);
+            e.text = isBlocked(t, r, c) && std::isfinite(v) ? QStringLiteral("0")
+                                                            : entryNumber(v, t.digits, wholeTable);
             const qsizetype dot = e.text.indexOf(u'.');
             e.whole = textWidth(valueFont, dot < 0 ? e.text : e.text.left(dot));
             e.fraction = dot < 0 ? 0 : textWidth(valueFont, e.text.mid(dot));
-            maxWhole[size_t(c)] = std::max(maxWhole[size_t(c)], e.whole);
-            maxFraction[size_t(c)] = std::max(maxFraction[size_t(c)], e.fraction);
+            l.maxWhole[size_t(c)] = std::max(l.maxWhole[size_t(c)], e.whole);
+            l.maxFraction[size_t(c)] = std::max(l.maxFraction[size_t(c)], e.fraction);
         }
     }
+}
+
+MatrixLayout measureMatrix(const MatrixTable& t) {
+    MatrixLayout l;
+    l.boxed = t.mode != MatrixMode::Filled;
+    l.rows = int(t.values.n_rows);
+    l.cols = int(t.values.n_cols);
+    l.shownRows = std::min(l.rows, t.maxRows);
+    l.shownCols = std::min(l.cols, t.maxColumns);
+    measureEntries(t, l);
     // An answer box is sized for handwriting (a box is its cell less 1.5 pt all round).
-    qreal colW = boxed ? kAnswerBoxWidth + 3 : 24;
-    for (int c = 0; c < shownCols; ++c) {
-        colW = std::max(colW, maxWhole[size_t(c)] + maxFraction[size_t(c)] + 10);
+    l.colW = l.boxed ? kAnswerBoxWidth + 3 : 24;
+    for (int c = 0; c < l.shownCols; ++c) {
+        l.colW = std::max(l.colW, l.maxWhole[size_t(c)] + l.maxFraction[size_t(c)] + 10);
         if (c < t.columnLabels.size()) {
-            colW = std::max(colW, textWidth(labelFont, t.columnLabels[c]) + 6);
+            l.colW = std::max(l.colW, textWidth(l.labelFont, t.columnLabels[c]) + 6);
         }
     }
-    qreal labelW = 0;
-    for (int r = 0; r < shownRows && r < t.rowLabels.size(); ++r) {
-        labelW = std::max(labelW, textWidth(labelFont, t.rowLabels[r]) + 6);
+    for (int r = 0; r < l.shownRows && r < t.rowLabels.size(); ++r) {
+        l.labelW = std::max(l.labelW, textWidth(l.labelFont, t.rowLabels[r]) + 6);
     }
-    const bool moreCols = shownCols < cols;
-    const bool moreRows = shownRows < rows;
-    const qreal rowH = boxed ? kAnswerBoxHeight + 3 : 12.5;
-    const qreal captionH = t.caption.isEmpty() ? 0 : 13;
-    const qreal headerH = 11.5;
-    const qreal gridTop = captionH + headerH;
-    const qreal moreW = moreCols ? 14 : 0;
-    const qreal moreH = moreRows ? 11 : 0;
+    l.rowH = l.boxed ? kAnswerBoxHeight + 3 : 12.5;
+    l.captionH = t.caption.isEmpty() ? 0 : 13;
+    l.gridTop = l.captionH + l.headerH;
+    l.moreW = l.moreCols() ? 14 : 0;
+    l.moreH = l.moreRows() ? 11 : 0;
+    return l;
+}
+
+// The caption, the column and row labels, and a filled table's rules above and below.
+void paintMatrixFrame(QPainter& p, const MatrixTable& t, const MatrixLayout& l) {
+    if (l.captionH > 0) {
+        drawCaption(p, t.caption, t.note, 0, l.captionH);
+    }
+    p.setFont(l.labelFont);
+    p.setPen(pdf::kMuted);
+    for (int c = 0; c < l.shownCols && c < t.columnLabels.size(); ++c) {
+        p.drawText(QRectF(l.labelW + c * l.colW, l.captionH, l.colW, l.headerH),
+                   Qt::AlignHCenter | Qt::AlignVCenter, t.columnLabels[c]);
+    }
+    if (l.moreCols()) {
+        p.drawText(QRectF(l.labelW + l.shownCols * l.colW, l.captionH, l.moreW, l.headerH),
+                   Qt::AlignCenter, QStringLiteral("…"));
+    }
+    for (int r = 0; r < l.shownRows && r < t.rowLabels.size(); ++r) {
+        p.drawText(QRectF(0, l.gridTop + r * l.rowH, l.labelW - 5, l.rowH),
+                   Qt::AlignRight | Qt::AlignVCenter, t.rowLabels[r]);
+    }
+    if (!l.boxed) {
+        const qreal gridW = l.colW * l.shownCols;
+        const qreal bottom = l.gridTop + l.rowH * l.shownRows;
+        p.setPen(QPen(pdf::kInk, 0.6));
+        p.drawLine(QPointF(l.labelW, l.gridTop), QPointF(l.labelW + gridW, l.gridTop));
+        p.drawLine(QPointF(l.labelW, bottom), QPointF(l.labelW + gridW, bottom));
+    }
+}
+
+// One entry: a box (hatched when masked, the answer in it on a key) or a number whose
+// decimal point lines up with the column's.
+void paintMatrixEntry(QPainter& p, const MatrixTable& t, const MatrixLayout& l, int r, int c) {
+    const QRectF cell(l.labelW + c * l.colW, l.gridTop + r * l.rowH, l.colW, l.rowH);
+    const MatrixEntry& e = l.entries[size_t(r)][size_t(c)];
+    const bool blocked = isBlocked(t, r, c);
+    if (l.boxed) {
+        const QRectF box = cell.adjusted(1.5, 1.5, -1.5, -1.5);
+        if (blocked) {
+            hatch(p, box);
+        }
+        p.setPen(QPen(pdf::kRule, 0.6));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(box);
+        if (t.mode == MatrixMode::Answer && !blocked) {
+            p.setFont(l.answerFont);
+            p.setPen(pdf::kAnswer);
+            p.drawText(box, Qt::AlignCenter, e.text);
+        }
+        return;
+    }
+    if (blocked) {
+        p.fillRect(cell.adjusted(0.5, 0.5, -0.5, -0.5), pdf::kFaint);
+    }
+    const qreal blockW = l.maxWhole[size_t(c)] + l.maxFraction[size_t(c)];
+    const qreal x = cell.left() + (l.colW - blockW) / 2 + l.maxWhole[size_t(c)] - e.whole;
+    p.setFont(l.numberFont);
+    p.setPen(blocked ? pdf::kMuted : pdf::kInk);
+    p.drawText(QRectF(x, cell.top(), e.whole + e.fraction + 2, l.rowH),
+               Qt::AlignLeft | Qt::AlignVCenter, e.text);
+}
+
+void paintMatrix(QPainter& p, const MatrixTable& t, const MatrixLayout& l) {
+    paintMatrixFrame(p, t, l);
+    const qreal gridW = l.colW * l.shownCols;
+    for (int r = 0; r < l.shownRows; ++r) {
+        for (int c = 0; c < l.shownCols; ++c) {
+            paintMatrixEntry(p, t, l, r, c);
+        }
+        if (l.moreCols()) {
+            p.setFont(l.numberFont);
+            p.setPen(pdf::kMuted);
+            p.drawText(QRectF(l.labelW + gridW, l.gridTop + r * l.rowH, l.moreW, l.rowH),
+                       Qt::AlignCenter, QStringLiteral("…"));
+        }
+    }
+    if (l.moreRows()) {
+        p.setFont(l.labelFont);
+        p.setPen(pdf::kMuted);
+        p.drawText(QRectF(l.labelW, l.gridTop + l.rowH * l.shownRows, 400, l.moreH),
+                   Qt::AlignLeft | Qt::AlignVCenter,
+                   QStringLiteral("… %1 more rows").arg(l.rows - l.shownRows));
+    }
+}
+
+} // namespace
+
+Figure matrixFigure(const MatrixTable& t) {
+    const MatrixLayout l = measureMatrix(t);
     const qreal captionW = t.caption.isEmpty()
                                ? 0
                                : textWidth(pdf::font(pdf::kSans, 8, true), t.caption) +
-                                     (t.note.isEmpty() ? 0 : textWidth(labelFont, t.note) + 6);
-    const qreal width = std::max(labelW + colW * shownCols + moreW, captionW) + 1;
-    const qreal height = gridTop + rowH * shownRows + moreH + 2;
-
-    auto paint = [=](QPainter& p) {
-        if (captionH > 0) {
-            drawCaption(p, t.caption, t.note, 0, captionH);
-        }
-        p.setFont(labelFont);
-        p.setPen(pdf::kMuted);
-        for (int c = 0; c < shownCols && c < t.columnLabels.size(); ++c) {
-            p.drawText(QRectF(labelW + c * colW, captionH, colW, headerH),
-                       Qt::AlignHCenter | Qt::AlignVCenter, t.columnLabels[c]);
-        }
-        if (moreCols) {
-            p.drawText(QRectF(labelW + shownCols * colW, captionH, moreW, headerH), Qt::AlignCenter,
-                       QStringLiteral("…"));
-        }
-        for (int r = 0; r < shownRows && r < t.rowLabels.size(); ++r) {
-            p.drawText(QRectF(0, gridTop + r * rowH, labelW - 5, rowH),
-                       Qt::AlignRight | Qt::AlignVCenter, t.rowLabels[r]);
-        }
-        const qreal gridW = colW * shownCols;
-        if (!boxed) {
-            p.setPen(QPen(pdf::kInk, 0.6));
-            p.drawLine(QPointF(labelW, gridTop), QPointF(labelW + gridW, gridTop));
-            p.drawLine(QPointF(labelW, gridTop + rowH * shownRows),
-                       QPointF(labelW + gridW, gridTop + rowH * shownRows));
-        }
-        for (int r = 0; r < shownRows; ++r) {
-            for (int c = 0; c < shownCols; ++c) {
-                const QRectF cell(labelW + c * colW, gridTop + r * rowH, colW, rowH);
-                const Entry& e = entries[size_t(r)][size_t(c)];
-                if (boxed) {
-                    const QRectF box = cell.adjusted(1.5, 1.5, -1.5, -1.5);
-                    if (isBlocked(r, c)) {
-                        hatch(p, box);
-                    }
-                    p.setPen(QPen(pdf::kRule, 0.6));
-                    p.setBrush(Qt::NoBrush);
-                    p.drawRect(box);
-                    if (t.mode == MatrixMode::Answer && !isBlocked(r, c)) {
-                        p.setFont(answerFont);
-                        p.setPen(pdf::kAnswer);
-                        p.drawText(box, Qt::AlignCenter, e.text);
-                    }
-                    continue;
-                }
-                if (isBlocked(r, c)) {
-                    p.fillRect(cell.adjusted(0.5, 0.5, -0.5, -0.5), pdf::kFaint);
-                }
-                // Decimal points line up within a column.
-                const qreal blockW = maxWhole[size_t(c)] + maxFraction[size_t(c)];
-                const qreal x = cell.left() + (colW - blockW) / 2 + maxWhole[size_t(c)] - e.whole;
-                p.setFont(numberFont);
-                p.setPen(isBlocked(r, c) ? pdf::kMuted : pdf::kInk);
-                p.drawText(QRectF(x, cell.top(), e.whole + e.fraction + 2, rowH),
-                           Qt::AlignLeft | Qt::AlignVCenter, e.text);
-            }
-            if (moreCols) {
-                p.setFont(numberFont);
-                p.setPen(pdf::kMuted);
-                p.drawText(QRectF(labelW + gridW, gridTop + r * rowH, moreW, rowH), Qt::AlignCenter,
-                           QStringLiteral("…"));
-            }
-        }
-        if (moreRows) {
-            p.setFont(labelFont);
-            p.setPen(pdf::kMuted);
-            p.drawText(QRectF(labelW, gridTop + rowH * shownRows, 400, moreH),
-                       Qt::AlignLeft | Qt::AlignVCenter,
-                       QStringLiteral("… %1 more rows").arg(rows - shownRows));
-        }
-    };
-    return Figure{QSizeF(width, height), paint};
+                                     (t.note.isEmpty() ? 0 : textWidth(l.labelFont, t.note) + 6);
+    const qreal width = std::max(l.labelW + l.colW * l.shownCols + l.moreW, captionW) + 1;
+    const qreal height = l.gridTop + l.rowH * l.shownRows + l.moreH + 2;
+    return Figure{QSizeF(width, height), [t, l](QPainter& p) { paintMatrix(p, t, l); }};
 }
+
+namespace {
+
+// A heatmap's column labels above its grid (slanted when they are wider than a cell).
+void paintColumnLabels(QPainter& p, const QStringList& cols, int m, QRectF header, qreal cell,
+                       bool slanted) {
+    for (int j = 0; j < m; ++j) {
+        const qreal cx = header.left() + (j + 0.5) * cell;
+        if (slanted) {
+            p.save();
+            p.translate(cx - 2, header.bottom() - 4);
+            p.rotate(-45);
+            p.drawText(QPointF(0, 0), cols[j]);
+            p.restore();
+        } else {
+            p.drawText(QRectF(cx - cell / 2, header.top(), cell, header.height()), Qt::AlignCenter,
+                       cols[j]);
+        }
+    }
+}
+
+// The colour scale of shares in `scale`, 0 at the bottom, with 0, 0.5 and 1 beside it in a
+// column `labelW` wide.
+void paintHeatLegend(QPainter& p, const QRectF& scale, qreal labelW) {
+    const int steps = 20;
+    for (int s = 0; s < steps; ++s) {
+        const qreal y0 = scale.top() + scale.height() * (1.0 - qreal(s + 1) / steps);
+        p.fillRect(QRectF(scale.left(), y0, scale.width(), scale.height() / steps + 0.3),
+                   pdf::heat((s + 0.5) / steps));
+    }
+    p.setPen(QPen(pdf::kRule, 0.5));
+    p.drawRect(scale);
+    p.setFont(pdf::font(pdf::kSans, pdf::kTiny));
+    p.setPen(pdf::kMuted);
+    for (double v : {0.0, 0.5, 1.0}) {
+        const qreal y = scale.top() + scale.height() * (1.0 - v);
+        p.drawText(QRectF(scale.right() + 2, y - 5, labelW, 10), Qt::AlignLeft | Qt::AlignVCenter,
+                   number(v, 1));
+    }
+}
+
+} // namespace
 
 Figure heatmapFigure(const AttentionResult& r, int head) {
     const HeadResult h = r.head[size_t(head)]; // a copy: the figure may outlive the result
@@ -268,19 +345,7 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
         drawCaption(p, caption, QStringLiteral("row reads column"), 0, captionH);
         p.setFont(labelFont);
         p.setPen(pdf::kMuted);
-        for (int j = 0; j < m; ++j) {
-            const qreal cx = gridLeft + (j + 0.5) * cell;
-            if (slanted) {
-                p.save();
-                p.translate(cx - 2, gridTop - 4);
-                p.rotate(-45);
-                p.drawText(QPointF(0, 0), cols[j]);
-                p.restore();
-            } else {
-                p.drawText(QRectF(cx - cell / 2, captionH, cell, headerH), Qt::AlignCenter,
-                           cols[j]);
-            }
-        }
+        paintColumnLabels(p, cols, m, QRectF(gridLeft, captionH, gridW, headerH), cell, slanted);
         for (int i = 0; i < n; ++i) {
             p.setFont(labelFont);
             p.setPen(pdf::kMuted);
@@ -313,23 +378,8 @@ Figure heatmapFigure(const AttentionResult& r, int head) {
         p.setPen(QPen(pdf::kRule, 0.5));
         p.setBrush(Qt::NoBrush);
         p.drawRect(QRectF(gridLeft, gridTop, gridW, gridH));
-        // The colour scale, 0 at the bottom.
-        const qreal lx = gridLeft + gridW + legendGap;
-        const int steps = 20;
-        for (int s = 0; s < steps; ++s) {
-            const qreal y0 = gridTop + legendH * (1.0 - qreal(s + 1) / steps);
-            p.fillRect(QRectF(lx, y0, legendW, legendH / steps + 0.3),
-                       pdf::heat((s + 0.5) / steps));
-        }
-        p.setPen(QPen(pdf::kRule, 0.5));
-        p.drawRect(QRectF(lx, gridTop, legendW, legendH));
-        p.setFont(pdf::font(pdf::kSans, pdf::kTiny));
-        p.setPen(pdf::kMuted);
-        for (double v : {0.0, 0.5, 1.0}) {
-            const qreal y = gridTop + legendH * (1.0 - v);
-            p.drawText(QRectF(lx + legendW + 2, y - 5, legendLabelW, 10),
-                       Qt::AlignLeft | Qt::AlignVCenter, number(v, 1));
-        }
+        paintHeatLegend(p, QRectF(gridLeft + gridW + legendGap, gridTop, legendW, legendH),
+                        legendLabelW);
         if (n < r.n || m < r.m) {
             p.drawText(
                 QRectF(0, gridTop + std::max(gridH, legendH), width, footH),

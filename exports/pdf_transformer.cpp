@@ -991,118 +991,154 @@ QString shortWord(const std::string& word, int chars) {
     return text;
 }
 
-Figure gridFigure(const GridTable& t) {
-    const QFont font = smallFont();
-    const QFont bold = pdf::font(pdf::kSans, 8, true);
-    const int columns = int(std::max<size_t>(
-        size_t(t.headers.size()),
-        t.rows.empty()
-            ? 0
-            : std::max_element(t.rows.begin(), t.rows.end(), [](const auto& a, const auto& b) {
-                  return a.size() < b.size();
-              })->size()));
-    std::vector<std::vector<GridCell>> rows = t.rows;
-    std::vector<qreal> widths(size_t(columns), 0);
-    const auto left = [t](int c) {
-        return size_t(c) < t.leftAligned.size() ? bool(t.leftAligned[size_t(c)]) : c == 0;
-    };
-    QStringList headers = t.headers;
-    for (int c = 0; c < headers.size(); ++c) {
-        headers[c] = elided(headers[c], font, t.maxCellWidth);
-        widths[size_t(c)] = textWidth(font, headers[c]);
+namespace {
+
+// What gridFigure measures before it paints: the elided texts and each column's width.
+struct GridLayout {
+    QFont font = smallFont();
+    QFont bold = pdf::font(pdf::kSans, 8, true);
+    QString caption, note;
+    QStringList headers;
+    std::vector<std::vector<GridCell>> rows;
+    std::vector<int> rules;
+    std::vector<bool> left;    // per column: left-aligned
+    std::vector<qreal> widths; // per column, padding included
+    qreal pad = 5, total = 0, width = 0;
+    qreal captionH = 0, headerH = 0, rowH = 12.5;
+    qreal top() const { return captionH + headerH; }
+};
+
+// The texts elided to t.maxCellWidth, and each column as wide as its widest text (the columns
+// [sameWidthFrom, sameWidthTo] as wide as the widest of them), padded; a right-aligned
+// column at least t.minNumberWidth.
+void measureGridColumns(const GridTable& t, GridLayout& g) {
+    const int columns = int(g.left.size());
+    g.widths.assign(size_t(columns), 0);
+    for (int c = 0; c < g.headers.size(); ++c) {
+        g.headers[c] = elided(g.headers[c], g.font, t.maxCellWidth);
+        g.widths[size_t(c)] = textWidth(g.font, g.headers[c]);
     }
-    for (std::vector<GridCell>& row : rows) {
+    for (std::vector<GridCell>& row : g.rows) {
         for (size_t c = 0; c < row.size(); ++c) {
-            const QFont& f = row[c].bold ? bold : font;
+            const QFont& f = row[c].bold ? g.bold : g.font;
             row[c].text = elided(row[c].text, f, t.maxCellWidth);
-            widths[c] = std::max(widths[c], textWidth(f, row[c].text));
+            g.widths[c] = std::max(g.widths[c], textWidth(f, row[c].text));
         }
     }
     if (t.sameWidthFrom >= 0 && t.sameWidthTo >= t.sameWidthFrom) {
         const int to = std::min(t.sameWidthTo, columns - 1);
         qreal widest = 0;
         for (int c = t.sameWidthFrom; c <= to; ++c) {
-            widest = std::max(widest, widths[size_t(c)]);
+            widest = std::max(widest, g.widths[size_t(c)]);
         }
         for (int c = t.sameWidthFrom; c <= to; ++c) {
-            widths[size_t(c)] = widest;
+            g.widths[size_t(c)] = widest;
         }
     }
-    const qreal pad = 5;
-    qreal total = 0;
-    for (size_t c = 0; c < widths.size(); ++c) {
-        widths[c] += 2 * pad;
-        if (!left(int(c))) {
-            widths[c] = std::max(widths[c], t.minNumberWidth);
+    for (size_t c = 0; c < g.widths.size(); ++c) {
+        g.widths[c] += 2 * g.pad;
+        if (!g.left[c]) {
+            g.widths[c] = std::max(g.widths[c], t.minNumberWidth);
         }
-        total += widths[c];
+        g.total += g.widths[c];
     }
-    const qreal captionH = t.caption.isEmpty() ? 0 : 13;
-    const qreal headerH = headers.isEmpty() ? 0 : 12;
-    const qreal rowH = 12.5;
-    const QFont captionFont = pdf::font(pdf::kSans, 8, true);
-    const qreal captionW = t.caption.isEmpty()
-                               ? 0
-                               : textWidth(captionFont, t.caption) +
-                                     (t.note.isEmpty() ? 0 : textWidth(font, t.note) + 6);
-    const qreal width = std::max(total, captionW) + 1;
-    const qreal height = captionH + headerH + rowH * qreal(rows.size()) + 2;
-    const std::vector<int> rules = t.rulesAbove;
-    const QString caption = t.caption, note = t.note;
-    return Figure{
-        QSizeF(width, height), [=](QPainter& p) {
-            if (captionH > 0) {
-                p.setFont(captionFont);
-                p.setPen(pdf::kInk);
-                p.drawText(QRectF(0, 0, width, captionH), Qt::AlignLeft | Qt::AlignVCenter,
-                           caption);
-                if (!note.isEmpty()) {
-                    p.setFont(font);
-                    p.setPen(pdf::kMuted);
-                    p.drawText(QRectF(textWidth(captionFont, caption) + 5, 0, width, captionH),
-                               Qt::AlignLeft | Qt::AlignVCenter, note);
-                }
-            }
-            const qreal top = captionH + headerH;
-            qreal x = 0;
-            std::vector<qreal> xs;
-            for (qreal w : widths) {
-                xs.push_back(x);
-                x += w;
-            }
-            p.setFont(font);
+}
+
+GridLayout measureGrid(const GridTable& t) {
+    GridLayout g;
+    g.caption = t.caption;
+    g.note = t.note;
+    g.headers = t.headers;
+    g.rows = t.rows;
+    g.rules = t.rulesAbove;
+    size_t columns = size_t(t.headers.size());
+    for (const std::vector<GridCell>& row : t.rows) {
+        columns = std::max(columns, row.size());
+    }
+    for (size_t c = 0; c < columns; ++c) {
+        g.left.push_back(c < t.leftAligned.size() ? bool(t.leftAligned[c]) : c == 0);
+    }
+    measureGridColumns(t, g);
+    g.captionH = t.caption.isEmpty() ? 0 : 13;
+    g.headerH = g.headers.isEmpty() ? 0 : 12;
+    const qreal captionW =
+        t.caption.isEmpty()
+            ? 0
+            : textWidth(g.bold, t.caption) + (t.note.isEmpty() ? 0 : textWidth(g.font, t.note) + 6);
+    g.width = std::max(g.total, captionW) + 1;
+    return g;
+}
+
+Qt::Alignment gridAlignment(const GridLayout& g, size_t column) {
+    return (g.left[column] ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter;
+}
+
+// The caption with its note, and the headers.
+void paintGridHeader(QPainter& p, const GridLayout& g, const std::vector<qreal>& xs) {
+    if (g.captionH > 0) {
+        p.setFont(g.bold);
+        p.setPen(pdf::kInk);
+        p.drawText(QRectF(0, 0, g.width, g.captionH), Qt::AlignLeft | Qt::AlignVCenter, g.caption);
+        if (!g.note.isEmpty()) {
+            p.setFont(g.font);
             p.setPen(pdf::kMuted);
-            for (int c = 0; c < headers.size(); ++c) {
-                p.drawText(
-                    QRectF(xs[size_t(c)] + pad, captionH, widths[size_t(c)] - 2 * pad, headerH),
-                    (left(c) ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter, headers[c]);
+            p.drawText(QRectF(textWidth(g.bold, g.caption) + 5, 0, g.width, g.captionH),
+                       Qt::AlignLeft | Qt::AlignVCenter, g.note);
+        }
+    }
+    p.setFont(g.font);
+    p.setPen(pdf::kMuted);
+    for (int c = 0; c < g.headers.size(); ++c) {
+        p.drawText(
+            QRectF(xs[size_t(c)] + g.pad, g.captionH, g.widths[size_t(c)] - 2 * g.pad, g.headerH),
+            gridAlignment(g, size_t(c)), g.headers[c]);
+    }
+}
+
+// The rules above and below the rows, and the thin ones between them.
+void paintGridRules(QPainter& p, const GridLayout& g) {
+    const qreal bottom = g.top() + g.rowH * qreal(g.rows.size());
+    p.setPen(QPen(pdf::kInk, 0.6));
+    p.drawLine(QPointF(0, g.top()), QPointF(g.total, g.top()));
+    p.drawLine(QPointF(0, bottom), QPointF(g.total, bottom));
+    p.setPen(QPen(pdf::kRule, 0.5));
+    for (int r : g.rules) {
+        if (r > 0 && size_t(r) < g.rows.size()) {
+            p.drawLine(QPointF(0, g.top() + g.rowH * r), QPointF(g.total, g.top() + g.rowH * r));
+        }
+    }
+}
+
+void paintGrid(QPainter& p, const GridLayout& g) {
+    std::vector<qreal> xs; // each column's left edge
+    qreal x = 0;
+    for (qreal w : g.widths) {
+        xs.push_back(x);
+        x += w;
+    }
+    paintGridHeader(p, g, xs);
+    for (size_t r = 0; r < g.rows.size(); ++r) {
+        const qreal y = g.top() + g.rowH * qreal(r);
+        for (size_t c = 0; c < g.rows[r].size(); ++c) {
+            const GridCell& cell = g.rows[r][c];
+            const QRectF box(xs[c], y, g.widths[c], g.rowH);
+            if (cell.fill.isValid()) {
+                p.fillRect(box.adjusted(0.4, 0.4, -0.4, -0.4), cell.fill);
             }
-            for (size_t r = 0; r < rows.size(); ++r) {
-                const qreal y = top + rowH * qreal(r);
-                for (size_t c = 0; c < rows[r].size(); ++c) {
-                    const GridCell& cell = rows[r][c];
-                    const QRectF box(xs[c], y, widths[c], rowH);
-                    if (cell.fill.isValid()) {
-                        p.fillRect(box.adjusted(0.4, 0.4, -0.4, -0.4), cell.fill);
-                    }
-                    p.setFont(cell.bold ? bold : font);
-                    p.setPen(cell.ink);
-                    p.drawText(box.adjusted(pad, 0, -pad, 0),
-                               (left(int(c)) ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter,
-                               cell.text);
-                }
-            }
-            p.setPen(QPen(pdf::kInk, 0.6));
-            p.drawLine(QPointF(0, top), QPointF(total, top));
-            p.drawLine(QPointF(0, top + rowH * qreal(rows.size())),
-                       QPointF(total, top + rowH * qreal(rows.size())));
-            p.setPen(QPen(pdf::kRule, 0.5));
-            for (int r : rules) {
-                if (r > 0 && size_t(r) < rows.size()) {
-                    p.drawLine(QPointF(0, top + rowH * r), QPointF(total, top + rowH * r));
-                }
-            }
-        }};
+            p.setFont(cell.bold ? g.bold : g.font);
+            p.setPen(cell.ink);
+            p.drawText(box.adjusted(g.pad, 0, -g.pad, 0), gridAlignment(g, c), cell.text);
+        }
+    }
+    paintGridRules(p, g);
+}
+
+} // namespace
+
+Figure gridFigure(const GridTable& t) {
+    const GridLayout g = measureGrid(t);
+    const qreal height = g.top() + g.rowH * qreal(g.rows.size()) + 2;
+    return Figure{QSizeF(g.width, height), [g](QPainter& p) { paintGrid(p, g); }};
 }
 
 QString transformerSummary(const TransformerCellSpec& spec, const TransformerResult& r) {

@@ -40,7 +40,7 @@ namespace {
 enum class Sheet { Worksheet, Key };
 
 constexpr int kDigits = 4;
-constexpr long long kMaxRosterBytes = 1LL << 20; // a class list, not a phone book
+constexpr std::uint64_t kMaxRosterBytes = 1ull << 20; // a class list, not a phone book
 
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
@@ -655,14 +655,11 @@ std::optional<QStringList> readRoster(const QString& path, QString* error) {
     // Only a regular file, opened without waiting (a FIFO is refused at once, never read).
     std::string why;
     const std::optional<std::string> bytes =
-        readFileBytes(QFile::encodeName(path).toStdString(), why, kMaxRosterBytes);
+        readFileBytes(QFile::encodeName(path).toStdString(), why,
+                      {.maxBytes = kMaxRosterBytes, .kind = "roster"});
     if (!bytes) {
-        // readFileBytes speaks of lessons: this file is a roster.
-        const QString reason =
-            QString::fromStdString(why)
-                .replace(QStringLiteral(", not a lesson file"), QString())
-                .replace(QStringLiteral("for a lesson"), QStringLiteral("for a roster"));
-        *error = QStringLiteral("%1: cannot read the roster: %2").arg(path, reason);
+        *error =
+            QStringLiteral("%1: cannot read the roster: %2").arg(path, QString::fromStdString(why));
         return std::nullopt;
     }
     QStringList names;

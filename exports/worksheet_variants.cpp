@@ -1,3 +1,7 @@
+// Longer than 500 lines on purpose: one job, a worksheet's variants: the seeded draw of new
+// numbers for attention and transformer cells, the check that a draw is workable by hand (with
+// its retries), and each drawn cell recomputed as the lesson computes it; both cell kinds share
+// the random source, the retry loop and the variant plan.
 #include "exports/worksheet_variants.h"
 
 #include "core/document/json.h"

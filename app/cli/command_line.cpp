@@ -1,8 +1,10 @@
+// Longer than 500 lines on purpose: the headless commands (compute, check, edit, new, run)
+// share opening a lesson with its --set what-ifs, the cost limits and the one way problems are
+// printed and turned into exit codes.
 #include "app/cli/command_line.h"
 
 #include "app/cli/command_options.h"
 #include "app/cli/export_command.h"
-#include "exports/lesson_source.h"
 #include "core/document/cell_cost.h"
 #include "core/document/typed_numbers.h"
 #include "core/live/reader_what_ifs.h"
@@ -11,6 +13,7 @@
 #include "core/live/what_if_sweep.h"
 #include "exports/export_request.h"
 #include "exports/lesson_bundle.h"
+#include "exports/lesson_source.h"
 #include "exports/output_policy.h"
 #include "exports/worksheet_variants.h"
 

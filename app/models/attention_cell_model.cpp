@@ -1,12 +1,14 @@
 // Longer than 500 lines on purpose: one Q_INVOKABLE per control of an attention cell, each
 // turning QML's strings into its edit of the live cell (attention_live_cell.h, which applies it,
-// keeps its undo step and says what it changed), the one route every recompute takes (inline or
-// on the worker, attention_recompute.h), and what the views read from the live result (labels,
-// the worked arithmetic, the gradient check's sentence).
+// keeps its undo step and says what it changed), the thread each recompute runs on (inline or
+// on the worker; the jobs, their memory and the rules are core/live/attention_recompute.h's),
+// and what the views read from the live result, as QVariants.
 #include "app/models/attention_cell_model.h"
 
 #include "app/models/number_text.h"
 #include "core/document/cell_specs.h"
+#include "core/document/matrix_names.h"
+#include "core/live/control_names.h"
 #include "core/math/shares_shown.h"
 #include "core/math/worked_steps.h"
 
@@ -42,7 +44,7 @@ AttentionCellModel::AttentionCellModel(const std::string& id, const AttentionCel
       controls_(toQStringList(spec.controls)),
       hasLearned_(spec.config.positional == PositionalKind::Learned), live_(spec),
       result_(std::make_shared<AttentionResult>()), authoredResult_(result_),
-      computer_(std::make_shared<CellComputer>()), latestState_(live_.authored()) {
+      computer_(std::make_shared<CellComputer>()), memory_(live_.authored()) {
     // The worker's outcome arrives here, on the GUI thread. A model destroyed while its job
     // runs takes the watcher with it: the job finishes on its own (it owns or shares all it
     // touches) and its outcome is dropped.
@@ -80,22 +82,8 @@ AttentionCellModel::fromComputed(const std::string& id, const AttentionCellSpec&
 }
 
 void AttentionCellModel::prepareWorkerMemory() {
-    // A cell computed on the worker gets its first copies of the state and of a result at
-    // open, so that the first what-ifs reuse their memory as every later one does instead of
-    // faulting in fresh pages (about 40 ms at GPT-2 small's shape, against 8 ms after).
-    // Two of each: the first edit's job takes one; the authored state and result it replaces
-    // stay held, so the second edit takes the other.
-    if (computesInline()) {
-        return;
-    }
-    spareState_ = std::make_shared<EditableAttention>(state());
-    spareWeightsVersion_ = live_.weightsVersion();
-    latestState_ = std::make_shared<const EditableAttention>(state());
-    latestWeightsVersion_ = live_.weightsVersion();
-    for (size_t i = 0; i < kSpareResults; ++i) {
-        auto copy = std::make_shared<AttentionResult>();
-        static_cast<AttentionForward&>(*copy) = *result_; // a recompute copies no gradients
-        spares_.push_back(std::move(copy));
+    if (!computesInline()) {
+        memory_.prepare(live_, *result_);
     }
 }
 
@@ -134,8 +122,7 @@ QVariantList AttentionCellModel::allowedHeads() const {
 }
 
 QString AttentionCellModel::mask() const {
-    return state().config.mask == MaskKind::Causal ? QStringLiteral("causal")
-                                                   : QStringLiteral("none");
+    return QString::fromStdString(maskName(state().config.mask));
 }
 
 QVariantList AttentionCellModel::padding() const {
@@ -148,27 +135,11 @@ QVariantList AttentionCellModel::padding() const {
 }
 
 QString AttentionCellModel::positional() const {
-    switch (state().config.positional) {
-    case PositionalKind::Sinusoidal:
-        return QStringLiteral("sinusoidal");
-    case PositionalKind::Learned:
-        return QStringLiteral("learned");
-    case PositionalKind::None:
-        break;
-    }
-    return QStringLiteral("none");
+    return QString::fromStdString(positionalName(state().config.positional));
 }
 
 QString AttentionCellModel::scaleMode() const {
-    switch (state().config.scaleKind) {
-    case ScaleKind::Off:
-        return QStringLiteral("off");
-    case ScaleKind::Divisor:
-        return QStringLiteral("divisor");
-    case ScaleKind::InverseSqrtDk:
-        break;
-    }
-    return QStringLiteral("sqrt");
+    return QString::fromStdString(scaleName(state().config.scaleKind));
 }
 
 bool AttentionCellModel::edited() const {
@@ -176,27 +147,11 @@ bool AttentionCellModel::edited() const {
 }
 
 bool AttentionCellModel::compareAvailable() const {
-    const AttentionResult& a = *authoredResult_;
-    const AttentionResult& b = *result_;
-    return a.n == b.n && a.m == b.m && a.h == b.h;
+    return compareProblem(*authoredResult_, *result_).empty();
 }
 
 QString AttentionCellModel::compareNote() const {
-    if (compareAvailable()) {
-        return {};
-    }
-    const AttentionResult& a = *authoredResult_;
-    const AttentionResult& b = *result_;
-    if (a.h != b.h) {
-        const auto heads = [](int h) {
-            return h == 1 ? QStringLiteral("1 head") : QStringLiteral("%1 heads").arg(h);
-        };
-        return QStringLiteral("Compare needs the lesson's %1; the cell now has %2.")
-            .arg(heads(a.h), heads(b.h));
-    }
-    return QStringLiteral("Compare needs the lesson's %1 tokens; the cell now has %2.")
-        .arg(a.m)
-        .arg(b.m);
+    return QString::fromStdString(compareProblem(*authoredResult_, *result_));
 }
 
 double AttentionCellModel::changeRange() const {
@@ -215,12 +170,15 @@ QStringList AttentionCellModel::warnings() const {
 }
 
 QStringList AttentionCellModel::gradientNames() const {
-    if (state().config.direct) {
-        return {QStringLiteral("queries"), QStringLiteral("keys"), QStringLiteral("values")};
+    // The parameters of this mode (the name table), the token vectors aside: the view
+    // offers ∂L/∂X beside the upstream gradient already.
+    QStringList out;
+    for (const InputMatrixName& entry : inputMatrixNames()) {
+        if (entry.existsIn(state().config) && entry.role != InputMatrixName::Role::Tokens) {
+            out << QString::fromLatin1(entry.gradientName);
+        }
     }
-    return {QStringLiteral("W_Q"), QStringLiteral("W_K"), QStringLiteral("W_V"),
-            QStringLiteral("W_O"), QStringLiteral("b_Q"), QStringLiteral("b_K"),
-            QStringLiteral("b_V"), QStringLiteral("b_O")};
+    return out;
 }
 
 QString AttentionCellModel::land(const LiveEdit& edit) {
@@ -291,45 +249,19 @@ std::optional<ConfigError> AttentionCellModel::recomputeAfter(const CellChange& 
 
 std::optional<ConfigError> AttentionCellModel::computeInline(const CellChange& change) {
     RecomputeJob job = jobFor(change);
-    RecomputeOutcome outcome = computer_->run(job, freeBuffer());
+    RecomputeOutcome outcome = computer_->run(job, memory_.freeBuffer());
     if (outcome.error) {
         return outcome.error;
     }
-    replaceLatestState(std::move(job.state), live_.weightsVersion());
+    memory_.replaceLatest(std::move(job.state), live_.weightsVersion(), live_);
     unshown_.reset();
     show(std::move(outcome));
     return std::nullopt;
 }
 
-std::shared_ptr<const EditableAttention> AttentionCellModel::snapshotOfState() {
-    // The worker reads its own copy of the state. An earlier copy that nobody holds any more
-    // is overwritten in place: the same sizes reuse its memory, so a large cell costs one copy
-    // of its numbers and no fresh pages (the page faults of a fresh 19 MB copy were most of
-    // a GPT-2-shaped edit's time on the GUI thread).
-    // When its weights are the state's (no edit touched them since it was made), only the rest
-    // is copied: a what-if of a token's vector then copies kilobytes, not the 19 MB of weights.
-    std::shared_ptr<EditableAttention> copy = std::exchange(spareState_, nullptr);
-    if (!copy || copy.use_count() != 1) {
-        return std::make_shared<EditableAttention>(state());
-    }
-    live_.copyStateInto(*copy, spareWeightsVersion_ == live_.weightsVersion());
-    return copy;
-}
-
-void AttentionCellModel::replaceLatestState(std::shared_ptr<const EditableAttention> state,
-                                            quint64 weightsVersion) {
-    std::shared_ptr<const EditableAttention> old = std::exchange(latestState_, std::move(state));
-    const quint64 oldVersion = std::exchange(latestWeightsVersion_, weightsVersion);
-    if (old && old.use_count() == 1 && old != live_.authored()) {
-        spareWeightsVersion_ = oldVersion;
-        // Every snapshot was made writable by snapshotOfState() and nobody else holds this one.
-        spareState_ = std::const_pointer_cast<EditableAttention>(std::move(old));
-    }
-}
-
 RecomputeJob AttentionCellModel::jobFor(const CellChange& change) {
     RecomputeJob job;
-    job.state = snapshotOfState(); // the worker's own copy
+    job.state = memory_.snapshot(live_); // the worker's own copy
     job.authored = live_.authored();
     job.base = unshown_ ? unshown_->result : result_;
     job.change = change;
@@ -338,18 +270,6 @@ RecomputeJob AttentionCellModel::jobFor(const CellChange& change) {
     job.quoted = quoted_;
     job.id = id_.toStdString();
     return job;
-}
-
-std::shared_ptr<AttentionResult> AttentionCellModel::freeBuffer() {
-    // Only a buffer nobody else holds any more (a view, the session, a job) is reused.
-    const auto free = std::find_if(spares_.begin(), spares_.end(),
-                                   [](const auto& spare) { return spare.use_count() == 1; });
-    if (free == spares_.end()) {
-        return std::make_shared<AttentionResult>();
-    }
-    std::shared_ptr<AttentionResult> buffer = std::move(*free);
-    spares_.erase(free);
-    return buffer;
 }
 
 void AttentionCellModel::startJob() {
@@ -364,7 +284,7 @@ void AttentionCellModel::startJob() {
     runningWeightsVersion_ = live_.weightsVersion();
     running_ = true;
     watcher_.setFuture(QtConcurrent::run(
-        [computer = computer_, job = std::move(job), buffer = freeBuffer()]() mutable {
+        [computer = computer_, job = std::move(job), buffer = memory_.freeBuffer()]() mutable {
             return computer->run(job, std::move(buffer));
         }));
 }
@@ -376,7 +296,7 @@ void AttentionCellModel::jobFinished() {
     if (outcome.error) {
         // Refused: back to the last state that computed, with the edits made since.
         pending_.reset();
-        live_.restore(*latestState_);
+        live_.restore(memory_.latestState());
         if (unshown_) {
             RecomputeOutcome last = std::move(*unshown_);
             unshown_.reset();
@@ -388,7 +308,7 @@ void AttentionCellModel::jobFinished() {
         Q_EMIT refused(QString::fromStdString(outcome.error->message));
         return;
     }
-    replaceLatestState(std::move(computed), runningWeightsVersion_);
+    memory_.replaceLatest(std::move(computed), runningWeightsVersion_, live_);
     if (pending_ && pending_->kind != CellChange::Kind::Nothing) {
         unshown_ = std::move(outcome); // stale: the newest edit is computed from it
         startJob();
@@ -408,14 +328,10 @@ void AttentionCellModel::show(RecomputeOutcome outcome) {
     editedBesidesFocus_ = outcome.editedBesidesFocus;
     json_ = std::move(outcome.json);
     lastComputeMs_ = outcome.milliseconds;
-    // The result it replaces is reused once nothing holds it; the outcome's result was
-    // created mutable (freeBuffer), so casting the const away is sound.
+    // The result it replaces is reused once nothing holds it.
     std::shared_ptr<const AttentionResult> replaced = std::exchange(result_, outcome.result);
     if (replaced != authoredResult_) {
-        spares_.push_back(std::const_pointer_cast<AttentionResult>(std::move(replaced)));
-        if (spares_.size() > kSpareResults) {
-            spares_.erase(spares_.begin());
-        }
+        memory_.recycle(std::move(replaced));
     }
     ++revision_;
     Q_EMIT recomputed();
@@ -444,10 +360,8 @@ QString AttentionCellModel::setHeads(int heads) {
 }
 
 QString AttentionCellModel::setMask(const QString& mask) {
-    if (mask != QLatin1String("none") && mask != QLatin1String("causal")) {
-        return QStringLiteral("the mask is none or causal");
-    }
-    return land(live_.setMask(mask == QLatin1String("causal") ? MaskKind::Causal : MaskKind::None));
+    const std::optional<MaskKind> kind = maskNamed(mask.toStdString());
+    return kind ? land(live_.setMask(*kind)) : QStringLiteral("the mask is none or causal");
 }
 
 QString AttentionCellModel::setPadding(int key, bool padded) {
@@ -455,26 +369,18 @@ QString AttentionCellModel::setPadding(int key, bool padded) {
 }
 
 QString AttentionCellModel::setPositional(const QString& kind) {
-    PositionalKind value = PositionalKind::None;
-    if (kind == QLatin1String("sinusoidal")) {
-        value = PositionalKind::Sinusoidal;
-    } else if (kind == QLatin1String("learned")) {
-        value = PositionalKind::Learned;
-    } else if (kind != QLatin1String("none")) {
-        return QStringLiteral("positional encoding is none or sinusoidal");
-    }
-    return land(live_.setPositional(value));
+    const std::optional<PositionalKind> value = positionalNamed(kind.toStdString());
+    return value ? land(live_.setPositional(*value))
+                 : QStringLiteral("positional encoding is none or sinusoidal");
 }
 
 QString AttentionCellModel::setScale(const QString& mode, const QString& divisorText) {
-    if (mode == QLatin1String("sqrt")) {
-        return land(live_.setScale(ScaleKind::InverseSqrtDk, 1.0));
-    }
-    if (mode == QLatin1String("off")) {
-        return land(live_.setScale(ScaleKind::Off, 1.0));
-    }
-    if (mode != QLatin1String("divisor")) {
+    const std::optional<ScaleKind> kind = scaleNamed(mode.toStdString());
+    if (!kind) {
         return QStringLiteral("scaling is on (1/√d_k), off, or a divisor");
+    }
+    if (*kind != ScaleKind::Divisor) {
+        return land(live_.setScale(*kind, 1.0));
     }
     QString reason;
     const std::optional<double> divisor = parseTypedNumber(divisorText, reason);
@@ -510,8 +416,8 @@ bool AttentionCellModel::isEditable(const QString& matrix) const {
 
 QString AttentionCellModel::setMatrixEntry(const QString& matrix, int row, int column,
                                            const QString& text) {
-    if (!isEditable(matrix)) {
-        return QStringLiteral("this lesson keeps %1 fixed in this cell").arg(matrix);
+    if (const std::string fixed = live_.fixedReason(matrix.toStdString()); !fixed.empty()) {
+        return QString::fromStdString(fixed); // said before a typing mistake would be
     }
     QString reason;
     const std::optional<double> value = parseTypedNumber(text, reason);
@@ -544,21 +450,9 @@ QString AttentionCellModel::keep() {
     if (updating()) {
         return QStringLiteral("the numbers are still updating: keep them once they show");
     }
-    // Keep writes every changed value as typed YAML, except an edit of a value read from a
-    // file ({file: PATH}): that keeps its reference, with the changed entries in `set:`
-    // (file_value_source.h), and the file itself is never written. An edit that changes most
-    // of a loaded matrix (or its shape) is typed out, and when that is too big to type (a
-    // GPT-2 projection is 589824 numbers) it stays a what-if: the lesson must stay a file one
-    // can read and diff.
-    constexpr size_t kMaxKeptYaml = 256 * 1024;
-    for (const auto& [key, yaml] : changes) {
-        if (yaml.size() > kMaxKeptYaml) {
-            return QStringLiteral("%1 is too large to write into the lesson as typed numbers "
-                                  "(%2 KB of YAML); your edit stays a what-if. To keep it, "
-                                  "change the file it was read from.")
-                .arg(QString::fromStdString(key))
-                .arg(yaml.size() / 1024);
-        }
+    if (const std::string tooLarge = AttentionLiveCell::tooLargeToKeep(changes);
+        !tooLarge.empty()) {
+        return QString::fromStdString(tooLarge);
     }
     if (const auto error = keeper_(id_.toStdString(), changes)) {
         return QString::fromStdString(*error);

@@ -217,11 +217,6 @@ class AttentionCellModel : public QObject {
     std::optional<ConfigError> recomputeAfter(const CellChange& change);
     std::optional<ConfigError> computeInline(const CellChange& change);
     RecomputeJob jobFor(const CellChange& change);
-    // The worker's copy of the live state, in an earlier copy's memory when one is free.
-    std::shared_ptr<const EditableAttention> snapshotOfState();
-    // The last state that computed; the one it replaces becomes the next snapshot's memory.
-    void replaceLatestState(std::shared_ptr<const EditableAttention> state, quint64 weightsVersion);
-    std::shared_ptr<AttentionResult> freeBuffer();
     void prepareWorkerMemory();
     void startJob();
     void jobFinished();
@@ -240,11 +235,8 @@ class AttentionCellModel : public QObject {
     // recompute fills a buffer nobody else holds, and the one it replaces is reused.
     std::shared_ptr<const AttentionResult> result_;
     std::shared_ptr<const AttentionResult> authoredResult_;
-    // Results no longer shown, kept for their memory, the oldest first: two, because the
-    // authored result stays held (by authoredResult_ and the session) and cannot be one.
-    std::vector<std::shared_ptr<AttentionResult>> spares_;
-    static constexpr size_t kSpareResults = 2;
     std::shared_ptr<CellComputer> computer_;
+    RecomputeMemory memory_; // the states and results the recomputes reuse
     std::shared_ptr<const JsonSelection> quoted_;
     bool quotedJson_ = false;
     std::shared_ptr<const Json> json_;
@@ -255,21 +247,15 @@ class AttentionCellModel : public QObject {
     std::vector<int> allowedHeads_;
     double lastComputeMs_ = 0.0;
 
-    // The worker (startJob): the job running and the state it computes, the edits made since
-    // it started (merged into one change), the last state that computed (what a refused edit
-    // goes back to) and, when a newer edit made it stale, its outcome: not shown, but the base
-    // of the next incremental pass.
+    // The worker (startJob): the job running, the state it computes and the live cell's
+    // weightsVersion() it was copied at, the edits made since it started (merged into one
+    // change) and, when a newer edit made it stale, its outcome: not shown, but the base of the
+    // next incremental pass.
     QFutureWatcher<RecomputeOutcome> watcher_;
     bool running_ = false;
     std::shared_ptr<const EditableAttention> runningState_;
-    std::optional<CellChange> pending_;
-    std::shared_ptr<const EditableAttention> latestState_;
-    std::shared_ptr<EditableAttention> spareState_; // a snapshot nobody reads any more
-    // The live cell's weightsVersion() each snapshot was made at: one made at the current count
-    // holds the same weights, so reusing it copies everything else only.
     quint64 runningWeightsVersion_ = 0;
-    quint64 latestWeightsVersion_ = 0;
-    quint64 spareWeightsVersion_ = 0;
+    std::optional<CellChange> pending_;
     std::optional<RecomputeOutcome> unshown_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/number_text.h"
+#include "core/document/matrix_names.h"
 #include "core/math/number_format.h"
 
 #include <QClipboard>
@@ -14,7 +15,7 @@
 namespace attnbook {
 namespace {
 
-enum class Labels { Queries, Keys, Index, Bias };
+using Labels = MatrixRowLabels; // the name table's
 
 struct Located {
     const arma::mat* source = nullptr;
@@ -29,46 +30,6 @@ struct Located {
 bool isPerHead(const QString& name) {
     return name == QLatin1String("scores") || name == QLatin1String("weights") ||
            name == QLatin1String("context") || name == QLatin1String("delta");
-}
-
-bool isProjectionName(const std::string& name) {
-    return name == "W_Q" || name == "W_K" || name == "W_V" || name == "W_O";
-}
-bool isBiasName(const std::string& name) {
-    return name == "b_Q" || name == "b_K" || name == "b_V" || name == "b_O";
-}
-
-const arma::mat* gradientMatrix(const AttentionGradients& g, const std::string& name) {
-    if (name == "X")
-        return &g.X;
-    if (name == "W_Q")
-        return &g.W_Q;
-    if (name == "W_K")
-        return &g.W_K;
-    if (name == "W_V")
-        return &g.W_V;
-    if (name == "W_O")
-        return &g.W_O;
-    if (name == "queries")
-        return &g.queries;
-    if (name == "keys")
-        return &g.keys;
-    if (name == "values")
-        return &g.values;
-    if (name == "upstream")
-        return &g.upstream;
-    return nullptr;
-}
-const arma::rowvec* gradientBias(const AttentionGradients& g, const std::string& name) {
-    if (name == "b_Q")
-        return &g.b_Q;
-    if (name == "b_K")
-        return &g.b_K;
-    if (name == "b_V")
-        return &g.b_V;
-    if (name == "b_O")
-        return &g.b_O;
-    return nullptr;
 }
 
 Located locate(const AttentionCellModel& cell, const QString& matrix, int head) {
@@ -108,24 +69,25 @@ Located locate(const AttentionCellModel& cell, const QString& matrix, int head) 
         } else if (cell.compareAvailable()) { // delta, key-major like the weights
             own(h.weightsT - cell.authoredResult().head[size_t(head)].weightsT);
         }
-    } else if (name == "queries" || name == "keys" || name == "values") {
-        own(cell.inputMatrix(name));
-        out.rowLabels = name == "queries" ? Labels::Queries : Labels::Keys;
-    } else if (isProjectionName(name) || isBiasName(name)) {
-        if (!cell.direct()) {
+    } else if (const InputMatrixName* input = inputMatrixNamed(name)) {
+        // An input (the name table): W and b only with X, queries, keys, values only without.
+        if (input->existsIn(cell.state().config)) {
             own(cell.inputMatrix(name));
         }
-        out.rowLabels = isBiasName(name) ? Labels::Bias : Labels::Index;
+        out.rowLabels = input->rowLabels;
     } else if (name.rfind("grad.", 0) == 0) {
         const std::string what = name.substr(5);
-        if (const arma::mat* g = gradientMatrix(r.grad, what)) {
-            out.source = g;
-            out.rowLabels = what == "X" || what == "queries" || what == "upstream" ? Labels::Queries
-                            : what == "keys" || what == "values"                   ? Labels::Keys
-                                                                                   : Labels::Index;
-        } else if (const arma::rowvec* b = gradientBias(r.grad, what)) {
-            own(arma::mat(*b));
-            out.rowLabels = Labels::Bias;
+        const AttentionGradients& g = r.grad;
+        if (what == "upstream") {
+            out.source = &g.upstream; // ∂L/∂Y (n × d_o)
+            out.rowLabels = Labels::Queries;
+        } else if (const InputMatrixName* input = inputMatrixOfGradient(what)) {
+            if (input->gradient) {
+                out.source = &(g.*(input->gradient));
+            } else {
+                own(arma::mat(g.*(input->gradientBias)));
+            }
+            out.rowLabels = input->rowLabels;
         }
     }
     return out;

@@ -2,8 +2,8 @@
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/number_text.h"
-#include "core/live/what_if_clock.h"
 #include "core/document/cell_cost.h"
+#include "core/live/control_names.h"
 #include "core/math/blockwise_attention.h"
 #include "core/math/transformer_engine.h"
 #include "core/math/transformer_stages.h"
@@ -77,25 +77,15 @@ QStringList TransformerCellModel::tokens() const {
 }
 
 QString TransformerCellModel::pick() const {
-    return live_.settings().pick == PickKind::Greedy ? QStringLiteral("greedy")
-                                                     : QStringLiteral("sample");
+    return QString::fromStdString(pickName(live_.settings().pick));
 }
 
 QString TransformerCellModel::mask() const {
-    return live_.settings().mask == MaskKind::Causal ? QStringLiteral("causal")
-                                                     : QStringLiteral("none");
+    return QString::fromStdString(maskName(live_.settings().mask));
 }
 
 QString TransformerCellModel::positional() const {
-    switch (live_.settings().positional) {
-    case PositionalKind::None:
-        return QStringLiteral("none");
-    case PositionalKind::Sinusoidal:
-        return QStringLiteral("sinusoidal");
-    case PositionalKind::Learned:
-        return QStringLiteral("learned");
-    }
-    return {};
+    return QString::fromStdString(positionalName(live_.settings().positional));
 }
 
 QString TransformerCellModel::gradientCheckText() const {
@@ -123,7 +113,6 @@ QString TransformerCellModel::edit(const std::function<std::string(TransformerLi
     if (live_.settings() == was) {
         return {}; // nothing changed: nothing to undo or compute
     }
-    stamps_.push_back(nextWhatIfStamp());
     recompute();
     return {};
 }
@@ -149,31 +138,26 @@ QString TransformerCellModel::setFfn(bool on) {
 QString TransformerCellModel::setTemperature(double temperature) {
     return edit([&](TransformerLiveCell& c) { return c.setTemperature(temperature); });
 }
-QString TransformerCellModel::setGenerate(int steps, const QString& pickName, int seed) {
-    const PickKind kind = pickName == QLatin1String("sample") ? PickKind::Sample : PickKind::Greedy;
+QString TransformerCellModel::setGenerate(int steps, const QString& pick, int seed) {
+    const PickKind kind = pickNamed(pick.toStdString()).value_or(PickKind::Greedy);
     if (seed < 0) {
         return tr("the seed is a whole number from 0");
     }
     return edit(
         [&](TransformerLiveCell& c) { return c.setGenerate(steps, kind, std::uint64_t(seed)); });
 }
-QString TransformerCellModel::setMask(const QString& maskName) {
-    const MaskKind kind = maskName == QLatin1String("none") ? MaskKind::None : MaskKind::Causal;
+QString TransformerCellModel::setMask(const QString& name) {
+    const MaskKind kind = maskNamed(name.toStdString()).value_or(MaskKind::Causal);
     return edit([&](TransformerLiveCell& c) { return c.setMask(kind); });
 }
 QString TransformerCellModel::setPositional(const QString& name) {
-    const PositionalKind kind = name == QLatin1String("sinusoidal") ? PositionalKind::Sinusoidal
-                                : name == QLatin1String("learned")  ? PositionalKind::Learned
-                                                                    : PositionalKind::None;
+    const PositionalKind kind = positionalNamed(name.toStdString()).value_or(PositionalKind::None);
     return edit([&](TransformerLiveCell& c) { return c.setPositional(kind); });
 }
 
 bool TransformerCellModel::undoWhatIf() {
     if (!live_.undo()) {
         return false;
-    }
-    if (!stamps_.empty()) {
-        stamps_.pop_back();
     }
     recompute();
     return true;
@@ -184,7 +168,6 @@ void TransformerCellModel::reset() {
         return;
     }
     live_.reset();
-    stamps_.push_back(nextWhatIfStamp());
     recompute();
 }
 

@@ -109,8 +109,8 @@ class TransformerCellModel : public QObject {
     QString mask() const;
     QString positional() const;
     bool edited() const { return live_.edited(); }
-    bool canUndoWhatIf() const { return !stamps_.empty(); }
-    qint64 whatIfStamp() const { return stamps_.empty() ? 0 : stamps_.back(); }
+    bool canUndoWhatIf() const { return live_.canUndo(); }
+    qint64 whatIfStamp() const { return live_.latestStamp(); }
     bool hasLoss() const { return result_->loss.has_value(); }
     double loss() const { return result_->loss.value_or(0.0); }
     bool gradientCheckPassed() const { return result_->gradcheck.passed(); }
@@ -226,8 +226,7 @@ class TransformerCellModel : public QObject {
     std::shared_ptr<const TransformerResult> result_;
     QString problem_;
     int revision_ = 0;
-    int forwardRevision_ = 0;    // bumped when new forward numbers are shown
-    std::vector<qint64> stamps_; // when each undoable what-if was made
+    int forwardRevision_ = 0; // bumped when new forward numbers are shown
     Keeper keeper_;
     double lastComputeMs_ = 0.0, lastCompletionMs_ = 0.0;
     bool wholeInline_ = true;   // both steps at once on the GUI thread

@@ -1,3 +1,5 @@
+// Longer than 500 lines on purpose: one painted item, whose layout, image cache, painting and
+// hover description all read the same geometry (left_, top_, square_) and label choices.
 #include "app/window/heatmap_item.h"
 
 #include "app/models/attention_cell_model.h"
@@ -296,8 +298,19 @@ void HeatmapItem::paint(QPainter* painter) {
         return;
     }
     const AttentionResult& r = cell_->result();
-    const int head = effectiveHead();
-    const HeadResult& h = r.head[size_t(head)];
+    paintSquares(painter, r.head[size_t(effectiveHead())]);
+    painter->setFont(font_);
+    if (valuesShown()) {
+        paintValues(painter);
+    }
+    const int focus = std::clamp(cell_->focus(), 0, rows_ - 1);
+    paintRowLabels(painter, r, focus);
+    paintColumnLabels(painter, r);
+    paintFocus(painter, focus);
+    lastPaintMs_ = double(timer.nsecsElapsed()) / 1e6;
+}
+
+void HeatmapItem::paintSquares(QPainter* painter, const HeadResult& h) {
     const QRectF grid(left_, top_, square_ * columns_, square_ * rows_);
     // Shrinking many entries into few pixels averages them; growing a few
     // must keep sharp edges.
@@ -306,26 +319,21 @@ void HeatmapItem::paint(QPainter* painter) {
         for (int row = 0; row < rows_; ++row) {
             const QRgb* line = reinterpret_cast<const QRgb*>(image_.constScanLine(row));
             for (int c = 0; c < columns_; ++c) {
-                painter->fillRect(
-                    QRectF(left_ + c * square_, top_ + row * square_, square_, square_),
-                    QColor::fromRgb(line[c]));
+                painter->fillRect(squareRect(row, c), QColor::fromRgb(line[c]));
             }
         }
     } else {
         painter->setRenderHint(QPainter::SmoothPixmapTransform, square_ < 1.0);
         painter->drawImage(grid, image_);
     }
-
-    const bool change = showsChange();
-    if (square_ >= kHatchSquare && !change) {
+    if (square_ >= kHatchSquare && !showsChange()) {
         painter->setPen(Qt::NoPen);
         painter->setBrush(QBrush(palette_.dark ? QColor(120, 120, 128) : QColor(150, 150, 158),
                                  Qt::BDiagPattern));
         for (int row = 0; row < rows_; ++row) {
             for (int c = 0; c < columns_; ++c) {
                 if (h.blocked(arma::uword(row), arma::uword(c))) {
-                    painter->drawRect(
-                        QRectF(left_ + c * square_, top_ + row * square_, square_, square_));
+                    painter->drawRect(squareRect(row, c));
                 }
             }
         }
@@ -341,27 +349,28 @@ void HeatmapItem::paint(QPainter* painter) {
                               QPointF(grid.right(), top_ + row * square_));
         }
     }
-    painter->setFont(font_);
-    if (valuesShown()) {
-        if (valuesStale_ || values_.size() != size_t(rows_) * size_t(columns_)) {
-            buildValues();
-        }
-        for (int row = 0; row < rows_; ++row) {
-            for (int c = 0; c < columns_; ++c) {
-                const size_t i = size_t(row) * size_t(columns_) + size_t(c);
-                const QSizeF size = values_[i]->size();
-                painter->setPen(valueColours_[i]);
-                painter->drawStaticText(
-                    QPointF(left_ + c * square_ + (square_ - size.width()) / 2,
-                            top_ + row * square_ + (square_ - size.height()) / 2),
-                    *values_[i]);
-            }
+}
+
+void HeatmapItem::paintValues(QPainter* painter) {
+    if (valuesStale_ || values_.size() != size_t(rows_) * size_t(columns_)) {
+        buildValues();
+    }
+    for (int row = 0; row < rows_; ++row) {
+        for (int c = 0; c < columns_; ++c) {
+            const size_t i = size_t(row) * size_t(columns_) + size_t(c);
+            const QSizeF size = values_[i]->size();
+            painter->setPen(valueColours_[i]);
+            painter->drawStaticText(QPointF(left_ + c * square_ + (square_ - size.width()) / 2,
+                                            top_ + row * square_ + (square_ - size.height()) / 2),
+                                    *values_[i]);
         }
     }
-    // Labels: tokens when each row or column has room, else every k-th index.
+}
+
+// Tokens when each row has room (the focus row's in bold), else every k-th index.
+void HeatmapItem::paintRowLabels(QPainter* painter, const AttentionResult& r, int focus) {
     const QFontMetricsF metrics(font_);
     painter->setPen(textColor_);
-    const int focus = std::clamp(cell_->focus(), 0, rows_ - 1);
     const int rowStep =
         rowLabels_ ? 1 : std::max(1, int(std::ceil(metrics.height() * 2 / square_)));
     for (int row = 0; row < rows_; row += rowStep) {
@@ -375,37 +384,44 @@ void HeatmapItem::paint(QPainter* painter) {
                           metrics.elidedText(text, Qt::ElideRight, kMaxLabelWidth));
     }
     painter->setFont(font_);
-    if (columnLabels_) {
-        for (int c = 0; c < columns_; ++c) {
-            const QString text = metrics.elidedText(QString::fromStdString(keyLabel(r, c)),
-                                                    Qt::ElideRight, kMaxLabelWidth);
-            if (rotatedColumnLabels_) {
-                painter->save();
-                painter->translate(left_ + c * square_ + square_ / 2 + metrics.ascent() / 2 - 1,
-                                   top_ - 6.0);
-                painter->rotate(-90);
-                painter->drawText(QPointF(0, 0), text);
-                painter->restore();
-            } else {
-                painter->drawText(QRectF(left_ + c * square_, 0, square_, top_ - 4.0),
-                                  Qt::AlignHCenter | Qt::AlignBottom, text);
-            }
-        }
-    } else {
+}
+
+// Tokens when each column has room (turned upright when they are wider), else every k-th index.
+void HeatmapItem::paintColumnLabels(QPainter* painter, const AttentionResult& r) {
+    const QFontMetricsF metrics(font_);
+    if (!columnLabels_) {
         const int step = std::max(
             1, int(std::ceil(metrics.horizontalAdvance(QStringLiteral("0000")) / square_)));
         for (int c = 0; c < columns_; c += step) {
             painter->drawText(QPointF(left_ + c * square_, top_ - 6.0), QString::number(c + 1));
         }
+        return;
     }
-    // The focus row: the one the arithmetic and the shares follow.
+    for (int c = 0; c < columns_; ++c) {
+        const QString text = metrics.elidedText(QString::fromStdString(keyLabel(r, c)),
+                                                Qt::ElideRight, kMaxLabelWidth);
+        if (rotatedColumnLabels_) {
+            painter->save();
+            painter->translate(left_ + c * square_ + square_ / 2 + metrics.ascent() / 2 - 1,
+                               top_ - 6.0);
+            painter->rotate(-90);
+            painter->drawText(QPointF(0, 0), text);
+            painter->restore();
+        } else {
+            painter->drawText(QRectF(left_ + c * square_, 0, square_, top_ - 4.0),
+                              Qt::AlignHCenter | Qt::AlignBottom, text);
+        }
+    }
+}
+
+// The focus row: the one the arithmetic and the shares follow.
+void HeatmapItem::paintFocus(QPainter* painter, int focus) {
     painter->setBrush(Qt::NoBrush);
     painter->setPen(QPen(accentColor_, square_ >= 6.0 ? 2.5 : 1.5));
     const qreal inset = square_ >= 6.0 ? 1.25 : 0.0;
-    painter->drawRect(QRectF(left_ - 3.0 + inset,
-                             top_ + focus * square_ + inset - (square_ < 2 ? 1 : 0),
-                             grid.width() + 6.0 - 2 * inset, std::max(square_, 2.0) - 2 * inset));
-    lastPaintMs_ = double(timer.nsecsElapsed()) / 1e6;
+    painter->drawRect(
+        QRectF(left_ - 3.0 + inset, top_ + focus * square_ + inset - (square_ < 2 ? 1 : 0),
+               square_ * columns_ + 6.0 - 2 * inset, std::max(square_, 2.0) - 2 * inset));
 }
 
 QRectF HeatmapItem::squareRect(int row, int column) const {

@@ -20,7 +20,6 @@
 
 namespace attnbook {
 
-
 class HeatmapItem : public QQuickPaintedItem {
     Q_OBJECT
     QML_ELEMENT
@@ -93,6 +92,13 @@ class HeatmapItem : public QQuickPaintedItem {
     void relayout();
     void buildImage();
     void buildValues();
+    // paint()'s layers, in the order drawn: squares (hatched where masked), the grid lines,
+    // the numbers, the labels, the focus row's outline.
+    void paintSquares(QPainter* painter, const HeadResult& head);
+    void paintValues(QPainter* painter);
+    void paintRowLabels(QPainter* painter, const AttentionResult& result, int focus);
+    void paintColumnLabels(QPainter* painter, const AttentionResult& result);
+    void paintFocus(QPainter* painter, int focus);
     int effectiveHead() const;
     bool showsChange() const;
 

@@ -53,15 +53,10 @@ CellCost attentionCost(const AttentionShapes& s) {
     const double gradients = n * dO + (d > 0 ? n * d + weights : projected);
     const double numbers = forward + gradients;
 
-    // Multiply-adds of one forward pass, counted as the gradient check counts them; the
-    // backward pass about twice that; the gradient check exactly what it will spend (its
-    // sample of the entries it compares: the inputs, weights and biases, or Q, K and V).
-    const double forwardWork = forwardCost(n, m, d, h, dK, dV, dO);
-    const double biases = 2 * h * dK + h * dV + dO;
-    const double checkedEntries = d > 0 ? n * d + weights + biases : projected;
+    // Multiply-adds: the forward and backward passes and exactly what the gradient check will
+    // spend, by the one formula the window's recompute charges too (gradient_check.h).
     CellCost cost;
-    cost.multiplyAdds =
-        3 * forwardWork + gradientCheckWork(forwardWork, size_t(std::min(checkedEntries, 1e18)));
+    cost.multiplyAdds = attentionGradientsWork(n, m, d, h, dK, dV, dO);
     cost.jsonBytes = kJsonTextPerNumber * numbers;
     cost.bytes = 8 * kTensorCopies * forward + (kJsonTreePerNumber + kJsonTextPerNumber) * numbers;
     return cost;

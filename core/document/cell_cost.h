@@ -10,10 +10,11 @@
 //             (2·h·n·m: the dominant term), the contexts, concat and output; the backward pass
 //             one gradient per tensor; the gradient check a private copy of the configuration
 //             and one forward pass at a time: about three times the forward doubles.
-//   work      forward  (n + 2m)·h·d_k·d + n·m·h·(d_k + d_v) + n·d_o·h·d_v (forwardCost),
-//             backward about twice that, and the gradient check exactly what it spends
-//             (gradientCheckWork in core/math/gradient_check.h: two forward passes per entry
-//             it compares, within its budget of 4e7 multiply-adds).
+//   work      attentionGradientsWork (core/math/gradient_check.h, the one formula that the
+//             window's recompute charges too): the forward pass (n + m)·h·d_k·d + m·h·d_v·d +
+//             n·m·h·(d_k + d_v) + n·d_o·h·d_v (forwardCost), the backward pass about twice
+//             that, and the gradient check exactly what it spends (two forward passes per
+//             entry it compares, within its budget of 4e7 multiply-adds).
 //   JSON      every number compute prints (about 22 bytes of text each, and about 100 bytes
 //             of Json tree while it is built, which counts as memory).
 

@@ -7,6 +7,7 @@
 
 #include "core/document/expression.h"
 #include "core/document/file_value.h"
+#include "core/document/matrix_names.h"
 
 #include <algorithm>
 #include <cctype>
@@ -323,22 +324,22 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
             } else {
                 in.error(value.at, "positional must be none, sinusoidal or an n × d matrix");
             }
-        } else if (k[0] == 'W') {
-            Projection& p = k == "W_Q" ? c.wQ : k == "W_K" ? c.wK : k == "W_V" ? c.wV : c.wO;
-            if (value.isScalar() && value.scalar == "identity") {
-                p.identity = true;
+        } else if (const InputMatrixName* named = inputMatrixOfKey(k)) {
+            // W_Q … W_O, b_Q … b_O, queries, keys, values (X, read above, is the only other).
+            if (named->projection) {
+                Projection& p = c.*(named->projection);
+                if (value.isScalar() && value.scalar == "identity") {
+                    p.identity = true;
+                } else if (const auto m = in.matrix(value, k)) {
+                    p.identity = false;
+                    p.weights = *m;
+                }
+            } else if (named->bias) {
+                if (const auto v = in.vector(value, k, k)) {
+                    c.*(named->bias) = *v;
+                }
             } else if (const auto m = in.matrix(value, k)) {
-                p.identity = false;
-                p.weights = *m;
-            }
-        } else if (k[0] == 'b') {
-            arma::rowvec& b = k == "b_Q" ? c.bQ : k == "b_K" ? c.bK : k == "b_V" ? c.bV : c.bO;
-            if (const auto v = in.vector(value, k, k)) {
-                b = *v;
-            }
-        } else if (k == "queries" || k == "keys" || k == "values") {
-            if (const auto m = in.matrix(value, k)) {
-                (k == "queries" ? c.queries : k == "keys" ? c.keys : c.values) = *m;
+                c.*(named->matrix) = *m;
             }
         } else if (k == "upstream") {
             if (value.isScalar() && value.scalar == "ones") {

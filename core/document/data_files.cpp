@@ -1,5 +1,7 @@
 #include "core/document/data_files.h"
 
+#include "core/document/source_text.h"
+
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -7,9 +9,7 @@
 #include <filesystem>
 #include <mutex>
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace attnbook {
 
@@ -57,11 +57,6 @@ std::string dataPathProblem(const std::string& path) {
 
 namespace {
 
-struct FdCloser {
-    int fd;
-    ~FdCloser() { ::close(fd); }
-};
-
 std::optional<std::string> realPath(const std::string& path, int& errorNumber) {
     char resolved[PATH_MAX];
     if (!::realpath(path.c_str(), resolved)) {
@@ -89,59 +84,9 @@ class FolderDataFiles final : public DataFiles {
         if (!resolved) {
             return std::nullopt;
         }
-        // O_NOFOLLOW: the resolved path has no link left; one put there since
-        // is refused. O_NONBLOCK: a FIFO must not wait for a writer.
-        const int fd = ::open(resolved->c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
-        if (fd < 0) {
-            error = "cannot be read: " + std::string(std::strerror(errno));
-            return std::nullopt;
-        }
-        FdCloser closer{fd};
-        struct stat info {};
-        if (::fstat(fd, &info) != 0) {
-            error = "cannot be read: " + std::string(std::strerror(errno));
-            return std::nullopt;
-        }
-        if (S_ISDIR(info.st_mode)) {
-            error = "is a folder, not a file";
-            return std::nullopt;
-        }
-        if (!S_ISREG(info.st_mode)) {
-            error = "is not a regular file (a device, pipe or socket)";
-            return std::nullopt;
-        }
-        if (std::uint64_t(info.st_size) > maxBytes) {
-            error = "is " + std::to_string(info.st_size) + " bytes, over the limit of " +
-                    std::to_string(maxBytes) + " bytes";
-            return std::nullopt;
-        }
-        std::string bytes(size_t(info.st_size) + 1, '\0');
-        size_t filled = 0;
-        // One byte past the size fstat saw: a file that grows meanwhile is
-        // caught by the limit, not cut silently.
-        while (filled < bytes.size()) {
-            const ssize_t got = ::read(fd, bytes.data() + filled, bytes.size() - filled);
-            if (got < 0 && errno == EINTR) {
-                continue;
-            }
-            if (got < 0) {
-                error = "cannot be read: " + std::string(std::strerror(errno));
-                return std::nullopt;
-            }
-            if (got == 0) {
-                break;
-            }
-            filled += size_t(got);
-            if (filled > maxBytes) {
-                error = "is over the limit of " + std::to_string(maxBytes) + " bytes";
-                return std::nullopt;
-            }
-            if (filled == bytes.size()) {
-                bytes.resize(bytes.size() + 65536);
-            }
-        }
-        bytes.resize(filled);
-        return bytes;
+        // followLink false: the resolved path has no link left; one put there since is refused.
+        return readFileBytes(*resolved, error,
+                             {.maxBytes = maxBytes, .kind = "", .followLink = false});
     }
 
     // The file's identity, size and times: a write, a replacement or a touch changes it.
@@ -206,8 +151,7 @@ class MemoryDataFiles final : public DataFiles {
             return std::nullopt;
         }
         if (it->second.size() > maxBytes) {
-            error = "is " + std::to_string(it->second.size()) + " bytes, over the limit of " +
-                    std::to_string(maxBytes) + " bytes";
+            error = overTheLimit(it->second.size(), maxBytes, "");
             return std::nullopt;
         }
         return it->second;
@@ -240,8 +184,7 @@ class CachedDataFiles final : public DataFiles {
             const auto kept = kept_.find(path);
             if (kept != kept_.end() && kept->second.version == *now) {
                 if (kept->second.bytes.size() > maxBytes) {
-                    error = "is " + std::to_string(kept->second.bytes.size()) +
-                            " bytes, over the limit of " + std::to_string(maxBytes) + " bytes";
+                    error = overTheLimit(kept->second.bytes.size(), maxBytes, "");
                     return std::nullopt;
                 }
                 return kept->second.bytes;

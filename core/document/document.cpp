@@ -222,51 +222,116 @@ struct FoundCell {
     int lastLine = 0; // the closing fence, or the file's last line when unclosed
 };
 
-} // namespace
+using Diagnostics = std::vector<Diagnostic>;
 
-ParsedDocument parseDocument(const SourceText& text, const std::string& path) {
-    ParsedDocument parsed;
-    Document& doc = parsed.document;
-    auto& diagnostics = parsed.diagnostics;
-    doc.path = path;
-    doc.hadByteOrderMark = text.hadByteOrderMark();
-    doc.lineEnding = text.lineEnding();
-
-    // Front matter, then blank it out (keeping its lines) for the Markdown parser.
+// Reads the front matter into `doc` and returns the file's bytes with it blanked out
+// (keeping its lines, so cmark's line numbers stay the file's) for the Markdown parser.
+std::string readFrontMatter(const SourceText& text, Document& doc, Diagnostics& diagnostics) {
     std::string markdown = text.bytes();
     const int matterEnd = frontMatterEnd(text);
     if (matterEnd < 0) {
         diagnostics.push_back(
             {Severity::Error, 1, 1, "the front matter opened here is never closed with '---'", ""});
-    } else if (matterEnd > 0) {
-        const size_t end = text.offsetOfLine(matterEnd + 1);
-        doc.frontMatter.raw = text.bytes().substr(0, end);
-        doc.frontMatter.lineCount = matterEnd;
-        const size_t bodyStart = text.offsetOfLine(2);
-        const size_t bodyEnd = text.offsetOfLine(matterEnd);
-        try {
-            doc.frontMatter.values =
-                parseYaml(text.bytes().substr(bodyStart, bodyEnd - bodyStart), 2);
-            if (!doc.frontMatter.values.isNull() && !doc.frontMatter.values.isMap()) {
-                diagnostics.push_back({Severity::Error, 2, 1,
-                                       "the front matter must be a map of keys (title: ...)", ""});
-            }
-        } catch (const YamlError& e) {
-            diagnostics.push_back({Severity::Error, e.at.line, e.at.column, e.what(), ""});
+        return markdown;
+    }
+    if (matterEnd == 0) {
+        return markdown;
+    }
+    const size_t end = text.offsetOfLine(matterEnd + 1);
+    doc.frontMatter.raw = text.bytes().substr(0, end);
+    doc.frontMatter.lineCount = matterEnd;
+    const size_t bodyStart = text.offsetOfLine(2);
+    const size_t bodyEnd = text.offsetOfLine(matterEnd);
+    try {
+        doc.frontMatter.values = parseYaml(text.bytes().substr(bodyStart, bodyEnd - bodyStart), 2);
+        if (!doc.frontMatter.values.isNull() && !doc.frontMatter.values.isMap()) {
+            diagnostics.push_back(
+                {Severity::Error, 2, 1, "the front matter must be a map of keys (title: ...)", ""});
         }
-        for (size_t i = 0; i < end; ++i) {
-            if (markdown[i] != '\n' && markdown[i] != '\r') {
-                markdown[i] = ' ';
-            }
+    } catch (const YamlError& e) {
+        diagnostics.push_back({Severity::Error, e.at.line, e.at.column, e.what(), ""});
+    }
+    for (size_t i = 0; i < end; ++i) {
+        if (markdown[i] != '\n' && markdown[i] != '\r') {
+            markdown[i] = ' ';
         }
     }
+    return markdown;
+}
 
-    std::unique_ptr<cmark_node, decltype(&cmark_node_free)> root(
-        cmark_parse_document(markdown.data(), markdown.size(), CMARK_OPT_DEFAULT),
-        &cmark_node_free);
+// The cell's id from the words of its fence's info string (`info[0]` is the kind), with a
+// problem for a missing or invalid id and for words after it.
+void readCellId(CellBlock& cell, const std::vector<std::string_view>& info,
+                std::string_view openLine, Diagnostics& diagnostics) {
+    const int first = cell.openLine;
+    const int idColumn =
+        int(info.size() > 1 ? info[1].data() - openLine.data() : openLine.size()) + 1;
+    if (info.size() < 2) {
+        diagnostics.push_back({Severity::Error, first, idColumn,
+                               std::string("this ") + cellKindName(cell.kind) +
+                                   " cell needs an id: ```" + cellKindName(cell.kind) + " NAME",
+                               ""});
+        return;
+    }
+    cell.id = std::string(info[1]);
+    if (!isValidCellId(cell.id)) {
+        diagnostics.push_back({Severity::Error, first, idColumn,
+                               "'" + cell.id +
+                                   "' is not a valid cell id: start with a letter or _, "
+                                   "then letters, digits, _ or -",
+                               cell.id});
+    }
+    if (info.size() > 2) {
+        const int column = int(info[2].data() - openLine.data()) + 1;
+        diagnostics.push_back({Severity::Error, first, column,
+                               "unexpected '" + std::string(info[2]) + "' after the cell id",
+                               cell.id});
+    }
+}
 
+// The cell that the code block `node` opens, or nullopt when it is a plain code block (kept
+// in doc.codeBlocks) or a cell in the wrong place (a problem).
+std::optional<FoundCell> cellOfCodeBlock(cmark_node* node, const cmark_node* root,
+                                         const SourceText& text, Document& doc,
+                                         Diagnostics& diagnostics) {
+    const int first = cmark_node_get_start_line(node);
+    const int last = cmark_node_get_end_line(node);
+    const std::optional<Fence> fence =
+        first >= 1 && first <= text.lineCount() ? openingFence(text.lineText(first)) : std::nullopt;
+    const std::vector<std::string_view> info = fence ? words(fence->info) : words("");
+    const std::optional<CellKind> kind =
+        info.empty() ? std::nullopt : cellKindFromName(info.front());
+    if (!kind) {
+        doc.codeBlocks.push_back({first, last});
+        return std::nullopt;
+    }
+    if (cmark_node_parent(node) != root) {
+        diagnostics.push_back({Severity::Error, first, fence->indent + 1,
+                               "a cell must stand on its own, not inside a list or a quote", ""});
+        doc.codeBlocks.push_back({first, last});
+        return std::nullopt;
+    }
+    FoundCell f;
+    CellBlock& cell = f.cell;
+    cell.kind = *kind;
+    cell.openLine = first;
+    cell.bodyFirstLine = first + 1;
+    cell.indent = fence->indent;
+    readCellId(cell, info, text.lineText(first), diagnostics);
+    cell.closed = last > first && closesFence(text.lineText(last), *fence);
+    if (!cell.closed) {
+        diagnostics.push_back({Severity::Error, first, fence->indent + 1,
+                               "this cell's fence is never closed", cell.id});
+    }
+    f.lastLine = cell.closed ? last : text.lineCount();
+    return f;
+}
+
+// The cells of the parsed Markdown, in file order; the first level-1 heading goes to `doc`.
+std::vector<FoundCell> findCells(cmark_node* root, const SourceText& text, Document& doc,
+                                 Diagnostics& diagnostics) {
     std::vector<FoundCell> found;
-    cmark_iter* iter = cmark_iter_new(root.get());
+    cmark_iter* iter = cmark_iter_new(root);
     cmark_event_type event;
     while ((event = cmark_iter_next(iter)) != CMARK_EVENT_DONE) {
         cmark_node* node = cmark_iter_get_node(iter);
@@ -278,69 +343,20 @@ ParsedDocument parseDocument(const SourceText& text, const std::string& path) {
             doc.firstHeading.empty()) {
             doc.firstHeading = headingText(node);
         }
-        if (type != CMARK_NODE_CODE_BLOCK) {
-            continue;
-        }
-        const int first = cmark_node_get_start_line(node);
-        const int last = cmark_node_get_end_line(node);
-        const std::optional<Fence> fence = first >= 1 && first <= text.lineCount()
-                                               ? openingFence(text.lineText(first))
-                                               : std::nullopt;
-        const std::vector<std::string_view> info = fence ? words(fence->info) : words("");
-        const std::optional<CellKind> kind =
-            info.empty() ? std::nullopt : cellKindFromName(info.front());
-        if (!kind) {
-            doc.codeBlocks.push_back({first, last});
-            continue;
-        }
-        if (cmark_node_parent(node) != root.get()) {
-            diagnostics.push_back({Severity::Error, first, fence->indent + 1,
-                                   "a cell must stand on its own, not inside a list or a quote",
-                                   ""});
-            doc.codeBlocks.push_back({first, last});
-            continue;
-        }
-        FoundCell f;
-        CellBlock& cell = f.cell;
-        cell.kind = *kind;
-        cell.openLine = first;
-        cell.bodyFirstLine = first + 1;
-        cell.indent = fence->indent;
-        const int idColumn = int(info.size() > 1 ? info[1].data() - text.lineText(first).data()
-                                                 : text.lineText(first).size()) +
-                             1;
-        if (info.size() < 2) {
-            diagnostics.push_back({Severity::Error, first, idColumn,
-                                   std::string("this ") + cellKindName(*kind) +
-                                       " cell needs an id: ```" + cellKindName(*kind) + " NAME",
-                                   ""});
-        } else {
-            cell.id = std::string(info[1]);
-            if (!isValidCellId(cell.id)) {
-                diagnostics.push_back({Severity::Error, first, idColumn,
-                                       "'" + cell.id +
-                                           "' is not a valid cell id: start with a letter or _, "
-                                           "then letters, digits, _ or -",
-                                       cell.id});
-            }
-            if (info.size() > 2) {
-                const int column = int(info[2].data() - text.lineText(first).data()) + 1;
-                diagnostics.push_back(
-                    {Severity::Error, first, column,
-                     "unexpected '" + std::string(info[2]) + "' after the cell id", cell.id});
+        if (type == CMARK_NODE_CODE_BLOCK) {
+            if (std::optional<FoundCell> f = cellOfCodeBlock(node, root, text, doc, diagnostics)) {
+                found.push_back(std::move(*f));
             }
         }
-        cell.closed = last > first && closesFence(text.lineText(last), *fence);
-        if (!cell.closed) {
-            diagnostics.push_back({Severity::Error, first, fence->indent + 1,
-                                   "this cell's fence is never closed", cell.id});
-        }
-        f.lastLine = cell.closed ? last : text.lineCount();
-        found.push_back(std::move(f));
     }
     cmark_iter_free(iter);
+    return found;
+}
 
-    // Cut the bytes into segments that cover the file exactly.
+// Cuts the bytes after the front matter into segments that cover the file exactly: prose
+// between the cells, and each cell's fences and body. A repeated id is a problem.
+void cutIntoSegments(const SourceText& text, std::vector<FoundCell>& found, Document& doc,
+                     Diagnostics& diagnostics) {
     const std::string& bytes = text.bytes();
     size_t cursor = doc.frontMatter.raw.size();
     int cursorLine = doc.frontMatter.lineCount + 1;
@@ -374,6 +390,22 @@ ParsedDocument parseDocument(const SourceText& text, const std::string& path) {
     if (cursor < bytes.size()) {
         doc.segments.push_back({ProseBlock{cursorLine, bytes.substr(cursor)}});
     }
+}
+
+} // namespace
+
+ParsedDocument parseDocument(const SourceText& text, const std::string& path) {
+    ParsedDocument parsed;
+    Document& doc = parsed.document;
+    doc.path = path;
+    doc.hadByteOrderMark = text.hadByteOrderMark();
+    doc.lineEnding = text.lineEnding();
+    std::string markdown = readFrontMatter(text, doc, parsed.diagnostics);
+    std::unique_ptr<cmark_node, decltype(&cmark_node_free)> root(
+        cmark_parse_document(markdown.data(), markdown.size(), CMARK_OPT_DEFAULT),
+        &cmark_node_free);
+    std::vector<FoundCell> found = findCells(root.get(), text, doc, parsed.diagnostics);
+    cutIntoSegments(text, found, doc, parsed.diagnostics);
     return parsed;
 }
 

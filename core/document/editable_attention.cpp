@@ -7,12 +7,14 @@
 #include "core/document/cell_editor.h"
 #include "core/document/cell_specs.h"
 #include "core/document/json.h"
+#include "core/document/matrix_names.h"
 #include "core/math/attention_shapes.h"
 #include "core/math/attention_widths.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 
 namespace attnbook {
 namespace {
@@ -69,56 +71,27 @@ int queryRows(const AttentionConfig& c) {
     return c.direct ? int(c.queries.n_rows) : int(c.tokens.size());
 }
 
+// The name table (matrix_names.h), as member lookups: nullptr for a name of another role.
 Projection* projection(AttentionConfig& c, const std::string& name) {
-    if (name == "W_Q")
-        return &c.wQ;
-    if (name == "W_K")
-        return &c.wK;
-    if (name == "W_V")
-        return &c.wV;
-    if (name == "W_O")
-        return &c.wO;
-    return nullptr;
+    const InputMatrixName* entry = inputMatrixNamed(name);
+    return entry && entry->projection ? &(c.*(entry->projection)) : nullptr;
 }
 const Projection* projection(const AttentionConfig& c, const std::string& name) {
     return projection(const_cast<AttentionConfig&>(c), name);
 }
 arma::rowvec* bias(AttentionConfig& c, const std::string& name) {
-    if (name == "b_Q")
-        return &c.bQ;
-    if (name == "b_K")
-        return &c.bK;
-    if (name == "b_V")
-        return &c.bV;
-    if (name == "b_O")
-        return &c.bO;
-    return nullptr;
+    const InputMatrixName* entry = inputMatrixNamed(name);
+    return entry && entry->bias ? &(c.*(entry->bias)) : nullptr;
 }
 arma::mat* directMatrix(AttentionConfig& c, const std::string& name) {
-    if (name == "queries")
-        return &c.queries;
-    if (name == "keys")
-        return &c.keys;
-    if (name == "values")
-        return &c.values;
-    return nullptr;
+    const InputMatrixName* entry = inputMatrixNamed(name);
+    return entry && entry->isDirect() ? &(c.*(entry->matrix)) : nullptr;
 }
 
-// (rows × cols) of a projection as the resolved widths say.
-std::pair<arma::uword, arma::uword> projectionShape(const AttentionShapes& s,
-                                                    const std::string& name) {
-    if (name == "W_Q" || name == "W_K")
-        return {arma::uword(s.h * s.dK), arma::uword(s.d)};
-    if (name == "W_V")
-        return {arma::uword(s.h * s.dV), arma::uword(s.d)};
-    return {arma::uword(s.dO), arma::uword(s.h * s.dV)}; // W_O
-}
-arma::uword biasLength(const AttentionShapes& s, const std::string& name) {
-    if (name == "b_Q" || name == "b_K")
-        return arma::uword(s.h * s.dK);
-    if (name == "b_V")
-        return arma::uword(s.h * s.dV);
-    return arma::uword(s.dO);
+// (rows × cols) of `name` as the resolved widths say.
+std::pair<arma::uword, arma::uword> resolvedShape(const AttentionShapes& s,
+                                                  const std::string& name) {
+    return inputMatrixNamed(name)->shapeIn(s);
 }
 
 bool validIndex(int i, int size) {
@@ -191,22 +164,8 @@ Projection* projectionNamed(AttentionConfig& config, const std::string& name) {
 }
 
 std::optional<AttentionEngine::Projected> projectedBy(const std::string& name) {
-    using Projected = AttentionEngine::Projected;
-    if (name.size() != 3 || (name[0] != 'W' && name[0] != 'b') || name[1] != '_') {
-        return std::nullopt;
-    }
-    switch (name[2]) {
-    case 'Q':
-        return Projected::Q;
-    case 'K':
-        return Projected::K;
-    case 'V':
-        return Projected::V;
-    case 'O':
-        return Projected::Output;
-    default:
-        return std::nullopt;
-    }
+    const InputMatrixName* entry = inputMatrixNamed(name);
+    return entry ? entry->feeds : std::nullopt;
 }
 
 EditableAttention EditableAttention::fromSpec(const AttentionCellSpec& spec) {
@@ -228,65 +187,50 @@ EditRefusal EditableAttention::problem() const {
 }
 
 bool isEditableMatrix(const EditableAttention& state, const std::string& name) {
-    if (state.config.direct) {
-        return name == "queries" || name == "keys" || name == "values";
-    }
-    return name == "X0" || name == "W_Q" || name == "W_K" || name == "W_V" || name == "W_O" ||
-           name == "b_Q" || name == "b_K" || name == "b_V" || name == "b_O";
+    const InputMatrixName* entry = inputMatrixNamed(name);
+    return entry && entry->existsIn(state.config);
 }
 
 arma::mat editableMatrix(const EditableAttention& state, const std::string& name) {
     const AttentionConfig& c = state.config;
-    if (name == "X0")
-        return c.X0;
-    if (name == "queries")
-        return c.queries;
-    if (name == "keys")
-        return c.keys;
-    if (name == "values")
-        return c.values;
-    const AttentionShapes shapes = resolveWidths(c, c.heads, AttentionLimits{});
-    if (const Projection* p = projection(c, name)) {
-        if (!p->identity) {
-            return p->weights;
-        }
-        const auto [rows, cols] = projectionShape(shapes, name);
-        return arma::eye(rows, cols);
+    const InputMatrixName* entry = inputMatrixNamed(name);
+    if (!entry) {
+        return {};
     }
-    AttentionConfig& mutableConfig = const_cast<AttentionConfig&>(c);
-    if (const arma::rowvec* b = bias(mutableConfig, name)) {
-        return b->is_empty() ? arma::mat(1, biasLength(shapes, name), arma::fill::zeros)
-                             : arma::mat(*b);
+    if (entry->matrix) {
+        return c.*(entry->matrix);
     }
-    return {};
+    const Projection* p = entry->projection ? &(c.*(entry->projection)) : nullptr;
+    const arma::rowvec* b = entry->bias ? &(c.*(entry->bias)) : nullptr;
+    if (p && !p->identity) {
+        return p->weights;
+    }
+    if (b && !b->is_empty()) {
+        return arma::mat(*b);
+    }
+    // An identity projection or a missing bias: the matrix it stands for.
+    const auto [rows, cols] = entry->shapeIn(resolveWidths(c, c.heads, AttentionLimits{}));
+    return p ? arma::mat(arma::eye(rows, cols)) : arma::mat(rows, cols, arma::fill::zeros);
 }
 
 std::pair<arma::uword, arma::uword> editableShape(const EditableAttention& state,
                                                   const std::string& name) {
     const AttentionConfig& c = state.config;
-    if (name == "X0")
-        return {c.X0.n_rows, c.X0.n_cols};
-    if (name == "queries")
-        return {c.queries.n_rows, c.queries.n_cols};
-    if (name == "keys")
-        return {c.keys.n_rows, c.keys.n_cols};
-    if (name == "values")
-        return {c.values.n_rows, c.values.n_cols};
-    AttentionConfig& mutableConfig = const_cast<AttentionConfig&>(c);
+    const InputMatrixName* entry = inputMatrixNamed(name);
+    if (!entry) {
+        return {0, 0};
+    }
+    if (entry->matrix) {
+        const arma::mat& m = c.*(entry->matrix);
+        return {m.n_rows, m.n_cols};
+    }
     if (const Projection* p = projection(c, name); p && !p->identity) {
         return {p->weights.n_rows, p->weights.n_cols};
     }
-    if (const arma::rowvec* b = bias(mutableConfig, name); b && !b->is_empty()) {
-        return {1, b->n_elem};
+    if (entry->bias && !(c.*(entry->bias)).is_empty()) {
+        return {1, (c.*(entry->bias)).n_elem};
     }
-    if (!projection(c, name) && !bias(mutableConfig, name)) {
-        return {0, 0};
-    }
-    const AttentionShapes shapes = resolveWidths(c, c.heads, AttentionLimits{});
-    if (projection(c, name)) {
-        return projectionShape(shapes, name);
-    }
-    return {1, biasLength(shapes, name)};
+    return resolvedShape(resolveWidths(c, c.heads, AttentionLimits{}), name);
 }
 
 EditRefusal setHeads(EditableAttention& state, int heads) {
@@ -536,7 +480,7 @@ EditRefusal setMatrixEntry(EditableAttention& state, const std::string& name, in
                std::to_string(col + 1);
     }
     const auto r = arma::uword(row), k = arma::uword(col);
-    if (name == "X0") {
+    if (inputMatrixNamed(name)->role == InputMatrixName::Role::Tokens) {
         if (state.usesVocab()) {
             // Equal tokens share their vocab vector: every copy changes.
             const std::string& label = c.tokens[r];
@@ -755,45 +699,37 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
             return;
         }
     }
-    for (const char* name : {"W_Q", "W_K", "W_V", "W_O"}) {
-        const Projection* p = projection(x, name);
-        const Projection* q = projection(y, name);
-        if (!sameProjection(*p, *q)) {
-            if (changed(name, [&] {
-                    return q->identity
+    // The weights, the biases, then the direct inputs (the name table's order).
+    for (const InputMatrixName& entry : inputMatrixNames()) {
+        const std::string name = entry.key;
+        std::function<std::string()> text;
+        if (entry.projection) {
+            const Projection& p = x.*(entry.projection);
+            const Projection& q = y.*(entry.projection);
+            if (!sameProjection(p, q)) {
+                text = [&a, &b, &q, name] {
+                    return q.identity
                                ? std::string("identity")
-                               : keptText(a, b, name, [&] { return yamlFlowMatrix(q->weights); });
-                })) {
-                return;
+                               : keptText(a, b, name, [&] { return yamlFlowMatrix(q.weights); });
+                };
+            }
+        } else if (entry.bias) {
+            const arma::rowvec& v = y.*(entry.bias);
+            if (!sameVector(x.*(entry.bias), v)) {
+                text = [&a, &b, &v, name] {
+                    return keptText(a, b, name, [&] { return yamlFlowVector(v); });
+                };
+            }
+        } else if (entry.isDirect() && y.direct) {
+            const arma::mat& m = y.*(entry.matrix);
+            if (!sameMatrix(x.*(entry.matrix), m)) {
+                text = [&a, &b, &m, name] {
+                    return keptText(a, b, name, [&] { return yamlFlowMatrix(m); });
+                };
             }
         }
-    }
-    const std::pair<const char*, const arma::rowvec AttentionConfig::*> biases[] = {
-        {"b_Q", &AttentionConfig::bQ},
-        {"b_K", &AttentionConfig::bK},
-        {"b_V", &AttentionConfig::bV},
-        {"b_O", &AttentionConfig::bO}};
-    for (const auto& [name, member] : biases) {
-        if (!sameVector(x.*member, y.*member)) {
-            // Captured by name: clang before 16 cannot capture a structured binding.
-            if (changed(name, [&a, &b, &y, key = name, field = member] {
-                    return keptText(a, b, key, [&] { return yamlFlowVector(y.*field); });
-                })) {
-                return;
-            }
-        }
-    }
-    const std::pair<const char*, const arma::mat AttentionConfig::*> direct[] = {
-        {"queries", &AttentionConfig::queries},
-        {"keys", &AttentionConfig::keys},
-        {"values", &AttentionConfig::values}};
-    for (const auto& [name, member] : direct) {
-        if (y.direct && !sameMatrix(x.*member, y.*member)) {
-            if (changed(name, [&a, &b, &y, key = name, field = member] {
-                    return keptText(a, b, key, [&] { return yamlFlowMatrix(y.*field); });
-                })) {
-                return;
-            }
+        if (text && changed(name, text)) {
+            return;
         }
     }
     if (x.upstream.has_value() != y.upstream.has_value() ||

@@ -36,10 +36,10 @@ struct EditableAttention {
     EditRefusal problem() const;
 };
 
-// The input matrices a reader may edit, by the name the window uses:
-// "X0" (token vectors), "W_Q" … "W_O", "b_Q" … "b_O", and in direct mode
-// "queries", "keys", "values". Identity projections and missing biases
-// read as the matrices they stand for.
+// The input matrices, by the name the window uses (the table of core/document/matrix_names.h):
+// whether the cell has `name` in its mode (whether a reader may edit it is readerMayEdit's
+// rule there), its numbers and its shape. Identity projections and missing biases read as the
+// matrices they stand for.
 bool isEditableMatrix(const EditableAttention& state, const std::string& name);
 arma::mat editableMatrix(const EditableAttention& state, const std::string& name);
 // Its (rows × columns), without writing it out.

@@ -1,3 +1,6 @@
+// Longer than 500 lines on purpose: the binding language in one place: paths, the muParser
+// language with its checked operators and functions, parsing a binding into parser text and
+// evaluating it; parsing and evaluating share the naming of paths and words (_p0, _w0).
 #include "core/document/expression.h"
 
 #include "core/document/bindings.h"
@@ -383,32 +386,20 @@ std::optional<BindingPath> parseBindingPath(std::string_view inner, std::string&
     return path;
 }
 
-std::optional<Binding> parseBinding(std::string_view inner, std::string& error) {
-    Binding binding;
-    std::string_view text = trimmed(inner);
-    if (!text.empty() && text.front() == '?') {
-        binding.claim = true;
-        text = trimmed(text.substr(1));
-    }
-    if (!splitDigits(text, binding.digits, error)) {
-        return std::nullopt;
-    }
-    if (text.empty()) {
-        error = binding.claim ? "a claim needs a condition, like {{? colour.n > 1}}"
-                              : "an empty binding: write a path like {{colour.output[0]}}";
-        return std::nullopt;
-    }
-    binding.expression = std::string(text);
+namespace {
 
-    // Paths become variables _p0, _p1, … for muParser, quoted words _w0, _w1, …; everything
-    // else is its.
+// Writes binding.parserText from `text` (the binding without '?' and digits; `inner` is the
+// whole binding, for the paths' offsets): paths become variables _p0, _p1, … for muParser,
+// quoted words _w0, _w1, …; everything else is its. False with `error` on a bad path or quote.
+bool translateForParser(std::string_view text, std::string_view inner, Binding& binding,
+                        std::string& error) {
     for (size_t i = 0; i < text.size();) {
         if (text[i] == '"') {
             const size_t close = text.find('"', i + 1);
             if (close == std::string_view::npos) {
                 error = "in the expression " + binding.expression +
                         ": a word in quotes needs its closing quote, like \"cat\"";
-                return std::nullopt;
+                return false;
             }
             binding.parserText += wordName(binding.words.size());
             binding.words.emplace_back(text.substr(i + 1, close - i - 1));
@@ -441,26 +432,24 @@ std::optional<Binding> parseBinding(std::string_view inner, std::string& error) 
         path.offset = size_t(text.data() - inner.data()) + i;
         i = end;
         if (!readSteps(text, i, path, error)) {
-            return std::nullopt;
+            return false;
         }
         binding.parserText += variableName(binding.paths.size());
         binding.paths.push_back(std::move(path));
     }
-    if (binding.paths.empty()) {
-        error = "'" + binding.expression +
-                "' reads no cell: a binding names a value, like {{colour.output[0][0]}}";
-        return std::nullopt;
-    }
-    if (binding.barePath()) {
-        return binding;
-    }
+    return true;
+}
+
+// Why the expression of `binding` (more than a bare path) is not one the language reads, or
+// "": one expression, words only where words may stand, and muParser's syntax, checked now
+// so that a typo is an error at its line.
+std::string expressionProblem(const Binding& binding) {
     if (topLevelComma(binding.parserText) != std::string_view::npos) {
-        error = "in the expression " + binding.expression +
-                ": one expression per binding; ',' may only separate a function's arguments";
-        return std::nullopt;
+        return "in the expression " + binding.expression +
+               ": one expression per binding; ',' may only separate a function's arguments";
     }
     // A quoted word stands where a word may (its other side may be a path to a word).
-    error = wordProblem(
+    std::string problem = wordProblem(
         binding,
         [](const std::string& token) {
             const auto [kind, index] = variableOf(token);
@@ -471,10 +460,10 @@ std::optional<Binding> parseBinding(std::string_view inner, std::string& error) 
         [&](const std::string& token) {
             return "\"" + binding.words[variableOf(token).second] + "\"";
         });
-    if (!error.empty()) {
-        return std::nullopt;
+    if (!problem.empty()) {
+        return problem;
     }
-    try { // muParser checks the syntax now, so a typo is an error at its line
+    try {
         mu::Parser& parser = languageParser();
         std::vector<double> values(binding.paths.size(), 1.0);
         for (size_t k = 0; k < values.size(); ++k) {
@@ -487,10 +476,45 @@ std::optional<Binding> parseBinding(std::string_view inner, std::string& error) 
         parser.SetExpr(binding.parserText);
         parser.GetUsedVar(); // parses without evaluating: sqrt(x - 2) is fine before x is known
     } catch (const mu::Parser::exception_type& e) {
-        error = "in the expression " + binding.expression + ": " + e.GetMsg();
+        problem = "in the expression " + binding.expression + ": " + e.GetMsg();
         if (binding.expression.find('?') != std::string::npos) {
-            error += " (wrap a conditional in parentheses: (a ? b : c))";
+            problem += " (wrap a conditional in parentheses: (a ? b : c))";
         }
+    }
+    return problem;
+}
+
+} // namespace
+
+std::optional<Binding> parseBinding(std::string_view inner, std::string& error) {
+    Binding binding;
+    std::string_view text = trimmed(inner);
+    if (!text.empty() && text.front() == '?') {
+        binding.claim = true;
+        text = trimmed(text.substr(1));
+    }
+    if (!splitDigits(text, binding.digits, error)) {
+        return std::nullopt;
+    }
+    if (text.empty()) {
+        error = binding.claim ? "a claim needs a condition, like {{? colour.n > 1}}"
+                              : "an empty binding: write a path like {{colour.output[0]}}";
+        return std::nullopt;
+    }
+    binding.expression = std::string(text);
+    if (!translateForParser(text, inner, binding, error)) {
+        return std::nullopt;
+    }
+    if (binding.paths.empty()) {
+        error = "'" + binding.expression +
+                "' reads no cell: a binding names a value, like {{colour.output[0][0]}}";
+        return std::nullopt;
+    }
+    if (binding.barePath()) {
+        return binding;
+    }
+    error = expressionProblem(binding);
+    if (!error.empty()) {
         return std::nullopt;
     }
     return binding;

@@ -2,6 +2,10 @@
 // A small ordered JSON value: `compute` prints keys in the order cli.md
 // shows them (QJsonObject would sort them), numbers in their shortest
 // round-trip form, and bindings walk the same tree.
+// Why not nlohmann::ordered_json (the notebook's JSON is nlohmann::json): its dump writes
+// 1.0 as "1.0" where cli.md has "1", and puts each number of a matrix on its own line where
+// this prints one row per line, so `compute` would need a writer of its own anyway; and
+// core/ keeps nlohmann private to tensor_file.cpp, where this type is in headers and app/.
 
 #include <armadillo>
 

@@ -1,7 +1,11 @@
+// Longer than 500 lines on purpose: a lesson from its bytes to its results and problems (parse,
+// compute each cell under the cost limits, then checks, claims and bindings over the results);
+// every step walks the same cells and bindings with the same lookups.
 #include "core/document/lesson.h"
 
 #include "core/document/bindings.h"
 #include "core/document/cell_cost.h"
+#include "core/document/matrix_names.h"
 #include "core/document/past_the_end.h"
 #include "core/document/result_json.h"
 #include "core/document/typed_numbers.h"
@@ -135,15 +139,14 @@ void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
         const ConfigError& error = e.error();
         FilePosition at = cell.read.positions.of(error.key, error.row, error.col);
         // A key the author left at its default (W_Q: identity) is decided by
-        // the widths the author did write: point there.
-        static const std::map<std::string, std::vector<std::string>> decidedBy = {
-            {"W_Q", {"d_k", "heads"}},
-            {"W_K", {"d_k", "heads"}},
-            {"W_V", {"d_v", "heads"}},
-            {"W_O", {"d_v", "W_V", "heads"}},
-            {"heads", {"d_k", "d_v"}}};
-        if (at.line == 0 && decidedBy.count(error.key)) {
-            for (const std::string& other : decidedBy.at(error.key)) {
+        // the widths the author did write (the name table's decidedBy): point there.
+        const InputMatrixName* named = inputMatrixOfKey(error.key);
+        const std::vector<const char*> decidedBy = named ? named->decidedBy
+                                                   : error.key == "heads"
+                                                       ? std::vector<const char*>{"d_k", "d_v"}
+                                                       : std::vector<const char*>{};
+        if (at.line == 0) {
+            for (const char* other : decidedBy) {
                 at = cell.read.positions.of(other);
                 if (at.line != 0) {
                     break;

@@ -1,5 +1,7 @@
 #include "core/document/result_json.h"
 
+#include "core/document/matrix_names.h"
+
 #include <cmath>
 
 namespace attnbook {
@@ -127,9 +129,11 @@ void setSettings(Json& cell, const AttentionInputs& r) {
     cell.set("divides_by_sqrt_dk", r.dividesBySqrtDk());
     if (!r.direct) {
         Json identity = Json::object();
-        const char* names[] = {"W_Q", "W_K", "W_V", "W_O"};
-        for (size_t i = 0; i < r.identity.size(); ++i) {
-            identity.set(names[i], bool(r.identity[i]));
+        size_t i = 0; // r.identity follows the name table's order of the projections
+        for (const InputMatrixName& entry : inputMatrixNames()) {
+            if (entry.projection && i < r.identity.size()) {
+                identity.set(entry.name, bool(r.identity[i++]));
+            }
         }
         cell.set("identity", std::move(identity));
     }
@@ -196,20 +200,18 @@ Json attentionJson(const std::string& id, const AttentionResult& r, const JsonSe
             return [&v](const JsonSelection*) { return jsonVector(v); };
         };
         setSelected(grad, "upstream", part, table(g.upstream));
-        if (r.direct) {
-            setSelected(grad, "queries", part, table(g.queries));
-            setSelected(grad, "keys", part, table(g.keys));
-            setSelected(grad, "values", part, table(g.values));
-        } else {
-            setSelected(grad, "X", part, table(g.X));
-            setSelected(grad, "W_Q", part, table(g.W_Q));
-            setSelected(grad, "b_Q", part, vector(g.b_Q));
-            setSelected(grad, "W_K", part, table(g.W_K));
-            setSelected(grad, "b_K", part, vector(g.b_K));
-            setSelected(grad, "W_V", part, table(g.W_V));
-            setSelected(grad, "b_V", part, vector(g.b_V));
-            setSelected(grad, "W_O", part, table(g.W_O));
-            setSelected(grad, "b_O", part, vector(g.b_O));
+        // The parameters of the cell's mode (the name table), each weight followed by the bias
+        // that feeds the same product, as `compute` has always printed them.
+        for (const InputMatrixName& entry : inputMatrixNames()) {
+            if (entry.isDirect() != r.direct || entry.bias) {
+                continue;
+            }
+            setSelected(grad, entry.gradientName, part, table(g.*(entry.gradient)));
+            for (const InputMatrixName& bias : inputMatrixNames()) {
+                if (entry.projection && bias.bias && bias.feeds == entry.feeds) {
+                    setSelected(grad, bias.gradientName, part, vector(g.*(bias.gradientBias)));
+                }
+            }
         }
         return grad;
     });
@@ -255,6 +257,100 @@ Json generationJson(const GenerationResult& gen) {
     return out;
 }
 
+// A matrix's JSON, or the part of it `part` selects, for setSelected.
+auto tableOf(const arma::mat& m) {
+    return [&m](const JsonSelection* part) { return matrixJson(m, part); };
+}
+
+// One layer's stages: its input, both norms and residuals, its attention and its FFN.
+Json transformerLayerJson(const std::string& id, const TransformerLayerResult& layer,
+                          const JsonSelection* one) {
+    Json o = Json::object();
+    setSelected(o, "input", one, tableOf(layer.input));
+    setSelected(o, "ln1", one, tableOf(layer.ln1.out));
+    setSelected(o, "attention", one,
+                [&](const JsonSelection* att) { return attentionJson(id, layer.attention, att); });
+    setSelected(o, "resid1", one, tableOf(layer.resid1));
+    setSelected(o, "ln2", one, tableOf(layer.ln2.out));
+    setSelected(o, "ffn", one, [&](const JsonSelection* ffn) {
+        if (layer.ffnPre.is_empty()) {
+            return Json(nullptr); // no FFN in this layer
+        }
+        Json f = Json::object();
+        setSelected(f, "pre", ffn, tableOf(layer.ffnPre));
+        setSelected(f, "act", ffn, tableOf(layer.ffnAct));
+        setSelected(f, "out", ffn, tableOf(layer.ffnOut));
+        return f;
+    });
+    setSelected(o, "resid2", one, tableOf(layer.resid2));
+    return o;
+}
+
+// The layers run, each as `part` selects it (an unselected layer is an empty object).
+Json transformerLayersJson(const std::string& id, const std::vector<TransformerLayerResult>& all,
+                           const JsonSelection* part) {
+    Json::Array layers;
+    for (size_t l = 0; l < all.size(); ++l) {
+        const JsonSelection* one = allRows(part) ? nullptr : part->index(l);
+        layers.push_back(!allRows(part) && !one ? Json::object()
+                                                : transformerLayerJson(id, all[l], one));
+    }
+    return Json(std::move(layers));
+}
+
+Json nextWordsJson(const std::vector<NextWord>& next) {
+    Json::Array out;
+    for (const NextWord& word : next) {
+        Json w = Json::object();
+        w.set("word", word.word).set("prob", word.prob);
+        out.push_back(std::move(w));
+    }
+    return Json(std::move(out));
+}
+
+// One layer's gradients: its attention's projections, its norms and its FFN.
+Json layerGradJson(const TransformerLayerGradients& lg) {
+    Json o = Json::object();
+    Json a = Json::object();
+    const AttentionGradients& ag = lg.attention;
+    a.set("W_Q", jsonMatrix(ag.W_Q)).set("b_Q", jsonVector(ag.b_Q));
+    a.set("W_K", jsonMatrix(ag.W_K)).set("b_K", jsonVector(ag.b_K));
+    a.set("W_V", jsonMatrix(ag.W_V)).set("b_V", jsonVector(ag.b_V));
+    a.set("W_O", jsonMatrix(ag.W_O)).set("b_O", jsonVector(ag.b_O));
+    o.set("attention", std::move(a));
+    o.set("ln1", layerNormGradJson(lg.ln1Gamma, lg.ln1Beta));
+    o.set("ln2", layerNormGradJson(lg.ln2Gamma, lg.ln2Beta));
+    if (lg.W1.is_empty()) {
+        o.set("ffn", Json(nullptr));
+    } else {
+        Json f = Json::object();
+        f.set("W_1", jsonMatrix(lg.W1)).set("b_1", jsonVector(lg.b1));
+        f.set("W_2", jsonMatrix(lg.W2)).set("b_2", jsonVector(lg.b2));
+        o.set("ffn", std::move(f));
+    }
+    return o;
+}
+
+Json transformerGradJson(const TransformerGradients& g, const JsonSelection* part) {
+    Json grad = Json::object();
+    setSelected(grad, "logits", part, tableOf(g.logits));
+    setSelected(grad, "X0", part, tableOf(g.X0));
+    setSelected(grad, "layers", part, [&](const JsonSelection*) {
+        Json::Array layers;
+        for (const TransformerLayerGradients& lg : g.layers) {
+            layers.push_back(layerGradJson(lg));
+        }
+        return Json(std::move(layers));
+    });
+    grad.set("final_ln", layerNormGradJson(g.finalGamma, g.finalBeta));
+    setSelected(grad, "unembed", part, tableOf(g.unembed));
+    setSelected(grad, "b_U", part, [&](const JsonSelection*) { return jsonVector(g.unembedBias); });
+    if (!g.vocab.is_empty()) {
+        setSelected(grad, "vocab", part, tableOf(g.vocab));
+    }
+    return grad;
+}
+
 } // namespace
 
 Json transformerJson(const std::string& id, const TransformerResult& r, const JsonSelection* only) {
@@ -262,102 +358,24 @@ Json transformerJson(const std::string& id, const TransformerResult& r, const Js
     cell.set("id", id).set("kind", "transformer");
     cell.set("n", r.n).set("d", r.d).set("vocab_size", r.V).set("layers_run", r.layersRun);
     cell.set("tokens", jsonStrings(r.tokens));
-    const auto table = [](const arma::mat& m) {
-        return [&m](const JsonSelection* part) { return matrixJson(m, part); };
-    };
-    setSelected(cell, "X0", only, table(r.X0));
-    setSelected(cell, "P", only, table(r.P));
-    setSelected(cell, "X", only, table(r.X));
+    setSelected(cell, "X0", only, tableOf(r.X0));
+    setSelected(cell, "P", only, tableOf(r.P));
+    setSelected(cell, "X", only, tableOf(r.X));
     setSelected(cell, "layers", only, [&](const JsonSelection* part) {
-        Json::Array layers;
-        for (size_t l = 0; l < r.layers.size(); ++l) {
-            const TransformerLayerResult& layer = r.layers[l];
-            const JsonSelection* one = allRows(part) ? nullptr : part->index(l);
-            Json o = Json::object();
-            if (!allRows(part) && !one) {
-                layers.push_back(std::move(o));
-                continue;
-            }
-            setSelected(o, "input", one, table(layer.input));
-            setSelected(o, "ln1", one, table(layer.ln1.out));
-            setSelected(o, "attention", one, [&](const JsonSelection* att) {
-                return attentionJson(id, layer.attention, att);
-            });
-            setSelected(o, "resid1", one, table(layer.resid1));
-            setSelected(o, "ln2", one, table(layer.ln2.out));
-            setSelected(o, "ffn", one, [&](const JsonSelection* ffn) {
-                if (layer.ffnPre.is_empty()) {
-                    return Json(nullptr); // no FFN in this layer
-                }
-                Json f = Json::object();
-                setSelected(f, "pre", ffn, table(layer.ffnPre));
-                setSelected(f, "act", ffn, table(layer.ffnAct));
-                setSelected(f, "out", ffn, table(layer.ffnOut));
-                return f;
-            });
-            setSelected(o, "resid2", one, table(layer.resid2));
-            layers.push_back(std::move(o));
-        }
-        return Json(std::move(layers));
+        return transformerLayersJson(id, r.layers, part);
     });
-    setSelected(cell, "final_ln", only, table(r.finalLn.out));
-    setSelected(cell, "logits", only, table(r.logits));
-    setSelected(cell, "probs", only, table(r.probs));
-    Json::Array next;
-    for (const NextWord& word : r.next) {
-        Json w = Json::object();
-        w.set("word", word.word).set("prob", word.prob);
-        next.push_back(std::move(w));
-    }
-    cell.set("next", Json(std::move(next)));
+    setSelected(cell, "final_ln", only, tableOf(r.finalLn.out));
+    setSelected(cell, "logits", only, tableOf(r.logits));
+    setSelected(cell, "probs", only, tableOf(r.probs));
+    cell.set("next", nextWordsJson(r.next));
     if (r.loss) {
         cell.set("loss", *r.loss);
     }
     cell.set("generation", r.generation.ran || !r.generation.refused.empty()
                                ? generationJson(r.generation)
                                : Json(nullptr));
-
-    const TransformerGradients& g = r.grad;
-    setSelected(cell, "grad", only, [&](const JsonSelection* part) {
-        Json grad = Json::object();
-        const auto vector = [](const arma::rowvec& v) {
-            return [&v](const JsonSelection*) { return jsonVector(v); };
-        };
-        setSelected(grad, "logits", part, table(g.logits));
-        setSelected(grad, "X0", part, table(g.X0));
-        setSelected(grad, "layers", part, [&](const JsonSelection*) {
-            Json::Array layers;
-            for (const TransformerLayerGradients& lg : g.layers) {
-                Json o = Json::object();
-                Json a = Json::object();
-                const AttentionGradients& ag = lg.attention;
-                a.set("W_Q", jsonMatrix(ag.W_Q)).set("b_Q", jsonVector(ag.b_Q));
-                a.set("W_K", jsonMatrix(ag.W_K)).set("b_K", jsonVector(ag.b_K));
-                a.set("W_V", jsonMatrix(ag.W_V)).set("b_V", jsonVector(ag.b_V));
-                a.set("W_O", jsonMatrix(ag.W_O)).set("b_O", jsonVector(ag.b_O));
-                o.set("attention", std::move(a));
-                o.set("ln1", layerNormGradJson(lg.ln1Gamma, lg.ln1Beta));
-                o.set("ln2", layerNormGradJson(lg.ln2Gamma, lg.ln2Beta));
-                if (lg.W1.is_empty()) {
-                    o.set("ffn", Json(nullptr));
-                } else {
-                    Json f = Json::object();
-                    f.set("W_1", jsonMatrix(lg.W1)).set("b_1", jsonVector(lg.b1));
-                    f.set("W_2", jsonMatrix(lg.W2)).set("b_2", jsonVector(lg.b2));
-                    o.set("ffn", std::move(f));
-                }
-                layers.push_back(std::move(o));
-            }
-            return Json(std::move(layers));
-        });
-        grad.set("final_ln", layerNormGradJson(g.finalGamma, g.finalBeta));
-        setSelected(grad, "unembed", part, table(g.unembed));
-        setSelected(grad, "b_U", part, vector(g.unembedBias));
-        if (!g.vocab.is_empty()) {
-            setSelected(grad, "vocab", part, table(g.vocab));
-        }
-        return grad;
-    });
+    setSelected(cell, "grad", only,
+                [&](const JsonSelection* part) { return transformerGradJson(r.grad, part); });
     cell.set("gradcheck", gradientCheckJson(r.gradcheck));
     return cell;
 }

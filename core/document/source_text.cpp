@@ -124,58 +124,63 @@ std::optional<SourceText> decodeSource(std::string raw, std::vector<Diagnostic>&
     return text;
 }
 
-std::optional<std::string> readFileBytes(const std::string& path, std::string& error,
-                                         long long maxBytes) {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
-    // below, as is every file that is not a regular one (devices, folders).
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        error = errno == ENOENT ? "no such file"
-                                : std::string("cannot be read: ") + std::strerror(errno);
-        return std::nullopt;
-    }
-    struct FdCloser {
-        int fd;
-        ~FdCloser() { ::close(fd); }
-    } closer{fd};
-    struct stat info {};
-    if (::fstat(fd, &info) != 0) {
-        error = std::string("cannot be read: ") + std::strerror(errno);
-        return std::nullopt;
-    }
+namespace {
+
+// " for a lesson file" after a limit, or nothing for a file of no kind.
+std::string forKind(const std::string& kind) {
+    return kind.empty() ? std::string() : " for a " + kind;
+}
+
+} // namespace
+
+std::string overTheLimit(std::uint64_t size, std::uint64_t maxBytes, const std::string& kind) {
+    return "is " + std::to_string(size) + " bytes, over the limit of " + std::to_string(maxBytes) +
+           " bytes" + forKind(kind);
+}
+
+namespace {
+
+std::string cannotBeRead(int errorNumber) {
+    return std::string("cannot be read: ") + std::strerror(errorNumber);
+}
+
+// Why the open file `info` describes may not be read, or "" when it may.
+std::string fileProblem(const struct stat& info, const FileRead& how) {
     if (S_ISDIR(info.st_mode)) {
-        error = "is a folder, not a lesson file";
-        return std::nullopt;
+        return "is a folder, not a " + (how.kind.empty() ? std::string("file") : how.kind);
     }
     if (!S_ISREG(info.st_mode)) {
-        error = "is not a regular file (a device, pipe or socket)";
-        return std::nullopt;
+        return "is not a regular file (a device, pipe or socket)";
     }
-    if (info.st_size > maxBytes) {
-        error = "is " + std::to_string(info.st_size) + " bytes, over the limit of " +
-                std::to_string(maxBytes) + " bytes for a lesson";
-        return std::nullopt;
+    if (std::uint64_t(info.st_size) > how.maxBytes) {
+        return overTheLimit(std::uint64_t(info.st_size), how.maxBytes, how.kind);
     }
-    std::string bytes;
-    bytes.resize(static_cast<size_t>(info.st_size) + 1);
+    return {};
+}
+
+// The rest of `fd`, or nullopt with `error` set. Reads one byte past the size fstat saw
+// (`expected`), so a file that grows while being read is caught by the limit instead of
+// being cut silently.
+std::optional<std::string> readAllBounded(int fd, size_t expected, const FileRead& how,
+                                          std::string& error) {
+    std::string bytes(expected + 1, '\0');
     size_t filled = 0;
-    // Read one byte past the size seen by fstat, so a file that grows while
-    // being read is caught by the limit instead of being cut silently.
     while (filled < bytes.size()) {
         const ssize_t got = ::read(fd, bytes.data() + filled, bytes.size() - filled);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
         if (got < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            error = std::string("cannot be read: ") + std::strerror(errno);
+            error = cannotBeRead(errno);
             return std::nullopt;
         }
         if (got == 0) {
             break;
         }
-        filled += static_cast<size_t>(got);
-        if (static_cast<long long>(filled) > maxBytes) {
-            error = "is over the limit of " + std::to_string(maxBytes) + " bytes for a lesson";
+        filled += size_t(got);
+        if (filled > how.maxBytes) {
+            error = "is over the limit of " + std::to_string(how.maxBytes) + " bytes" +
+                    forKind(how.kind);
             return std::nullopt;
         }
         if (filled == bytes.size()) {
@@ -184,6 +189,34 @@ std::optional<std::string> readFileBytes(const std::string& path, std::string& e
     }
     bytes.resize(filled);
     return bytes;
+}
+
+} // namespace
+
+std::optional<std::string> readFileBytes(const std::string& path, std::string& error,
+                                         const FileRead& how) {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
+    // below, as is every file that is not a regular one (devices, folders).
+    const int fd =
+        ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | (how.followLink ? 0 : O_NOFOLLOW));
+    if (fd < 0) {
+        error = errno == ENOENT ? "no such file" : cannotBeRead(errno);
+        return std::nullopt;
+    }
+    struct FdCloser {
+        int fd;
+        ~FdCloser() { ::close(fd); }
+    } closer{fd};
+    struct stat info {};
+    if (::fstat(fd, &info) != 0) {
+        error = cannotBeRead(errno);
+        return std::nullopt;
+    }
+    if (std::string problem = fileProblem(info, how); !problem.empty()) {
+        error = std::move(problem);
+        return std::nullopt;
+    }
+    return readAllBounded(fd, size_t(info.st_size), how, error);
 }
 
 } // namespace attnbook

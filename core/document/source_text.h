@@ -4,6 +4,7 @@
 
 #include "core/document/diagnostic.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,10 +41,26 @@ class SourceText {
 // with their line and column. Returns nullopt and fills `problems` otherwise.
 std::optional<SourceText> decodeSource(std::string raw, std::vector<Diagnostic>& problems);
 
-// Reads a file with a clear message for each way that fails (missing, a
-// directory, unreadable, too large). The message names no path: the caller
-// prints it after the path.
+// How much of what a bounded read (readFileBytes) may read, and how its messages name it.
+struct FileRead {
+    std::uint64_t maxBytes = 16ull << 20;
+    // The file's kind, in "is a folder, not a lesson file" and "is N bytes, over the
+    // limit of M bytes for a lesson file"; "" says "not a file" and no "for a ...".
+    std::string kind = "lesson file";
+    // false: the last part of the path may not be a link (O_NOFOLLOW), for a caller that
+    // resolved every link itself and must not follow one put there since.
+    bool followLink = true;
+};
+
+// Reads a regular file with a clear message for each way that fails (missing, a
+// directory, a device or pipe, unreadable, too large), never waiting on a FIFO and
+// never reading past the limit. The message names no path: the caller prints it after
+// the path. The one bounded read of a file on disk: lessons, rosters, data files.
 std::optional<std::string> readFileBytes(const std::string& path, std::string& error,
-                                         long long maxBytes = 16LL << 20);
+                                         const FileRead& how = {});
+
+// "is N bytes, over the limit of M bytes[ for a KIND]", as readFileBytes says it, for
+// sources that hold a file's bytes elsewhere (a bundle in memory, a cache).
+std::string overTheLimit(std::uint64_t size, std::uint64_t maxBytes, const std::string& kind);
 
 } // namespace attnbook

@@ -272,16 +272,9 @@ void readGenerate(BodyReader& in, const YamlNode& value, TransformerConfig& c) {
     c.generate = request;
 }
 
-} // namespace
-
-std::optional<TransformerCellSpec> readTransformer(BodyReader& in, const YamlNode& body) {
-    TransformerCellSpec spec;
+// The token keys (tokens, vocab, X, positions, ...), read as an attention cell reads them.
+void readTokenKeys(BodyReader& in, const YamlNode& body, TransformerCellSpec& spec) {
     TransformerConfig& c = spec.config;
-    spec.views = {"stream", "next"};
-    spec.controls = transformerControlNames();
-    const int errorsBefore = in.errorCount();
-
-    // The token keys, read as an attention cell reads them.
     YamlNode tokenKeys = body;
     tokenKeys.entries.clear();
     for (const auto& entry : body.entries) {
@@ -291,24 +284,133 @@ std::optional<TransformerCellSpec> readTransformer(BodyReader& in, const YamlNod
     }
     if (!body.find("tokens")) {
         in.error(body.at, "a transformer cell needs tokens (and a vocab or an X matrix)");
-    } else if (auto tokens = readAttention(in, tokenKeys, AttentionRole::Cell)) {
-        c.tokens = tokens->config.tokens;
-        c.X0 = std::move(tokens->config.X0);
-        c.positional = tokens->config.positional;
-        c.learnedP = std::move(tokens->config.learnedP);
-        c.focus = tokens->config.focus;
-        spec.vocab = std::move(tokens->vocab);
-        spec.vocabOrder = std::move(tokens->vocabOrder);
-        spec.loadedFrom = std::move(tokens->loadedFrom);
-        c.vocabLabels = spec.vocabOrder;
-        if (!spec.vocabOrder.empty()) {
-            c.vocab.set_size(spec.vocabOrder.size(), spec.vocab.at(spec.vocabOrder[0]).n_elem);
-            for (size_t r = 0; r < spec.vocabOrder.size(); ++r) {
-                c.vocab.row(arma::uword(r)) = spec.vocab.at(spec.vocabOrder[r]);
-            }
+        return;
+    }
+    auto tokens = readAttention(in, tokenKeys, AttentionRole::Cell);
+    if (!tokens) {
+        return;
+    }
+    c.tokens = tokens->config.tokens;
+    c.X0 = std::move(tokens->config.X0);
+    c.positional = tokens->config.positional;
+    c.learnedP = std::move(tokens->config.learnedP);
+    c.focus = tokens->config.focus;
+    spec.vocab = std::move(tokens->vocab);
+    spec.vocabOrder = std::move(tokens->vocabOrder);
+    spec.loadedFrom = std::move(tokens->loadedFrom);
+    c.vocabLabels = spec.vocabOrder;
+    if (!spec.vocabOrder.empty()) {
+        c.vocab.set_size(spec.vocabOrder.size(), spec.vocab.at(spec.vocabOrder[0]).n_elem);
+        for (size_t r = 0; r < spec.vocabOrder.size(); ++r) {
+            c.vocab.row(arma::uword(r)) = spec.vocab.at(spec.vocabOrder[r]);
         }
     }
+}
 
+// A number above 0 (eps, temperature) into `into`, or a problem.
+void readPositive(BodyReader& in, const YamlNode& value, const std::string& key, double& into) {
+    if (const auto number = in.number(value, key)) {
+        if (!(*number > 0)) {
+            in.error(value.at, key + " must be a number above 0, not " + value.scalar);
+        }
+        into = *number;
+    }
+}
+
+void readLayers(BodyReader& in, const YamlNode& value, TransformerConfig& c) {
+    if (!value.isSequence() || value.items.empty()) {
+        in.error(value.at, "layers must be a list of blocks, each {attention: ..., ln1: "
+                           "..., ffn: ..., ln2: ...}");
+        return;
+    }
+    for (size_t l = 0; l < value.items.size(); ++l) {
+        if (auto layer = readLayer(in, value.items[l], int(l))) {
+            c.layers.push_back(std::move(*layer));
+        }
+    }
+}
+
+// One key of transformerKeys() other than the token keys and targets (read after the
+// others: it names the words the cell scores).
+void readTransformerKey(BodyReader& in, const std::string& k, const YamlNode& value,
+                        TransformerCellSpec& spec) {
+    TransformerConfig& c = spec.config;
+    if (k == "layers") {
+        readLayers(in, value, c);
+    } else if (k == "final_ln") {
+        c.finalLn = readNorm(in, value, "final_ln");
+    } else if (k == "eps") {
+        readPositive(in, value, "eps", c.eps);
+    } else if (k == "unembed") {
+        readUnembed(in, value, c);
+    } else if (k == "b_U") {
+        if (const auto v = in.vector(value, "b_U", "b_U")) {
+            c.unembedBias = *v;
+        }
+    } else if (k == "temperature") {
+        readPositive(in, value, "temperature", c.temperature);
+    } else if (k == "upstream") {
+        if (value.isScalar() && value.scalar == "ones") {
+            c.upstream.reset();
+        } else if (const auto m = in.matrix(value, "upstream")) {
+            c.upstream = *m;
+        }
+    } else if (k == "generate") {
+        readGenerate(in, value, c);
+    } else if (k == "block_size") {
+        spec.blockSize = in.integer(value, "block_size", 1).value_or(2);
+    } else if (k == "views") {
+        readNameList(in, value, "views", transformerViewNames(), spec.views);
+    } else if (k == "controls") {
+        readNameList(in, value, "controls", transformerControlNames(), spec.controls);
+    } else if (k == "worksheet") {
+        spec.worksheet = readWorksheet(in, value);
+    }
+}
+
+// targets: one word (or ~) per token, named among the words the logits score.
+void readTargets(BodyReader& in, const YamlNode& node, TransformerConfig& c) {
+    const std::vector<std::string>& words = c.words();
+    if (!node.isSequence()) {
+        in.error(node.at, "targets must be a list with one word (or ~) per token");
+        return;
+    }
+    if (node.items.size() != c.tokens.size() && !c.tokens.empty()) {
+        in.error(node.at, "targets has " + std::to_string(node.items.size()) + " entries for " +
+                              std::to_string(c.tokens.size()) +
+                              " tokens (write ~ where a token has no target)");
+        return;
+    }
+    std::vector<FilePosition> places;
+    for (const YamlNode& item : node.items) {
+        places.push_back(item.at);
+        if (item.isNull()) {
+            c.targets.push_back(-1);
+            continue;
+        }
+        const auto found =
+            item.isScalar() ? std::find(words.begin(), words.end(), item.scalar) : words.end();
+        if (found == words.end()) {
+            if (!words.empty()) {
+                in.error(item.at, "the target " + item.describe() +
+                                      " is not one of the words the cell scores");
+            }
+            c.targets.push_back(-1);
+            continue;
+        }
+        c.targets.push_back(int(found - words.begin()));
+    }
+    in.positions().elements["targets"] = {places};
+}
+
+} // namespace
+
+std::optional<TransformerCellSpec> readTransformer(BodyReader& in, const YamlNode& body) {
+    TransformerCellSpec spec;
+    spec.views = {"stream", "next"};
+    spec.controls = transformerControlNames();
+    const int errorsBefore = in.errorCount();
+    readTokenKeys(in, body, spec);
     const YamlNode* targetsNode = nullptr;
     for (const auto& [key, value] : body.entries) {
         const std::string& k = key.scalar;
@@ -319,97 +421,17 @@ std::optional<TransformerCellSpec> readTransformer(BodyReader& in, const YamlNod
         if (std::find(transformerKeys().begin(), transformerKeys().end(), k) ==
             transformerKeys().end()) {
             warnUnknown(in, key, transformerKeys(), "");
-            continue;
-        }
-        if (k == "layers") {
-            if (!value.isSequence() || value.items.empty()) {
-                in.error(value.at, "layers must be a list of blocks, each {attention: ..., ln1: "
-                                   "..., ffn: ..., ln2: ...}");
-                continue;
-            }
-            for (size_t l = 0; l < value.items.size(); ++l) {
-                if (auto layer = readLayer(in, value.items[l], int(l))) {
-                    c.layers.push_back(std::move(*layer));
-                }
-            }
-        } else if (k == "final_ln") {
-            c.finalLn = readNorm(in, value, "final_ln");
-        } else if (k == "eps") {
-            if (const auto eps = in.number(value, "eps")) {
-                if (!(*eps > 0)) {
-                    in.error(value.at, "eps must be a number above 0, not " + value.scalar);
-                }
-                c.eps = *eps;
-            }
-        } else if (k == "unembed") {
-            readUnembed(in, value, c);
-        } else if (k == "b_U") {
-            if (const auto v = in.vector(value, "b_U", "b_U")) {
-                c.unembedBias = *v;
-            }
-        } else if (k == "temperature") {
-            if (const auto t = in.number(value, "temperature")) {
-                if (!(*t > 0)) {
-                    in.error(value.at, "temperature must be a number above 0, not " + value.scalar);
-                }
-                c.temperature = *t;
-            }
         } else if (k == "targets") {
             targetsNode = &value;
-        } else if (k == "upstream") {
-            if (value.isScalar() && value.scalar == "ones") {
-                c.upstream.reset();
-            } else if (const auto m = in.matrix(value, "upstream")) {
-                c.upstream = *m;
-            }
-        } else if (k == "generate") {
-            readGenerate(in, value, c);
-        } else if (k == "block_size") {
-            spec.blockSize = in.integer(value, "block_size", 1).value_or(2);
-        } else if (k == "views") {
-            readNameList(in, value, "views", transformerViewNames(), spec.views);
-        } else if (k == "controls") {
-            readNameList(in, value, "controls", transformerControlNames(), spec.controls);
-        } else if (k == "worksheet") {
-            spec.worksheet = readWorksheet(in, value);
+        } else {
+            readTransformerKey(in, k, value, spec);
         }
     }
     if (!body.find("layers")) {
         in.error(body.at, "a transformer cell needs layers: a list of blocks");
     }
-
-    // targets: one word (or ~) per token, named among the words the logits score.
     if (targetsNode) {
-        const std::vector<std::string>& words = c.words();
-        if (!targetsNode->isSequence()) {
-            in.error(targetsNode->at, "targets must be a list with one word (or ~) per token");
-        } else if (targetsNode->items.size() != c.tokens.size() && !c.tokens.empty()) {
-            in.error(targetsNode->at, "targets has " + std::to_string(targetsNode->items.size()) +
-                                          " entries for " + std::to_string(c.tokens.size()) +
-                                          " tokens (write ~ where a token has no target)");
-        } else {
-            std::vector<FilePosition> places;
-            for (const YamlNode& item : targetsNode->items) {
-                places.push_back(item.at);
-                if (item.isNull()) {
-                    c.targets.push_back(-1);
-                    continue;
-                }
-                const auto found = item.isScalar()
-                                       ? std::find(words.begin(), words.end(), item.scalar)
-                                       : words.end();
-                if (found == words.end()) {
-                    if (!words.empty()) {
-                        in.error(item.at, "the target " + item.describe() +
-                                              " is not one of the words the cell scores");
-                    }
-                    c.targets.push_back(-1);
-                    continue;
-                }
-                c.targets.push_back(int(found - words.begin()));
-            }
-            in.positions().elements["targets"] = {places};
-        }
+        readTargets(in, *targetsNode, spec.config);
     }
     if (in.errorCount() != errorsBefore) {
         return std::nullopt;

@@ -1,7 +1,7 @@
 #include "core/live/attention_live_cell.h"
 
 #include "core/document/cell_specs.h"
-#include "core/live/what_if_clock.h"
+#include "core/document/matrix_names.h"
 
 #include <algorithm>
 
@@ -16,11 +16,11 @@ bool AttentionLiveCell::allows(const std::string& control) const {
 }
 
 bool AttentionLiveCell::isEditable(const std::string& name) const {
-    if (!isEditableMatrix(state_, name)) {
-        return false;
-    }
-    const bool input = name == "X0" || name == "queries" || name == "keys" || name == "values";
-    return allows(input ? "vectors" : "projections");
+    return readerMayEdit(state_.config, controls_, name);
+}
+
+std::string AttentionLiveCell::fixedReason(const std::string& name) const {
+    return isEditable(name) ? "" : "this lesson keeps " + name + " fixed in this cell";
 }
 
 template <class F> LiveEdit AttentionLiveCell::apply(WhatIfStep undo, F&& edit, CellChange change) {
@@ -31,10 +31,7 @@ template <class F> LiveEdit AttentionLiveCell::apply(WhatIfStep undo, F&& edit, 
     if (!leavesWeights) {
         ++weightsVersion_;
     }
-    undo_.push_back({std::move(undo), nextWhatIfStamp()});
-    if (undo_.size() > kUndoSteps) {
-        undo_.erase(undo_.begin());
-    }
+    undo_.push(std::move(undo));
     return {"", std::move(change)};
 }
 
@@ -103,13 +100,14 @@ LiveEdit AttentionLiveCell::moveToken(int from, int to) {
 
 LiveEdit AttentionLiveCell::setMatrixEntry(const std::string& name, int row, int column,
                                            double value) {
-    if (!isEditable(name)) {
-        return LiveEdit::refusal("this lesson keeps " + name + " fixed in this cell");
+    if (std::string reason = fixedReason(name); !reason.empty()) {
+        return LiveEdit::refusal(std::move(reason));
     }
     // A token's vector is one row of X0; with a vocab, every token of that word changes.
     CellChange change = CellChange::everything();
     const std::vector<std::string>& tokens = state_.config.tokens;
-    if (name == "X0" && row >= 0 && size_t(row) < tokens.size()) {
+    const bool tokenVector = inputMatrixNamed(name)->role == InputMatrixName::Role::Tokens;
+    if (tokenVector && row >= 0 && size_t(row) < tokens.size()) {
         std::vector<int> rows = {row};
         if (state_.usesVocab()) {
             rows.clear();
@@ -122,7 +120,8 @@ LiveEdit AttentionLiveCell::setMatrixEntry(const std::string& name, int row, int
         change = CellChange::ofRows(std::move(rows));
     } else if (const std::optional<AttentionEngine::Projected> projected = projectedBy(name)) {
         // Row `row` of W (outputs × inputs), or entry `column` of b: one column of the output.
-        change = CellChange::ofColumn(*projected, name[0] == 'W' ? row : column);
+        const bool weights = inputMatrixNamed(name)->role == InputMatrixName::Role::Projection;
+        change = CellChange::ofColumn(*projected, weights ? row : column);
     }
     return apply(
         WhatIfStep::beforeEntryEdit(state_, name, row, column),
@@ -162,9 +161,7 @@ void AttentionLiveCell::refuseLatest() {
     if (undo_.empty()) {
         return;
     }
-    WhatIfStep step = std::move(undo_.back().step);
-    undo_.pop_back();
-    std::move(step).takeBack(state_);
+    undo_.pop().takeBack(state_);
     ++weightsVersion_;
 }
 
@@ -182,6 +179,20 @@ CellChange AttentionLiveCell::reset() {
 
 std::vector<std::pair<std::string, std::string>> AttentionLiveCell::changedKeys() const {
     return attnbook::changedKeys(*authored_, state_);
+}
+
+std::string
+AttentionLiveCell::tooLargeToKeep(const std::vector<std::pair<std::string, std::string>>& changes) {
+    constexpr size_t kMaxKeptYaml = 256 * 1024;
+    for (const auto& [key, yaml] : changes) {
+        if (yaml.size() > kMaxKeptYaml) {
+            return key + " is too large to write into the lesson as typed numbers (" +
+                   std::to_string(yaml.size() / 1024) +
+                   " KB of YAML); your edit stays a what-if. To keep it, change the file it was "
+                   "read from.";
+        }
+    }
+    return "";
 }
 
 void AttentionLiveCell::kept() {

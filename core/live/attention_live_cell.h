@@ -13,6 +13,7 @@
 #include "core/document/editable_attention.h"
 #include "core/document/what_if_step.h"
 #include "core/live/attention_recompute.h"
+#include "core/live/live_undo.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -45,9 +46,10 @@ class AttentionLiveCell {
     const EditableAttention& state() const { return state_; }
     const std::vector<std::string>& controls() const { return controls_; }
     bool allows(const std::string& control) const;
-    // Whether a reader may edit the matrix the window calls `name`: it exists, and the cell's
-    // controls allow its kind ("vectors" for the inputs, "projections" for W and b).
+    // Whether a reader may edit the matrix the window calls `name` (readerMayEdit, the one
+    // rule: core/document/matrix_names.h), and if not, why: "" when it is editable.
     bool isEditable(const std::string& name) const;
+    std::string fixedReason(const std::string& name) const;
 
     // The edits of the controls (editable_attention.h), each through apply().
     LiveEdit setHeads(int heads);
@@ -66,7 +68,7 @@ class AttentionLiveCell {
 
     bool canUndo() const { return !undo_.empty(); }
     // When the latest step was made (what_if_clock.h), or 0 with none.
-    std::int64_t latestStamp() const { return undo_.empty() ? 0 : undo_.back().stamp; }
+    std::int64_t latestStamp() const { return undo_.latestStamp(); }
     std::size_t undoDepth() const { return undo_.size(); }
     // Takes back the latest edit: the change to recompute from the current result, or nullopt
     // when there is none.
@@ -81,6 +83,14 @@ class AttentionLiveCell {
 
     // What "Keep" writes: the changed keys with their YAML (editable_attention.h).
     std::vector<std::pair<std::string, std::string>> changedKeys() const;
+    // Why `changes` cannot be kept, or "": Keep writes every changed value as typed YAML, except
+    // an edit of a value read from a file ({file: PATH}), which keeps its reference with the
+    // changed entries in `set:` (the file itself is never written). An edit that changes most of
+    // a loaded matrix (or its shape) is typed out, and when that is too big to type (a GPT-2
+    // projection is 589824 numbers) it stays a what-if: the lesson must stay a file one can read
+    // and diff.
+    static std::string
+    tooLargeToKeep(const std::vector<std::pair<std::string, std::string>>& changes);
     // The keys were written into the document: they are the authored cell now, and Undo is the
     // document's.
     void kept();
@@ -94,7 +104,7 @@ class AttentionLiveCell {
     void copyStateInto(EditableAttention& copy, bool sameWeights);
 
     // What-ifs kept for Undo; each is a copy of the cell's inputs (less its weights, mostly).
-    static constexpr std::size_t kUndoSteps = 200;
+    static constexpr std::size_t kUndoSteps = LiveUndo<WhatIfStep>::kSteps;
 
   private:
     // The one path of every edit: the step back, the edit, and what it changes.
@@ -104,11 +114,7 @@ class AttentionLiveCell {
     std::shared_ptr<const EditableAttention> authored_;
     EditableAttention state_;
     std::vector<std::string> controls_;
-    struct UndoStep {
-        WhatIfStep step;
-        std::int64_t stamp = 0;
-    };
-    std::vector<UndoStep> undo_; // the states before each edit, the latest last
+    LiveUndo<WhatIfStep> undo_; // the states before each edit
     std::uint64_t weightsVersion_ = 0;
 };
 

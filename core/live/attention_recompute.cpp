@@ -1,5 +1,7 @@
 #include "core/live/attention_recompute.h"
 
+#include "core/live/attention_live_cell.h"
+
 #include "core/document/result_json.h"
 #include "core/math/gradient_check.h"
 #include "core/math/worked_steps.h"
@@ -10,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attnbook {
@@ -114,6 +117,21 @@ RowCheck checkRows(const AttentionResult& r) {
     return check;
 }
 
+std::string compareProblem(const AttentionResult& a, const AttentionResult& b) {
+    if (a.h != b.h) {
+        const auto heads = [](int h) {
+            return h == 1 ? std::string("1 head") : std::to_string(h) + " heads";
+        };
+        return "Compare needs the lesson's " + heads(a.h) + "; the cell now has " + heads(b.h) +
+               ".";
+    }
+    if (a.n != b.n || a.m != b.m) {
+        return "Compare needs the lesson's " + std::to_string(a.m) + " tokens; the cell now has " +
+               std::to_string(b.m) + ".";
+    }
+    return "";
+}
+
 RecomputeOutcome CellComputer::run(const RecomputeJob& job,
                                    std::shared_ptr<AttentionResult> buffer) {
     const auto started = std::chrono::steady_clock::now();
@@ -170,19 +188,59 @@ RecomputeOutcome CellComputer::run(const RecomputeJob& job,
 }
 
 double recomputeWork(const AttentionResult& r, bool gradients) {
-    const double forward = std::max(forwardCost(r), 1.0);
-    if (!gradients) {
-        return forward;
+    // The cost limits' formula (gradient_check.h), so the window and `check` agree.
+    return gradients ? attentionGradientsWork(r) : std::max(forwardCost(r), 1.0);
+}
+
+void RecomputeMemory::prepare(const AttentionLiveCell& live, const AttentionResult& shown) {
+    spare_ = std::make_shared<EditableAttention>(live.state());
+    spareVersion_ = live.weightsVersion();
+    latest_ = std::make_shared<const EditableAttention>(live.state());
+    latestVersion_ = live.weightsVersion();
+    for (size_t i = 0; i < kSpareResults; ++i) {
+        auto copy = std::make_shared<AttentionResult>();
+        static_cast<AttentionForward&>(*copy) = shown; // a recompute copies no gradients
+        spares_.push_back(std::move(copy));
     }
-    // Entries the gradient check could perturb, two forward passes each (gradient_check.h).
-    const double n = r.n, m = r.m, d = r.d, h = r.h, dK = r.dK, dV = r.dV, dO = r.dO;
-    const double entries =
-        r.direct ? n * h * dK + m * h * (dK + dV)
-                 : n * d + d * h * (2 * dK + dV) + dO * h * dV + h * (2 * dK + dV) + dO;
-    const double check =
-        std::min({2 * forward * entries, 2 * forward * double(GradientCheckPolicy::kMaxEntries),
-                  GradientCheckPolicy::kBudget});
-    return 3 * forward + check; // forward, backward (about twice), the check
+}
+
+std::shared_ptr<const EditableAttention> RecomputeMemory::snapshot(AttentionLiveCell& live) {
+    std::shared_ptr<EditableAttention> copy = std::exchange(spare_, nullptr);
+    if (!copy || copy.use_count() != 1) {
+        return std::make_shared<EditableAttention>(live.state());
+    }
+    live.copyStateInto(*copy, spareVersion_ == live.weightsVersion());
+    return copy;
+}
+
+void RecomputeMemory::replaceLatest(std::shared_ptr<const EditableAttention> state,
+                                    std::uint64_t version, const AttentionLiveCell& live) {
+    std::shared_ptr<const EditableAttention> old = std::exchange(latest_, std::move(state));
+    const std::uint64_t oldVersion = std::exchange(latestVersion_, version);
+    if (old && old.use_count() == 1 && old != live.authored()) {
+        spareVersion_ = oldVersion;
+        // Every snapshot was made writable by snapshot() and nobody else holds this one.
+        spare_ = std::const_pointer_cast<EditableAttention>(std::move(old));
+    }
+}
+
+std::shared_ptr<AttentionResult> RecomputeMemory::freeBuffer() {
+    const auto free = std::find_if(spares_.begin(), spares_.end(),
+                                   [](const auto& spare) { return spare.use_count() == 1; });
+    if (free == spares_.end()) {
+        return std::make_shared<AttentionResult>();
+    }
+    std::shared_ptr<AttentionResult> buffer = std::move(*free);
+    spares_.erase(free);
+    return buffer;
+}
+
+void RecomputeMemory::recycle(std::shared_ptr<const AttentionResult> replaced) {
+    // Every result shown was created mutable (freeBuffer), so casting the const away is sound.
+    spares_.push_back(std::const_pointer_cast<AttentionResult>(std::move(replaced)));
+    if (spares_.size() > kSpareResults) {
+        spares_.erase(spares_.begin());
+    }
 }
 
 } // namespace attnbook

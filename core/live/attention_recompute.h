@@ -13,6 +13,7 @@
 #include "core/document/json.h"
 #include "core/math/attention_engine.h"
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,6 +58,10 @@ struct RowCheck {
 };
 RowCheck checkRows(const AttentionResult& result);
 
+// Why Compare cannot set the cell now beside the lesson's (another number of heads or tokens),
+// in a sentence, or "" when it can.
+std::string compareProblem(const AttentionResult& authored, const AttentionResult& now);
+
 // One recompute. Everything it reads is shared read-only; it writes only `buffer`.
 struct RecomputeJob {
     std::shared_ptr<const EditableAttention> state;    // what to compute
@@ -91,8 +96,50 @@ class CellComputer {
     AttentionEngine engine_;
 };
 
-// Multiply-adds a recompute of a cell shaped like `result` costs, estimated: the forward pass,
-// and with `gradients` the backward pass and the gradient check's sample.
+// Multiply-adds a recompute of a cell shaped like `result` costs: the forward pass, and with
+// `gradients` the backward pass and the gradient check (attentionGradientsWork, the formula the
+// cost limits charge).
 double recomputeWork(const AttentionResult& result, bool gradients);
+
+class AttentionLiveCell;
+
+// The memory a cell's recomputes reuse: the worker's copies of the live state and the results
+// no longer shown. A copy made in the memory of an earlier one of the same sizes costs one copy
+// of its numbers and no fresh pages (the page faults of a fresh 19 MB copy were most of a
+// GPT-2-shaped edit's time on the GUI thread), and a copy whose weights are the state's copies
+// the rest only. Only what nobody else holds (a view, the session, a job) is reused. Used on
+// the thread that edits the cell.
+class RecomputeMemory {
+  public:
+    explicit RecomputeMemory(std::shared_ptr<const EditableAttention> authored)
+        : latest_(std::move(authored)) {}
+
+    // For a cell computed on the worker: its first copies of the state and of a result at open,
+    // so that the first what-ifs reuse memory as every later one does (about 40 ms at GPT-2
+    // small's shape, against 8 ms after). Two of each: the first edit's job takes one; the
+    // authored state and result it replaces stay held, so the second edit takes the other.
+    void prepare(const AttentionLiveCell& live, const AttentionResult& shown);
+    // The worker's own copy of the live state.
+    std::shared_ptr<const EditableAttention> snapshot(AttentionLiveCell& live);
+    // The last state that computed (what a refused edit goes back to), and the live cell's
+    // weightsVersion() when it was copied; the one it replaces becomes the next snapshot's.
+    const EditableAttention& latestState() const { return *latest_; }
+    void replaceLatest(std::shared_ptr<const EditableAttention> state, std::uint64_t version,
+                       const AttentionLiveCell& live);
+    // A result to fill, nobody else's.
+    std::shared_ptr<AttentionResult> freeBuffer();
+    // A result no longer shown (never the authored one, which stays held): the next one's memory.
+    void recycle(std::shared_ptr<const AttentionResult> replaced);
+
+  private:
+    std::shared_ptr<const EditableAttention> latest_;
+    std::uint64_t latestVersion_ = 0;
+    std::shared_ptr<EditableAttention> spare_; // a snapshot nobody reads any more
+    std::uint64_t spareVersion_ = 0;
+    // Results no longer shown, the oldest first: two, because the authored result stays held
+    // (by the cell and the session) and cannot be one.
+    std::vector<std::shared_ptr<AttentionResult>> spares_;
+    static constexpr size_t kSpareResults = 2;
+};
 
 } // namespace attnbook

@@ -89,73 +89,124 @@ std::string tokenName(const std::vector<std::string>& tokens, size_t i) {
     return "token " + std::to_string(i + 1) + " (" + tokens[i] + ")";
 }
 
+using AttentionEdit = std::function<EditRefusal(EditableAttention&)>;
+// Tries one edit of the authored cell and keeps it as a what-if when it is not refused.
+using TryEdit = std::function<void(const std::string& label, const AttentionEdit& edit)>;
+
+// The tokens control: each token removed, replaced and swapped, and one word added.
+void tokenWhatIfs(const EditableAttention& authored, const TryEdit& tryEdit) {
+    const std::vector<std::string>& tokens = authored.config.tokens;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        tryEdit("remove " + tokenName(tokens, i),
+                [&](EditableAttention& s) { return removeToken(s, int(i)); });
+    }
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        for (const std::string& word :
+             otherWords(authored.vocabOrder, tokens, tokens[i], kReplacements)) {
+            tryEdit("replace " + tokenName(tokens, i) + " with " + word,
+                    [&](EditableAttention& s) { return renameToken(s, int(i), word); });
+        }
+    }
+    // Neighbours, then the first with the last: two moves swap tokens i < j.
+    std::vector<std::pair<int, int>> swaps;
+    for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+        swaps.emplace_back(int(i), int(i + 1));
+    }
+    if (tokens.size() > 2) {
+        swaps.emplace_back(0, int(tokens.size()) - 1);
+    }
+    for (const auto& [i, j] : swaps) {
+        tryEdit("swap " + tokenName(tokens, size_t(i)) + " and " + tokenName(tokens, size_t(j)),
+                [&, i = i, j = j](EditableAttention& s) -> EditRefusal {
+                    if (EditRefusal r = moveToken(s, j, i)) {
+                        return r;
+                    }
+                    return moveToken(s, i + 1, j);
+                });
+    }
+    const std::vector<std::string> first = otherWords(authored.vocabOrder, tokens, "", 1);
+    if (!first.empty()) {
+        tryEdit("add " + first[0], [&](EditableAttention& s) { return addToken(s, first[0]); });
+    }
+}
+
+// The vectors control: one entry of the first vector changed, and its signs turned around.
+void vectorWhatIfs(const EditableAttention& authored, const TryEdit& tryEdit) {
+    const std::string name = authored.config.direct ? "queries" : "X0";
+    const arma::mat m = editableMatrix(authored, name);
+    if (m.is_empty()) {
+        return;
+    }
+    tryEdit("add 1 to " + name + "[0][0]",
+            [&](EditableAttention& s) { return setMatrixEntry(s, name, 0, 0, m(0, 0) + 1); });
+    // A sign says which way a vector points ("asks for a plural thing"): each entry of
+    // the first vector turned around, so claims about directions are tried.
+    for (arma::uword col = 0; col < std::min<arma::uword>(m.n_cols, kSignsTried); ++col) {
+        if (m(0, col) != 0) {
+            const std::string at = "[0][" + std::to_string(col) + "]";
+            tryEdit("negate " + name + at, [&](EditableAttention& s) {
+                return setMatrixEntry(s, name, 0, int(col), -m(0, col));
+            });
+        }
+    }
+}
+
+// The mask control: both masks, and the first and last key padded.
+void maskWhatIfs(const EditableAttention& authored, const TryEdit& tryEdit) {
+    const AttentionConfig& c = authored.config;
+    tryEdit("no mask", [](EditableAttention& s) { return setMask(s, MaskKind::None); });
+    tryEdit("causal mask", [](EditableAttention& s) { return setMask(s, MaskKind::Causal); });
+    const int keys = int(c.direct ? c.keys.n_rows : c.X0.n_rows);
+    for (const int key : {0, keys - 1}) {
+        tryEdit("pad key " + std::to_string(key + 1),
+                [&](EditableAttention& s) { return setPadding(s, key, true); });
+    }
+}
+
+// The positional, scale and projections controls: each choice they offer.
+void choiceWhatIfs(const std::string& control, const TryEdit& tryEdit) {
+    if (control == "positional") {
+        tryEdit("no positions",
+                [](EditableAttention& s) { return setPositional(s, PositionalKind::None); });
+        tryEdit("sinusoidal positions",
+                [](EditableAttention& s) { return setPositional(s, PositionalKind::Sinusoidal); });
+        tryEdit("learned positions",
+                [](EditableAttention& s) { return setPositional(s, PositionalKind::Learned); });
+    } else if (control == "scale") {
+        tryEdit("scale 1/√d_k",
+                [](EditableAttention& s) { return setScale(s, ScaleKind::InverseSqrtDk, 1.0); });
+        tryEdit("no scaling",
+                [](EditableAttention& s) { return setScale(s, ScaleKind::Off, 1.0); });
+        tryEdit("scale 1/2",
+                [](EditableAttention& s) { return setScale(s, ScaleKind::Divisor, 2.0); });
+    } else if (control == "projections") {
+        for (const char* name : {"W_Q", "W_K", "W_V", "W_O"}) {
+            tryEdit(std::string(name) + " identity",
+                    [&](EditableAttention& s) { return setIdentity(s, name); });
+            tryEdit(std::string(name) + " zeros",
+                    [&](EditableAttention& s) { return setZero(s, name); });
+        }
+    }
+}
+
 std::vector<ReaderWhatIf> attentionWhatIfs(const std::string& id, const AttentionCellSpec& spec) {
     const EditableAttention authored = EditableAttention::fromSpec(spec);
     const std::vector<std::string>& controls = spec.controls;
     Collector out(id);
-    const auto tryEdit = [&](const std::string& label,
-                             const std::function<EditRefusal(EditableAttention&)>& edit) {
+    const TryEdit tryEdit = [&](const std::string& label, const AttentionEdit& edit) {
         EditableAttention state = authored;
         if (!edit(state)) {
             out.add(label, changedKeys(authored, state));
         }
     };
-    const AttentionConfig& c = authored.config;
-    const std::vector<std::string>& tokens = c.tokens;
-    if (has(controls, "tokens") && !c.direct) {
+    const bool direct = authored.config.direct;
+    if (has(controls, "tokens") && !direct) {
         out.control("tokens");
-        for (size_t i = 0; i < tokens.size(); ++i) {
-            tryEdit("remove " + tokenName(tokens, i),
-                    [&](EditableAttention& s) { return removeToken(s, int(i)); });
-        }
-        for (size_t i = 0; i < tokens.size(); ++i) {
-            for (const std::string& word :
-                 otherWords(authored.vocabOrder, tokens, tokens[i], kReplacements)) {
-                tryEdit("replace " + tokenName(tokens, i) + " with " + word,
-                        [&](EditableAttention& s) { return renameToken(s, int(i), word); });
-            }
-        }
-        // Neighbours, then the first with the last: two moves swap tokens i < j.
-        std::vector<std::pair<int, int>> swaps;
-        for (size_t i = 0; i + 1 < tokens.size(); ++i) {
-            swaps.emplace_back(int(i), int(i + 1));
-        }
-        if (tokens.size() > 2) {
-            swaps.emplace_back(0, int(tokens.size()) - 1);
-        }
-        for (const auto& [i, j] : swaps) {
-            tryEdit("swap " + tokenName(tokens, size_t(i)) + " and " + tokenName(tokens, size_t(j)),
-                    [&, i = i, j = j](EditableAttention& s) -> EditRefusal {
-                        if (EditRefusal r = moveToken(s, j, i)) {
-                            return r;
-                        }
-                        return moveToken(s, i + 1, j);
-                    });
-        }
-        const std::vector<std::string> first = otherWords(authored.vocabOrder, tokens, "", 1);
-        if (!first.empty()) {
-            tryEdit("add " + first[0], [&](EditableAttention& s) { return addToken(s, first[0]); });
-        }
+        tokenWhatIfs(authored, tryEdit);
     }
     if (has(controls, "vectors")) {
         out.control("vectors");
-        const std::string name = c.direct ? "queries" : "X0";
-        const arma::mat m = editableMatrix(authored, name);
-        if (!m.is_empty()) {
-            tryEdit("add 1 to " + name + "[0][0]", [&](EditableAttention& s) {
-                return setMatrixEntry(s, name, 0, 0, m(0, 0) + 1);
-            });
-            // A sign says which way a vector points ("asks for a plural thing"): each entry of
-            // the first vector turned around, so claims about directions are tried.
-            for (arma::uword col = 0; col < std::min<arma::uword>(m.n_cols, kSignsTried); ++col) {
-                if (m(0, col) != 0) {
-                    const std::string at = "[0][" + std::to_string(col) + "]";
-                    tryEdit("negate " + name + at, [&](EditableAttention& s) {
-                        return setMatrixEntry(s, name, 0, int(col), -m(0, col));
-                    });
-                }
-            }
-        }
+        vectorWhatIfs(authored, tryEdit);
     }
     if (has(controls, "heads")) {
         out.control("heads");
@@ -166,39 +217,12 @@ std::vector<ReaderWhatIf> attentionWhatIfs(const std::string& id, const Attentio
     }
     if (has(controls, "mask")) {
         out.control("mask");
-        tryEdit("no mask", [](EditableAttention& s) { return setMask(s, MaskKind::None); });
-        tryEdit("causal mask", [](EditableAttention& s) { return setMask(s, MaskKind::Causal); });
-        const int keys = int(c.direct ? c.keys.n_rows : c.X0.n_rows);
-        for (const int key : {0, keys - 1}) {
-            tryEdit("pad key " + std::to_string(key + 1),
-                    [&](EditableAttention& s) { return setPadding(s, key, true); });
-        }
+        maskWhatIfs(authored, tryEdit);
     }
-    if (has(controls, "positional")) {
-        out.control("positional");
-        tryEdit("no positions",
-                [](EditableAttention& s) { return setPositional(s, PositionalKind::None); });
-        tryEdit("sinusoidal positions",
-                [](EditableAttention& s) { return setPositional(s, PositionalKind::Sinusoidal); });
-        tryEdit("learned positions",
-                [](EditableAttention& s) { return setPositional(s, PositionalKind::Learned); });
-    }
-    if (has(controls, "scale")) {
-        out.control("scale");
-        tryEdit("scale 1/√d_k",
-                [](EditableAttention& s) { return setScale(s, ScaleKind::InverseSqrtDk, 1.0); });
-        tryEdit("no scaling",
-                [](EditableAttention& s) { return setScale(s, ScaleKind::Off, 1.0); });
-        tryEdit("scale 1/2",
-                [](EditableAttention& s) { return setScale(s, ScaleKind::Divisor, 2.0); });
-    }
-    if (has(controls, "projections") && !c.direct) {
-        out.control("projections");
-        for (const char* name : {"W_Q", "W_K", "W_V", "W_O"}) {
-            tryEdit(std::string(name) + " identity",
-                    [&](EditableAttention& s) { return setIdentity(s, name); });
-            tryEdit(std::string(name) + " zeros",
-                    [&](EditableAttention& s) { return setZero(s, name); });
+    for (const char* control : {"positional", "scale", "projections"}) {
+        if (has(controls, control) && !(direct && std::string(control) == "projections")) {
+            out.control(control);
+            choiceWhatIfs(control, tryEdit);
         }
     }
     return out.take();

@@ -1,6 +1,7 @@
 #include "core/live/transformer_live_cell.h"
 
 #include "core/document/cell_editor.h"
+#include "core/live/control_names.h"
 #include "core/math/transformer_stages.h"
 
 #include <algorithm>
@@ -61,10 +62,6 @@ std::string shortestNumber(double value) {
     return text;
 }
 
-std::string pickName(PickKind pick) {
-    return pick == PickKind::Greedy ? "greedy" : "sample";
-}
-
 } // namespace
 
 TransformerLiveCell::TransformerLiveCell(TransformerCellSpec authored)
@@ -118,7 +115,7 @@ std::string TransformerLiveCell::apply(TransformerSettings next, const char* con
     if (next == settings_) {
         return "";
     }
-    undo_.push_back(settings_);
+    undo_.push(settings_);
     settings_ = std::move(next);
     return "";
 }
@@ -234,14 +231,13 @@ bool TransformerLiveCell::undo() {
     if (undo_.empty()) {
         return false;
     }
-    settings_ = undo_.back();
-    undo_.pop_back();
+    settings_ = undo_.pop();
     return true;
 }
 
 void TransformerLiveCell::reset() {
     if (edited()) {
-        undo_.push_back(settings_);
+        undo_.push(settings_);
         settings_ = authoredSettings_;
     }
 }
@@ -265,8 +261,7 @@ TransformerKeepPlan TransformerLiveCell::keepPlan() const {
         }
     }
     if (now.positional != was.positional) {
-        plan.keys.emplace_back("positional",
-                               now.positional == PositionalKind::None ? "none" : "sinusoidal");
+        plan.keys.emplace_back("positional", positionalName(now.positional));
     }
     if (now.temperature != was.temperature) {
         plan.keys.emplace_back("temperature", shortestNumber(now.temperature));
@@ -284,9 +279,7 @@ TransformerKeepPlan TransformerLiveCell::keepPlan() const {
         }
     }
     if (now.mask != was.mask) {
-        plan.notKept.push_back(std::string("the mask (") +
-                               (now.mask == MaskKind::Causal ? "causal" : "none") +
-                               "), which each layer sets");
+        plan.notKept.push_back("the mask (" + maskName(now.mask) + "), which each layer sets");
     }
     if (now.run.layers != was.run.layers) {
         plan.notKept.push_back("running " + std::to_string(now.run.layers) + " of the layers");

@@ -7,6 +7,7 @@
 // reader's settings applied, so Undo and Reset are exact and cost nothing to store.
 
 #include "core/document/cell_specs.h"
+#include "core/live/live_undo.h"
 
 #include <string>
 #include <utility>
@@ -63,8 +64,11 @@ class TransformerLiveCell {
     std::string setPositional(PositionalKind positional);
 
     bool canUndo() const { return !undo_.empty(); }
+    // When the latest edit was made (what_if_clock.h), or 0 with none.
+    std::int64_t latestStamp() const { return undo_.latestStamp(); }
     // Takes back the latest edit; false when there is none.
     bool undo();
+    // Back to the authored settings, as an edit that Undo takes back.
     void reset();
 
     TransformerKeepPlan keepPlan() const;
@@ -78,7 +82,7 @@ class TransformerLiveCell {
     TransformerCellSpec authored_;
     TransformerSettings authoredSettings_;
     TransformerSettings settings_;
-    std::vector<TransformerSettings> undo_;
+    LiveUndo<TransformerSettings> undo_; // the settings before each edit
 };
 
 } // namespace attnbook

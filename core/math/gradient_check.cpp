@@ -36,9 +36,11 @@ std::string scientific(double value) {
 } // namespace
 
 double forwardCost(double n, double m, double d, double h, double dK, double dV, double dO) {
-    const double projections = (n + 2 * m) * (h * dK) * std::max(1.0, d); // Q, K, V from X
-    const double heads = n * m * h * (dK + dV);                           // scores and contexts
-    const double readout = n * dO * (h * dV);                             // Y from the concat
+    // Q (n × h·d_k), K (m × h·d_k) and V (m × h·d_v) from X (· × d); in direct mode (d = 0)
+    // one pass over each as it is copied in.
+    const double projections = ((n + m) * (h * dK) + m * (h * dV)) * std::max(1.0, d);
+    const double heads = n * m * h * (dK + dV); // scores and contexts
+    const double readout = n * dO * (h * dV);   // Y from the concat
     return projections + heads + readout;
 }
 
@@ -58,6 +60,27 @@ size_t gradientCheckSample(double forwardWork, size_t total) {
 
 double gradientCheckWork(double forwardWork, size_t total) {
     return double(gradientCheckSample(forwardWork, total)) * 2 * std::max(forwardWork, 1.0);
+}
+
+double gradientCheckEntries(double n, double m, double d, double h, double dK, double dV,
+                            double dO) {
+    if (d <= 0) {
+        return (n + m) * h * dK + m * h * dV; // Q (n × h·d_k), K (m × h·d_k), V (m × h·d_v)
+    }
+    const double weights = d * h * (2 * dK + dV) + dO * h * dV; // W_Q, W_K, W_V, W_O
+    const double biases = h * (2 * dK + dV) + dO;               // b_Q, b_K, b_V, b_O
+    return n * d + weights + biases;                            // and X (n × d)
+}
+
+double attentionGradientsWork(double n, double m, double d, double h, double dK, double dV,
+                              double dO) {
+    const double forward = forwardCost(n, m, d, h, dK, dV, dO);
+    const double entries = gradientCheckEntries(n, m, d, h, dK, dV, dO);
+    return 3 * forward + gradientCheckWork(forward, size_t(std::min(entries, 1e18)));
+}
+
+double attentionGradientsWork(const AttentionResult& r) {
+    return attentionGradientsWork(r.n, r.m, r.direct ? 0 : r.d, r.h, r.dK, r.dV, r.dO);
 }
 
 bool gradientCheckSampled(size_t flat, size_t sample, size_t total) {
@@ -144,6 +167,7 @@ GradientCheckReport gradientCheck(const AttentionConfig& config, const Attention
             probe.bQ.reset(), probe.bK.reset(), probe.bV.reset(), probe.bO.reset();
         }
         engine.forward(probe, scratch);
+        ++report.forwardPasses;
         return arma::accu(g.upstream % scratch.output); // L = Σ G_Y ⊙ Y
     };
 

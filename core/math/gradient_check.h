@@ -28,6 +28,9 @@ struct GradientCheckReport {
     double maxRelError = 0.0;
     size_t checked = 0; // entries compared
     size_t total = 0;   // entries in every gradient
+    // Forward passes the check ran (two per entry compared): what it spent, counted as it ran
+    // rather than derived, so a test can hold the cost limits to it.
+    size_t forwardPasses = 0;
     GradientCheckEntry worst;
     std::string skipped; // why the check did not run (ran == false)
 
@@ -81,10 +84,20 @@ double forwardCost(double n, double m, double d, double h, double dK, double dV,
 // `forwardWork`: all, or as many evenly spaced ones as the budget affords, or 0 when that is
 // fewer than kMinEntries (the check then does not run).
 size_t gradientCheckSample(double forwardWork, size_t total);
-// The multiply-adds the check spends: two forward passes per compared entry. The cost limits
-// charge exactly this (core/document/cell_cost.cpp), so that `check` and `compute` refuse a
-// cell for what its check will do, not for a guess.
+// The multiply-adds the check spends: two forward passes per compared entry.
 double gradientCheckWork(double forwardWork, size_t total);
+
+// The entries gradientCheck could compare in a cell of these shapes (d = 0 in direct mode):
+// every entry of X, the weights and the biases, or of Q, K and V given directly.
+double gradientCheckEntries(double n, double m, double d, double h, double dK, double dV,
+                            double dO);
+// The one formula of what an attention cell computed with its gradients costs (issue 24): the
+// forward pass, the backward pass (about twice that) and exactly what its gradient check
+// spends. The cost limits that `check` and `compute` apply (core/document/cell_cost.cpp) and the
+// window's choice of thread (recomputeWork, core/live/attention_recompute.cpp) both charge this.
+double attentionGradientsWork(double n, double m, double d, double h, double dK, double dV,
+                              double dO);
+double attentionGradientsWork(const AttentionResult& shape);
 
 // The gradient check in words, as the window, the lesson PDF and the transformer pages all say
 // it (one wording: issue 24): the error and the verdict, then how many entries were checked

@@ -1,3 +1,6 @@
+// Longer than 500 lines on purpose: the transformer cell's validation, forward pass and backward
+// pass share its stage helpers (the effective norms, the layer keys in errors, the FFN's
+// activation); split, each part would need them in a header of their own.
 #include "core/math/transformer_engine.h"
 
 #include "core/math/attention_shapes.h"
@@ -182,9 +185,8 @@ void validateFeedForward(const std::string& key, const FeedForwardParams& ffn, a
     requireFinite(key + ".b_2", ffn.b2);
 }
 
-} // namespace
-
-void validateTransformer(const TransformerConfig& config, const TransformerLimits& limits) {
+// The token vectors and their positions: n × d within the limits, finite.
+void validateTokens(const TransformerConfig& config, const TransformerLimits& limits) {
     const arma::uword n = config.X0.n_rows, d = config.X0.n_cols;
     if (n == 0 || d == 0) {
         fail("tokens", "the cell has no token vectors");
@@ -204,6 +206,12 @@ void validateTransformer(const TransformerConfig& config, const TransformerLimit
                                count(config.learnedP.n_cols) +
                                "; learned positions need n × d = " + count(n) + " × " + count(d));
     }
+}
+
+// The blocks: at least one, each attention giving rows of d numbers, each norm and FFN
+// fitting d; eps and the final norm.
+void validateLayers(const TransformerConfig& config, const TransformerLimits& limits) {
+    const arma::uword n = config.X0.n_rows, d = config.X0.n_cols;
     if (config.layers.empty()) {
         fail("layers", "the cell has no layers: give at least one block");
     }
@@ -238,12 +246,14 @@ void validateTransformer(const TransformerConfig& config, const TransformerLimit
         validateFeedForward(layerKey(index, "ffn"), layer.ffn, d, limits);
     }
     validateNorm("final_ln", config.finalLn, d);
+}
 
+// The unembedding (V × d, one label per row, within the limit), its bias and the temperature.
+void validateUnembedding(const TransformerConfig& config, const TransformerLimits& limits) {
+    const arma::uword d = config.X0.n_cols;
     const arma::mat& U = config.unembedding();
-    if (config.tiedUnembed) {
-        if (U.is_empty()) {
-            fail("unembed", "unembed: tied needs a vocab (the vocab matrix scores every word)");
-        }
+    if (config.tiedUnembed && U.is_empty()) {
+        fail("unembed", "unembed: tied needs a vocab (the vocab matrix scores every word)");
     }
     if (U.is_empty()) {
         fail("unembed", "unembed needs a V × d matrix with labels, or `tied` with a vocab");
@@ -266,6 +276,12 @@ void validateTransformer(const TransformerConfig& config, const TransformerLimit
     if (!(config.temperature > 0.0) || !std::isfinite(config.temperature)) {
         fail("temperature", "temperature must be a number above 0 (the logits are divided by it)");
     }
+}
+
+// What the cell asks of the pass: targets, upstream gradient, generation, layers run, focus.
+void validateRequests(const TransformerConfig& config, const TransformerLimits& limits) {
+    const arma::uword n = config.X0.n_rows;
+    const arma::uword V = config.unembedding().n_rows;
     if (!config.targets.empty()) {
         if (config.targets.size() != n) {
             fail("targets", "targets has " + std::to_string(config.targets.size()) +
@@ -274,14 +290,14 @@ void validateTransformer(const TransformerConfig& config, const TransformerLimit
         }
         for (size_t r = 0; r < config.targets.size(); ++r) {
             const int t = config.targets[r];
-            if (t < -1 || t >= int(U.n_rows)) {
+            if (t < -1 || t >= int(V)) {
                 fail("targets", "target " + std::to_string(r) + " is not one of the words", 0,
                      int(r));
             }
         }
     }
-    if (config.upstream && (config.upstream->n_rows != n || config.upstream->n_cols != U.n_rows)) {
-        fail("upstream", "upstream must be n × V = " + count(n) + " × " + count(U.n_rows));
+    if (config.upstream && (config.upstream->n_rows != n || config.upstream->n_cols != V)) {
+        fail("upstream", "upstream must be n × V = " + count(n) + " × " + count(V));
     }
     if (config.generate) {
         const int steps = config.generate->steps;
@@ -303,6 +319,15 @@ void validateTransformer(const TransformerConfig& config, const TransformerLimit
     if (config.focus < 0 || arma::uword(config.focus) >= n) {
         fail("focus", "focus must be a token row between 0 and " + count(n - 1));
     }
+}
+
+} // namespace
+
+void validateTransformer(const TransformerConfig& config, const TransformerLimits& limits) {
+    validateTokens(config, limits);
+    validateLayers(config, limits);
+    validateUnembedding(config, limits);
+    validateRequests(config, limits);
 }
 
 double transformerForwardCost(const TransformerConfig& config) {
@@ -331,6 +356,100 @@ TransformerResult TransformerEngine::compute(const TransformerConfig& config, Gr
     return result;
 }
 
+namespace {
+
+// The positions added to the token vectors: (n × d) P.
+arma::mat positionsOf(const TransformerConfig& config) {
+    const arma::uword n = config.X0.n_rows, d = config.X0.n_cols;
+    switch (config.positional) {
+    case PositionalKind::None:
+        break;
+    case PositionalKind::Sinusoidal:
+        return sinusoidalEncoding(n, d);
+    case PositionalKind::Learned:
+        return config.learnedP;
+    }
+    return arma::mat(n, d, arma::fill::zeros);
+}
+
+// F = act(G W₁ᵀ + b₁) W₂ᵀ + b₂ with G = LN₂(R) in out.ln2, or zeros when the FFN does not run.
+void feedForward(const TransformerLayer& layer, const TransformerConfig& config,
+                 TransformerLayerResult& out) {
+    if (!ffnRuns(layer, config)) {
+        out.ffnPre.reset();
+        out.ffnAct.reset();
+        out.ffnOut.zeros(out.ln2.out.n_rows, out.ln2.out.n_cols); // (n × d)
+        return;
+    }
+    const FeedForwardParams& ffn = layer.ffn;
+    out.ffnPre = out.ln2.out * ffn.W1.t(); // (n × d_ff) = (n × d)(d × d_ff)
+    if (!ffn.b1.is_empty()) {
+        out.ffnPre.each_row() += ffn.b1;
+    }
+    out.ffnAct = out.ffnPre;
+    out.ffnAct.transform([&](double x) { return activate(ffn.activation, x); });
+    out.ffnOut = out.ffnAct * ffn.W2.t(); // (n × d) = (n × d_ff)(d_ff × d)
+    if (!ffn.b2.is_empty()) {
+        out.ffnOut.each_row() += ffn.b2;
+    }
+}
+
+// The logits of the last stream through the final norm, and their chances per row.
+void logitsAndChances(const arma::mat& stream, const TransformerConfig& config,
+                      TransformerResult& r) {
+    layerNormForward(stream, effective(config.finalLn, config), config.eps, r.finalLn);
+    const arma::mat& U = config.unembedding();
+    r.logits = r.finalLn.out * U.t(); // (n × V) = (n × d)(d × V)
+    if (!config.unembedBias.is_empty()) {
+        r.logits.each_row() += config.unembedBias;
+    }
+    if (!vec::allFinite(r.logits.memptr(), r.logits.n_elem)) {
+        fail("X", "the logits overflowed: the inputs are too large to compute with");
+    }
+    // (n × V) softmax(logits / T) per row, the row maximum subtracted first
+    r.probs = r.logits / config.temperature;
+    r.probs.each_col() -= arma::max(r.probs, 1);
+    r.probs = arma::exp(r.probs);
+    r.probs.each_col() /= arma::sum(r.probs, 1);
+}
+
+// The last row's words by chance (vocabulary order on a tie), at most 10.
+std::vector<NextWord> likeliestNext(const TransformerResult& r) {
+    std::vector<int> order(r.words.size());
+    std::iota(order.begin(), order.end(), 0);
+    const arma::uword last = r.probs.n_rows - 1;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return r.probs(last, a) > r.probs(last, b); });
+    std::vector<NextWord> next;
+    for (size_t i = 0; i < order.size() && i < 10; ++i) {
+        next.push_back({r.words[size_t(order[i])], r.probs(last, arma::uword(order[i]))});
+    }
+    return next;
+}
+
+// The mean cross-entropy over the rows with a target, or nothing without targets.
+std::optional<double> meanLoss(const TransformerConfig& config, const arma::mat& logits) {
+    if (config.targets.empty()) {
+        return std::nullopt;
+    }
+    double total = 0.0;
+    int counted = 0;
+    for (arma::uword row = 0; row < logits.n_rows; ++row) {
+        const int target = config.targets[row];
+        if (target >= 0) {
+            // log p = logit/T − max − log Σ e^(…), computed in logs so that a tiny p is not 0
+            const arma::rowvec scaled = logits.row(row) / config.temperature; // (1 × V)
+            const double top = scaled.max();
+            const double logTotal = std::log(arma::accu(arma::exp(scaled - top)));
+            total -= scaled(arma::uword(target)) - top - logTotal;
+            ++counted;
+        }
+    }
+    return counted > 0 ? total / counted : 0.0;
+}
+
+} // namespace
+
 void TransformerEngine::forward(const TransformerConfig& config, TransformerResult& r) {
     validateTransformer(config, limits_);
     const arma::uword n = config.X0.n_rows, d = config.X0.n_cols;
@@ -341,17 +460,7 @@ void TransformerEngine::forward(const TransformerConfig& config, TransformerResu
     r.V = int(r.words.size());
     r.focus = config.focus;
     r.X0 = config.X0;
-    switch (config.positional) {
-    case PositionalKind::None:
-        r.P.zeros(n, d);
-        break;
-    case PositionalKind::Sinusoidal:
-        r.P = sinusoidalEncoding(n, d);
-        break;
-    case PositionalKind::Learned:
-        r.P = config.learnedP;
-        break;
-    }
+    r.P = positionsOf(config);
     r.X = r.X0 + r.P; // (n × d) X⁰
 
     r.layersRun = layersRun(config);
@@ -373,71 +482,14 @@ void TransformerEngine::forward(const TransformerConfig& config, TransformerResu
         }
         out.resid1 = out.input + out.attention.output; // (n × d) R = Xˡ⁻¹ + A
         layerNormForward(out.resid1, effective(layer.ln2, config), config.eps, out.ln2);
-        if (ffnRuns(layer, config)) {
-            const FeedForwardParams& ffn = layer.ffn;
-            out.ffnPre = out.ln2.out * ffn.W1.t(); // (n × d_ff) = (n × d)(d × d_ff)
-            if (!ffn.b1.is_empty()) {
-                out.ffnPre.each_row() += ffn.b1;
-            }
-            out.ffnAct = out.ffnPre;
-            out.ffnAct.transform([&](double x) { return activate(ffn.activation, x); });
-            out.ffnOut = out.ffnAct * ffn.W2.t(); // (n × d) = (n × d_ff)(d_ff × d)
-            if (!ffn.b2.is_empty()) {
-                out.ffnOut.each_row() += ffn.b2;
-            }
-        } else {
-            out.ffnPre.reset();
-            out.ffnAct.reset();
-            out.ffnOut.zeros(n, d);
-        }
+        feedForward(layer, config, out);
         out.resid2 = out.resid1 + out.ffnOut; // (n × d) Xˡ = R + F
         requireFinite(layerKey(l, "resid2"), out.resid2);
         stream = &out.resid2;
     }
-
-    layerNormForward(*stream, effective(config.finalLn, config), config.eps, r.finalLn);
-    const arma::mat& U = config.unembedding();
-    r.logits = r.finalLn.out * U.t(); // (n × V) = (n × d)(d × V)
-    if (!config.unembedBias.is_empty()) {
-        r.logits.each_row() += config.unembedBias;
-    }
-    if (!vec::allFinite(r.logits.memptr(), r.logits.n_elem)) {
-        fail("X", "the logits overflowed: the inputs are too large to compute with");
-    }
-    // (n × V) softmax(logits / T) per row, the row maximum subtracted first
-    r.probs = r.logits / config.temperature;
-    r.probs.each_col() -= arma::max(r.probs, 1);
-    r.probs = arma::exp(r.probs);
-    r.probs.each_col() /= arma::sum(r.probs, 1);
-
-    // The last row's words by chance (vocabulary order on a tie), at most 10.
-    std::vector<int> order(r.words.size());
-    std::iota(order.begin(), order.end(), 0);
-    const arma::uword last = n - 1;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return r.probs(last, a) > r.probs(last, b); });
-    r.next.clear();
-    for (size_t i = 0; i < order.size() && i < 10; ++i) {
-        r.next.push_back({r.words[size_t(order[i])], r.probs(last, arma::uword(order[i]))});
-    }
-
-    r.loss.reset();
-    if (!config.targets.empty()) {
-        double total = 0.0;
-        int counted = 0;
-        for (arma::uword row = 0; row < n; ++row) {
-            const int target = config.targets[row];
-            if (target >= 0) {
-                // log p = logit/T − max − log Σ e^(…), computed in logs so that a tiny p is not 0
-                const arma::rowvec scaled = r.logits.row(row) / config.temperature;
-                const double top = scaled.max();
-                const double logTotal = std::log(arma::accu(arma::exp(scaled - top)));
-                total -= scaled(arma::uword(target)) - top - logTotal;
-                ++counted;
-            }
-        }
-        r.loss = counted > 0 ? total / counted : 0.0;
-    }
+    logitsAndChances(*stream, config, r);
+    r.next = likeliestNext(r);
+    r.loss = meanLoss(config, r.logits);
 }
 
 void TransformerEngine::backward(const TransformerConfig& config, TransformerResult& r,

@@ -1,14 +1,16 @@
 // The window's classroom features (issue 12) through their C++ models: a new word as a token,
 // what-if undo one step at a time, a matrix as tab-separated text, one figure saved as SVG or
 // PNG, find in the lesson, and the YAML editor's whole-lesson check.
+#include "tests/test_files.h"
+
 #include "app/models/attention_cell_model.h"
 #include "app/models/cell_list_model.h"
 #include "app/models/chart_cell_model.h"
 #include "app/models/document_editor.h"
-#include "app/window/figure_saver.h"
 #include "app/models/lesson_search.h"
 #include "app/models/lesson_session.h"
 #include "app/models/matrix_table_model.h"
+#include "app/window/figure_saver.h"
 
 #include <QDir>
 #include <QFile>
@@ -31,11 +33,6 @@ AttentionCellModel* attention(const LessonSession& session, const char* id) {
 // After an edit the numbers may be computed off the main thread: wait until they are in.
 void settled(const AttentionCellModel* cell) {
     QTRY_VERIFY(!cell->property("updating").toBool());
-}
-
-QByteArray readAll(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 } // namespace

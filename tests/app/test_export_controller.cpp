@@ -2,6 +2,7 @@
 // worker thread and saves it atomically; a cancelled or refused export writes nothing. Then
 // the dialog itself, in the real window, drawn offscreen to /tmp/attnbook-shots.
 #include "tests/exports/pdf_text.h"
+#include "tests/test_files.h"
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/document_editor.h"
@@ -45,16 +46,6 @@ using namespace attnbook;
 namespace {
 
 constexpr int kRenderTimeout = 300000;
-
-QByteArray readAll(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-bool writeAll(const QString& path, const QByteArray& bytes) {
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
 
 // Every file under DIR with its bytes: what "nothing changed" compares.
 std::map<QString, QByteArray> snapshot(const QString& dir) {

@@ -3,6 +3,8 @@
 // re-read: the YAML editor's check before Apply, the re-read after an edit, the export render,
 // and Save As, which moves it to the new folder's files. Nothing of one lesson's source is
 // left for the next lesson to find.
+#include "tests/test_files.h"
+
 #include "app/models/document_editor.h"
 #include "app/models/document_saver.h"
 #include "app/models/export_controller.h"
@@ -25,16 +27,6 @@ const QStringList kRealHeadData = {"c_attn.npy", "emb.npy", "pos.npy", "vocab.tx
 // The head cell's views, and an edit of them that leaves every binding resolving.
 const QString kViews = QStringLiteral("views: [heatmap, shares, matrices]");
 const QString kFewerViews = QStringLiteral("views: [heatmap, shares]");
-
-QByteArray readAll(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-bool writeAll(const QString& path, const QByteArray& bytes) {
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
 
 // documents/real-head.md and its data files, copied into `folder` (the tests save over it).
 bool copyRealHead(const QString& folder) {

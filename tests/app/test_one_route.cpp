@@ -3,6 +3,7 @@
 // check and every exported byte. Each side is driven as a user drives it: the command line as
 // the real `attnbook` process, the window through its session and its File → Export controller.
 #include "tests/exports/pdf_text.h"
+#include "tests/test_files.h"
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/export_controller.h"
@@ -77,11 +78,6 @@ QStringList windowProblems(const LessonSession& session) {
 QStringList sorted(QStringList list) {
     list.sort();
     return list;
-}
-
-QByteArray readAll(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 std::map<QString, QByteArray> zipEntries(const QString& path) {

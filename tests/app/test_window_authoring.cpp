@@ -2,6 +2,8 @@
 // that keep every byte, edits that touch only their lines, undo back to the
 // exact original, failed saves that leave the document unsaved, recovery
 // copies offered after a crash, renames that carry bindings, File → New.
+#include "tests/test_files.h"
+
 #include "app/models/document_editor.h"
 #include "app/models/document_saver.h"
 #include "app/models/lesson_session.h"
@@ -17,11 +19,6 @@
 using namespace attnbook;
 
 namespace {
-
-QByteArray readAll(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 QStringList linesOf(const QString& text) {
     return text.split(u'\n');

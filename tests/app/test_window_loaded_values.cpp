@@ -3,6 +3,8 @@
 // edit beside the file reference as `set:` entries (its file is never
 // written; issue 25, trip 4), a second Keep adds to them, and an edit of most
 // of a loaded matrix too large to type out stays a what-if with a reason.
+#include "tests/test_files.h"
+
 #include "app/models/attention_cell_model.h"
 #include "app/models/lesson_session.h"
 
@@ -30,12 +32,6 @@ QByteArray npyBytes(const arma::mat& m) {
     return bytes;
 }
 
-void writeFile(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    QCOMPARE(f.write(bytes), bytes.size());
-}
-
 } // namespace
 
 class TestWindowLoadedValues : public QObject {
@@ -46,7 +42,7 @@ class TestWindowLoadedValues : public QObject {
         QTemporaryDir dir;
         const arma::mat w = {{1, 2}, {3, 4}};
         const QByteArray original = npyBytes(w);
-        writeFile(dir.filePath(QStringLiteral("w.npy")), original);
+        QVERIFY(writeAll(dir.filePath(QStringLiteral("w.npy")), original));
         LessonSession session;
         session.openText(dir.filePath(QStringLiteral("t.md")),
                          "# T\n\n```attention a\ntokens: [x, y]\nX: [[1, 0], [0, 1]]\n"
@@ -81,7 +77,7 @@ class TestWindowLoadedValues : public QObject {
     void aHugeLoadedMatrixKeepsItsReference() {
         QTemporaryDir dir;
         arma::arma_rng::set_seed(3);
-        writeFile(dir.filePath(QStringLiteral("w.npy")), npyBytes(arma::randn(128, 128)));
+        QVERIFY(writeAll(dir.filePath(QStringLiteral("w.npy")), npyBytes(arma::randn(128, 128))));
         LessonSession session;
         const std::string text =
             "# T\n\n```attention a\ntokens: [x]\nX: {file: w.npy, rows: [0, 1]}\n"

@@ -4,7 +4,6 @@
 #include "app/models/attention_cell_model.h"
 #include "app/models/cell_list_model.h"
 #include "app/models/chart_cell_model.h"
-#include "app/window/heatmap_item.h"
 #include "app/models/lesson_session.h"
 #include "app/models/matrix_table_model.h"
 #include "app/models/number_text.h"

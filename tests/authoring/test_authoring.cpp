@@ -1,6 +1,8 @@
 // Authoring never loses work: atomic saves that fail cleanly, one undo
 // history back to the exact bytes, recovery after a crash, files changed
 // on disk, renames that carry bindings along (reliability.md §12–14).
+#include "tests/test_files.h"
+
 #include "app/window/edit_history.h"
 #include "app/window/lesson_file.h"
 #include "app/window/recovery_store.h"
@@ -22,19 +24,8 @@ using namespace attnbook;
 
 namespace {
 
-QByteArray readBytes(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void writeBytes(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-}
-
 QByteArray shippedLesson() {
-    return readBytes(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/attention.md"));
+    return readAll(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/attention.md"));
 }
 
 } // namespace
@@ -46,20 +37,20 @@ class TestAuthoring : public QObject {
   private Q_SLOTS:
     void openAndSaveWithoutEditsIsByteIdentical() {
         const QString path = dir_.filePath("lesson.md");
-        writeBytes(path, shippedLesson());
+        QVERIFY(writeAll(path, shippedLesson()));
         LessonFile file;
         QString error;
         QVERIFY(file.open(path, &error));
         const Lesson lesson = parseLesson(file.savedBytes().toStdString(), path.toStdString());
         QCOMPARE(file.save(QByteArray::fromStdString(lesson.document.serialize()), &error),
                  LessonFile::SaveResult::Saved);
-        QCOMPARE(readBytes(path), shippedLesson());
+        QCOMPARE(readAll(path), shippedLesson());
     }
 
     void aFailedSaveLeavesTheOriginalWhole() {
         const QString path = dir_.filePath("full-disk.md");
         const QByteArray original = "# Short\n";
-        writeBytes(path, original);
+        QVERIFY(writeAll(path, original));
         LessonFile file;
         QString error;
         QVERIFY(file.open(path, &error));
@@ -74,7 +65,7 @@ class TestAuthoring : public QObject {
         setrlimit(RLIMIT_FSIZE, &saved);
         QCOMPARE(result, LessonFile::SaveResult::Failed);
         QVERIFY2(error.startsWith(path + ": cannot write: "), qPrintable(error));
-        QCOMPARE(readBytes(path), original);
+        QCOMPARE(readAll(path), original);
         QCOMPARE(QDir(dir_.path()).entryList(QDir::Files | QDir::Hidden).filter("full-disk").size(),
                  1); // no temporary file left beside it
     }
@@ -138,7 +129,7 @@ class TestAuthoring : public QObject {
     void recoveryCopyIsOfferedAfterACrash() {
         const QString folder = dir_.filePath("recovery");
         const QString lesson = dir_.filePath("crashy.md");
-        writeBytes(lesson, "# On disk\n");
+        QVERIFY(writeAll(lesson, "# On disk\n"));
         QProcess writer;
         writer.start(QStringLiteral(RECOVERY_WRITER), {folder, lesson});
         QVERIFY(writer.waitForReadyRead(30000));
@@ -148,39 +139,39 @@ class TestAuthoring : public QObject {
         QVERIFY(writer.waitForFinished(10000));
 
         const RecoveryStore store(folder);
-        const std::optional<QByteArray> recovered = store.find(lesson, readBytes(lesson));
+        const std::optional<QByteArray> recovered = store.find(lesson, readAll(lesson));
         QVERIFY(recovered.has_value());
         // Whole: one complete version, never empty or cut short.
         QVERIFY(recovered->startsWith("# version "));
         QVERIFY(recovered->endsWith("\nEND\n"));
         QCOMPARE(recovered->size(), recovered->indexOf('\n') + 1 + 300000 + 5);
-        QCOMPARE(readBytes(lesson), QByteArray("# On disk\n")); // the lesson is untouched
+        QCOMPARE(readAll(lesson), QByteArray("# On disk\n")); // the lesson is untouched
         // No temporary files pile up beside the copy... beyond the one being written.
         QVERIFY(QDir(folder).entryList(QDir::Files | QDir::Hidden).size() <= 2);
         store.discard(lesson);
-        QVERIFY(!store.find(lesson, readBytes(lesson)));
+        QVERIFY(!store.find(lesson, readAll(lesson)));
     }
 
     void aFileChangedOnDiskIsNoticedAgainAndAgain() {
         const QString path = dir_.filePath("watched.md");
-        writeBytes(path, "# One\n");
+        QVERIFY(writeAll(path, "# One\n"));
         LessonFile file;
         QString error;
         QVERIFY(file.open(path, &error));
         QSignalSpy changed(&file, &LessonFile::changedExternally);
         // Another editor's atomic save: write a new file, rename it over.
-        writeBytes(path + ".tmp", "# Two\n");
+        QVERIFY(writeAll(path + ".tmp", "# Two\n"));
         QVERIFY(QFile::remove(path));
         QVERIFY(QFile::rename(path + ".tmp", path));
         QVERIFY(changed.wait(5000));
         QVERIFY(file.changedOnDisk());
         QCOMPARE(file.save("# Mine\n", &error), LessonFile::SaveResult::ChangedOnDisk);
-        QCOMPARE(readBytes(path), QByteArray("# Two\n"));
+        QCOMPARE(readAll(path), QByteArray("# Two\n"));
         QCOMPARE(file.save("# Mine\n", &error, true), LessonFile::SaveResult::Saved);
-        QCOMPARE(readBytes(path), QByteArray("# Mine\n"));
+        QCOMPARE(readAll(path), QByteArray("# Mine\n"));
         // Watching goes on after the replacement.
         changed.clear();
-        writeBytes(path, "# Three\n");
+        QVERIFY(writeAll(path, "# Three\n"));
         QVERIFY(changed.wait(5000));
     }
 

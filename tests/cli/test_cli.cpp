@@ -1,4 +1,6 @@
 // `attnbook` as a user runs it: exit codes, JSON, messages (cli.md).
+#include "tests/test_files.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QJsonArray>
@@ -28,11 +30,6 @@ Run attnbook(const QStringList& arguments) {
 
 QString lessonPath(const char* name) {
     return QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/") + QLatin1String(name);
-}
-
-QByteArray fileBytes(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 QJsonObject cellOf(const QByteArray& json, const QString& id) {
@@ -106,7 +103,7 @@ class TestCli : public QObject {
         const QJsonObject head = cellOf(causal.out, "colour").value("head").toArray()[0].toObject();
         QVERIFY(head.value("scores").toArray()[0].toArray()[1].isNull()); // blocked
         QVERIFY(std::abs(at(head, "weights", 1, 0) - 0.3775) < 5e-5);
-        QCOMPARE(fileBytes(path), QByteArray(kSmall));
+        QCOMPARE(readAll(path), QByteArray(kSmall));
 
         const Run bad = attnbook({"compute", path, "--set", "colour.heads=3"});
         QCOMPARE(bad.exitCode, 3);
@@ -231,7 +228,7 @@ class TestCli : public QObject {
             const QString path = write(crlf ? "fix-crlf.md" : "fix.md", before);
             const Run run = attnbook({"check", path, "--fix"});
             QVERIFY2(run.exitCode == 0, run.err.constData());
-            QCOMPARE(fileBytes(path), after);
+            QCOMPARE(readAll(path), after);
             QVERIFY2(
                 run.out.contains(":11:10: fixed: 0.2327 -> {{colour.head[0].weights[0][1]:4}}\n"),
                 run.out.constData());
@@ -243,7 +240,7 @@ class TestCli : public QObject {
             const Run again = attnbook({"check", path, "--fix"});
             QCOMPARE(again.exitCode, 0);
             QVERIFY(again.out.contains(": nothing to fix\n"));
-            QCOMPARE(fileBytes(path), after);
+            QCOMPARE(readAll(path), after);
         }
         QCOMPARE(attnbook({"check", write("fix-set.md", typed), "--fix", "--set", "colour.heads=1"})
                      .exitCode,
@@ -264,7 +261,7 @@ class TestCli : public QObject {
         QVERIFY(run.err.contains("false on every other variant"));
         const Run fix = attnbook({"check", path, "--fix"});
         QVERIFY2(fix.exitCode == 0, fix.err.constData());
-        QVERIFY(fileBytes(path).contains(
+        QVERIFY(readAll(path).contains(
             "question: \"Blue's share is {{colour.head[0].weights[0][1]:4}}: how much"));
     }
 
@@ -313,21 +310,21 @@ class TestCli : public QObject {
                                   "becomes [0.5000, 0.0000] while colour.scale stays 0.5"),
                  fix.err.constData());
         QVERIFY(fix.out.contains(": nothing to fix\n"));
-        QCOMPARE(fileBytes(path), varying);
+        QCOMPARE(readAll(path), varying);
     }
 
     void editWritesThroughTheSameWriter() {
         const QString path = write("edit.md", kSmall);
         const Run same = attnbook({"edit", path, "--out", dir_.filePath("same.md")});
         QCOMPARE(same.exitCode, 0);
-        QCOMPARE(fileBytes(dir_.filePath("same.md")), QByteArray(kSmall));
+        QCOMPARE(readAll(dir_.filePath("same.md")), QByteArray(kSmall));
         QCOMPARE(attnbook({"edit", path, "--set", "colour.heads=2"}).exitCode, 0);
         QByteArray expected(kSmall);
         expected.replace("  blue: [0, 1, 0, 0]\n", "  blue: [0, 1, 0, 0]\nheads: 2\n");
-        QCOMPARE(fileBytes(path), expected);
+        QCOMPARE(readAll(path), expected);
         // A refused edit leaves the file as it was.
         QCOMPARE(attnbook({"edit", path, "--set", "colour.heads=3"}).exitCode, 3);
-        QCOMPARE(fileBytes(path), expected);
+        QCOMPARE(readAll(path), expected);
         // An unwritable target: exit 1, the message names the path, nothing is left.
         const Run unwritable =
             attnbook({"edit", path, "--out", dir_.filePath("no/such/folder/out.md")});
@@ -346,7 +343,7 @@ class TestCli : public QObject {
     void newMakesALessonThatChecks() {
         const QString path = dir_.filePath("fresh.md");
         QCOMPARE(attnbook({"new", path}).exitCode, 0);
-        QCOMPARE(fileBytes(path), fileBytes(lessonPath("template.md")));
+        QCOMPARE(readAll(path), readAll(lessonPath("template.md")));
         QCOMPARE(attnbook({"check", "--strict", path}).exitCode, 0);
         QCOMPARE(attnbook({"new", path}).exitCode, 1); // never overwrites
     }

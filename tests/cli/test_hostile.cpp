@@ -1,5 +1,7 @@
 // The hostile round of issue 11, replayed: every defect it found, as the user met it, through
 // the real `attnbook` process. Each test failed on the main of that day.
+#include "tests/test_files.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -49,11 +51,6 @@ Run attnbook(const QStringList& arguments, const QString& home = {},
     }
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             process.readAllStandardOutput(), process.readAllStandardError(), timer.elapsed()};
-}
-
-QByteArray fileBytes(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 const char* kLesson = "# Small\n\n```attention colour\ntokens: [red, blue, red]\nvocab:\n"
@@ -108,12 +105,12 @@ class TestHostile : public QObject {
         const Run overLesson = attnbook({"shot", lesson, "--out", lesson});
         QCOMPARE(overLesson.exitCode, 1);
         QVERIFY2(overLesson.err.contains("name the same file"), overLesson.err.constData());
-        QCOMPARE(fileBytes(lesson), QByteArray(kLesson));
+        QCOMPARE(readAll(lesson), QByteArray(kLesson));
 
         const QString toLesson = link("page.png", lesson);
         const Run throughLink = attnbook({"shot", lesson, "--out", toLesson});
         QCOMPARE(throughLink.exitCode, 1);
-        QCOMPARE(fileBytes(lesson), QByteArray(kLesson));
+        QCOMPARE(readAll(lesson), QByteArray(kLesson));
         QVERIFY(QFileInfo(toLesson).isSymLink());
 
         if (::geteuid() == 0) { // a device node of our own: the test never risks /dev/null
@@ -137,14 +134,14 @@ class TestHostile : public QObject {
         const Run pdf = attnbook({"export", lesson, "--pdf", toLesson});
         QVERIFY(pdf.exitCode != 0);
         QVERIFY2(pdf.err.contains("name the same file"), pdf.err.constData());
-        QCOMPARE(fileBytes(lesson), QByteArray(kLesson));
+        QCOMPARE(readAll(lesson), QByteArray(kLesson));
 
         const QString sheet = write("sheet.pdf", "the old worksheet");
         const QString toSheet = link("key.pdf", sheet);
         const Run key = attnbook({"export", lesson, "--worksheet", sheet, "--answers", toSheet});
         QVERIFY(key.exitCode != 0);
         QVERIFY2(key.err.contains("name the same file"), key.err.constData());
-        QCOMPARE(fileBytes(sheet), QByteArray("the old worksheet"));
+        QCOMPARE(readAll(sheet), QByteArray("the old worksheet"));
 
         // A lesson named like the roster CSV the worksheet would write beside it.
         const QString names = write("names.txt", "Ada\nGrace\n");
@@ -153,13 +150,13 @@ class TestHostile : public QObject {
             {"export", rosterLesson, "--worksheet", dir_.filePath("ws.pdf"), "--roster", names});
         QVERIFY(roster.exitCode != 0);
         QVERIFY2(roster.err.contains("name the same file"), roster.err.constData());
-        QCOMPARE(fileBytes(rosterLesson), QByteArray(kLesson));
+        QCOMPARE(readAll(rosterLesson), QByteArray(kLesson));
         // ... and an answer key of that name.
         const Run keyNamed =
             attnbook({"export", lesson, "--worksheet", dir_.filePath("ws.pdf"), "--answers",
                       dir_.filePath("ws-roster.csv"), "--roster", names});
         QVERIFY(keyNamed.exitCode != 0);
-        QCOMPARE(fileBytes(rosterLesson), QByteArray(kLesson));
+        QCOMPARE(readAll(rosterLesson), QByteArray(kLesson));
         QVERIFY(!QFileInfo::exists(dir_.filePath("ws.pdf")));
 
         // A FIFO or a folder as an output: exit 1 with the reason, nothing written.
@@ -194,7 +191,7 @@ class TestHostile : public QObject {
         }
         const Run run = attnbook({"edit", lesson, "--set", "colour.heads=2"});
         QCOMPARE(run.exitCode, 0);
-        QVERIFY(fileBytes(lesson).contains("heads: 2"));
+        QVERIFY(readAll(lesson).contains("heads: 2"));
         struct stat info {};
         QVERIFY(::stat(QFile::encodeName(lesson).constData(), &info) == 0);
         QCOMPARE(int(info.st_mode & 07777), 0640);
@@ -263,8 +260,8 @@ class TestHostile : public QObject {
             QCOMPARE(run.exitCode, 1);
             QVERIFY2(run.err.contains("name the same file"), run.err.constData());
         }
-        QCOMPARE(fileBytes(matrix), embedding);
-        QCOMPARE(fileBytes(words), labels);
+        QCOMPARE(readAll(matrix), embedding);
+        QCOMPARE(readAll(words), labels);
         QVERIFY(QFileInfo(toMatrix).isSymLink());
     }
 
@@ -348,7 +345,7 @@ class TestHostile : public QObject {
         QDirIterator it(home.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString settings = it.next();
-            QVERIFY2(!fileBytes(settings).contains("recent.md"), qPrintable(settings));
+            QVERIFY2(!readAll(settings).contains("recent.md"), qPrintable(settings));
         }
     }
 };

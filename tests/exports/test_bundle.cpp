@@ -1,5 +1,7 @@
 // Bundles: the round trip, failed writes, and one crafted zip per unsafe case of
 // reliability.md 15-21, each refused with its message and without writing anything.
+#include "tests/test_files.h"
+
 #include "exports/bundle_reader.h"
 #include "exports/bundle_writer.h"
 
@@ -156,17 +158,6 @@ QStringList snapshot(const QString& dir) {
     return rows;
 }
 
-QByteArray fileBytes(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void writeFile(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    QCOMPARE(f.write(bytes), bytes.size());
-}
-
 BundleMetadata metadata() {
     return {"Attention, step by step", "0.1.0",
             QDateTime(QDate(2024, 5, 1), QTime(12, 0), Qt::UTC)};
@@ -280,7 +271,7 @@ class TestBundle : public QObject {
     void overwritesAnEarlierBundle() {
         QTemporaryDir tmp;
         const QString path = tmp.filePath("lesson.zip");
-        writeFile(path, "an older bundle");
+        QVERIFY(writeAll(path, "an older bundle"));
         QString error;
         QVERIFY2(writeBundle(path, metadata(), sampleEntries(), &error), qPrintable(error));
         QVERIFY2(readBundle(path, &error), qPrintable(error));
@@ -300,7 +291,7 @@ class TestBundle : public QObject {
         QFETCH(QString, target);
         QFETCH(QString, message);
         QTemporaryDir tmp;
-        writeFile(tmp.filePath("notes.txt"), "notes");
+        QVERIFY(writeAll(tmp.filePath("notes.txt"), "notes"));
         QVERIFY(QDir(tmp.path()).mkdir("folder.zip"));
         const QStringList before = snapshot(tmp.path());
         const QString path = tmp.filePath(target);
@@ -337,14 +328,14 @@ class TestBundle : public QObject {
         const QString path = tmp.filePath("lesson.zip");
         QString error;
         QVERIFY2(writeBundle(path, metadata(), sampleEntries(), &error), qPrintable(error));
-        const QByteArray original = fileBytes(path);
+        const QByteArray original = readAll(path);
         const QStringList before = snapshot(tmp.path());
         std::vector<BundleEntry> entries = sampleEntries();
         entries.push_back({name, "x"});
         QVERIFY(!writeBundle(path, metadata(), entries, &error));
         QVERIFY2(error.startsWith(path + ": "), qPrintable(error));
         QVERIFY2(error.contains(message), qPrintable(error));
-        QCOMPARE(fileBytes(path), original);
+        QCOMPARE(readAll(path), original);
         QCOMPARE(snapshot(tmp.path()), before);
     }
 
@@ -355,7 +346,7 @@ class TestBundle : public QObject {
         const QString path = tmp.filePath("lesson.zip");
         QString error;
         QVERIFY2(writeBundle(path, metadata(), sampleEntries(), &error), qPrintable(error));
-        const QByteArray original = fileBytes(path);
+        const QByteArray original = readAll(path);
         const QStringList before = snapshot(tmp.path());
 
         std::vector<BundleEntry> entries = sampleEntries();
@@ -373,7 +364,7 @@ class TestBundle : public QObject {
         QVERIFY(!written);
         QVERIFY2(error.startsWith(path + ": cannot write"), qPrintable(error));
         QVERIFY2(error.contains("too large", Qt::CaseInsensitive), qPrintable(error));
-        QCOMPARE(fileBytes(path), original);
+        QCOMPARE(readAll(path), original);
         QCOMPARE(snapshot(tmp.path()), before);
     }
 
@@ -402,7 +393,7 @@ class TestBundle : public QObject {
         QFETCH(QString, name);
         QTemporaryDir tmp;
         const QString path = tmp.filePath("odd.zip");
-        writeFile(path, zip);
+        QVERIFY(writeAll(path, zip));
         QString error;
         const std::optional<Bundle> bundle = readBundle(path, &error);
         QVERIFY2(bundle, qPrintable(error));
@@ -502,7 +493,7 @@ class TestBundle : public QObject {
             const QString path = tmp.filePath("whole.zip");
             QString error;
             QVERIFY2(writeBundle(path, metadata(), sampleEntries(), &error), qPrintable(error));
-            const QByteArray whole = fileBytes(path);
+            const QByteArray whole = readAll(path);
             const QString notZip = "not a zip file, or it is truncated or corrupt";
             row("truncated", whole.left(whole.size() * 6 / 10), notZip);
             row("truncated directory", whole.left(whole.size() - 30), notZip);
@@ -551,7 +542,7 @@ class TestBundle : public QObject {
         QFETCH(QString, message);
         QTemporaryDir tmp;
         const QString path = tmp.filePath("crafted.zip");
-        writeFile(path, zip);
+        QVERIFY(writeAll(path, zip));
         const QStringList before = snapshot(tmp.path());
         const QString oldCurrent = QDir::currentPath();
         QVERIFY(QDir::setCurrent(tmp.path()));
@@ -589,8 +580,8 @@ class TestBundle : public QObject {
     void everyProblemIsReported() {
         QTemporaryDir tmp;
         const QString path = tmp.filePath("bad.zip");
-        writeFile(path, bundleOf({lessonEntry(), RawEntry("../a", "1"), RawEntry("/b", "2"),
-                                  RawEntry("l").withAttributes(0120777u << 16)}));
+        QVERIFY(writeAll(path, bundleOf({lessonEntry(), RawEntry("../a", "1"), RawEntry("/b", "2"),
+                                         RawEntry("l").withAttributes(0120777u << 16)})));
         QString error;
         QVERIFY(!readBundle(path, &error));
         const QStringList lines = error.split('\n');

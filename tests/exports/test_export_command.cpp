@@ -1,13 +1,15 @@
 // `attnbook export`: bundles round-trip and verify, and the exit codes of cli.md — 0 done,
 // 1 an output that cannot be written (and nothing partial left, earlier files intact), 2 usage,
 // 3 an invalid document — in process, and once through the real executable with no display.
+#include "tests/test_files.h"
+
 #include "app/cli/command_line.h"
 #include "app/cli/exit_code.h"
 #include "app/cli/export_command.h"
-#include "exports/lesson_source.h"
 #include "exports/bundle_reader.h"
 #include "exports/bundle_writer.h"
 #include "exports/lesson_bundle.h"
+#include "exports/lesson_source.h"
 #include "tests/exports/pdf_text.h"
 
 #include <QtCore/QCryptographicHash>
@@ -27,17 +29,6 @@ const QString kLesson = QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/attention
 
 int exportWith(const QStringList& arguments) {
     return runExportCommand(QStringList{QStringLiteral("export")} + arguments);
-}
-
-QByteArray fileBytes(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void writeBytes(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    QCOMPARE(f.write(bytes), bytes.size());
 }
 
 QStringList filesIn(const QString& folder) {
@@ -77,13 +68,13 @@ class TestExportCommand : public QObject {
         const QString md = folder + QStringLiteral("/real-head.md");
         const QString zip = dir.filePath(QStringLiteral("real-head.zip"));
         // With an entry kept over the file's (issue 25, trip 4): the bundle reads it the same.
-        QByteArray text = fileBytes(md);
+        QByteArray text = readAll(md);
         const QByteArray reference = "W_V: {file: data/real-head/c_attn.npy, cols: [16, 24], "
                                      "transpose: true";
         QVERIFY(text.contains(reference + "}\n"));
         text.replace(reference + "}\n", reference + ", set: [[0, 3, -0.5]]}\n");
         QFile::remove(md);
-        writeBytes(md, text);
+        QVERIFY(writeAll(md, text));
         const std::string before = computeJson(md.toStdString());
         QVERIFY(before.find("\"head\"") != std::string::npos);
         QVERIFY(before != computeJson(ATTNBOOK_SOURCE_DIR "/documents/real-head.md"));
@@ -96,9 +87,9 @@ class TestExportCommand : public QObject {
         for (const QString& name : files) {
             const QString entry = QStringLiteral("data/files/data/real-head/") + name;
             QVERIFY2(bundle->entries.count(entry), qPrintable(entry));
-            QCOMPARE(bundle->entries.at(entry), fileBytes(data + u'/' + name));
+            QCOMPARE(bundle->entries.at(entry), readAll(data + u'/' + name));
             QCOMPARE(hashes.value(entry).toString(),
-                     QString::fromLatin1(QCryptographicHash::hash(fileBytes(data + u'/' + name),
+                     QString::fromLatin1(QCryptographicHash::hash(readAll(data + u'/' + name),
                                                                   QCryptographicHash::Sha256)
                                              .toHex()));
         }
@@ -119,7 +110,7 @@ class TestExportCommand : public QObject {
         QString error;
         const std::optional<Bundle> bundle = readBundle(zip, &error); // checks every sha256
         QVERIFY2(bundle, qPrintable(error));
-        QCOMPARE(bundle->lesson(), fileBytes(kLesson));
+        QCOMPARE(bundle->lesson(), readAll(kLesson));
         const QJsonObject hashes = bundle->manifest.value(QStringLiteral("entries")).toObject();
         QCOMPARE(hashes.size(), int(bundle->entries.size()));
         for (const char* name :
@@ -134,11 +125,11 @@ class TestExportCommand : public QObject {
         // lesson.ipynb is what `export --notebook` writes, byte for byte, with its hash.
         const QString notebook = dir.filePath(QStringLiteral("lesson.ipynb"));
         QCOMPARE(exportWith({kLesson, QStringLiteral("--notebook"), notebook}), int(ExitDone));
-        QCOMPARE(bundle->entries.at(QStringLiteral("lesson.ipynb")), fileBytes(notebook));
+        QCOMPARE(bundle->entries.at(QStringLiteral("lesson.ipynb")), readAll(notebook));
         QCOMPARE(
             hashes.value(QStringLiteral("lesson.ipynb")).toString(),
             QString::fromLatin1(
-                QCryptographicHash::hash(fileBytes(notebook), QCryptographicHash::Sha256).toHex()));
+                QCryptographicHash::hash(readAll(notebook), QCryptographicHash::Sha256).toHex()));
         QImage heatmap;
         QVERIFY(heatmap.loadFromData(
             bundle->entries.at(QStringLiteral("figures/colour-heatmap.png")), "PNG"));
@@ -166,17 +157,17 @@ class TestExportCommand : public QObject {
         QTemporaryDir dir;
         const QString lesson = dir.filePath(QStringLiteral("x.md"));
         QCOMPARE(runCommandLine({QStringLiteral("new"), lesson}), int(ExitDone));
-        QVERIFY(fileBytes(lesson).contains("<!--"));
+        QVERIFY(readAll(lesson).contains("<!--"));
         const QString pdf = dir.filePath(QStringLiteral("x.pdf"));
         QCOMPARE(exportWith({lesson, QStringLiteral("--pdf"), pdf}), int(ExitDone));
-        const QString text = pdfPageTexts(fileBytes(pdf)).join(u'\n');
+        const QString text = pdfPageTexts(readAll(pdf)).join(u'\n');
         QVERIFY(text.contains(QStringLiteral("A first look at attention")));
         for (const char* note : {"<!--", "-->", "Replace the title", "cell fence"}) {
             QVERIFY2(!text.contains(QString::fromLatin1(note)), note);
         }
         const QString notebook = dir.filePath(QStringLiteral("x.ipynb"));
         QCOMPARE(exportWith({lesson, QStringLiteral("--notebook"), notebook}), int(ExitDone));
-        const QByteArray cells = fileBytes(notebook);
+        const QByteArray cells = readAll(notebook);
         QVERIFY(cells.contains("A first look at attention"));
         QVERIFY(!cells.contains("<!--") && !cells.contains("Replace the title"));
     }
@@ -218,10 +209,10 @@ class TestExportCommand : public QObject {
         QTemporaryDir dir;
         const QString zip = dir.filePath(QStringLiteral("lesson.zip"));
         QCOMPARE(exportWith({kLesson, QStringLiteral("--bundle"), zip}), int(ExitDone));
-        QByteArray bytes = fileBytes(zip);
+        QByteArray bytes = readAll(zip);
         const qsizetype at = bytes.indexOf("lesson.md") + 200; // inside lesson.md's data
         bytes[at] = char(bytes[at] ^ 0x5a);
-        writeBytes(zip, bytes);
+        QVERIFY(writeAll(zip, bytes));
         const Lesson lesson = openLessonSource(zip.toStdString());
         QCOMPARE(lesson.diagnostics.size(), size_t(1));
         QCOMPARE(lesson.diagnostics[0].line, 0);
@@ -236,7 +227,7 @@ class TestExportCommand : public QObject {
     void everyOutputAtOnce() {
         QTemporaryDir dir;
         const QString roster = dir.filePath(QStringLiteral("names.txt"));
-        writeBytes(roster, "# class 4b\nAda\n\nGrace\n");
+        QVERIFY(writeAll(roster, "# class 4b\nAda\n\nGrace\n"));
         QCOMPARE(
             exportWith({kLesson, QStringLiteral("--pdf"), dir.filePath(QStringLiteral("l.pdf")),
                         QStringLiteral("--paper"), QStringLiteral("letter"),
@@ -249,15 +240,15 @@ class TestExportCommand : public QObject {
             int(ExitDone));
         QCOMPARE(filesIn(dir.path()), (QStringList{"b.zip", "k.pdf", "l.pdf", "n.ipynb",
                                                    "names.txt", "w-roster.csv", "w.pdf"}));
-        QVERIFY(fileBytes(dir.filePath(QStringLiteral("n.ipynb"))).startsWith("{\n \"cells\": ["));
-        QVERIFY(fileBytes(dir.filePath(QStringLiteral("w-roster.csv")))
+        QVERIFY(readAll(dir.filePath(QStringLiteral("n.ipynb"))).startsWith("{\n \"cells\": ["));
+        QVERIFY(readAll(dir.filePath(QStringLiteral("w-roster.csv")))
                     .startsWith("name,variant,seed,hash\r\nAda,1,11,"));
     }
 
     void anUnwritableOutputExitsOneAndLeavesNothing() {
         QTemporaryDir dir;
         const QString earlier = dir.filePath(QStringLiteral("earlier.pdf"));
-        writeBytes(earlier, "an earlier export");
+        QVERIFY(writeAll(earlier, "an earlier export"));
         // A folder that does not exist, a target that is a folder, a pipe (QSaveFile would
         // rename its file over it, as over a device).
         QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder.pdf")));
@@ -277,7 +268,7 @@ class TestExportCommand : public QObject {
                                  QStringLiteral("--notebook"), bad}),
                      int(ExitOutputFailed));
         }
-        QCOMPARE(fileBytes(earlier), QByteArray("an earlier export"));
+        QCOMPARE(readAll(earlier), QByteArray("an earlier export"));
         QCOMPARE(filesIn(dir.path()),
                  (QStringList{"earlier.pdf", "pipe.pdf"})); // no temporary file
         QVERIFY(!QFileInfo(pipe).isFile());
@@ -319,8 +310,8 @@ class TestExportCommand : public QObject {
     void anInvalidDocumentExitsThree() {
         QTemporaryDir dir;
         const QString bad = dir.filePath(QStringLiteral("bad.md"));
-        writeBytes(bad,
-                   "# Bad\n\n```attention c\ntokens: [a]\nvocab:\n  a: [1, 0]\nheads: 3\n```\n");
+        QVERIFY(writeAll(
+            bad, "# Bad\n\n```attention c\ntokens: [a]\nvocab:\n  a: [1, 0]\nheads: 3\n```\n"));
         QCOMPARE(exportWith({bad, QStringLiteral("--pdf"), dir.filePath(QStringLiteral("o.pdf"))}),
                  int(ExitInvalidDocument));
         QCOMPARE(exportWith(
@@ -330,9 +321,9 @@ class TestExportCommand : public QObject {
         // A worksheet with no workable variant fails the whole export: the lesson PDF asked for
         // in the same call is not written either.
         const QString tied = dir.filePath(QStringLiteral("tied.md"));
-        writeBytes(tied,
-                   "# Tied\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
-                   "worksheet:\n  blank: [weights]\n  vary:\n    vocab: {min: 1, max: 1}\n```\n");
+        QVERIFY(writeAll(
+            tied, "# Tied\n\n```attention c\ntokens: [a, b]\nvocab:\n  a: [1, 0]\n  b: [0, 1]\n"
+                  "worksheet:\n  blank: [weights]\n  vary:\n    vocab: {min: 1, max: 1}\n```\n"));
         QCOMPARE(exportWith({tied, QStringLiteral("--pdf"), dir.filePath(QStringLiteral("t.pdf")),
                              QStringLiteral("--worksheet"), dir.filePath(QStringLiteral("w.pdf")),
                              QStringLiteral("--variants"), QStringLiteral("2")}),
@@ -340,7 +331,7 @@ class TestExportCommand : public QObject {
         QCOMPARE(filesIn(dir.path()), (QStringList{"bad.md", "tied.md"}));
         // A lesson with nothing for a worksheet: a usage error, not an empty PDF.
         const QString plain = dir.filePath(QStringLiteral("plain.md"));
-        writeBytes(plain, "# Plain\n\nJust prose.\n");
+        QVERIFY(writeAll(plain, "# Plain\n\nJust prose.\n"));
         QCOMPARE(exportWith(
                      {plain, QStringLiteral("--worksheet"), dir.filePath(QStringLiteral("w.pdf"))}),
                  int(ExitUsage));
@@ -363,7 +354,7 @@ class TestExportCommand : public QObject {
         };
         const QString pdf = dir.filePath(QStringLiteral("lesson.pdf"));
         QCOMPARE(run({QStringLiteral("export"), kLesson, QStringLiteral("--pdf"), pdf}), 0);
-        QVERIFY(fileBytes(pdf).startsWith("%PDF-"));
+        QVERIFY(readAll(pdf).startsWith("%PDF-"));
         QCOMPARE(run({QStringLiteral("export"), kLesson, QStringLiteral("--pdf"),
                       dir.filePath(QStringLiteral("no/x.pdf"))}),
                  1);

@@ -10,6 +10,8 @@
 //     `</details>` in a quiz, a javascript: link, an author's HTML comment) stays inert text;
 //   - File → Export → Web page and `attnbook export --html` write the same bytes, and a
 //     bundle's lesson.html is that page.
+#include "tests/test_files.h"
+
 #include "app/models/export_controller.h"
 #include "app/models/lesson_session.h"
 #include "exports/export_request.h"
@@ -38,16 +40,6 @@
 using namespace attnbook;
 
 namespace {
-
-QByteArray readAll(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-bool writeAll(const QString& path, const QByteArray& bytes) {
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
 
 // The page as html5lib reads it (html_page_check.py prints what it found, as JSON).
 QJsonObject checkPage(const QByteArray& page) {

@@ -1,6 +1,8 @@
 // The output policy (exports/output_policy.h) and the input rules of issue 11: outputs
 // resolved and compared by the file they are, only regular files written, owner and mode kept;
 // inputs that are FIFOs refused at once; a bundle's lesson under the lesson limit.
+#include "tests/test_files.h"
+
 #include "exports/bundle_reader.h"
 #include "exports/bundle_writer.h"
 #include "exports/output_policy.h"
@@ -24,11 +26,6 @@ QString write(const QString& path, const QByteArray& bytes) {
     f.open(QIODevice::WriteOnly);
     f.write(bytes);
     return path;
-}
-
-QByteArray read(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 QString makeFifo(const QString& path) {
@@ -99,7 +96,7 @@ class TestOutputPolicy : public QObject {
         QFile::link(target, at("kept-link.md"));
         QString error;
         QVERIFY2(writeOutputFile(at("kept-link.md"), "new", &error), qPrintable(error));
-        QCOMPARE(read(target), QByteArray("new"));
+        QCOMPARE(readAll(target), QByteArray("new"));
         QVERIFY(QFileInfo(at("kept-link.md")).isSymLink());
         struct stat info {};
         QVERIFY(::stat(QFile::encodeName(target).constData(), &info) == 0);
