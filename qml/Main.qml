@@ -141,15 +141,16 @@ ApplicationWindow {
     PresentingHint { id: presentingHint }
 
     // Another lesson in the window: once the old one's rows are gone (their items are deleted
-    // from the event loop), what they left behind is let go of: the JavaScript heap's garbage and
-    // the scene graph's caches (glyph and texture caches). (Issue 25: the window kept the memory
-    // of the lesson it had shown.)
+    // from the event loop), what they left behind is let go of: the JavaScript heap's garbage,
+    // the scene graph's caches (glyph and texture caches) and the heap pages glibc kept. (Issue
+    // 25: the window kept the memory of the lesson it had shown.)
     Timer {
         id: releaseLater
         interval: 500
         onTriggered: {
             gc()
             window.releaseResources()
+            ProcessMemory.returnFreedHeap()
         }
     }
 

@@ -1,16 +1,18 @@
-// Longer than 500 lines on purpose: one Q_INVOKABLE per control of an attention cell, each
+// One Q_INVOKABLE per control of an attention cell, each
 // turning QML's strings into its edit of the live cell (attention_live_cell.h, which applies it,
 // keeps its undo step and says what it changed), the thread each recompute runs on (inline or
 // on the worker; the jobs, their memory and the rules are core/live/attention_recompute.h's),
 // and what the views read from the live result, as QVariants.
 #include "app/models/attention_cell_model.h"
 
+#include "app/models/cell_variants.h"
 #include "app/models/number_text.h"
 #include "core/document/cell_specs.h"
 #include "core/document/matrix_names.h"
 #include "core/live/control_names.h"
 #include "core/math/shares_shown.h"
 #include "core/math/worked_steps.h"
+#include "exports/pdf_figures.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -19,15 +21,6 @@
 
 namespace attnbook {
 namespace {
-
-QStringList toQStringList(const std::vector<std::string>& items) {
-    QStringList out;
-    out.reserve(qsizetype(items.size()));
-    for (const std::string& item : items) {
-        out << QString::fromStdString(item);
-    }
-    return out;
-}
 
 // A recompute estimated below this many multiply-adds runs inline, on the GUI thread: every
 // shipped lesson's cell (a few thousand, tens of thousands with its gradient check: well under
@@ -98,27 +91,15 @@ QStringList AttentionCellModel::tokens() const {
 }
 
 QStringList AttentionCellModel::keyLabels() const {
-    QStringList out;
-    for (int c = 0; c < result_->m; ++c) {
-        out << QString::fromStdString(keyLabel(*result_, c));
-    }
-    return out;
+    return attnbook::keyLabels(*result_); // exports/pdf_figures.h
 }
 
 QStringList AttentionCellModel::queryLabels() const {
-    QStringList out;
-    for (int r = 0; r < result_->n; ++r) {
-        out << QString::fromStdString(queryLabel(*result_, r));
-    }
-    return out;
+    return attnbook::queryLabels(*result_);
 }
 
 QVariantList AttentionCellModel::allowedHeads() const {
-    QVariantList out;
-    for (int h : allowedHeads_) {
-        out << h;
-    }
-    return out;
+    return toVariantList(allowedHeads_);
 }
 
 QString AttentionCellModel::mask() const {
@@ -162,11 +143,7 @@ double AttentionCellModel::changeRange() const {
 }
 
 QStringList AttentionCellModel::warnings() const {
-    QStringList out;
-    for (const AttentionWarning& w : result_->warnings) {
-        out << QString::fromStdString(w.message);
-    }
-    return out;
+    return warningLines(*result_);
 }
 
 QStringList AttentionCellModel::gradientNames() const {
@@ -222,8 +199,8 @@ bool AttentionCellModel::computesInline() const {
 // engine's scratch, the result it fills), so a cell model can go away while its job runs
 // without waiting for it; and the pool's threads are shared with the export renders instead
 // of adding a thread per open lesson. One job per cell at a time: edits made meanwhile only
-// merge into `pending_`, and when the job finishes a result that is already stale is not
-// shown: the newest state is computed from it.
+// merge into one pending change (AttentionRecomputeQueue), and when the job finishes a result that
+// is already stale is not shown: the newest state is computed from it.
 std::optional<ConfigError> AttentionCellModel::recomputeAfter(const CellChange& change) {
     if (change.kind == CellChange::Kind::Nothing && !updating()) {
         showUnchangedNumbers();
@@ -233,13 +210,8 @@ std::optional<ConfigError> AttentionCellModel::recomputeAfter(const CellChange& 
         return computeInline(change);
     }
     const bool wasUpdating = updating();
-    if (pending_) {
-        pending_->merge(change);
-    } else {
-        pending_ = change;
-    }
-    if (!running_) {
-        startJob();
+    if (const std::optional<CellChange> start = queue_.edit(change)) {
+        startJob(*start);
     }
     if (wasUpdating != updating()) {
         Q_EMIT updatingChanged();
@@ -254,7 +226,7 @@ std::optional<ConfigError> AttentionCellModel::computeInline(const CellChange& c
         return outcome.error;
     }
     memory_.replaceLatest(std::move(job.state), live_.weightsVersion(), live_);
-    unshown_.reset();
+    queue_.shownInline();
     show(std::move(outcome));
     return std::nullopt;
 }
@@ -263,7 +235,7 @@ RecomputeJob AttentionCellModel::jobFor(const CellChange& change) {
     RecomputeJob job;
     job.state = memory_.snapshot(live_); // the worker's own copy
     job.authored = live_.authored();
-    job.base = unshown_ ? unshown_->result : result_;
+    job.base = queue_.base(result_);
     job.change = change;
     job.gradients = needsGradients_;
     job.json = quotedJson_;
@@ -272,17 +244,13 @@ RecomputeJob AttentionCellModel::jobFor(const CellChange& change) {
     return job;
 }
 
-void AttentionCellModel::startJob() {
-    const CellChange change = *pending_;
-    pending_.reset();
+void AttentionCellModel::startJob(const CellChange& change) {
     if (change.kind == CellChange::Kind::Nothing) {
         showUnchangedNumbers();
         return;
     }
     RecomputeJob job = jobFor(change);
-    runningState_ = job.state;
-    runningWeightsVersion_ = live_.weightsVersion();
-    running_ = true;
+    queue_.started(job.state, live_.weightsVersion());
     watcher_.setFuture(QtConcurrent::run(
         [computer = computer_, job = std::move(job), buffer = memory_.freeBuffer()]() mutable {
             return computer->run(job, std::move(buffer));
@@ -290,33 +258,21 @@ void AttentionCellModel::startJob() {
 }
 
 void AttentionCellModel::jobFinished() {
-    RecomputeOutcome outcome = watcher_.result();
-    running_ = false;
-    std::shared_ptr<const EditableAttention> computed = std::move(runningState_);
-    if (outcome.error) {
-        // Refused: back to the last state that computed, with the edits made since.
-        pending_.reset();
+    AttentionRecomputeQueue::Next next = queue_.finished(watcher_.result());
+    if (next.refusal) {
+        // Refused: back to the last state that computed, without the edits made since.
         live_.restore(memory_.latestState());
-        if (unshown_) {
-            RecomputeOutcome last = std::move(*unshown_);
-            unshown_.reset();
-            show(std::move(last));
-        } else {
-            showUnchangedNumbers();
-        }
+        next.show ? show(std::move(*next.show)) : showUnchangedNumbers();
         Q_EMIT updatingChanged();
-        Q_EMIT refused(QString::fromStdString(outcome.error->message));
+        Q_EMIT refused(QString::fromStdString(next.refusal->message));
         return;
     }
-    memory_.replaceLatest(std::move(computed), runningWeightsVersion_, live_);
-    if (pending_ && pending_->kind != CellChange::Kind::Nothing) {
-        unshown_ = std::move(outcome); // stale: the newest edit is computed from it
-        startJob();
+    memory_.replaceLatest(std::move(next.computed), next.computedVersion, live_);
+    if (next.start) {
+        startJob(*next.start); // the outcome was stale: the newest edit is computed from it
         return;
     }
-    pending_.reset(); // at most a focus moved: nothing to compute
-    unshown_.reset();
-    show(std::move(outcome));
+    show(std::move(*next.show));
     Q_EMIT updatingChanged();
 }
 
@@ -469,100 +425,32 @@ arma::mat AttentionCellModel::inputMatrix(const std::string& name) const {
     return editableMatrix(state(), name);
 }
 
-namespace {
-
-QVariantList sectionsToVariant(const std::vector<std::string>& titles,
-                               const std::vector<std::vector<std::string>>& lines) {
-    QVariantList out;
-    for (size_t i = 0; i < titles.size(); ++i) {
-        QVariantMap section;
-        section[QStringLiteral("title")] = QString::fromStdString(titles[i]);
-        section[QStringLiteral("lines")] = toQStringList(lines[i]);
-        out << section;
-    }
-    return out;
-}
-
-} // namespace
-
 QVariantList AttentionCellModel::arithmetic(int head, int digits) const {
-    if (head < 0 || head >= result_->h) {
-        return {};
-    }
-    std::vector<std::string> titles;
-    std::vector<std::vector<std::string>> lines;
-    for (const WorkedSection& s : workedArithmetic(*result_, head, focus(), digits)) {
-        titles.push_back(s.title);
-        lines.push_back(s.lines);
-    }
-    return sectionsToVariant(titles, lines);
+    return arithmeticSections(*result_, head, focus(), digits);
 }
 
 QVariantList AttentionCellModel::trace(int head, int digits) const {
-    if (head < 0 || head >= result_->h) {
-        return {};
-    }
-    std::vector<std::string> titles;
-    std::vector<std::vector<std::string>> lines;
-    for (const TraceStep& s : traceSteps(*result_, head, focus(), digits)) {
-        titles.push_back(s.title);
-        lines.push_back(s.lines);
-    }
-    return sectionsToVariant(titles, lines);
+    return traceSections(*result_, head, focus(), digits);
 }
 
 QVariantList AttentionCellModel::shownKeys() const {
-    QVariantList keys;
-    for (const int key : sharesShown(*result_, focus())) {
-        keys << key;
-    }
-    return keys;
+    return toVariantList(sharesShown(*result_, focus()));
 }
 
 QVariantList AttentionCellModel::focusShares(int head) const {
-    QVariantList out;
-    if (head < 0 || head >= result_->h) {
-        return out;
-    }
-    const HeadResult& h = result_->head[size_t(head)];
-    for (int c = 0; c < result_->m; ++c) {
-        out << h.weight(arma::uword(focus()), arma::uword(c));
-    }
-    return out;
+    return focusRowShares(*result_, head, focus());
 }
 
 double AttentionCellModel::weight(int head, int row, int column) const {
-    if (head < 0 || head >= result_->h || row < 0 || row >= result_->n || column < 0 ||
-        column >= result_->m) {
-        return 0.0;
-    }
-    return result_->head[size_t(head)].weight(arma::uword(row), arma::uword(column));
+    return weightAt(*result_, head, row, column);
 }
 
 double AttentionCellModel::outputAt(int row, int column) const {
-    if (row < 0 || column < 0 || arma::uword(row) >= result_->output.n_rows ||
-        arma::uword(column) >= result_->output.n_cols) {
-        return 0.0;
-    }
-    return result_->output(arma::uword(row), arma::uword(column));
+    return outputEntry(*result_, row, column);
 }
 
-} // namespace attnbook
-
-namespace attnbook {
-
 QString AttentionCellModel::gradientCheckText() const {
-    const GradientCheckReport& check = result_->gradcheck;
-    if (!needsGradients_) {
-        return {};
-    }
-    // The paper's words (gradientCheckSentences), with the two slopes where the largest
-    // difference is.
-    QStringList lines;
-    for (const std::string& line : gradientCheckSentences(check, true)) {
-        lines << QString::fromStdString(line);
-    }
-    return lines.join(QLatin1Char(' '));
+    return needsGradients_ ? gradientCheckLine(result_->gradcheck) : QString();
 }
 
 } // namespace attnbook

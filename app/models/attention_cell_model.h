@@ -9,6 +9,7 @@
 #include "core/document/editable_attention.h"
 #include "core/live/attention_live_cell.h"
 #include "core/live/attention_recompute.h"
+#include "core/live/recompute_queue.h"
 #include "core/math/attention_engine.h"
 #include "core/math/shares_shown.h"
 
@@ -140,7 +141,7 @@ class AttentionCellModel : public QObject {
     // One sentence: the error, the worst entry, how many entries; or why it did not run.
     QString gradientCheckText() const;
     QStringList gradientNames() const;
-    bool updating() const { return running_ || pending_.has_value(); }
+    bool updating() const { return queue_.updating(); }
 
     // Edits. Each returns "" when applied, else the reason it was refused
     // (and then nothing changed).
@@ -218,7 +219,7 @@ class AttentionCellModel : public QObject {
     std::optional<ConfigError> computeInline(const CellChange& change);
     RecomputeJob jobFor(const CellChange& change);
     void prepareWorkerMemory();
-    void startJob();
+    void startJob(const CellChange& change);
     void jobFinished();
     // Swaps a computed result in, then tells the views.
     void show(RecomputeOutcome outcome);
@@ -247,16 +248,9 @@ class AttentionCellModel : public QObject {
     std::vector<int> allowedHeads_;
     double lastComputeMs_ = 0.0;
 
-    // The worker (startJob): the job running, the state it computes and the live cell's
-    // weightsVersion() it was copied at, the edits made since it started (merged into one
-    // change) and, when a newer edit made it stale, its outcome: not shown, but the base of the
-    // next incremental pass.
+    // The worker (startJob): one job at a time, the latest edit winning (the queue's rules).
     QFutureWatcher<RecomputeOutcome> watcher_;
-    bool running_ = false;
-    std::shared_ptr<const EditableAttention> runningState_;
-    quint64 runningWeightsVersion_ = 0;
-    std::optional<CellChange> pending_;
-    std::optional<RecomputeOutcome> unshown_;
+    AttentionRecomputeQueue queue_;
 };
 
 } // namespace attnbook

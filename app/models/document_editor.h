@@ -1,9 +1,9 @@
 #pragma once
-// Every edit an author makes in the window, as a change of the lesson's
-// bytes recorded in one undo history (EditHistory): prose rewritten, a
-// cell's YAML replaced, cells inserted, duplicated, deleted, moved and
-// renamed. After each edit the session re-reads the lesson from the new
-// bytes; everything the edit did not touch is written back as it was read.
+// Every edit an author makes in the window, recorded in one undo history (EditHistory): prose
+// rewritten, a cell's YAML replaced, cells inserted, duplicated, deleted, moved and renamed.
+// The edits and the YAML editor's check are core's (core/live/authoring_edits.h,
+// cell_source_check.h); this adapts them to QML. After each edit the session re-reads the
+// lesson from the new bytes.
 
 #include "app/window/edit_history.h"
 
@@ -15,7 +15,7 @@
 
 namespace attnbook {
 
-class Document;
+struct AuthoringEdit;
 class LessonSession;
 
 class DocumentEditor : public QObject {
@@ -83,9 +83,8 @@ class DocumentEditor : public QObject {
     void edited(int row);
 
   private:
-    // Applies an edit of the working document; records it under `name`.
-    QString commit(const QString& name, const Document& edited, const QString& showCellId = {});
-    std::string templateBody(const std::string& kind, const std::string& attentionId) const;
+    // Applies an edit of the working document and records it; returns why it was refused.
+    QString commit(const AuthoringEdit& edit);
 
     LessonSession* session_;
     EditHistory history_;

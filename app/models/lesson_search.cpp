@@ -64,93 +64,65 @@ QString LessonSearch::searchText(int row) const {
     return lines.join(u'\n');
 }
 
-void LessonSearch::collect() {
-    hits_.clear();
-    if (!session_ || text_.isEmpty()) {
-        return;
+std::vector<std::string> LessonSearch::rowTexts() const {
+    std::vector<std::string> rows;
+    if (!session_) {
+        return rows;
     }
     if (plainCache_.size() > 4096) {
         plainCache_.clear(); // what-ifs rewrite prose with new numbers: keep the cache small
     }
     for (int row = 0; row < session_->cells()->count(); ++row) {
-        const QString haystack = searchText(row);
-        int occurrence = 0;
-        for (qsizetype at = haystack.indexOf(text_, 0, Qt::CaseInsensitive); at >= 0;
-             at = haystack.indexOf(text_, at + text_.size(), Qt::CaseInsensitive)) {
-            hits_.push_back({row, occurrence++});
-        }
+        rows.push_back(searchText(row).toStdString());
     }
+    return rows;
 }
 
 void LessonSearch::find(const QString& text, int fromRow) {
-    text_ = text;
-    collect();
+    // Nothing typed finds nothing: no row's text is needed.
+    find_.find(text.isEmpty() ? std::vector<std::string>() : rowTexts(), text.toStdString(),
+               fromRow);
     Q_EMIT resultsChanged();
-    int first = hits_.empty() ? -1 : 0;
-    for (size_t i = 0; i < hits_.size(); ++i) {
-        if (hits_[i].row >= fromRow) {
-            first = int(i);
-            break;
-        }
-    }
-    current_ = -2; // announce the current hit even when its index did not change
-    setCurrent(first);
+    Q_EMIT currentChanged(); // even when the current hit's index did not change
 }
 
 void LessonSearch::refresh() {
-    if (text_.isEmpty()) {
+    if (find_.text().empty()) {
         return;
     }
-    const Hit was = current_ >= 0 ? hits_[size_t(current_)] : Hit{};
-    collect();
+    const int was = find_.current();
+    find_.refresh(rowTexts());
     Q_EMIT resultsChanged();
-    int index = hits_.empty() ? -1 : 0;
-    for (size_t i = 0; i < hits_.size(); ++i) {
-        if (hits_[i].row > was.row || hits_[i] == was) {
-            index = int(i);
-            break;
-        }
-    }
-    setCurrent(index);
+    announce(was);
 }
 
 void LessonSearch::next() {
-    if (hits_.empty()) {
-        return;
-    }
-    setCurrent((current_ + 1) % int(hits_.size()));
+    const int was = find_.current();
+    find_.next();
+    announce(was);
 }
 
 void LessonSearch::previous() {
-    if (hits_.empty()) {
-        return;
-    }
-    setCurrent(current_ <= 0 ? int(hits_.size()) - 1 : current_ - 1);
+    const int was = find_.current();
+    find_.previous();
+    announce(was);
 }
 
 void LessonSearch::clear() {
-    text_.clear();
-    hits_.clear();
+    const int was = find_.current();
+    find_.clear();
     Q_EMIT resultsChanged();
-    setCurrent(-1);
+    announce(was);
 }
 
-void LessonSearch::setCurrent(int index) {
-    if (index == current_) {
-        return;
+void LessonSearch::announce(int was) {
+    if (find_.current() != was) {
+        Q_EMIT currentChanged();
     }
-    current_ = index;
-    Q_EMIT currentChanged();
 }
 
 QString LessonSearch::status() const {
-    if (text_.isEmpty()) {
-        return {};
-    }
-    if (hits_.empty()) {
-        return tr("no match");
-    }
-    return tr("%1 of %2").arg(current_ + 1).arg(hits_.size());
+    return QString::fromStdString(find_.status());
 }
 
 } // namespace attnbook

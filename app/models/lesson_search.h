@@ -1,11 +1,13 @@
 #pragma once
-// Find in the lesson (Ctrl+F): every place a text occurs in what a reader
-// sees, row by row, in the lesson's order. A prose row is searched as it is
-// shown (bindings replaced by their values, the Markdown marks gone); a
-// cell by its id and title, a quiz by its question and choices, an
-// attention cell by its tokens (what-if tokens included). Case is ignored.
-// The current hit is a row and the k-th occurrence in that row's text
-// (searchText), which is what the window scrolls to and highlights.
+// Find in the lesson (Ctrl+F) for QML. The search is core's (core/live/lesson_search.h: hits,
+// occurrences, case folding, the current hit); this gives it each row's shown text, as the
+// window shows it: a prose row as plain text (bindings replaced by their values, the Markdown
+// marks gone, as its TextEdit holds it), a cell by its id and title, a quiz by its question
+// and choices, an attention cell by its tokens (what-if tokens included). The current hit is a
+// row and the k-th occurrence in that row's text (searchText), which is what the window
+// scrolls to and highlights.
+
+#include "core/live/lesson_search.h"
 
 #include <QHash>
 #include <QObject>
@@ -13,6 +15,7 @@
 #include <QString>
 #include <QtQml/qqmlregistration.h>
 
+#include <string>
 #include <vector>
 
 namespace attnbook {
@@ -33,25 +36,19 @@ class LessonSearch : public QObject {
     Q_PROPERTY(QString status READ status NOTIFY currentChanged)
 
   public:
-    struct Hit {
-        int row = -1;
-        int occurrence = 0; // the k-th occurrence in searchText(row)
-        bool operator==(const Hit&) const = default;
-    };
+    using Hit = LessonFind::Hit; // occurrence: the k-th in searchText(row)
 
     explicit LessonSearch(QObject* parent = nullptr);
 
     LessonSession* session() const { return session_; }
     void setSession(LessonSession* session);
-    QString text() const { return text_; }
-    int count() const { return int(hits_.size()); }
-    int current() const { return current_; }
-    int currentRow() const { return current_ >= 0 ? hits_[size_t(current_)].row : -1; }
-    int currentOccurrence() const {
-        return current_ >= 0 ? hits_[size_t(current_)].occurrence : -1;
-    }
+    QString text() const { return QString::fromStdString(find_.text()); }
+    int count() const { return int(find_.hits().size()); }
+    int current() const { return find_.current(); }
+    int currentRow() const { return find_.currentHit().row; }
+    int currentOccurrence() const { return find_.currentHit().occurrence; }
     QString status() const;
-    const std::vector<Hit>& hits() const { return hits_; }
+    const std::vector<Hit>& hits() const { return find_.hits(); }
 
     // Searches for `text`; the current hit becomes the first at or after
     // row `fromRow` (where the reader is), else the first.
@@ -76,13 +73,13 @@ class LessonSearch : public QObject {
     // The lesson changed under the hits (an edit, a what-if): search again,
     // keeping the current hit's place.
     void refresh();
-    void collect();
-    void setCurrent(int index);
+    // Every row's searchText.
+    std::vector<std::string> rowTexts() const;
+    // currentChanged, when the current hit is no longer `was`.
+    void announce(int was);
 
     QPointer<LessonSession> session_;
-    QString text_;
-    std::vector<Hit> hits_;
-    int current_ = -1;
+    LessonFind find_;
     mutable QHash<QString, QString> plainCache_;
 };
 

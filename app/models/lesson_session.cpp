@@ -8,6 +8,7 @@
 #include "app/models/quiz_cell_model.h"
 #include "app/models/transformer_cell_model.h"
 #include "core/document/data_files.h"
+#include "core/live/undo_timeline.h"
 #include "exports/lesson_source.h"
 
 #include <QFile>
@@ -39,6 +40,8 @@ LessonSession::LessonSession(QObject* parent)
       outline_(new OutlineModel(this)), editor_(new DocumentEditor(this)),
       saver_(new DocumentSaver(this)) {
     connect(editor_, &DocumentEditor::dirtyChanged, this, &LessonSession::unsavedChangesChanged);
+    connect(editor_, &DocumentEditor::historyChanged, this, &LessonSession::undoChanged);
+    connect(this, &LessonSession::opened, this, &LessonSession::undoChanged);
 }
 
 LessonSession::~LessonSession() = default;
@@ -138,6 +141,54 @@ QObject* LessonSession::cell(const QString& id) const {
 
 QString LessonSession::documentText() const {
     return QString::fromStdString(live_.working().serialize());
+}
+
+namespace {
+
+UndoChoice undoChoice(const std::map<std::string, AttentionCellModel*>& attention,
+                      const std::vector<TransformerCellModel*>& transformers,
+                      const DocumentEditor& editor) {
+    std::vector<WhatIfHead> whatIfs;
+    for (const auto& [id, model] : attention) {
+        if (model->canUndoWhatIf()) {
+            whatIfs.push_back({id, model->whatIfStamp()});
+        }
+    }
+    for (const TransformerCellModel* model : transformers) {
+        if (model->canUndoWhatIf()) {
+            whatIfs.push_back({model->cellId().toStdString(), model->whatIfStamp()});
+        }
+    }
+    return chooseUndo(whatIfs, editor.canUndo());
+}
+
+} // namespace
+
+bool LessonSession::canUndo() const {
+    return undoChoice(attention_, transformers_, *editor_).target != UndoChoice::Target::Nothing;
+}
+
+QString LessonSession::undoCellId() const {
+    return QString::fromStdString(undoChoice(attention_, transformers_, *editor_).cellId);
+}
+
+void LessonSession::undo() {
+    const UndoChoice choice = undoChoice(attention_, transformers_, *editor_);
+    if (choice.target == UndoChoice::Target::WhatIf) {
+        const auto attention = attention_.find(choice.cellId);
+        if (attention != attention_.end()) {
+            attention->second->undoWhatIf();
+            return;
+        }
+        for (TransformerCellModel* model : transformers_) {
+            if (model->cellId().toStdString() == choice.cellId) {
+                model->undoWhatIf();
+                return;
+            }
+        }
+    } else if (choice.target == UndoChoice::Target::DocumentEdit) {
+        editor_->undo();
+    }
 }
 
 void LessonSession::clearCells() {
@@ -260,6 +311,7 @@ template <class Model> void LessonSession::wire(Model* model, const std::string&
         show(live_.recomputed(id, model->sharedResult(), model->resultJson()));
     });
     connect(model, &Model::updatingChanged, this, &LessonSession::cellUpdatingChanged);
+    connect(model, &Model::recomputed, this, &LessonSession::undoChanged);
     if (const auto quoted = live_.quoted().paths(id)) {
         model->setQuoted(quoted); // each recompute builds the JSON prose reads
     }

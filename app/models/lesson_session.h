@@ -52,6 +52,10 @@ class LessonSession : public QObject {
     Q_PROPERTY(bool hasFile READ hasFile NOTIFY opened)
     // Some cell's numbers are being computed on the worker after an edit.
     Q_PROPERTY(bool updating READ updating NOTIFY updatingChanged)
+    // Ctrl+Z, one timeline for the lesson (core/live/undo_timeline.h): the latest what-if in
+    // whichever cell (`undoCellId` names it), else the document's last edit.
+    Q_PROPERTY(bool canUndo READ canUndo NOTIFY undoChanged)
+    Q_PROPERTY(QString undoCellId READ undoCellId NOTIFY undoChanged)
 
   public:
     explicit LessonSession(QObject* parent = nullptr);
@@ -88,6 +92,11 @@ class LessonSession : public QObject {
     bool openText(const QString& name, const std::string& bytes);
     // The model behind cell `id` (AttentionCellModel, QuizCellModel, ChartCellModel).
     Q_INVOKABLE QObject* cell(const QString& id) const;
+    bool canUndo() const;
+    // The cell whose what-if Undo takes back; "" when Undo takes back a document edit, or nothing.
+    QString undoCellId() const;
+    // Takes back the latest what-if or, with none left, the document's last edit.
+    Q_INVOKABLE void undo();
     // The working copy of the document, with kept edits: what a save would write.
     Q_INVOKABLE QString documentText() const;
     // A new lesson from the bundled template, with no file yet.
@@ -118,6 +127,7 @@ class LessonSession : public QObject {
     // reload. Not a what-if, which changes numbers but not the document (what exports read).
     void edited();
     void updatingChanged();
+    void undoChanged();
 
   private:
     // Shows what live_ holds now: its rows, outline and problems, with a model for each cell.

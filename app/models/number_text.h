@@ -1,6 +1,6 @@
 #pragma once
-// Numbers typed into the window: read strictly, and when refused, say why in
-// words a learner can act on ("use a point: 1.5, not 1,5").
+// Numbers in the window: typed ones read by core's one rule (core/document/number_input.h),
+// shown ones written by core's formats (core/math/number_format.h), as QStrings.
 
 #include <QList>
 #include <QObject>
@@ -12,9 +12,7 @@
 
 namespace attnbook {
 
-// The number in `text`, or nullopt with `reason` set. Accepts the real minus
-// sign (−) the window writes; refuses empty text, decimal commas, trailing
-// junk and anything that is not finite.
+// The number in `text`, or nullopt with `reason` set (readTypedNumber).
 std::optional<double> parseTypedNumber(const QString& text, QString& reason);
 
 // How the window writes a number: readableNumber (whole numbers without

@@ -1,10 +1,11 @@
 #include "app/models/transformer_cell_model.h"
 
 #include "app/models/attention_cell_model.h"
+#include "app/models/cell_transformer_views.h"
+#include "app/models/cell_variants.h"
 #include "app/models/number_text.h"
 #include "core/document/cell_cost.h"
 #include "core/live/control_names.h"
-#include "core/math/blockwise_attention.h"
 #include "core/math/transformer_engine.h"
 #include "core/math/transformer_stages.h"
 #include "exports/heat_palette.h"
@@ -25,38 +26,15 @@ namespace {
 // under a millisecond here); a larger one on the worker, so the window never stalls.
 constexpr double kInlineWork = 2e6;
 
-QStringList toQStringList(const std::vector<std::string>& items) {
-    QStringList out;
-    for (const std::string& item : items) {
-        out << QString::fromStdString(item);
-    }
-    return out;
-}
-
-// Row `row` of `m`, its first `columns` numbers at most.
-QVariantList rowValues(const arma::mat& m, arma::uword row,
-                       arma::uword columns = std::numeric_limits<arma::uword>::max()) {
-    QVariantList values;
-    for (arma::uword c = 0; c < m.n_cols && c < columns; ++c) {
-        values << m(row, c);
-    }
-    return values;
-}
-
-double largestMagnitude(const arma::mat& m) {
-    return m.is_empty() ? 0.0 : arma::abs(m).max();
-}
-
 } // namespace
 
 TransformerCellModel::TransformerCellModel(const std::string& id, const TransformerCellSpec& spec,
                                            std::shared_ptr<const TransformerResult> computed,
                                            QObject* parent)
     : QObject(parent), id_(QString::fromStdString(id)), views_(toQStringList(spec.views)),
-      controls_(toQStringList(spec.controls)), live_(spec), result_(std::move(computed)) {
-    wholeInline_ = transformerCost(spec.config).multiplyAdds < kInlineWork;
-    forwardInline_ = wholeInline_ || transformerFirstStepWork(spec.config) < kInlineWork;
-}
+      controls_(toQStringList(spec.controls)), live_(spec), result_(std::move(computed)),
+      wholeInline_(transformerCost(spec.config).multiplyAdds < kInlineWork),
+      steps_(wholeInline_ || transformerFirstStepWork(spec.config) < kInlineWork) {}
 
 TransformerCellModel::~TransformerCellModel() {
     if (watcher_) {
@@ -92,12 +70,7 @@ QString TransformerCellModel::gradientCheckText() const {
     if (!complete()) {
         return tr("Checking the gradients of this what-if…");
     }
-    // The attention cell's words and the paper's (gradientCheckSentences).
-    QStringList lines;
-    for (const std::string& line : gradientCheckSentences(result_->gradcheck, true)) {
-        lines << QString::fromStdString(line);
-    }
-    return lines.join(QLatin1Char(' '));
+    return gradientCheckLine(result_->gradcheck); // the attention cell's words
 }
 
 QString TransformerCellModel::generationRefused() const {
@@ -195,9 +168,8 @@ QString TransformerCellModel::keep() {
 }
 
 void TransformerCellModel::recompute() {
-    ++serial_;
-    if (!forwardInline_) {
-        forwardWanted_ = true;
+    steps_.edited();
+    if (!steps_.forwardInline()) {
         scheduleWorker();
         Q_EMIT updatingChanged();
         return;
@@ -205,7 +177,7 @@ void TransformerCellModel::recompute() {
     QElapsedTimer timer;
     timer.start();
     Outcome outcome;
-    outcome.serial = serial_;
+    outcome.serial = steps_.serial();
     try {
         const TransformerConfig config = live_.config();
         TransformerEngine engine;
@@ -214,7 +186,7 @@ void TransformerCellModel::recompute() {
         engine.generate(config, *result);
         if (wholeInline_) {
             engine.backward(config, *result);
-            outcome.step = Step::Rest;
+            outcome.step = TransformerStep::Rest;
         }
         if (quoted_) {
             outcome.json =
@@ -231,21 +203,21 @@ void TransformerCellModel::recompute() {
 }
 
 void TransformerCellModel::scheduleWorker() {
-    if (watcher_) {
-        return; // workerFinished asks again
+    const std::optional<TransformerStep> step = steps_.nextJob();
+    if (!step) {
+        return; // busy (workerFinished asks again), or nothing owed
     }
     // Each job holds its configuration, whose weights alias the authored cell's (no copy of
     // them on the GUI thread): the destructor waits for the job, so they outlive it.
     auto config = std::make_shared<const TransformerConfig>(live_.config());
-    if (forwardWanted_) {
-        forwardWanted_ = false;
-        startJob(Step::Forward, [config] {
+    if (*step == TransformerStep::Forward) {
+        startJob(*step, [config] {
             auto result = std::make_shared<TransformerResult>();
             TransformerEngine().forward(*config, *result);
             return result;
         });
-    } else if (!shownComplete_ && shownSerial_ == serial_ && problem_.isEmpty()) {
-        startJob(Step::Rest, [config, forward = result_] {
+    } else {
+        startJob(*step, [config, forward = result_] {
             // The forward numbers are copied (a few MB at GPT-2's size; the gradients, the
             // bulk, are not there yet): the shown result stays as it is.
             auto result = std::make_shared<TransformerResult>(*forward);
@@ -259,7 +231,7 @@ void TransformerCellModel::scheduleWorker() {
     }
 }
 
-void TransformerCellModel::startJob(Step step,
+void TransformerCellModel::startJob(TransformerStep step,
                                     std::function<std::shared_ptr<TransformerResult>()> work) {
     // Only what the quoting paths read: the whole JSON of a large cell costs more than
     // computing it.
@@ -271,30 +243,31 @@ void TransformerCellModel::startJob(Step step,
     watcher_ = std::make_unique<QFutureWatcher<Outcome>>();
     connect(watcher_.get(), &QFutureWatcherBase::finished, this,
             &TransformerCellModel::workerFinished);
-    watcher_->setFuture(QtConcurrent::run([step, serial = serial_, work = std::move(work), json]() {
-        QElapsedTimer timer;
-        timer.start();
-        Outcome outcome;
-        outcome.step = step;
-        outcome.serial = serial;
-        try {
-            std::shared_ptr<TransformerResult> result = work();
-            outcome.json = json(*result);
-            outcome.result = std::move(result);
-        } catch (const InvalidConfig& e) {
-            outcome.error = e.error().message;
-        } catch (const std::bad_alloc&) {
-            outcome.error = "not enough memory to compute this cell";
-        }
-        outcome.milliseconds = double(timer.nsecsElapsed()) / 1e6;
-        return outcome;
-    }));
+    watcher_->setFuture(
+        QtConcurrent::run([step, serial = steps_.serial(), work = std::move(work), json]() {
+            QElapsedTimer timer;
+            timer.start();
+            Outcome outcome;
+            outcome.step = step;
+            outcome.serial = serial;
+            try {
+                std::shared_ptr<TransformerResult> result = work();
+                outcome.json = json(*result);
+                outcome.result = std::move(result);
+            } catch (const InvalidConfig& e) {
+                outcome.error = e.error().message;
+            } catch (const std::bad_alloc&) {
+                outcome.error = "not enough memory to compute this cell";
+            }
+            outcome.milliseconds = double(timer.nsecsElapsed()) / 1e6;
+            return outcome;
+        }));
 }
 
 void TransformerCellModel::workerFinished() {
     Outcome outcome = watcher_->result();
     watcher_.reset();
-    if (outcome.serial == serial_) {
+    if (steps_.finished(outcome.serial)) {
         accept(std::move(outcome));
     } // else a newer edit's numbers replace these
     scheduleWorker();
@@ -306,25 +279,22 @@ void TransformerCellModel::workerFinished() {
 void TransformerCellModel::accept(Outcome outcome) {
     if (!outcome.result) {
         problem_ = QString::fromStdString(outcome.error);
-        shownSerial_ = outcome.serial; // the problem is the latest settings' answer
-        shownComplete_ = true;
+        steps_.shown(outcome.step, true); // the problem is the latest settings' answer
         ++revision_;
         Q_EMIT recomputed();
         return;
     }
     problem_.clear();
-    (outcome.step == Step::Forward ? lastComputeMs_ : lastCompletionMs_) = outcome.milliseconds;
+    (outcome.step == TransformerStep::Forward ? lastComputeMs_ : lastCompletionMs_) =
+        outcome.milliseconds;
     show(std::move(outcome.result), std::move(outcome.json), outcome.step);
 }
 
 void TransformerCellModel::show(std::shared_ptr<const TransformerResult> result,
-                                std::shared_ptr<const Json> json, Step step) {
-    const bool newForward = step == Step::Forward || shownSerial_ != serial_;
+                                std::shared_ptr<const Json> json, TransformerStep step) {
     std::shared_ptr<const TransformerResult> replaced = std::exchange(result_, std::move(result));
     json_ = std::move(json);
-    shownSerial_ = serial_;
-    shownComplete_ = step == Step::Rest;
-    if (newForward) {
+    if (steps_.shown(step, false)) {
         ++forwardRevision_; // the layers' attention views are rebuilt from the new numbers
     }
     ++revision_;
@@ -355,155 +325,33 @@ QStringList TransformerCellModel::stageNames() const {
     return names;
 }
 
-const arma::mat& TransformerCellModel::stageMatrix(int stage) const {
-    const int layers = result_->layersRun;
-    if (stage <= 0) {
-        return result_->X;
-    }
-    if (stage > 2 * layers) {
-        return result_->finalLn.out;
-    }
-    const TransformerLayerResult& layer = result_->layers[size_t((stage - 1) / 2)];
-    return (stage - 1) % 2 == 0 ? layer.resid1 : layer.resid2;
-}
-
 QVariantList TransformerCellModel::stageRows(int stage) const {
-    const arma::mat& now = stageMatrix(stage);
-    const arma::mat* before = stage > 0 ? &stageMatrix(stage - 1) : nullptr;
-    QVariantList rows;
-    const arma::uword columns = arma::uword(kShownColumns);
-    for (arma::uword r = 0; r < now.n_rows && r < arma::uword(kShownRows); ++r) {
-        QVariantMap row;
-        row[QStringLiteral("label")] = r < result_->tokens.size()
-                                           ? QString::fromStdString(result_->tokens[r])
-                                           : QString::number(r);
-        row[QStringLiteral("values")] = rowValues(now, r, columns);
-        row[QStringLiteral("norm")] = arma::norm(now.row(r));
-        if (before) {
-            const arma::rowvec change = now.row(r) - before->row(r); // (d) what the stage added
-            QVariantList changes;
-            for (arma::uword c = 0; c < change.n_elem && c < columns; ++c) {
-                changes << change(c);
-            }
-            row[QStringLiteral("change")] = changes;
-            row[QStringLiteral("changeNorm")] = arma::norm(change);
-        }
-        rows << row;
-    }
-    return rows;
+    return transformer_views::stageRows(*result_, stage);
 }
-
 double TransformerCellModel::stageRange(int stage) const {
-    return largestMagnitude(stageMatrix(stage));
+    return transformer_views::stageRange(*result_, stage);
 }
-
 double TransformerCellModel::changeRange(int stage) const {
-    if (stage <= 0) {
-        return 0.0;
-    }
-    return largestMagnitude(stageMatrix(stage) - stageMatrix(stage - 1));
+    return transformer_views::changeRange(*result_, stage);
 }
-
 QVariantList TransformerCellModel::ffnRows(int layer) const {
-    QVariantList rows;
-    if (layer < 0 || layer >= result_->layersRun) {
-        return rows;
-    }
-    const arma::mat& act = result_->layers[size_t(layer)].ffnAct;
-    for (arma::uword r = 0; r < act.n_rows && r < arma::uword(kShownRows); ++r) {
-        QVariantMap row;
-        row[QStringLiteral("label")] = QString::fromStdString(result_->tokens[r]);
-        row[QStringLiteral("values")] = rowValues(act, r, arma::uword(kShownHiddenColumns));
-        rows << row;
-    }
-    return rows;
+    return transformer_views::ffnRows(*result_, layer);
 }
-
 double TransformerCellModel::ffnRange(int layer) const {
-    if (layer < 0 || layer >= result_->layersRun) {
-        return 0.0;
-    }
-    return largestMagnitude(result_->layers[size_t(layer)].ffnAct);
+    return transformer_views::ffnRange(*result_, layer);
 }
-
 QVariantList TransformerCellModel::nextWords(int count) const {
-    QVariantList words;
-    // The word generation picked first, else the most likely one (none while a sampled
-    // generation is still coming: its draw may pick another).
     const bool drawComing = !complete() && live_.settings().pick == PickKind::Sample;
-    const QString chosen = !result_->generation.steps.empty()
-                               ? QString::fromStdString(result_->generation.steps.front().label)
-                           : !result_->next.empty() && !drawComing
-                               ? QString::fromStdString(result_->next[0].word)
-                               : QString();
-    for (size_t i = 0; i < result_->next.size() && int(i) < count; ++i) {
-        QVariantMap w;
-        w[QStringLiteral("word")] = QString::fromStdString(result_->next[i].word);
-        w[QStringLiteral("prob")] = result_->next[i].prob;
-        w[QStringLiteral("chosen")] = w[QStringLiteral("word")].toString() == chosen;
-        words << w;
-    }
-    return words;
+    return transformer_views::nextWords(*result_, count, drawComing);
 }
-
 QVariantList TransformerCellModel::generationSteps() const {
-    QVariantList steps;
-    int keys = result_->n;
-    for (const GenerationStep& step : result_->generation.steps) {
-        QVariantMap s;
-        s[QStringLiteral("word")] = QString::fromStdString(step.label);
-        s[QStringLiteral("prob")] = step.prob;
-        s[QStringLiteral("costCached")] = step.costCached;
-        s[QStringLiteral("costFull")] = step.costFull;
-        s[QStringLiteral("keys")] = keys++; // the positions the step's query reads
-        steps << s;
-    }
-    return steps;
+    return transformer_views::generationSteps(*result_);
 }
-
 int TransformerCellModel::headsOf(int layer) const {
-    if (layer < 0 || layer >= result_->layersRun) {
-        return 0;
-    }
-    return result_->layers[size_t(layer)].attention.h;
+    return transformer_views::headsOf(*result_, layer);
 }
-
 QVariantMap TransformerCellModel::blocks(int layer, int head, int row, int blockSize) const {
-    QVariantMap out;
-    if (layer < 0 || layer >= result_->layersRun || blockSize < 1) {
-        return out;
-    }
-    const AttentionResult& a = result_->layers[size_t(layer)].attention;
-    if (head < 0 || head >= a.h || row < 0 || row >= a.n) {
-        return out;
-    }
-    const arma::uword k0 = arma::uword(head * a.dK), v0 = arma::uword(head * a.dV);
-    const TransformerConfig config = live_.config();
-    const AttentionConfig& layerConfig = config.layers[size_t(layer)].attention;
-    // Q_i (n × d_k), K_i (m × d_k), V_i (m × d_v): this head's columns
-    const BlockwiseHead blocked = blockwiseHead(a.Q.cols(k0, k0 + arma::uword(a.dK) - 1),
-                                                a.K.cols(k0, k0 + arma::uword(a.dK) - 1),
-                                                a.V.cols(v0, v0 + arma::uword(a.dV) - 1), a.scale,
-                                                layerConfig.mask, layerConfig.padding, blockSize);
-    QVariantList steps;
-    for (const BlockwiseStep& step : blocked.steps) {
-        QVariantMap s;
-        s[QStringLiteral("first")] = step.firstKey;
-        s[QStringLiteral("end")] = step.endKey;
-        const double m = step.runningMax(arma::uword(row));
-        s[QStringLiteral("max")] = std::isfinite(m) ? QVariant(m) : QVariant();
-        s[QStringLiteral("total")] = step.runningTotal(arma::uword(row));
-        s[QStringLiteral("out")] = rowValues(step.runningOut, arma::uword(row));
-        steps << s;
-    }
-    out[QStringLiteral("steps")] = steps;
-    out[QStringLiteral("output")] = rowValues(blocked.output, arma::uword(row));
-    out[QStringLiteral("plain")] = rowValues(a.head[size_t(head)].context, arma::uword(row));
-    out[QStringLiteral("difference")] =
-        arma::abs(blocked.output.row(arma::uword(row)) -
-                  a.head[size_t(head)].context.row(arma::uword(row)))
-            .max();
-    return out;
+    return transformer_views::blocks(*result_, live_.config(), layer, head, row, blockSize);
 }
 
 QObject* TransformerCellModel::layerAttention(int layer) {

@@ -13,9 +13,11 @@
 // on the worker (40–70 ms per what-if); a GPT-2-sized cell runs both steps on the worker.
 // Until the rest arrives, `complete` is false and prose that quotes it waits (LessonSession).
 
+#include "app/models/cell_transformer_views.h"
 #include "core/document/expression.h"
 #include "core/document/json.h"
 #include "core/document/result_json.h"
+#include "core/live/recompute_queue.h"
 #include "core/live/transformer_live_cell.h"
 #include "core/math/transformer_result.h"
 
@@ -119,10 +121,10 @@ class TransformerCellModel : public QObject {
     QString generationRefused() const;
     double cacheNumbers() const { return result_->generation.cacheNumbers; }
     int blockSize() const { return live_.authored().blockSize; }
-    bool updating() const { return bool(watcher_) || forwardWanted_; }
+    bool updating() const { return steps_.updating(); }
     // The forward pass of the latest settings is on screen (the chances follow the edit).
-    bool chancesCurrent() const { return shownSerial_ == serial_; }
-    bool complete() const { return chancesCurrent() && shownComplete_; }
+    bool chancesCurrent() const { return steps_.chancesCurrent(); }
+    bool complete() const { return steps_.complete(); }
     // Whether prose reading `path` of this cell waits for the rest of the computation: the
     // paths under grad, gradcheck and generation while `complete` is false.
     bool awaits(const BindingPath& path) const;
@@ -181,9 +183,9 @@ class TransformerCellModel : public QObject {
     void setQuoted(std::shared_ptr<const JsonSelection> paths) { quoted_ = std::move(paths); }
     std::shared_ptr<const Json> resultJson() const { return json_; }
     // The columns (and rows) the stream and FFN views show of a large cell: the first ones.
-    static constexpr int kShownColumns = 48;
-    static constexpr int kShownHiddenColumns = 128;
-    static constexpr int kShownRows = 32;
+    static constexpr int kShownColumns = transformer_views::kShownColumns;
+    static constexpr int kShownHiddenColumns = transformer_views::kShownHiddenColumns;
+    static constexpr int kShownRows = transformer_views::kShownRows;
     const TransformerResult& result() const { return *result_; }
     void setKeeper(Keeper keeper) { keeper_ = std::move(keeper); }
     // Milliseconds the latest forward step and the latest rest step took.
@@ -195,11 +197,10 @@ class TransformerCellModel : public QObject {
     void updatingChanged();
 
   private:
-    // The two steps of a recompute (see the class comment).
-    enum class Step { Forward, Rest };
+    // One step of a recompute (see the class comment).
     struct Outcome {
-        Step step = Step::Forward;
-        quint64 serial = 0; // the settings it computed; stale once an edit bumps serial_
+        TransformerStep step = TransformerStep::Forward;
+        std::uint64_t serial = 0; // the settings it computed (TransformerStepQueue::serial)
         std::shared_ptr<const TransformerResult> result;
         std::shared_ptr<const Json> json;
         std::string error;
@@ -213,12 +214,11 @@ class TransformerCellModel : public QObject {
     void scheduleWorker();
     // Runs `work` (a step) on the worker for the current settings, timed, with the JSON of
     // the quoted paths; a refusal becomes the outcome's error.
-    void startJob(Step step, std::function<std::shared_ptr<TransformerResult>()> work);
+    void startJob(TransformerStep step, std::function<std::shared_ptr<TransformerResult>()> work);
     void workerFinished();
     void accept(Outcome outcome);
     void show(std::shared_ptr<const TransformerResult> result, std::shared_ptr<const Json> json,
-              Step step);
-    const arma::mat& stageMatrix(int stage) const;
+              TransformerStep step);
 
     QString id_;
     QStringList views_, controls_;
@@ -229,14 +229,11 @@ class TransformerCellModel : public QObject {
     int forwardRevision_ = 0; // bumped when new forward numbers are shown
     Keeper keeper_;
     double lastComputeMs_ = 0.0, lastCompletionMs_ = 0.0;
-    bool wholeInline_ = true;   // both steps at once on the GUI thread
-    bool forwardInline_ = true; // the forward step (with generation) on the GUI thread
-    quint64 serial_ = 0;        // bumped by every change of the settings
-    quint64 shownSerial_ = 0;   // the settings result_ was computed from
-    bool shownComplete_ = true; // result_ holds generation, gradients and their check
-    // The worker: one job at a time; the forward step of the latest settings it still owes.
-    std::unique_ptr<QFutureWatcher<Outcome>> watcher_;
-    bool forwardWanted_ = false;
+    bool wholeInline_ = true; // both steps at once on the GUI thread
+    // Which step the worker computes next, and which outcome is still wanted (the forward
+    // step with generation runs on the GUI thread when steps_.forwardInline()).
+    TransformerStepQueue steps_;
+    std::unique_ptr<QFutureWatcher<Outcome>> watcher_; // the worker: one job at a time
     std::shared_ptr<const JsonSelection> quoted_;
     std::shared_ptr<const Json> json_;
     std::map<int, QPointer<AttentionCellModel>> layerModels_;

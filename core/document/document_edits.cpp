@@ -5,15 +5,9 @@
 namespace attnbook {
 namespace {
 
-// `text` with every line end written as the document's own.
+// `text` with every line end written as the document's own, and a final one.
 std::string withLineEnding(const std::string& text, const std::string& lineEnding) {
-    std::string out;
-    for (size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
-            continue;
-        }
-        out += text[i] == '\n' ? lineEnding : std::string(1, text[i]);
-    }
+    std::string out = withLineEnds(text, lineEnding);
     if (!out.empty() &&
         out.compare(out.size() - lineEnding.size(), lineEnding.size(), lineEnding) != 0) {
         out += lineEnding;
@@ -46,6 +40,33 @@ bool blankBefore(const Document& document, int index) {
 }
 
 } // namespace
+
+std::string withLineEnds(const std::string& text, const std::string& lineEnding) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+            continue;
+        }
+        out += text[i] == '\n' ? lineEnding : std::string(1, text[i]);
+    }
+    return out;
+}
+
+std::string textForEditing(const std::string& bytes) {
+    std::string out = withLineEnds(bytes, "\n");
+    if (!out.empty() && out.back() == '\n') {
+        out.pop_back();
+    }
+    return out;
+}
+
+std::string typedCellBody(const std::string& typed, const std::string& lineEnding) {
+    std::string body = withLineEnds(typed, lineEnding);
+    if (!body.empty()) {
+        body += lineEnding; // textForEditing() took off the final line end
+    }
+    return body;
+}
 
 std::string unusedCellId(const Document& document, const std::string& stem) {
     for (int i = 1;; ++i) {

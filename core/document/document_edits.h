@@ -35,6 +35,16 @@ std::optional<std::string> moveCell(Document& document, const std::string& id, i
 // document's; a missing final line end is added).
 std::optional<std::string> setProseText(Document& document, int segment, std::string markdown);
 
+// `text` with every line end ("\n", or "\r\n" pasted) written as `lineEnding`.
+std::string withLineEnds(const std::string& text, const std::string& lineEnding);
+
+// Text of the document as the window's editors show it: "\n" line ends, no final line end.
+std::string textForEditing(const std::string& bytes);
+
+// A cell's body as an editor holds it (textForEditing), as the document writes it: its line
+// ends, and the final line end again (none for an empty body).
+std::string typedCellBody(const std::string& typed, const std::string& lineEnding);
+
 // A fresh id for a cell of `kind`: "attention1", "attention2", ... not yet used.
 std::string unusedCellId(const Document& document, const std::string& stem);
 

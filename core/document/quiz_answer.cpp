@@ -1,9 +1,9 @@
 #include "core/document/quiz_answer.h"
 
 #include "core/document/bindings.h"
+#include "core/document/number_input.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -55,23 +55,10 @@ int quizShownDecimals(const QuizCellSpec& quiz) {
 
 namespace {
 
+// One side of a fraction, or the whole answer: a number as every field reads one.
 std::optional<double> decimal(std::string_view text) {
-    while (!text.empty() && text.front() == ' ') {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && text.back() == ' ') {
-        text.remove_suffix(1);
-    }
-    if (!text.empty() && text.front() == '+') {
-        text.remove_prefix(1);
-    }
-    double value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
-        !std::isfinite(value)) {
-        return std::nullopt;
-    }
-    return value;
+    std::string reason;
+    return readTypedNumber(text, reason);
 }
 
 } // namespace

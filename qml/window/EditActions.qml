@@ -16,37 +16,13 @@ Item {
     readonly property alias editLessonAction: editLessonAction
 
     // Ctrl+Z: the latest what-if not kept, in whichever cell it was made; with none, the
-    // document's last edit. (The order across cells is decided here: the C++ offers no one
-    // undo timeline for what-ifs and document edits yet, issue 24.)
-    property int cellsRevision: 0
-    Connections {
-        target: edits.session
-        function onOpened() { ++edits.cellsRevision }
-    }
-    function whatIfToUndo(): var {
-        edits.cellsRevision // new cell objects after every rebuild
-        const cells = edits.session.cells
-        let latest = null
-        for (let row = 0; row < cells.count; ++row) {
-            const cell = cells.data(cells.index(row, 0), CellListModel.CellObjectRole)
-            if (cell && cell.canUndoWhatIf === true && (!latest || cell.whatIfStamp > latest.whatIfStamp))
-                latest = cell
-        }
-        return latest
-    }
-    readonly property var undoableWhatIf: whatIfToUndo()
-    readonly property bool canUndo: undoableWhatIf !== null || session.editor.canUndo
-    function undo() {
-        const cell = edits.whatIfToUndo()
-        if (cell)
-            cell.undoWhatIf()
-        else if (edits.session.editor.canUndo)
-            edits.session.editor.undo()
-    }
+    // document's last edit. The session decides (core/live/undo_timeline.h).
+    readonly property bool canUndo: edits.session.canUndo
+    function undo() { edits.session.undo() }
 
     Action {
         id: undoAction
-        text: edits.undoableWhatIf ? qsTr("&Undo your change to %1").arg(edits.undoableWhatIf.cellId)
+        text: edits.session.undoCellId !== "" ? qsTr("&Undo your change to %1").arg(edits.session.undoCellId)
               : edits.session.editor.canUndo ? qsTr("&Undo %1").arg(edits.session.editor.undoText)
               : qsTr("&Undo")
         shortcut: StandardKey.Undo // qmllint disable unqualified

@@ -104,6 +104,47 @@ class TestClassroom : public QObject {
         QVERIFY(!cell->canUndoWhatIf());
     }
 
+    // Ctrl+Z has one timeline (issue 24): the latest what-if first, in whichever cell it was
+    // made, then the next latest, then the document's own edits; the menu names the cell.
+    void undoTakesTheLatestWhatIfAcrossCellsThenTheDocument() {
+        LessonSession session;
+        QVERIFY(session.open(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/attention.md")));
+        QVERIFY(!session.canUndo());
+        const std::string before = session.documentText().toStdString();
+        session.editor()->insertBelow(0, QStringLiteral("prose"));
+        QVERIFY(session.canUndo());
+        QCOMPARE(session.undoCellId(), QString()); // the document's edit
+        AttentionCellModel* playground = attention(session, "playground");
+        AttentionCellModel* check = attention(session, "grad_check");
+        QVERIFY(playground && check);
+        QCOMPARE(playground->setHeads(2), QString());
+        settled(playground);
+        QCOMPARE(check->setMask(QStringLiteral("causal")), QString());
+        settled(check);
+        QCOMPARE(playground->setMask(QStringLiteral("causal")), QString());
+        settled(playground);
+
+        QCOMPARE(session.undoCellId(), QStringLiteral("playground"));
+        session.undo();
+        settled(playground);
+        QCOMPARE(playground->mask(), QStringLiteral("none"));
+        QCOMPARE(playground->heads(), 2);
+        QCOMPARE(session.undoCellId(), QStringLiteral("grad_check"));
+        session.undo();
+        settled(check);
+        QVERIFY(!check->edited());
+        QCOMPARE(session.undoCellId(), QStringLiteral("playground"));
+        session.undo();
+        settled(playground);
+        QVERIFY(!playground->edited());
+        // No what-if left: the inserted prose goes, and the document is as it was opened.
+        QCOMPARE(session.undoCellId(), QString());
+        QVERIFY(session.canUndo());
+        session.undo();
+        QCOMPARE(session.documentText().toStdString(), before);
+        QVERIFY(!session.canUndo());
+    }
+
     void matrixAsTabSeparatedText() {
         LessonSession session;
         QVERIFY(session.open(kWindowLesson));
