@@ -2,6 +2,7 @@ import QtQuick
 import QtQuick.Controls
 import Attnbook
 import Attnbook.Models
+import Attnbook.Window
 
 // A piece of prose: Markdown with the bindings already replaced by values,
 // set into the item's document with the lesson's typography.
@@ -32,7 +33,7 @@ TextEdit {
     font.pixelSize: Theme.proseSize
     activeFocusOnTab: false
     // A claim a what-if made false is a short mark whose link holds what it claims and the
-    // values now (LessonSession::claimMark): shown on hover, never opened.
+    // values now (ProseBinder::claimMark (core/live/prose_rebinding)): shown on hover, never opened.
     readonly property string claimDetail: hoveredLink.startsWith("#claim:")
                                           ? decodeURIComponent(hoveredLink.slice(7)) : ""
     onLinkActivated: link => {

@@ -1,6 +1,8 @@
 // File → Export in the window: the ExportController renders the open lesson into a preview on a
 // worker thread and saves it atomically; a cancelled or refused export writes nothing. Then
 // the dialog itself, in the real window, drawn offscreen to /tmp/attnbook-shots.
+// Longer than 500 lines on purpose: the controller's cases and the dialog's share the window and
+// PDF helpers at the top.
 #include "tests/exports/pdf_text.h"
 #include "tests/test_files.h"
 

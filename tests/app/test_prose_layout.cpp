@@ -2,7 +2,7 @@
 // document that a TextEdit shows. Every change it announced made the TextEdit lay out and
 // resize again, so a 64 KB paragraph-only lesson took 145 s in `shot`; now the import and the
 // styling are one edit block, announced once, and tables are still styled.
-#include "app/models/prose_format.h"
+#include "app/window/prose_format.h"
 
 #include <QTextBlock>
 #include <QTextDocument>

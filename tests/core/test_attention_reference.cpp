@@ -6,6 +6,8 @@
 //
 // Names as in attention.md: n query rows, m key rows, d model width, h heads,
 // d_k / d_v per-head widths, d_o output width.
+// Longer than 500 lines on purpose: the reference must stand alone, so every stage of the slow
+// implementation is written out here, beside the cases that compare it.
 #include "core/math/attention_engine.h"
 #include "core/math/gradient_check.h"
 

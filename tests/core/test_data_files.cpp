@@ -3,6 +3,8 @@
 // time), every unsafe path refused, errors that name the file and the key
 // at the value's line and column, and loaded values computing exactly like
 // typed ones.
+// Longer than 500 lines on purpose: every format, option and refusal of {file: PATH} against
+// the same fixtures NumPy writes once.
 #include "core/document/cell_editor.h"
 #include "core/document/editable_attention.h"
 #include "core/document/lesson.h"

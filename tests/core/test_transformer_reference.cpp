@@ -12,6 +12,8 @@
 //
 // Names as in transformer.md: n tokens, d model width, L layers, d_ff the FFN's hidden width,
 // V words; per layer h heads of widths d_k and d_v.
+// Longer than 500 lines on purpose: the reference must stand alone, so every stage of the slow
+// decoder (forward, backward, cache, blocks) is written out here, beside the cases.
 #include "core/math/blockwise_attention.h"
 #include "core/math/transformer_engine.h"
 

@@ -1,5 +1,7 @@
 // Bundles: the round trip, failed writes, and one crafted zip per unsafe case of
 // reliability.md 15-21, each refused with its message and without writing anything.
+// Longer than 500 lines on purpose: one crafted zip per unsafe case, sharing the zip writer at
+// the top.
 #include "tests/test_files.h"
 
 #include "exports/bundle_reader.h"

@@ -1,4 +1,4 @@
-#include "app/models/prose_format.h"
+#include "app/window/prose_format.h"
 
 #include <QQuickTextDocument>
 #include <QTextBlock>
