@@ -35,13 +35,13 @@
 // > 8 ms; `tiny`: each what-if's new chances within a frame (16 ms).
 // Longer than 500 lines on purpose: its four sections share the lesson fixtures, the timing
 // and the report; each alone would repeat them.
-#include "app/window/blas_threads.h"
 #include "app/models/attention_cell_model.h"
 #include "app/models/cell_list_model.h"
 #include "app/models/lesson_session.h"
 #include "app/models/matrix_table_model.h"
 #include "app/models/problem_list_model.h"
 #include "app/models/transformer_cell_model.h"
+#include "app/window/blas_threads.h"
 #include "bench/transformer_bench_cell.h"
 #include "core/document/cell_cost.h"
 #include "core/document/lesson.h"

@@ -4,6 +4,8 @@
 // the random source, the retry loop and the variant plan.
 #include "exports/worksheet_variants.h"
 
+#include "core/document/matrix_names.h"
+
 #include "core/document/json.h"
 #include "core/document/result_json.h"
 #include "core/math/transformer_engine.h"
@@ -211,22 +213,21 @@ std::string drawInto(AttentionCellSpec& spec, VariantRandom& random) {
             for (size_t i = 0; i < c.tokens.size(); ++i) {
                 c.X0.row(arma::uword(i)) = spec.vocab.at(c.tokens[i]);
             }
-        } else if (key == "X") {
-            c.X0 = drawMatrix(random, c.X0.n_rows, c.X0.n_cols, range);
-        } else if (key == "queries" || key == "keys" || key == "values") {
-            arma::mat& m = key == "queries" ? c.queries : key == "keys" ? c.keys : c.values;
-            m = drawMatrix(random, m.n_rows, m.n_cols, range);
-        } else if (key == "W_Q" || key == "W_K" || key == "W_V" || key == "W_O") {
-            Projection& p = key == "W_Q" ? c.wQ : key == "W_K" ? c.wK : key == "W_V" ? c.wV : c.wO;
-            // The shape the weights have now, identity or not (attention.md "Shapes").
-            const AttentionShapes s = resolveShapes(c, AttentionLimits{});
-            const arma::uword d = arma::uword(s.d);
-            const arma::uword rows = key == "W_Q" || key == "W_K" ? arma::uword(s.h * s.dK)
-                                     : key == "W_V"               ? arma::uword(s.h * s.dV)
-                                                                  : arma::uword(s.dO);
-            const arma::uword cols = key == "W_O" ? arma::uword(s.h * s.dV) : d;
-            p.identity = false;
-            p.weights = drawMatrix(random, rows, cols, range);
+        } else if (const InputMatrixName* input = inputMatrixOfKey(key);
+                   input && (input->role == InputMatrixName::Role::Tokens ||
+                             input->role == InputMatrixName::Role::Direct ||
+                             input->role == InputMatrixName::Role::Projection)) {
+            // The shape it has now, identity or not (attention.md "Shapes"), from the one
+            // table of matrix names (core/document/matrix_names.h).
+            const auto [rows, cols] = input->shapeIn(resolveShapes(c, AttentionLimits{}));
+            const arma::mat drawn = drawMatrix(random, rows, cols, range);
+            if (input->projection) {
+                Projection& p = c.*(input->projection);
+                p.identity = false;
+                p.weights = drawn;
+            } else {
+                c.*(input->matrix) = drawn;
+            }
         }
     }
     return {};

@@ -1,8 +1,7 @@
 // One Q_INVOKABLE per control of an attention cell, each
 // turning QML's strings into its edit of the live cell (attention_live_cell.h, which applies it,
-// keeps its undo step and says what it changed), the thread each recompute runs on (inline or
-// on the worker; the jobs, their memory and the rules are core/live/attention_recompute.h's),
-// and what the views read from the live result, as QVariants.
+// keeps its undo step and says what it changed; its runner computes it), and what the views
+// read from the live result, as QVariants.
 #include "app/models/attention_cell_model.h"
 
 #include "app/models/cell_variants.h"
@@ -11,51 +10,37 @@
 #include "core/document/matrix_names.h"
 #include "core/live/control_names.h"
 #include "core/math/shares_shown.h"
-#include "core/math/worked_steps.h"
 #include "exports/pdf_figures.h"
 
-#include <QtConcurrent/QtConcurrentRun>
-
-#include <algorithm>
-#include <cmath>
-
 namespace attnbook {
-namespace {
-
-// A recompute estimated below this many multiply-adds runs inline, on the GUI thread: every
-// shipped lesson's cell (a few thousand, tens of thousands with its gradient check: well under
-// a millisecond), so a test or a shot reads the new numbers right after an edit, as it always
-// could, and a learner's edit shows in the same frame. Anything larger (a 512-token cell costs
-// about 3e7) goes to the worker.
-constexpr double kInlineWork = 2e6;
-
-} // namespace
-
 AttentionCellModel::AttentionCellModel(const std::string& id, const AttentionCellSpec& spec,
                                        QObject* parent)
     : QObject(parent), id_(QString::fromStdString(id)), views_(toQStringList(spec.views)),
       controls_(toQStringList(spec.controls)),
       hasLearned_(spec.config.positional == PositionalKind::Learned), live_(spec),
       result_(std::make_shared<AttentionResult>()), authoredResult_(result_),
-      computer_(std::make_shared<CellComputer>()), memory_(live_.authored()) {
-    // The worker's outcome arrives here, on the GUI thread. A model destroyed while its job
-    // runs takes the watcher with it: the job finishes on its own (it owns or shares all it
-    // touches) and its outcome is dropped.
-    connect(&watcher_, &QFutureWatcher<RecomputeOutcome>::finished, this,
-            &AttentionCellModel::jobFinished);
+      runner_(id, live_,
+              {[this] { return result_; },
+               [this](RecomputeOutcome outcome) { show(std::move(outcome)); },
+               [this] { showUnchangedNumbers(); }}) {
+    connect(&runner_, &AttentionRecomputeRunner::updatingChanged, this,
+            &AttentionCellModel::updatingChanged);
+    connect(&runner_, &AttentionRecomputeRunner::refused, this, &AttentionCellModel::refused);
 }
 
 AttentionCellModel* AttentionCellModel::create(const std::string& id, const AttentionCellSpec& spec,
                                                bool needsGradients, ConfigError& error,
                                                QObject* parent) {
     std::unique_ptr<AttentionCellModel> model(new AttentionCellModel(id, spec, parent));
-    model->needsGradients_ = needsGradients || model->views_.contains(QStringLiteral("gradients"));
-    if (const std::optional<ConfigError> failure = model->computeInline(CellChange::everything())) {
+    model->runner_.setGradients(needsGradients ||
+                                model->views_.contains(QStringLiteral("gradients")));
+    if (const std::optional<ConfigError> failure =
+            model->runner_.computeInline(CellChange::everything())) {
         error = *failure;
         return nullptr;
     }
     model->authoredResult_ = model->result_;
-    model->prepareWorkerMemory();
+    model->runner_.prepareWorkerMemory();
     return model.release();
 }
 
@@ -64,20 +49,15 @@ AttentionCellModel::fromComputed(const std::string& id, const AttentionCellSpec&
                                  std::shared_ptr<const AttentionResult> computed,
                                  bool needsGradients, QObject* parent) {
     auto* model = new AttentionCellModel(id, spec, parent);
-    model->needsGradients_ = needsGradients || model->views_.contains(QStringLiteral("gradients"));
+    model->runner_.setGradients(needsGradients ||
+                                model->views_.contains(QStringLiteral("gradients")));
     model->result_ = computed;
     model->authoredResult_ = std::move(computed);
     model->rowCheck_ = checkRows(*model->result_);
     model->allowedHeads_ = attnbook::allowedHeads(model->state());
     ++model->revision_;
-    model->prepareWorkerMemory();
+    model->runner_.prepareWorkerMemory();
     return model;
-}
-
-void AttentionCellModel::prepareWorkerMemory() {
-    if (!computesInline()) {
-        memory_.prepare(live_, *result_);
-    }
 }
 
 AttentionCellModel::~AttentionCellModel() = default;
@@ -107,12 +87,7 @@ QString AttentionCellModel::mask() const {
 }
 
 QVariantList AttentionCellModel::padding() const {
-    QVariantList out;
-    const std::vector<bool>& flags = state().config.padding;
-    for (int c = 0; c < result_->m; ++c) {
-        out << (size_t(c) < flags.size() && flags[size_t(c)]);
-    }
-    return out;
+    return toVariantList(paddedKeys(state().config, result_->m));
 }
 
 QString AttentionCellModel::positional() const {
@@ -136,10 +111,7 @@ QString AttentionCellModel::compareNote() const {
 }
 
 double AttentionCellModel::changeRange() const {
-    if (!compareAvailable()) {
-        return 0.0;
-    }
-    return largestShareChange(*result_, *authoredResult_);
+    return shareChangeRange(*authoredResult_, *result_);
 }
 
 QStringList AttentionCellModel::warnings() const {
@@ -147,15 +119,7 @@ QStringList AttentionCellModel::warnings() const {
 }
 
 QStringList AttentionCellModel::gradientNames() const {
-    // The parameters of this mode (the name table), the token vectors aside: the view
-    // offers ∂L/∂X beside the upstream gradient already.
-    QStringList out;
-    for (const InputMatrixName& entry : inputMatrixNames()) {
-        if (entry.existsIn(state().config) && entry.role != InputMatrixName::Role::Tokens) {
-            out << QString::fromLatin1(entry.gradientName);
-        }
-    }
-    return out;
+    return toQStringList(parameterGradientNames(state().config));
 }
 
 QString AttentionCellModel::land(const LiveEdit& edit) {
@@ -188,94 +152,6 @@ bool AttentionCellModel::undoWhatIf() {
     return true;
 }
 
-bool AttentionCellModel::computesInline() const {
-    return recomputeWork(*result_, needsGradients_) <= kInlineWork;
-}
-
-// The route of every recompute (edits, reset, setNeedsGradients).
-//
-// On the worker: QtConcurrent on the global thread pool rather than a QThread per session.
-// A job owns, or shares read-only, everything it touches (a copy of the configuration, the
-// engine's scratch, the result it fills), so a cell model can go away while its job runs
-// without waiting for it; and the pool's threads are shared with the export renders instead
-// of adding a thread per open lesson. One job per cell at a time: edits made meanwhile only
-// merge into one pending change (AttentionRecomputeQueue), and when the job finishes a result that
-// is already stale is not shown: the newest state is computed from it.
-std::optional<ConfigError> AttentionCellModel::recomputeAfter(const CellChange& change) {
-    if (change.kind == CellChange::Kind::Nothing && !updating()) {
-        showUnchangedNumbers();
-        return std::nullopt;
-    }
-    if (!updating() && computesInline()) {
-        return computeInline(change);
-    }
-    const bool wasUpdating = updating();
-    if (const std::optional<CellChange> start = queue_.edit(change)) {
-        startJob(*start);
-    }
-    if (wasUpdating != updating()) {
-        Q_EMIT updatingChanged();
-    }
-    return std::nullopt;
-}
-
-std::optional<ConfigError> AttentionCellModel::computeInline(const CellChange& change) {
-    RecomputeJob job = jobFor(change);
-    RecomputeOutcome outcome = computer_->run(job, memory_.freeBuffer());
-    if (outcome.error) {
-        return outcome.error;
-    }
-    memory_.replaceLatest(std::move(job.state), live_.weightsVersion(), live_);
-    queue_.shownInline();
-    show(std::move(outcome));
-    return std::nullopt;
-}
-
-RecomputeJob AttentionCellModel::jobFor(const CellChange& change) {
-    RecomputeJob job;
-    job.state = memory_.snapshot(live_); // the worker's own copy
-    job.authored = live_.authored();
-    job.base = queue_.base(result_);
-    job.change = change;
-    job.gradients = needsGradients_;
-    job.json = quotedJson_;
-    job.quoted = quoted_;
-    job.id = id_.toStdString();
-    return job;
-}
-
-void AttentionCellModel::startJob(const CellChange& change) {
-    if (change.kind == CellChange::Kind::Nothing) {
-        showUnchangedNumbers();
-        return;
-    }
-    RecomputeJob job = jobFor(change);
-    queue_.started(job.state, live_.weightsVersion());
-    watcher_.setFuture(QtConcurrent::run(
-        [computer = computer_, job = std::move(job), buffer = memory_.freeBuffer()]() mutable {
-            return computer->run(job, std::move(buffer));
-        }));
-}
-
-void AttentionCellModel::jobFinished() {
-    AttentionRecomputeQueue::Next next = queue_.finished(watcher_.result());
-    if (next.refusal) {
-        // Refused: back to the last state that computed, without the edits made since.
-        live_.restore(memory_.latestState());
-        next.show ? show(std::move(*next.show)) : showUnchangedNumbers();
-        Q_EMIT updatingChanged();
-        Q_EMIT refused(QString::fromStdString(next.refusal->message));
-        return;
-    }
-    memory_.replaceLatest(std::move(next.computed), next.computedVersion, live_);
-    if (next.start) {
-        startJob(*next.start); // the outcome was stale: the newest edit is computed from it
-        return;
-    }
-    show(std::move(*next.show));
-    Q_EMIT updatingChanged();
-}
-
 void AttentionCellModel::show(RecomputeOutcome outcome) {
     if (outcome.allowedHeads) {
         allowedHeads_ = std::move(*outcome.allowedHeads);
@@ -287,7 +163,7 @@ void AttentionCellModel::show(RecomputeOutcome outcome) {
     // The result it replaces is reused once nothing holds it.
     std::shared_ptr<const AttentionResult> replaced = std::exchange(result_, outcome.result);
     if (replaced != authoredResult_) {
-        memory_.recycle(std::move(replaced));
+        runner_.recycle(std::move(replaced));
     }
     ++revision_;
     Q_EMIT recomputed();
@@ -300,15 +176,10 @@ void AttentionCellModel::showUnchangedNumbers() {
 
 void AttentionCellModel::setNeedsGradients(bool needed) {
     needed = needed || views_.contains(QStringLiteral("gradients"));
-    if (needed != needsGradients_) {
-        needsGradients_ = needed;
+    if (needed != runner_.gradients()) {
+        runner_.setGradients(needed);
         recomputeAfter(CellChange::everything()); // the same state computed before: it computes
     }
-}
-
-void AttentionCellModel::setQuoted(std::shared_ptr<const JsonSelection> paths) {
-    quotedJson_ = paths != nullptr;
-    quoted_ = std::move(paths);
 }
 
 QString AttentionCellModel::setHeads(int heads) {
@@ -450,7 +321,7 @@ double AttentionCellModel::outputAt(int row, int column) const {
 }
 
 QString AttentionCellModel::gradientCheckText() const {
-    return needsGradients_ ? gradientCheckLine(result_->gradcheck) : QString();
+    return runner_.gradients() ? gradientCheckLine(result_->gradcheck) : QString();
 }
 
 } // namespace attnbook

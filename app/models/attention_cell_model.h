@@ -2,18 +2,17 @@
 // One attention cell as the window shows it: an AttentionLiveCell (the authored cell, the
 // reader's what-ifs and their undo, core/live/attention_live_cell.h) adapted to QML, and the
 // result the views read. Each edit is checked, and refused or applied, by the live cell at
-// once, which says what it changed; its numbers are computed by one route (recomputeAfter):
-// inline for a cell whose estimated cost is tiny, else on a worker thread, the latest edit
-// winning, while `updating` is true (issue 9; core/live/attention_recompute.h).
+// once, which says what it changed; its numbers are computed by one route, its
+// AttentionRecomputeRunner's: inline for a cell whose estimated cost is tiny, else on a worker
+// thread, the latest edit winning, while `updating` is true (issue 9).
 
+#include "app/models/attention_recompute_runner.h"
 #include "core/document/editable_attention.h"
 #include "core/live/attention_live_cell.h"
 #include "core/live/attention_recompute.h"
-#include "core/live/recompute_queue.h"
 #include "core/math/attention_engine.h"
 #include "core/math/shares_shown.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QStringList>
 #include <QVariantList>
@@ -141,7 +140,7 @@ class AttentionCellModel : public QObject {
     // One sentence: the error, the worst entry, how many entries; or why it did not run.
     QString gradientCheckText() const;
     QStringList gradientNames() const;
-    bool updating() const { return queue_.updating(); }
+    bool updating() const { return runner_.updating(); }
 
     // Edits. Each returns "" when applied, else the reason it was refused
     // (and then nothing changed).
@@ -195,12 +194,14 @@ class AttentionCellModel : public QObject {
     void setNeedsGradients(bool needed);
     // Prose quotes the cell through `paths`: each recompute also builds its JSON
     // (resultJson), of a large cell only the part these paths read.
-    void setQuoted(std::shared_ptr<const JsonSelection> paths);
+    void setQuoted(std::shared_ptr<const JsonSelection> paths) {
+        runner_.setQuoted(std::move(paths));
+    }
     // Milliseconds the last recompute took (for the benchmark).
     double lastComputeMilliseconds() const { return lastComputeMs_; }
     // Whether a recompute of this cell runs inline on the calling thread (its estimated cost
     // is tiny, as for every shipped lesson's cells), rather than on the worker.
-    bool computesInline() const;
+    bool computesInline() const { return runner_.computesInline(); }
 
   Q_SIGNALS:
     void recomputed();
@@ -213,14 +214,11 @@ class AttentionCellModel : public QObject {
     AttentionCellModel(const std::string& id, const AttentionCellSpec& spec, QObject* parent);
     // The one way an edit of the live cell lands in the window: refused, or recomputed.
     QString land(const LiveEdit& edit);
-    // The one route of every recompute: inline (returning why the state cannot be computed,
-    // or nullopt) or, for a large cell, on the worker (nullopt at once).
-    std::optional<ConfigError> recomputeAfter(const CellChange& change);
-    std::optional<ConfigError> computeInline(const CellChange& change);
-    RecomputeJob jobFor(const CellChange& change);
-    void prepareWorkerMemory();
-    void startJob(const CellChange& change);
-    void jobFinished();
+    // The one route of every recompute (the runner's): inline, returning why the state cannot
+    // be computed, or on the worker.
+    std::optional<ConfigError> recomputeAfter(const CellChange& change) {
+        return runner_.recomputeAfter(change);
+    }
     // Swaps a computed result in, then tells the views.
     void show(RecomputeOutcome outcome);
     // A change that needs no compute (the focus): the views redraw.
@@ -230,16 +228,11 @@ class AttentionCellModel : public QObject {
     QStringList views_;
     QStringList controls_;
     bool hasLearned_ = false;
-    bool needsGradients_ = false;
     AttentionLiveCell live_;
     // Results are never changed once shown (views, the session and jobs read them): each
     // recompute fills a buffer nobody else holds, and the one it replaces is reused.
     std::shared_ptr<const AttentionResult> result_;
     std::shared_ptr<const AttentionResult> authoredResult_;
-    std::shared_ptr<CellComputer> computer_;
-    RecomputeMemory memory_; // the states and results the recomputes reuse
-    std::shared_ptr<const JsonSelection> quoted_;
-    bool quotedJson_ = false;
     std::shared_ptr<const Json> json_;
     Keeper keeper_;
     int revision_ = 0;
@@ -247,10 +240,8 @@ class AttentionCellModel : public QObject {
     bool editedBesidesFocus_ = false; // the focus is compared at once (edited())
     std::vector<int> allowedHeads_;
     double lastComputeMs_ = 0.0;
-
-    // The worker (startJob): one job at a time, the latest edit winning (the queue's rules).
-    QFutureWatcher<RecomputeOutcome> watcher_;
-    AttentionRecomputeQueue queue_;
+    // Computes each change, inline or on the worker (after live_ and result_, which it reads).
+    AttentionRecomputeRunner runner_;
 };
 
 } // namespace attnbook

@@ -1,35 +1,23 @@
 #pragma once
-// What a transformer cell's views read, as QVariants, from its result (transformer.md): the
-// residual stream stage by stage, the FFN's activations, the next-word chances, the generation,
-// attention in blocks. TransformerCellModel hands these to QML.
+// A transformer cell's views (core/live/transformer_views.h) as the QVariants QML reads:
+// TransformerCellModel hands these to the stream, FFN, next-word, generation and blocks views.
 
-#include "core/math/transformer_config.h"
-#include "core/math/transformer_result.h"
+#include "core/live/transformer_views.h"
 
 #include <QVariantList>
 #include <QVariantMap>
 
 namespace attnbook::transformer_views {
 
-// The columns (and rows) the stream and FFN views show of a large cell: the first ones.
-constexpr int kShownColumns = 48;
-constexpr int kShownHiddenColumns = 128;
-constexpr int kShownRows = 32;
-
-// Stage 0 is the tokens with their positions; then each layer's + attention and + FFN; last
-// the final LayerNorm.
-const arma::mat& stageMatrix(const TransformerResult& result, int stage);
-// One entry per token {label, values, norm, change, changeNorm}.
-QVariantList stageRows(const TransformerResult& result, int stage);
-double stageRange(const TransformerResult& result, int stage);
-double changeRange(const TransformerResult& result, int stage);
-QVariantList ffnRows(const TransformerResult& result, int layer);
-double ffnRange(const TransformerResult& result, int layer);
-// {word, prob, chosen} for the top `count`; none chosen while a sampled draw is `drawComing`.
-QVariantList nextWords(const TransformerResult& result, int count, bool drawComing);
-QVariantList generationSteps(const TransformerResult& result);
-int headsOf(const TransformerResult& result, int layer);
-QVariantMap blocks(const TransformerResult& result, const TransformerConfig& config, int layer,
-                   int head, int row, int blockSize);
+// {label, values, norm, change, changeNorm} per token (change and changeNorm after stage 0).
+QVariantList toVariant(const std::vector<StageRow>& rows);
+// {label, values} per token.
+QVariantList toVariant(const std::vector<FfnRow>& rows);
+// {word, prob, chosen} per word.
+QVariantList toVariant(const std::vector<NextWord>& words);
+// {word, prob, costCached, costFull, keys} per generated word.
+QVariantList toVariant(const std::vector<GeneratedWord>& steps);
+// {steps: [{first, end, max, total, out}], output, plain, difference}; {} for none.
+QVariantMap toVariant(const std::optional<Blocks>& blocks);
 
 } // namespace attnbook::transformer_views

@@ -1,9 +1,9 @@
 #include "app/models/document_saver.h"
 
 #include "app/models/document_editor.h"
+#include "app/models/file_url.h"
 #include "app/models/lesson_session.h"
 #include "app/models/problem_list_model.h"
-#include "app/models/file_url.h"
 #include "exports/output_policy.h"
 
 #include <QFileInfo>

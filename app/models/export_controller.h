@@ -10,9 +10,9 @@
 // exports' (export_choice.h, export_request.h), shared with `attnbook export`: this class
 // adapts them to QML.
 
-#include "app/models/export_preview.h"
 #include "app/models/lesson_session.h"
 #include "exports/export_choice.h"
+#include "exports/export_preview.h"
 
 #include <QFutureWatcher>
 #include <QObject>

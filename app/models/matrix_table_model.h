@@ -8,12 +8,12 @@
 // minus the authored weights), the inputs W_Q W_K W_V W_O b_Q b_K b_V b_O
 // queries keys values, and grad.NAME for the gradients (grad.X, grad.W_Q, …).
 
+#include "core/live/matrix_table.h"
+
 #include <QAbstractTableModel>
 #include <QPointer>
 #include <QStringList>
 #include <QtQml/qqmlregistration.h>
-
-#include <armadillo>
 
 namespace attnbook {
 
@@ -57,8 +57,8 @@ class MatrixTableModel : public QAbstractTableModel {
     void setDigits(int digits);
     bool editable() const { return editable_; }
     bool perHead() const;
-    int rows() const { return rows_; }
-    int columns() const { return columns_; }
+    int rows() const { return table_.rows(); }
+    int columns() const { return table_.columns(); }
     QStringList rowLabels() const { return rowLabels_; }
     QStringList columnLabels() const { return columnLabels_; }
     int widestEntry() const { return widestEntry_; }
@@ -96,29 +96,16 @@ class MatrixTableModel : public QAbstractTableModel {
   private:
     // Re-reads the cell: same shape → one dataChanged; new shape → a reset.
     void refresh();
-    void locateSource();
-    double entry(int row, int column) const;
-    bool blocked(int row, int column) const;
-    int measureWidestEntry() const;
-    // An entry as the table shows it: all whole numbers, or every entry with `digits_` decimals.
-    QString entryText(double value) const;
 
     QPointer<AttentionCellModel> cell_;
     QString matrix_ = QStringLiteral("weights");
     int head_ = 0;
     int digits_ = 4;
     bool editable_ = false;
-    int rows_ = 0;
-    int columns_ = 0;
     int focusRow_ = -1;
     int widestEntry_ = 1;
-    bool wholeEntries_ = true; // every entry whole: written without decimals (allWhole)
-    // Where the numbers are: a matrix inside the cell's result, read
-    // transposed for the key-major head tables, or `owned_` when derived.
-    const arma::mat* source_ = nullptr;
-    bool transposed_ = false;
-    const arma::mat* blockedSource_ = nullptr; // key-major scores, for masked entries
-    arma::mat owned_;
+    // Where the numbers are, in the cell's result (core/live/matrix_table.h).
+    MatrixTable table_;
     QStringList rowLabels_;
     QStringList columnLabels_;
 };

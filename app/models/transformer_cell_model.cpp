@@ -6,11 +6,9 @@
 #include "app/models/number_text.h"
 #include "core/document/cell_cost.h"
 #include "core/live/control_names.h"
-#include "core/math/transformer_engine.h"
-#include "core/math/transformer_stages.h"
+#include "core/live/transformer_steps.h"
 #include "exports/heat_palette.h"
 
-#include <QElapsedTimer>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -174,30 +172,12 @@ void TransformerCellModel::recompute() {
         Q_EMIT updatingChanged();
         return;
     }
-    QElapsedTimer timer;
-    timer.start();
-    Outcome outcome;
-    outcome.serial = steps_.serial();
-    try {
-        const TransformerConfig config = live_.config();
-        TransformerEngine engine;
-        auto result = std::make_shared<TransformerResult>();
-        engine.forward(config, *result);
-        engine.generate(config, *result);
-        if (wholeInline_) {
-            engine.backward(config, *result);
-            outcome.step = TransformerStep::Rest;
-        }
-        if (quoted_) {
-            outcome.json =
-                std::make_shared<const Json>(transformerJson(id_.toStdString(), *result));
-        }
-        outcome.result = std::move(result);
-    } catch (const InvalidConfig& e) {
-        outcome.error = e.error().message;
-    }
-    outcome.milliseconds = double(timer.nsecsElapsed()) / 1e6;
-    accept(std::move(outcome));
+    static const JsonSelection all; // a small cell's whole JSON
+    const TransformerConfig config = live_.config();
+    accept(runTransformerStep(
+        wholeInline_ ? TransformerStep::Rest : TransformerStep::Forward, steps_.serial(),
+        [&] { return transformerInlineStep(config, wholeInline_); }, id_.toStdString(),
+        quoted_ ? &all : nullptr));
     scheduleWorker(); // the rest, when it did not run here
     Q_EMIT updatingChanged();
 }
@@ -211,57 +191,22 @@ void TransformerCellModel::scheduleWorker() {
     // them on the GUI thread): the destructor waits for the job, so they outlive it.
     auto config = std::make_shared<const TransformerConfig>(live_.config());
     if (*step == TransformerStep::Forward) {
-        startJob(*step, [config] {
-            auto result = std::make_shared<TransformerResult>();
-            TransformerEngine().forward(*config, *result);
-            return result;
-        });
+        startJob(*step, [config] { return transformerForwardStep(*config); });
     } else {
-        startJob(*step, [config, forward = result_] {
-            // The forward numbers are copied (a few MB at GPT-2's size; the gradients, the
-            // bulk, are not there yet): the shown result stays as it is.
-            auto result = std::make_shared<TransformerResult>(*forward);
-            TransformerEngine engine;
-            if (!result->generation.ran && result->generation.refused.empty()) {
-                engine.generate(*config, *result);
-            }
-            engine.backward(*config, *result);
-            return result;
-        });
+        startJob(*step,
+                 [config, forward = result_] { return transformerRestStep(*config, *forward); });
     }
 }
 
 void TransformerCellModel::startJob(TransformerStep step,
                                     std::function<std::shared_ptr<TransformerResult>()> work) {
-    // Only what the quoting paths read: the whole JSON of a large cell costs more than
-    // computing it.
-    const auto json = [quoted = quoted_, id = id_.toStdString()](const TransformerResult& r) {
-        return quoted ? std::make_shared<const Json>(
-                            transformerJson(id, r, quoted->empty() ? nullptr : quoted.get()))
-                      : nullptr;
-    };
     watcher_ = std::make_unique<QFutureWatcher<Outcome>>();
     connect(watcher_.get(), &QFutureWatcherBase::finished, this,
             &TransformerCellModel::workerFinished);
-    watcher_->setFuture(
-        QtConcurrent::run([step, serial = steps_.serial(), work = std::move(work), json]() {
-            QElapsedTimer timer;
-            timer.start();
-            Outcome outcome;
-            outcome.step = step;
-            outcome.serial = serial;
-            try {
-                std::shared_ptr<TransformerResult> result = work();
-                outcome.json = json(*result);
-                outcome.result = std::move(result);
-            } catch (const InvalidConfig& e) {
-                outcome.error = e.error().message;
-            } catch (const std::bad_alloc&) {
-                outcome.error = "not enough memory to compute this cell";
-            }
-            outcome.milliseconds = double(timer.nsecsElapsed()) / 1e6;
-            return outcome;
-        }));
+    watcher_->setFuture(QtConcurrent::run([step, serial = steps_.serial(), work = std::move(work),
+                                           quoted = quoted_, id = id_.toStdString()] {
+        return runTransformerStep(step, serial, work, id, quoted.get());
+    }));
 }
 
 void TransformerCellModel::workerFinished() {
@@ -309,11 +254,7 @@ void TransformerCellModel::show(std::shared_ptr<const TransformerResult> result,
 }
 
 bool TransformerCellModel::awaits(const BindingPath& path) const {
-    if (complete() || path.steps.empty()) {
-        return false;
-    }
-    const auto* first = std::get_if<std::string>(&path.steps[0]);
-    return first && (*first == "grad" || *first == "gradcheck" || *first == "generation");
+    return !complete() && transformerPathNeedsRest(path);
 }
 
 QStringList TransformerCellModel::stageNames() const {
@@ -325,8 +266,9 @@ QStringList TransformerCellModel::stageNames() const {
     return names;
 }
 
+// The views' numbers come from core/live/transformer_views.h, as QVariants.
 QVariantList TransformerCellModel::stageRows(int stage) const {
-    return transformer_views::stageRows(*result_, stage);
+    return toVariant(transformer_views::stageRows(*result_, stage));
 }
 double TransformerCellModel::stageRange(int stage) const {
     return transformer_views::stageRange(*result_, stage);
@@ -335,23 +277,24 @@ double TransformerCellModel::changeRange(int stage) const {
     return transformer_views::changeRange(*result_, stage);
 }
 QVariantList TransformerCellModel::ffnRows(int layer) const {
-    return transformer_views::ffnRows(*result_, layer);
+    return toVariant(transformer_views::ffnRows(*result_, layer));
 }
 double TransformerCellModel::ffnRange(int layer) const {
     return transformer_views::ffnRange(*result_, layer);
 }
 QVariantList TransformerCellModel::nextWords(int count) const {
     const bool drawComing = !complete() && live_.settings().pick == PickKind::Sample;
-    return transformer_views::nextWords(*result_, count, drawComing);
+    return toVariant(transformer_views::nextWords(*result_, count, drawComing));
 }
 QVariantList TransformerCellModel::generationSteps() const {
-    return transformer_views::generationSteps(*result_);
+    return toVariant(transformer_views::generationSteps(*result_));
 }
 int TransformerCellModel::headsOf(int layer) const {
     return transformer_views::headsOf(*result_, layer);
 }
 QVariantMap TransformerCellModel::blocks(int layer, int head, int row, int blockSize) const {
-    return transformer_views::blocks(*result_, live_.config(), layer, head, row, blockSize);
+    return toVariant(
+        transformer_views::blocks(*result_, live_.config(), layer, head, row, blockSize));
 }
 
 QObject* TransformerCellModel::layerAttention(int layer) {
@@ -370,19 +313,10 @@ QObject* TransformerCellModel::layerAttention(int layer) {
     if (QPointer<AttentionCellModel>& cached = layerModels_[layer]; cached) {
         return cached;
     }
-    // The layer's attention as an attention cell of its own: its input H = LN₁(Xˡ⁻¹), its
-    // weights, its result (shared with this cell's, not copied), and no controls.
-    const TransformerConfig config = live_.config();
-    AttentionCellSpec spec;
-    spec.config = transformer::attentionOver(config.layers[size_t(layer)].attention,
-                                             result_->layers[size_t(layer)].ln1.out, config.tokens);
-    spec.config.X0 = arma::mat(spec.config.X0); // own copies: the spec outlives this call
-    for (Projection* p : {&spec.config.wQ, &spec.config.wK, &spec.config.wV, &spec.config.wO}) {
-        p->weights = arma::mat(p->weights);
-    }
-    spec.config.focus = std::min(config.focus, result_->n - 1);
-    spec.views = {"matrices", "heatmap", "shares", "arithmetic", "trace"};
-    spec.controls = {};
+    // The layer's attention as an attention cell of its own, its result shared with this
+    // cell's, not copied.
+    const AttentionCellSpec spec =
+        transformer_views::layerAttentionSpec(live_.config(), *result_, layer);
     const std::shared_ptr<const AttentionResult> shared(result_,
                                                         &result_->layers[size_t(layer)].attention);
     AttentionCellModel* model = AttentionCellModel::fromComputed(

@@ -13,12 +13,13 @@
 // on the worker (40–70 ms per what-if); a GPT-2-sized cell runs both steps on the worker.
 // Until the rest arrives, `complete` is false and prose that quotes it waits (LessonSession).
 
-#include "app/models/cell_transformer_views.h"
 #include "core/document/expression.h"
 #include "core/document/json.h"
 #include "core/document/result_json.h"
 #include "core/live/recompute_queue.h"
 #include "core/live/transformer_live_cell.h"
+#include "core/live/transformer_steps.h"
+#include "core/live/transformer_views.h"
 #include "core/math/transformer_result.h"
 
 #include <QColor>
@@ -128,7 +129,7 @@ class TransformerCellModel : public QObject {
     // Whether prose reading `path` of this cell waits for the rest of the computation: the
     // paths under grad, gradcheck and generation while `complete` is false.
     bool awaits(const BindingPath& path) const;
-    int shownColumns() const { return std::min(result_->d, kShownColumns); }
+    int shownColumns() const { return std::min(result_->d, transformer_views::kShownColumns); }
 
     // Edits: "" when applied, else why refused (nothing changed).
     Q_INVOKABLE QString replaceToken(int index, const QString& word);
@@ -182,10 +183,6 @@ class TransformerCellModel : public QObject {
     // on the worker for a large cell, of a large one only what these paths read.
     void setQuoted(std::shared_ptr<const JsonSelection> paths) { quoted_ = std::move(paths); }
     std::shared_ptr<const Json> resultJson() const { return json_; }
-    // The columns (and rows) the stream and FFN views show of a large cell: the first ones.
-    static constexpr int kShownColumns = transformer_views::kShownColumns;
-    static constexpr int kShownHiddenColumns = transformer_views::kShownHiddenColumns;
-    static constexpr int kShownRows = transformer_views::kShownRows;
     const TransformerResult& result() const { return *result_; }
     void setKeeper(Keeper keeper) { keeper_ = std::move(keeper); }
     // Milliseconds the latest forward step and the latest rest step took.
@@ -197,15 +194,7 @@ class TransformerCellModel : public QObject {
     void updatingChanged();
 
   private:
-    // One step of a recompute (see the class comment).
-    struct Outcome {
-        TransformerStep step = TransformerStep::Forward;
-        std::uint64_t serial = 0; // the settings it computed (TransformerStepQueue::serial)
-        std::shared_ptr<const TransformerResult> result;
-        std::shared_ptr<const Json> json;
-        std::string error;
-        double milliseconds = 0.0;
-    };
+    using Outcome = TransformerOutcome; // one step of a recompute (see the class comment)
 
     QString edit(const std::function<std::string(TransformerLiveCell&)>& change);
     void recompute();

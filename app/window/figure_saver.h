@@ -19,7 +19,6 @@
 
 namespace attnbook {
 
-
 class FigureSaver : public QObject {
     Q_OBJECT
     QML_ELEMENT

@@ -2,11 +2,11 @@
 
 #include "app/cli/command_options.h"
 #include "app/cli/exit_code.h"
-#include "exports/lesson_source.h"
 #include "app/models/lesson_session.h"
 #include "app/models/problem_list_model.h"
 #include "app/window/window.h"
 #include "core/document/diagnostic.h"
+#include "exports/lesson_source.h"
 #include "exports/output_policy.h"
 
 #include <QBuffer>

@@ -2,8 +2,8 @@
 // at the paper the print dialog chose. The system dialog itself needs a person; what it hands
 // on is tested here: a QPrinter writing a PDF file (QPrinter::PdfFormat) stands for the printer,
 // and its pages are compared with the lesson PDF's, sheet size, page count and pixels.
-#include "app/window/lesson_printer.h"
 #include "app/models/lesson_session.h"
+#include "app/window/lesson_printer.h"
 #include "exports/export_request.h"
 
 #include <QFile>

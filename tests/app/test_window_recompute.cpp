@@ -3,11 +3,11 @@
 // fresh computation, an overflow comes back as a refusal, a session can go away while its
 // cell computes, and the shipped lessons keep computing inline (so the Qt Quick tests and the
 // shots read their numbers right after an edit). The session's `edited` signal: bytes only.
-#include "app/window/blas_threads.h"
 #include "app/models/attention_cell_model.h"
 #include "app/models/cell_list_model.h"
 #include "app/models/document_editor.h"
 #include "app/models/lesson_session.h"
+#include "app/window/blas_threads.h"
 #include "core/math/attention_engine.h"
 
 #include <QDir>

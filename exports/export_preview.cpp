@@ -1,4 +1,4 @@
-#include "app/models/export_preview.h"
+#include "exports/export_preview.h"
 
 #include "exports/export_progress.h"
 #include "exports/export_summary.h"

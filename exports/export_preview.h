@@ -1,7 +1,8 @@
 #pragma once
-// The window's preview of an export: rendered on a worker thread (renderPreviewJob) into a
-// temporary folder, a file per part (PreviewFiles), for the PDF view to show and for a later
-// save to write from. The folder is the window's own: files are written there plainly, and
+// An export rendered for a preview before it is saved (File → Export in the window): on a worker
+// thread (renderPreviewJob) into a temporary folder, a file per part (PreviewFiles), for the PDF
+// view to show and for a later save to write from. Qt Core only: the window's ExportController
+// runs it. The folder is the window's own: files are written there plainly, and
 // nothing outside it changes until the user saves.
 
 #include "core/document/data_files.h"

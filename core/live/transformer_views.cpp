@@ -1,0 +1,174 @@
+#include "core/live/transformer_views.h"
+
+#include "core/math/blockwise_attention.h"
+#include "core/math/transformer_stages.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace attnbook::transformer_views {
+
+std::vector<double> rowOf(const arma::mat& m, arma::uword row, arma::uword columns) {
+    std::vector<double> values;
+    for (arma::uword c = 0; c < m.n_cols && c < columns; ++c) {
+        values.push_back(m(row, c));
+    }
+    return values;
+}
+
+double largestMagnitude(const arma::mat& m) {
+    return m.is_empty() ? 0.0 : arma::abs(m).max();
+}
+
+const arma::mat& stageMatrix(const TransformerResult& result, int stage) {
+    const int layers = result.layersRun;
+    if (stage <= 0) {
+        return result.X;
+    }
+    if (stage > 2 * layers) {
+        return result.finalLn.out;
+    }
+    const TransformerLayerResult& layer = result.layers[size_t((stage - 1) / 2)];
+    return (stage - 1) % 2 == 0 ? layer.resid1 : layer.resid2;
+}
+
+std::vector<StageRow> stageRows(const TransformerResult& result, int stage) {
+    const arma::mat& now = stageMatrix(result, stage);
+    const arma::mat* before = stage > 0 ? &stageMatrix(result, stage - 1) : nullptr;
+    std::vector<StageRow> rows;
+    const arma::uword columns = arma::uword(kShownColumns);
+    for (arma::uword r = 0; r < now.n_rows && r < arma::uword(kShownRows); ++r) {
+        StageRow row;
+        row.label = r < result.tokens.size() ? result.tokens[r] : std::to_string(r);
+        row.values = rowOf(now, r, columns);
+        row.norm = arma::norm(now.row(r));
+        if (before) {
+            const arma::mat change = now.row(r) - before->row(r); // (1 × d) what the stage added
+            row.change = rowOf(change, 0, columns);
+            row.changeNorm = arma::norm(change);
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+double stageRange(const TransformerResult& result, int stage) {
+    return largestMagnitude(stageMatrix(result, stage));
+}
+
+double changeRange(const TransformerResult& result, int stage) {
+    if (stage <= 0) {
+        return 0.0;
+    }
+    // (n × d) what the stage added to every token
+    return largestMagnitude(stageMatrix(result, stage) - stageMatrix(result, stage - 1));
+}
+
+std::vector<FfnRow> ffnRows(const TransformerResult& result, int layer) {
+    std::vector<FfnRow> rows;
+    if (layer < 0 || layer >= result.layersRun) {
+        return rows;
+    }
+    const arma::mat& act = result.layers[size_t(layer)].ffnAct; // (n × d_ff)
+    for (arma::uword r = 0; r < act.n_rows && r < arma::uword(kShownRows); ++r) {
+        rows.push_back({result.tokens[r], rowOf(act, r, arma::uword(kShownHiddenColumns))});
+    }
+    return rows;
+}
+
+double ffnRange(const TransformerResult& result, int layer) {
+    if (layer < 0 || layer >= result.layersRun) {
+        return 0.0;
+    }
+    return largestMagnitude(result.layers[size_t(layer)].ffnAct);
+}
+
+std::vector<NextWord> nextWords(const TransformerResult& result, int count, bool drawComing) {
+    const std::string chosen = !result.generation.steps.empty()
+                                   ? result.generation.steps.front().label
+                               : !result.next.empty() && !drawComing ? result.next[0].word
+                                                                     : std::string();
+    std::vector<NextWord> words;
+    for (size_t i = 0; i < result.next.size() && int(i) < count; ++i) {
+        const std::string& word = result.next[i].word;
+        words.push_back({word, result.next[i].prob, !chosen.empty() && word == chosen});
+    }
+    return words;
+}
+
+std::vector<GeneratedWord> generationSteps(const TransformerResult& result) {
+    std::vector<GeneratedWord> steps;
+    int keys = result.n;
+    for (const GenerationStep& step : result.generation.steps) {
+        steps.push_back({step.label, step.prob, step.costCached, step.costFull, keys++});
+    }
+    return steps;
+}
+
+int headsOf(const TransformerResult& result, int layer) {
+    if (layer < 0 || layer >= result.layersRun) {
+        return 0;
+    }
+    return result.layers[size_t(layer)].attention.h;
+}
+
+std::optional<Blocks> blocks(const TransformerResult& result, const TransformerConfig& config,
+                             int layer, int head, int row, int blockSize) {
+    if (layer < 0 || layer >= result.layersRun || blockSize < 1) {
+        return std::nullopt;
+    }
+    const AttentionResult& a = result.layers[size_t(layer)].attention;
+    if (head < 0 || head >= a.h || row < 0 || row >= a.n) {
+        return std::nullopt;
+    }
+    const arma::uword k0 = arma::uword(head * a.dK), v0 = arma::uword(head * a.dV);
+    const arma::uword r = arma::uword(row);
+    const AttentionConfig& layerConfig = config.layers[size_t(layer)].attention;
+    // Q_i (n × d_k), K_i (m × d_k), V_i (m × d_v): this head's columns
+    const BlockwiseHead blocked = blockwiseHead(a.Q.cols(k0, k0 + arma::uword(a.dK) - 1),
+                                                a.K.cols(k0, k0 + arma::uword(a.dK) - 1),
+                                                a.V.cols(v0, v0 + arma::uword(a.dV) - 1), a.scale,
+                                                layerConfig.mask, layerConfig.padding, blockSize);
+    Blocks out;
+    for (const BlockwiseStep& step : blocked.steps) {
+        BlockStep s;
+        s.first = int(step.firstKey);
+        s.end = int(step.endKey);
+        const double m = step.runningMax(r);
+        s.max = std::isfinite(m) ? std::optional<double>(m) : std::nullopt;
+        s.total = step.runningTotal(r);
+        s.out = rowOf(step.runningOut, r);
+        out.steps.push_back(std::move(s));
+    }
+    const arma::mat& plain = a.head[size_t(head)].context; // (n × d_v)
+    out.output = rowOf(blocked.output, r);
+    out.plain = rowOf(plain, r);
+    // (1 × d_v) how far the blocked row is from the plain one
+    out.difference = arma::abs(blocked.output.row(r) - plain.row(r)).max();
+    return out;
+}
+
+AttentionCellSpec layerAttentionSpec(const TransformerConfig& config,
+                                     const TransformerResult& result, int layer) {
+    AttentionCellSpec spec;
+    spec.config = transformer::attentionOver(config.layers[size_t(layer)].attention,
+                                             result.layers[size_t(layer)].ln1.out, config.tokens);
+    // Own copies: the spec outlives the result. (`m = arma::mat(m)` is not one: assigning into
+    // a matrix over borrowed memory writes into that memory.)
+    const auto own = [](arma::mat& m) {
+        arma::mat copy(m);
+        m.reset(); // lets go of the borrowed memory
+        m = std::move(copy);
+    };
+    own(spec.config.X0);
+    for (Projection* p : {&spec.config.wQ, &spec.config.wK, &spec.config.wV, &spec.config.wO}) {
+        own(p->weights);
+    }
+    spec.config.focus = std::min(config.focus, result.n - 1);
+    spec.views = {"matrices", "heatmap", "shares", "arithmetic", "trace"};
+    spec.controls = {};
+    return spec;
+}
+
+} // namespace attnbook::transformer_views

@@ -1,0 +1,100 @@
+#pragma once
+// What a transformer cell's views read of its result (transformer.md), without Qt: the residual
+// stream stage by stage, the FFN's activations, the next-word chances, the generation, attention
+// in blocks, and each layer's attention as an attention cell of its own. The window's model
+// (app/models/cell_transformer_views.h) only turns these into QVariants.
+
+#include "core/document/cell_specs.h"
+#include "core/math/transformer_config.h"
+#include "core/math/transformer_result.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnbook::transformer_views {
+
+// The columns (and rows) the stream and FFN views show of a large cell: the first ones.
+constexpr int kShownColumns = 48;
+constexpr int kShownHiddenColumns = 128;
+constexpr int kShownRows = 32;
+
+// One token's row of a stage: the vector after the stage and its length, and (after stage 0)
+// what the stage added and its length.
+struct StageRow {
+    std::string label;
+    std::vector<double> values;
+    double norm = 0.0;
+    std::optional<std::vector<double>> change;
+    double changeNorm = 0.0;
+};
+
+// One token's FFN activations.
+struct FfnRow {
+    std::string label;
+    std::vector<double> values;
+};
+
+struct NextWord {
+    std::string word;
+    double prob = 0.0;
+    bool chosen = false;
+};
+
+struct GeneratedWord {
+    std::string word;
+    double prob = 0.0;
+    double costCached = 0.0;
+    double costFull = 0.0;
+    int keys = 0; // the positions the step's query reads
+};
+
+// One block of keys [first, end) read by the running softmax, for one query row.
+struct BlockStep {
+    int first = 0;
+    int end = 0;
+    std::optional<double> max; // none while every key so far is blocked (−∞)
+    double total = 0.0;
+    std::vector<double> out;
+};
+
+// Attention in blocks for one head and query row, beside the plain computation's row.
+struct Blocks {
+    std::vector<BlockStep> steps;
+    std::vector<double> output;
+    std::vector<double> plain;
+    double difference = 0.0; // the largest |output − plain|
+};
+
+// Row `row` of `m`, its first `columns` numbers at most.
+std::vector<double> rowOf(const arma::mat& m, arma::uword row,
+                          arma::uword columns = arma::uword(-1));
+// The largest |entry| of `m`; 0 when empty.
+double largestMagnitude(const arma::mat& m);
+
+// Stage 0 is the tokens with their positions; then each layer's + attention and + FFN; last
+// the final LayerNorm.
+const arma::mat& stageMatrix(const TransformerResult& result, int stage);
+// One row per token shown (kShownRows at most, kShownColumns numbers each).
+std::vector<StageRow> stageRows(const TransformerResult& result, int stage);
+double stageRange(const TransformerResult& result, int stage);
+double changeRange(const TransformerResult& result, int stage);
+// [] outside the layers run.
+std::vector<FfnRow> ffnRows(const TransformerResult& result, int layer);
+double ffnRange(const TransformerResult& result, int layer);
+// The top `count` chances; the word generation picked first is chosen, else the most likely,
+// none while a sampled draw is `drawComing` (it may pick another).
+std::vector<NextWord> nextWords(const TransformerResult& result, int count, bool drawComing);
+std::vector<GeneratedWord> generationSteps(const TransformerResult& result);
+int headsOf(const TransformerResult& result, int layer);
+// Nothing outside the layers run, the heads, the rows, or for a block size below 1.
+std::optional<Blocks> blocks(const TransformerResult& result, const TransformerConfig& config,
+                             int layer, int head, int row, int blockSize);
+
+// Layer `layer`'s attention as a read-only attention cell: its input H = LN₁(Xˡ⁻¹) and its
+// weights, copied (the spec outlives the result it was read from), the attention views, no
+// controls. The layer must be one the result ran.
+AttentionCellSpec layerAttentionSpec(const TransformerConfig& config,
+                                     const TransformerResult& result, int layer);
+
+} // namespace attnbook::transformer_views
