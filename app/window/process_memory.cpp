@@ -1,6 +1,7 @@
 #include "app/window/process_memory.h"
 
 #include <QFile>
+#include <QQmlEngine>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -9,6 +10,9 @@
 namespace attnbook {
 
 void ProcessMemory::returnFreedHeap() {
+    if (QQmlEngine* engine = qmlEngine(this)) {
+        engine->trimComponentCache();
+    }
 #if defined(__GLIBC__)
     malloc_trim(0);
 #endif
