@@ -6,7 +6,6 @@
 #include "exports/worksheet_pdf.h"
 #include "exports/worksheet_variants.h"
 
-#include <QCoreApplication>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -15,10 +14,6 @@
 
 namespace attnbook {
 namespace {
-
-QString tr(const char* text) {
-    return QCoreApplication::translate("ExportController", text);
-}
 
 // QML's names for the kinds are the exports' own.
 static_assert(int(ExportController::LessonPdf) == int(ExportKind::LessonPdf) &&

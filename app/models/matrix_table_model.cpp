@@ -74,14 +74,14 @@ bool MatrixTableModel::perHead() const {
 }
 
 void MatrixTableModel::refresh() {
-    MatrixTable table;
+    ShownMatrix table;
     QStringList rowLabels, columnLabels;
     bool editable = false;
     int focusRow = -1;
     if (cell_) {
         const AttentionCellModel& cell = *cell_;
         table =
-            MatrixTable(matrix_.toStdString(), head_, cell.result(),
+            ShownMatrix(matrix_.toStdString(), head_, cell.result(),
                         cell.compareAvailable() ? &cell.authoredResult() : nullptr, cell.state());
         rowLabels = labels(table.rowLabels(), table.rows(), cell.result());
         columnLabels = labels(table.columnLabels(), table.columns(), cell.result());

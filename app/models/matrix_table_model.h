@@ -105,7 +105,7 @@ class MatrixTableModel : public QAbstractTableModel {
     int focusRow_ = -1;
     int widestEntry_ = 1;
     // Where the numbers are, in the cell's result (core/live/matrix_table.h).
-    MatrixTable table_;
+    ShownMatrix table_;
     QStringList rowLabels_;
     QStringList columnLabels_;
 };

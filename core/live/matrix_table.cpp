@@ -25,7 +25,7 @@ bool isPerHeadMatrix(const std::string& name) {
     return name == "scores" || name == "weights" || name == "context" || name == "delta";
 }
 
-MatrixTable::MatrixTable(const std::string& name, int head, const AttentionResult& r,
+ShownMatrix::ShownMatrix(const std::string& name, int head, const AttentionResult& r,
                          const AttentionResult* authored, const EditableAttention& state) {
     if (name == "X0" || name == "P" || name == "X") {
         source_ = name == "X0" ? &r.X0 : name == "P" ? &r.P : &r.X;
@@ -87,7 +87,7 @@ MatrixTable::MatrixTable(const std::string& name, int head, const AttentionResul
     }
 }
 
-MatrixTable& MatrixTable::operator=(MatrixTable&& other) noexcept {
+ShownMatrix& ShownMatrix::operator=(ShownMatrix&& other) noexcept {
     const bool ownsSource = other.source_ == &other.owned_;
     owned_ = std::move(other.owned_);
     source_ = ownsSource ? &owned_ : other.source_;
@@ -103,7 +103,7 @@ MatrixTable& MatrixTable::operator=(MatrixTable&& other) noexcept {
     return *this;
 }
 
-double MatrixTable::entry(int row, int column) const {
+double ShownMatrix::entry(int row, int column) const {
     if (!source_ || row < 0 || column < 0 || row >= rows_ || column >= columns_) {
         return 0.0;
     }
@@ -111,16 +111,16 @@ double MatrixTable::entry(int row, int column) const {
                        : (*source_)(arma::uword(row), arma::uword(column));
 }
 
-bool MatrixTable::blocked(int row, int column) const {
+bool ShownMatrix::blocked(int row, int column) const {
     return blockedSource_ && row >= 0 && column >= 0 && row < rows_ && column < columns_ &&
            (*blockedSource_)(arma::uword(column), arma::uword(row)) == -arma::datum::inf;
 }
 
-std::string MatrixTable::valueText(double value, int digits) const {
+std::string ShownMatrix::valueText(double value, int digits) const {
     return wholeEntries_ ? readableNumber(value, digits) : fixedNumber(value, digits);
 }
 
-std::string MatrixTable::entryText(int row, int column, int digits) const {
+std::string ShownMatrix::entryText(int row, int column, int digits) const {
     const double value = entry(row, column);
     if (blocked(row, column) && value == -arma::datum::inf) {
         return "−∞";
@@ -128,7 +128,7 @@ std::string MatrixTable::entryText(int row, int column, int digits) const {
     return valueText(value, digits);
 }
 
-int MatrixTable::widestEntry(int digits) const {
+int ShownMatrix::widestEntry(int digits) const {
     // A table writes its entries one way (valueText): a sign, the whole part and the same
     // decimals for every entry, so the longest text is that of the largest magnitude, negative
     // or not. Only those two entries are written out, not every entry of a 768 × 768 table on

@@ -18,19 +18,19 @@ namespace attnbook {
 // scores, weights, context and delta: one table per head.
 bool isPerHeadMatrix(const std::string& name);
 
-class MatrixTable {
+class ShownMatrix {
   public:
-    MatrixTable() = default;
+    ShownMatrix() = default;
     // The matrix `name` (MatrixTableModel's names) of head `head` of the cell's result `now`;
     // `authored` is the authored result when the two compare (for delta), else null. Empty for
     // an unknown name, a missing head or an input the configuration does not have. The table
     // reads `now` (not copied): it must outlive the table.
-    MatrixTable(const std::string& name, int head, const AttentionResult& now,
+    ShownMatrix(const std::string& name, int head, const AttentionResult& now,
                 const AttentionResult* authored, const EditableAttention& state);
-    MatrixTable(const MatrixTable&) = delete; // source_ may point at owned_
-    MatrixTable& operator=(const MatrixTable&) = delete;
-    MatrixTable(MatrixTable&& other) noexcept { *this = std::move(other); }
-    MatrixTable& operator=(MatrixTable&& other) noexcept;
+    ShownMatrix(const ShownMatrix&) = delete; // source_ may point at owned_
+    ShownMatrix& operator=(const ShownMatrix&) = delete;
+    ShownMatrix(ShownMatrix&& other) noexcept { *this = std::move(other); }
+    ShownMatrix& operator=(ShownMatrix&& other) noexcept;
 
     int rows() const { return rows_; }
     int columns() const { return columns_; }

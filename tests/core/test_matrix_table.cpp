@@ -30,7 +30,7 @@ AttentionCellSpec causalCell() {
 TEST_CASE("a head's weights table is read key-major, with the mask's blocked entries") {
     const AttentionLiveCell cell(causalCell());
     const AttentionResult r = AttentionEngine().compute(cell.state().config, GradientCheck::Skip);
-    const MatrixTable weights("weights", 0, r, nullptr, cell.state());
+    const ShownMatrix weights("weights", 0, r, nullptr, cell.state());
     REQUIRE(weights.rows() == r.n);
     REQUIRE(weights.columns() == r.m);
     CHECK(weights.rowLabels() == MatrixRowLabels::Queries);
@@ -42,12 +42,12 @@ TEST_CASE("a head's weights table is read key-major, with the mask's blocked ent
     CHECK(weights.entry(0, 2) == 0.0);
     CHECK(weights.entry(9, 9) == 0.0); // outside
 
-    const MatrixTable scores("scores", 0, r, nullptr, cell.state());
+    const ShownMatrix scores("scores", 0, r, nullptr, cell.state());
     CHECK(scores.entryText(0, 2, 3) == "−∞");
     CHECK(scores.widestEntry(3) >= 2);
 
-    CHECK(MatrixTable("weights", 1, r, nullptr, cell.state()).rows() == 0); // no head 1
-    CHECK(MatrixTable("nonsense", 0, r, nullptr, cell.state()).rows() == 0);
+    CHECK(ShownMatrix("weights", 1, r, nullptr, cell.state()).rows() == 0); // no head 1
+    CHECK(ShownMatrix("nonsense", 0, r, nullptr, cell.state()).rows() == 0);
     CHECK(isPerHeadMatrix("delta"));
     CHECK_FALSE(isPerHeadMatrix("Q"));
 }
@@ -59,9 +59,9 @@ TEST_CASE("delta is owned, needs the authored result, and survives a move") {
     AttentionConfig changed = cell.state().config;
     changed.wQ.weights(0, 0) = 3.0;
     const AttentionResult now = AttentionEngine().compute(changed, GradientCheck::Skip);
-    CHECK(MatrixTable("delta", 0, now, nullptr, cell.state()).rows() == 0);
-    MatrixTable delta("delta", 0, now, &authored, cell.state());
-    const MatrixTable moved = std::move(delta);
+    CHECK(ShownMatrix("delta", 0, now, nullptr, cell.state()).rows() == 0);
+    ShownMatrix delta("delta", 0, now, &authored, cell.state());
+    const ShownMatrix moved = std::move(delta);
     REQUIRE(moved.rows() == now.n);
     CHECK(moved.entry(2, 1) ==
           doctest::Approx(now.head[0].weightsT(1, 2) - authored.head[0].weightsT(1, 2)));
@@ -70,14 +70,14 @@ TEST_CASE("delta is owned, needs the authored result, and survives a move") {
 TEST_CASE("an input table comes from the editable state, labelled, written one way") {
     const AttentionLiveCell cell(causalCell());
     const AttentionResult r = AttentionEngine().compute(cell.state().config, GradientCheck::Skip);
-    const MatrixTable wq("W_Q", 0, r, nullptr, cell.state());
+    const ShownMatrix wq("W_Q", 0, r, nullptr, cell.state());
     REQUIRE(wq.rows() == 2);
     CHECK(wq.entry(0, 1) == 0.5);
     // One entry is not whole: every entry is written with the digits.
     CHECK(wq.entryText(0, 0, 2) == "1.00");
     CHECK(wq.widestEntry(2) == 4);
 
-    const MatrixTable x0("X0", 0, r, nullptr, cell.state());
+    const ShownMatrix x0("X0", 0, r, nullptr, cell.state());
     CHECK(matrixLabels(x0.rowLabels(), 3, r) == std::vector<std::string>{"the", "red", "cat"});
     CHECK(matrixLabels(MatrixRowLabels::Index, 2, r) == std::vector<std::string>{"1", "2"});
     CHECK(matrixLabels(MatrixRowLabels::Bias, 1, r) == std::vector<std::string>{"b"});
