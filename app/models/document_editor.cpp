@@ -193,8 +193,10 @@ QString DocumentEditor::rename(const QString& id, const QString& newId) {
 
 QStringList DocumentEditor::bindingPaths(const QString& filter, int limit) const {
     QStringList out;
-    for (const std::string& path :
-         attnbook::bindingPaths(session_->results(), filter.toStdString(), limit)) {
+    const auto wanted = [&filter](const std::string& path) {
+        return filter.isEmpty() || qt(path).contains(filter, Qt::CaseInsensitive);
+    };
+    for (const std::string& path : attnbook::bindingPaths(session_->results(), wanted, limit)) {
         out << qt(path);
     }
     return out;

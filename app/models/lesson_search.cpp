@@ -73,15 +73,15 @@ std::vector<std::string> LessonSearch::rowTexts() const {
         plainCache_.clear(); // what-ifs rewrite prose with new numbers: keep the cache small
     }
     for (int row = 0; row < session_->cells()->count(); ++row) {
-        rows.push_back(searchText(row).toStdString());
+        rows.push_back(searchText(row).toCaseFolded().toStdString()); // case ignored
     }
     return rows;
 }
 
 void LessonSearch::find(const QString& text, int fromRow) {
     // Nothing typed finds nothing: no row's text is needed.
-    find_.find(text.isEmpty() ? std::vector<std::string>() : rowTexts(), text.toStdString(),
-               fromRow);
+    find_.find(text.isEmpty() ? std::vector<std::string>() : rowTexts(),
+               text.toCaseFolded().toStdString(), fromRow);
     Q_EMIT resultsChanged();
     Q_EMIT currentChanged(); // even when the current hit's index did not change
 }

@@ -3,7 +3,6 @@
 #include "core/document/cell_rename.h"
 #include "core/document/document_edits.h"
 #include "core/document/json.h"
-#include "core/live/lesson_search.h"
 
 #include <cctype>
 
@@ -43,22 +42,22 @@ std::string nearestAttention(const Document& document, int after) {
     return nearest;
 }
 
-void collectPaths(const Json& json, const std::string& path, const std::u32string& filter,
-                  int limit, std::vector<std::string>& out) {
+void collectPaths(const Json& json, const std::string& path,
+                  const std::function<bool(const std::string&)>& wanted, int limit,
+                  std::vector<std::string>& out) {
     if (int(out.size()) >= limit) {
         return;
     }
     if (json.isObject()) {
         for (const auto& [key, value] : json.object_()) {
-            collectPaths(value, path + "." + key, filter, limit, out);
+            collectPaths(value, path + "." + key, wanted, limit, out);
         }
     } else if (json.isArray()) {
         const auto& items = json.array();
         for (size_t i = 0; i < items.size(); ++i) {
-            collectPaths(items[i], path + "[" + std::to_string(i) + "]", filter, limit, out);
+            collectPaths(items[i], path + "[" + std::to_string(i) + "]", wanted, limit, out);
         }
-    } else if ((json.isNumber() || json.isString()) &&
-               (filter.empty() || foldedText(path).find(filter) != std::u32string::npos)) {
+    } else if ((json.isNumber() || json.isString()) && wanted(path)) {
         out.push_back(path);
     }
 }
@@ -221,12 +220,12 @@ std::string newCellBody(const std::string& templateLesson, const std::string& ki
     return {};
 }
 
-std::vector<std::string> bindingPaths(const LessonResults& results, const std::string& filter,
+std::vector<std::string> bindingPaths(const LessonResults& results,
+                                      const std::function<bool(const std::string&)>& wanted,
                                       int limit) {
     std::vector<std::string> out;
-    const std::u32string folded = foldedText(filter);
     for (const ComputedCell& cell : results.cells) {
-        collectPaths(cell.json, cell.id, folded, limit, out);
+        collectPaths(cell.json, cell.id, wanted, limit, out);
     }
     return out;
 }

@@ -9,6 +9,7 @@
 #include "core/document/document_edits.h"
 #include "core/live/live_lesson.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -59,8 +60,10 @@ std::string newCellBody(const std::string& templateLesson, const std::string& ki
                         const std::string& attentionId);
 
 // Paths a binding may use, from the computed results ("colour.head[0].weights[0][1]"), those
-// containing `filter` (case ignored), at most `limit`.
-std::vector<std::string> bindingPaths(const LessonResults& results, const std::string& filter,
+// `wanted` keeps, at most `limit`. (The window matches what the author typed, case ignored, with
+// Qt's Unicode folding.)
+std::vector<std::string> bindingPaths(const LessonResults& results,
+                                      const std::function<bool(const std::string&)>& wanted,
                                       int limit);
 
 } // namespace attnbook

@@ -1,79 +1,15 @@
 #include "core/live/lesson_search.h"
 
 namespace attnbook {
-namespace {
-
-// Simple (one to one) case folding of the scripts lessons are written in: Latin with its
-// accents, Greek and Cyrillic. Other code points fold to themselves.
-char32_t folded(char32_t c) {
-    if ((c >= U'A' && c <= U'Z') || (c >= 0xC0 && c <= 0xDE && c != 0xD7)) {
-        return c + 0x20;
-    }
-    if (c >= 0x100 && c <= 0x17F) { // Latin Extended-A: capital, small pairs
-        if (c == 0x178) {
-            return 0xFF; // Ÿ
-        }
-        const bool oddPairs = (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E);
-        const bool capital = oddPairs ? c % 2 == 1 : c % 2 == 0;
-        return capital && c != 0x130 && c != 0x138 && c != 0x149 && c != 0x17F ? c + 1 : c;
-    }
-    if ((c >= 0x391 && c <= 0x3A9 && c != 0x3A2) || (c >= 0x410 && c <= 0x42F)) {
-        return c + 0x20; // Greek Α–Ω, Cyrillic А–Я
-    }
-    if (c == 0x3C2) {
-        return 0x3C3; // final ς is σ
-    }
-    if (c >= 0x400 && c <= 0x40F) {
-        return c + 0x50; // Cyrillic Ѐ–Џ
-    }
-    return c;
-}
-
-// The code point at `i` of `text` and its length; a byte that starts no UTF-8 sequence is
-// itself, moved out of the way of real code points.
-std::pair<char32_t, size_t> decode(std::string_view text, size_t i) {
-    const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-    const unsigned char lead = byte(i);
-    const size_t length = lead < 0x80         ? 1
-                          : (lead >> 5) == 6  ? 2
-                          : (lead >> 4) == 14 ? 3
-                          : (lead >> 3) == 30 ? 4
-                                              : 0;
-    if (length == 0 || i + length > text.size()) {
-        return {0x110000 + lead, 1};
-    }
-    char32_t c = length == 1 ? lead : lead & (0x7F >> length);
-    for (size_t k = 1; k < length; ++k) {
-        if ((byte(i + k) & 0xC0) != 0x80) {
-            return {0x110000 + lead, 1};
-        }
-        c = (c << 6) | (byte(i + k) & 0x3F);
-    }
-    return {c, length};
-}
-
-} // namespace
-
-std::u32string foldedText(std::string_view utf8) {
-    std::u32string out;
-    out.reserve(utf8.size());
-    for (size_t i = 0; i < utf8.size();) {
-        const auto [c, length] = decode(utf8, i);
-        out.push_back(folded(c));
-        i += length;
-    }
-    return out;
-}
-
 int occurrences(std::string_view haystack, std::string_view needle) {
-    const std::u32string hay = foldedText(haystack);
-    const std::u32string what = foldedText(needle);
-    if (what.empty()) {
+    if (needle.empty()) {
         return 0;
     }
+    // Byte by byte is code point by code point: in UTF-8 no character's bytes start inside
+    // another's, so a match always begins and ends on a character.
     int count = 0;
-    for (size_t at = hay.find(what); at != std::u32string::npos;
-         at = hay.find(what, at + what.size())) {
+    for (size_t at = haystack.find(needle); at != std::string_view::npos;
+         at = haystack.find(needle, at + needle.size())) {
         ++count;
     }
     return count;

@@ -1,7 +1,9 @@
 #pragma once
 // Find in the lesson (Ctrl+F), without Qt (issue 24): every place a text occurs in the rows a
-// reader sees, in the lesson's order, case ignored. The window gives each row's shown text
-// (a prose row as plain text, a cell's id, title, question, choices or tokens, one a line);
+// reader sees, in the lesson's order. The window gives each row's shown text (a prose row as
+// plain text, a cell's id, title, question, choices or tokens, one a line) and the text typed,
+// both with their case folded by Qt (QString::toCaseFolded, Unicode's folding): case is ignored
+// by folding before the search, not by a table of our own here;
 // a hit is a row and the k-th occurrence in that row's text, which is what the window scrolls
 // to and highlights. Occurrences do not overlap: "aa" occurs twice in "aaaa", not three times.
 
@@ -11,11 +13,7 @@
 
 namespace attnbook {
 
-// `utf8` as code points with case folded (A → a, É → é, Σ and ς → σ, Д → д): two texts
-// that differ only in case fold to the same. Bytes that are not UTF-8 stay distinct.
-std::u32string foldedText(std::string_view utf8);
-
-// How many times `needle` occurs in `haystack`, case ignored, without overlaps.
+// How many times `needle` occurs in `haystack` (UTF-8, as given), without overlaps.
 int occurrences(std::string_view haystack, std::string_view needle);
 
 class LessonFind {

@@ -435,6 +435,8 @@ class TestWindowAuthoring : public QObject {
         QVERIFY(session.open(windowLesson()));
         const QStringList paths = session.editor()->bindingPaths(QStringLiteral("weights[0]"));
         QVERIFY(paths.contains(QStringLiteral("colour.head[0].weights[0][1]")));
+        // Case ignored, as the author types it.
+        QCOMPARE(session.editor()->bindingPaths(QStringLiteral("WEIGHTS[0]")), paths);
     }
 };
 
