@@ -1,6 +1,7 @@
 #include "app/window/window.h"
 
 #include "app/window/blas_threads.h"
+#include "app/window/renderer_choice.h"
 
 #include <QGuiApplication>
 #include <QQmlApplicationEngine>
@@ -24,6 +25,7 @@ void chooseControlsStyle() {
 int runWindow(const QStringList& arguments) {
     leaveOneCoreToTheGuiThread();
     chooseControlsStyle();
+    chooseSceneGraphRenderer();
     QQmlApplicationEngine engine;
     addModuleImportPath(engine);
     // Qt 6.4 has no loadFromModule: the module's Main.qml is in the resources.

@@ -4,7 +4,7 @@ import QtQuick.Controls
 import Attnbook
 import Attnbook.Window
 
-// Help → About attnbook: the version and the Qt it was built with.
+// Help → About attnbook: the version, the Qt it was built with and what draws the window.
 ThemedDialog {
     objectName: "aboutDialog"
     title: qsTr("About attnbook")
@@ -27,6 +27,14 @@ ThemedDialog {
         Text {
             text: qsTr("Built with Qt %1.").arg(AppInfo.qtVersion)
             color: Theme.mutedText
+        }
+        Text {
+            visible: text.length > 0
+            objectName: "aboutRenderer"
+            text: AppInfo.renderer
+            color: Theme.mutedText
+            wrapMode: Text.WordWrap
+            Layout.maximumWidth: 420
         }
     }
 }
