@@ -8,7 +8,7 @@
 #include "app/models/number_text.h"
 #include "core/document/cell_specs.h"
 #include "core/document/matrix_names.h"
-#include "core/live/control_names.h"
+#include "core/document/setting_words.h"
 #include "core/math/shares_shown.h"
 #include "exports/pdf_figures.h"
 

@@ -5,7 +5,7 @@
 #include "app/models/cell_variants.h"
 #include "app/models/number_text.h"
 #include "core/document/cell_cost.h"
-#include "core/live/control_names.h"
+#include "core/document/setting_words.h"
 #include "core/live/transformer_steps.h"
 #include "exports/heat_palette.h"
 

@@ -8,6 +8,7 @@
 #include "core/document/expression.h"
 #include "core/document/file_value.h"
 #include "core/document/matrix_names.h"
+#include "core/document/setting_words.h"
 
 #include <algorithm>
 #include <cctype>
@@ -289,10 +290,8 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
                 }
             }
         } else if (k == "mask") {
-            if (value.isScalar() && value.scalar == "none") {
-                c.mask = MaskKind::None;
-            } else if (value.isScalar() && value.scalar == "causal") {
-                c.mask = MaskKind::Causal;
+            if (const auto mask = value.isScalar() ? maskNamed(value.scalar) : std::nullopt) {
+                c.mask = *mask;
             } else {
                 in.error(value.at, "mask must be none or causal, not " + value.describe());
             }
@@ -312,10 +311,9 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
                 in.error(value.at, "padding must be none or a list of true/false flags");
             }
         } else if (k == "positional") {
-            if (value.isScalar() && value.scalar == "none") {
-                c.positional = PositionalKind::None;
-            } else if (value.isScalar() && value.scalar == "sinusoidal") {
-                c.positional = PositionalKind::Sinusoidal;
+            const auto named = value.isScalar() ? positionalNamed(value.scalar) : std::nullopt;
+            if (named && *named != PositionalKind::Learned) { // "learned" is the matrix itself
+                c.positional = *named;
             } else if (value.isSequence() || isFileValue(value)) {
                 if (const auto m = in.matrix(value, "positional")) {
                     c.positional = PositionalKind::Learned;

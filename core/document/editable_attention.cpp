@@ -8,6 +8,7 @@
 #include "core/document/cell_specs.h"
 #include "core/document/json.h"
 #include "core/document/matrix_names.h"
+#include "core/document/setting_words.h"
 #include "core/math/attention_shapes.h"
 #include "core/math/attention_widths.h"
 
@@ -668,8 +669,7 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
         }
     }
     if (x.mask != y.mask) {
-        if (changed("mask",
-                    [&] { return std::string(y.mask == MaskKind::Causal ? "causal" : "none"); })) {
+        if (changed("mask", [&] { return maskName(y.mask); })) {
             return;
         }
     }
@@ -690,11 +690,10 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
     if (x.positional != y.positional ||
         (y.positional == PositionalKind::Learned && !sameMatrix(x.learnedP, y.learnedP))) {
         if (changed("positional", [&] {
-                return std::string(
-                    y.positional == PositionalKind::None ? "none"
-                    : y.positional == PositionalKind::Sinusoidal
-                        ? "sinusoidal"
-                        : keptText(a, b, "positional", [&] { return yamlFlowMatrix(y.learnedP); }));
+                return y.positional == PositionalKind::Learned
+                           ? keptText(a, b, "positional",
+                                      [&] { return yamlFlowMatrix(y.learnedP); })
+                           : positionalName(y.positional);
             })) {
             return;
         }

@@ -1,6 +1,7 @@
 #include "core/document/result_json.h"
 
 #include "core/document/matrix_names.h"
+#include "core/document/setting_words.h"
 
 #include <cmath>
 
@@ -120,7 +121,7 @@ Json gradientCheckJson(const GradientCheckReport& check) {
 // use, to rounding, whatever the cell wrote: `scale: 2` at d_k = 4 divides by √4 too), and
 // which projections are the identity.
 void setSettings(Json& cell, const AttentionInputs& r) {
-    cell.set("mask", r.mask == MaskKind::Causal ? "causal" : "none");
+    cell.set("mask", maskName(r.mask));
     Json::Array padding;
     for (const bool padded : r.padding) {
         padding.emplace_back(padded);

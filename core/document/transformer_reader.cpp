@@ -3,6 +3,7 @@
 // keys. Positions are filed under the path the math names in its errors
 // ("layers[0].ffn.W_1", "final_ln.gamma"), so that a shape error points at its value.
 #include "core/document/body_reader.h"
+#include "core/document/setting_words.h"
 #include "core/math/layer_norm.h"
 
 #include <algorithm>
@@ -235,10 +236,8 @@ void readGenerate(BodyReader& in, const YamlNode& value, TransformerConfig& c) {
         if (name.scalar == "steps") {
             request.steps = in.integer(v, "generate.steps", 0).value_or(0);
         } else if (name.scalar == "pick") {
-            if (v.isScalar() && v.scalar == "greedy") {
-                request.pick = PickKind::Greedy;
-            } else if (v.isScalar() && v.scalar == "sample") {
-                request.pick = PickKind::Sample;
+            if (const auto pick = v.isScalar() ? pickNamed(v.scalar) : std::nullopt) {
+                request.pick = *pick;
             } else {
                 in.error(v.at, "pick must be greedy or sample, not " + v.describe());
             }

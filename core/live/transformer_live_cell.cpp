@@ -1,7 +1,7 @@
 #include "core/live/transformer_live_cell.h"
 
 #include "core/document/cell_editor.h"
-#include "core/live/control_names.h"
+#include "core/document/setting_words.h"
 #include "core/math/transformer_stages.h"
 
 #include <algorithm>

@@ -1,11 +1,11 @@
 // Issue 24: what the window's cell models used to do themselves and core/live now does once for
 // every cell kind: undo steps on one clock (live_undo.h), the words of the settings
-// (control_names.h), and for an attention cell the memory its recomputes reuse, Compare's
+// (setting_words.h), and for an attention cell the memory its recomputes reuse, Compare's
 // refusal and Keep's size limit (attention_recompute.h, attention_live_cell.h).
 #include "core/document/lesson.h"
+#include "core/document/setting_words.h"
 #include "core/live/attention_live_cell.h"
 #include "core/live/attention_recompute.h"
-#include "core/live/control_names.h"
 #include "core/live/live_undo.h"
 
 #include <doctest/doctest.h>

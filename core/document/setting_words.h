@@ -1,7 +1,9 @@
 #pragma once
-// The words of a cell's settings as the window's controls, the lesson's YAML and Keep spell
-// them ("causal", "sinusoidal", "sqrt", "sample"), both ways, for every cell kind: the attention
-// and transformer models only pass them through to QML.
+// The words of a cell's settings, both ways, for every cell kind. The mask's, the positional
+// encoding's and the pick's are the lesson's own (document-format.md, transformer.md): the cell
+// readers read them, Keep and the result JSON write them, and the window's controls show them.
+// The scale's ("sqrt", "off", "divisor") are the controls' only: YAML writes `scale: true`,
+// `false` or a number.
 
 #include "core/math/attention_config.h"
 #include "core/math/transformer_config.h"

@@ -1,4 +1,4 @@
-#include "core/live/control_names.h"
+#include "core/document/setting_words.h"
 
 #include <array>
 #include <utility>
