@@ -25,19 +25,6 @@ const char* kLesson =
     "  b: [0, 1]\nheads: 1\n```\n\nThe share is {{colour.head[0].weights[0][1]:3}}."
     "\n\n```quiz q\nquestion: Why?\nanswer: 1\n```\n";
 
-// Runs the test in another folder, so that anything read beside the working directory fails.
-class WorkingDirectory {
-  public:
-    explicit WorkingDirectory(const std::filesystem::path& path)
-        : before_(std::filesystem::current_path()) {
-        std::filesystem::current_path(path);
-    }
-    ~WorkingDirectory() { std::filesystem::current_path(before_); }
-
-  private:
-    std::filesystem::path before_;
-};
-
 std::string bodyOf(const LiveLesson& live, const std::string& id) {
     const CellBlock* cell = live.working().findCell(id);
     REQUIRE(cell);
@@ -50,7 +37,7 @@ TEST_CASE("a cell that reads data files checks with the lesson's own files") {
     const std::optional<std::string> bytes = test::readFile(kDocuments + "/real-head.md");
     REQUIRE(bytes.has_value());
     test::TempDir elsewhere;
-    WorkingDirectory cwd(elsewhere.path());
+    test::WorkingDirectory cwd(elsewhere.path());
     LiveLesson live;
     live.openBeside(*bytes, kDocuments + "/real-head.md");
     REQUIRE_EQ(live.errorCount(), 0u);

@@ -79,18 +79,6 @@ int errorCount(const Lesson& lesson) {
     return errors;
 }
 
-// The current working directory, put back when this goes.
-class WorkingDirectory {
-  public:
-    WorkingDirectory() : before_(std::filesystem::current_path()) {}
-    ~WorkingDirectory() { std::filesystem::current_path(before_); }
-    WorkingDirectory(const WorkingDirectory&) = delete;
-    WorkingDirectory& operator=(const WorkingDirectory&) = delete;
-
-  private:
-    std::filesystem::path before_;
-};
-
 } // namespace
 
 // Every document edit in the window reads the lesson again: the session's re-read, then the
@@ -168,7 +156,7 @@ TEST_CASE("aLinkLeadingOutsideIsRefusedAfterTheFileWasKept") {
 // A lesson opened by a relative path reads beside it after the working directory changed
 // (issue 24: its files were looked up against the process's working directory at each read).
 TEST_CASE("aLessonsFolderIsTheOneItWasOpenedFrom") {
-    const WorkingDirectory restore;
+    const test::WorkingDirectory restore;
     std::filesystem::current_path(kDocuments);
     const std::shared_ptr<const DataFiles> beside = dataFilesBeside("real-head.md");
     test::TempDir elsewhere;

@@ -151,19 +151,6 @@ struct ReaderWhatIf {
     CellComputer computer;
 };
 
-// Changes the working directory for as long as it lives.
-class WorkingDirectory {
-  public:
-    explicit WorkingDirectory(const std::filesystem::path& path)
-        : before_(std::filesystem::current_path()) {
-        std::filesystem::current_path(path);
-    }
-    ~WorkingDirectory() { std::filesystem::current_path(before_); }
-
-  private:
-    std::filesystem::path before_;
-};
-
 } // namespace
 
 TEST_CASE("attention.md opens from its bytes with the files of its folder") {
@@ -330,7 +317,7 @@ TEST_CASE("a lesson's data files come from its own source in every re-read") {
     test::TempDir elsewhere;
     // Started in another folder: a re-read that looked beside the working directory finds
     // nothing there.
-    WorkingDirectory cwd(elsewhere.path());
+    test::WorkingDirectory cwd(elsewhere.path());
     LiveLesson lesson;
     lesson.openBeside(bytes, kDocuments + "/real-head.md");
     REQUIRE_FALSE(lessonDataFiles(lesson.lesson()).empty());

@@ -1,6 +1,7 @@
-// What the tests of core/ need beyond doctest, with no Qt: a temporary folder, whole-file
-// reads and writes, running a program (NumPy fixtures) and the comparison QCOMPARE made of
-// two doubles. tests/core links no Qt library (tests/core/CMakeLists.txt proves it).
+// What the tests of core/ need beyond doctest, with no Qt: a temporary folder, a working
+// directory moved for a while, a one-layer transformer lesson, whole-file reads and writes, running
+// a program (NumPy fixtures) and the comparison QCOMPARE made of two doubles. tests/core links no
+// Qt library (tests/core/CMakeLists.txt proves it).
 #pragma once
 
 #include <doctest/doctest.h>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace attnbook::test {
@@ -30,6 +32,42 @@ class TempDir {
   private:
     std::filesystem::path path_;
 };
+
+// Moves the working directory to `path` (or only remembers it, without one) and moves it back
+// when the object goes: for the tests that prove nothing is read beside the working directory.
+class WorkingDirectory {
+  public:
+    WorkingDirectory() : before_(std::filesystem::current_path()) {}
+    explicit WorkingDirectory(const std::filesystem::path& path) : WorkingDirectory() {
+        std::filesystem::current_path(path);
+    }
+    ~WorkingDirectory() {
+        std::error_code ignored;
+        std::filesystem::current_path(before_, ignored);
+    }
+    WorkingDirectory(const WorkingDirectory&) = delete;
+    WorkingDirectory& operator=(const WorkingDirectory&) = delete;
+
+  private:
+    std::filesystem::path before_;
+};
+
+// A lesson of one transformer cell `t`: one layer of two causal heads and an FFN over a
+// four-word vocabulary, targets, and two greedy generation steps; every control allowed.
+inline constexpr const char* kOneLayerTransformerLesson = R"(# One layer
+
+```transformer t
+tokens: [red, blue, red]
+vocab: {red: [1, 0, 0, 0], blue: [0, 1, 0, 0], green: [0, 0, 1, 0], gold: [0, 0, 0, 1]}
+positional: sinusoidal
+layers:
+  - attention: {heads: 2, mask: causal, W_O: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 2]]}
+    ffn: {W_1: [[1, 0, 0, 0], [0, 1, 0, 0]], W_2: [[1, 0], [0, 1], [1, 1], [0, 0]], activation: relu}
+targets: [blue, red, ~]
+temperature: 1
+generate: {steps: 2, pick: greedy}
+```
+)";
 
 // The file's bytes, or nothing when it cannot be opened.
 std::optional<std::string> readFile(const std::filesystem::path& path);

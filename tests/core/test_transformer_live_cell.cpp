@@ -8,30 +8,16 @@
 #include "core/live/transformer_live_cell.h"
 #include "core/math/transformer_engine.h"
 
+#include "test_support.h"
+
 #include <doctest/doctest.h>
 
 using namespace attnbook;
 
 namespace {
 
-// A one-layer cell over a four-word vocabulary, every control allowed.
-const char* kLesson = R"(# Live
-
-```transformer t
-tokens: [red, blue, red]
-vocab: {red: [1, 0, 0, 0], blue: [0, 1, 0, 0], green: [0, 0, 1, 0], gold: [0, 0, 0, 1]}
-positional: sinusoidal
-layers:
-  - attention: {heads: 2, mask: causal, W_O: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 2]]}
-    ffn: {W_1: [[1, 0, 0, 0], [0, 1, 0, 0]], W_2: [[1, 0], [0, 1], [1, 1], [0, 0]], activation: relu}
-targets: [blue, red, ~]
-temperature: 1
-generate: {steps: 2, pick: greedy}
-```
-)";
-
 TransformerCellSpec readSpec() {
-    const Lesson lesson = parseLesson(kLesson, "live.md");
+    const Lesson lesson = parseLesson(test::kOneLayerTransformerLesson, "live.md");
     REQUIRE(lesson.diagnostics.empty());
     const TransformerCellSpec* spec = lesson.cells.at(0).transformer();
     REQUIRE(spec != nullptr);
@@ -149,7 +135,7 @@ TEST_CASE("keep writes the lesson's keys and names the reader's own settings") {
     CHECK(plan.notKept[1] == "LayerNorm off");
 
     // What Keep writes reads back as the same settings.
-    std::string text = kLesson;
+    std::string text = test::kOneLayerTransformerLesson;
     Lesson kept = parseLesson(text, "live.md");
     for (const auto& [key, yaml] : plan.keys) {
         REQUIRE_FALSE(setCellKey(kept.document, "t", key, yaml).has_value());
@@ -164,7 +150,7 @@ TEST_CASE("keep writes the lesson's keys and names the reader's own settings") {
 }
 
 TEST_CASE("a sampling seed is any 64-bit whole number, read from its digits") {
-    std::string text = kLesson;
+    std::string text = test::kOneLayerTransformerLesson;
     const std::string authored = "generate: {steps: 2, pick: greedy}";
     const auto withSeed = [&](const std::string& seed) {
         std::string t = text;

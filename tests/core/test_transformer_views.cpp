@@ -6,6 +6,8 @@
 #include "core/live/transformer_steps.h"
 #include "core/live/transformer_views.h"
 
+#include "test_support.h"
+
 #include <doctest/doctest.h>
 
 using namespace attnbook;
@@ -13,23 +15,8 @@ namespace tv = attnbook::transformer_views;
 
 namespace {
 
-const char* kLesson = R"(# Views
-
-```transformer t
-tokens: [red, blue, red]
-vocab: {red: [1, 0, 0, 0], blue: [0, 1, 0, 0], green: [0, 0, 1, 0], gold: [0, 0, 0, 1]}
-positional: sinusoidal
-layers:
-  - attention: {heads: 2, mask: causal, W_O: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 2]]}
-    ffn: {W_1: [[1, 0, 0, 0], [0, 1, 0, 0]], W_2: [[1, 0], [0, 1], [1, 1], [0, 0]], activation: relu}
-targets: [blue, red, ~]
-temperature: 1
-generate: {steps: 2, pick: greedy}
-```
-)";
-
 TransformerConfig readConfig() {
-    const Lesson lesson = parseLesson(kLesson, "views.md");
+    const Lesson lesson = parseLesson(test::kOneLayerTransformerLesson, "views.md");
     REQUIRE(lesson.diagnostics.empty());
     const TransformerCellSpec* spec = lesson.cells.at(0).transformer();
     REQUIRE(spec != nullptr);
