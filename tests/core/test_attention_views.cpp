@@ -16,32 +16,8 @@
 
 using namespace attnbook;
 
-namespace {
-
-// A cell of `n` tokens whose vectors differ (`shift` moves them all), so that a row's shares
-// differ too.
-std::shared_ptr<const AttentionResult> cellOf(int n, const std::string& extra = "", int shift = 0) {
-    std::string tokens, vocab;
-    for (int i = 0; i < n; ++i) {
-        tokens += (i ? ", w" : "w") + std::to_string(i);
-        vocab += "  w" + std::to_string(i) + ": [" + std::to_string((i + shift) % 7) + ", " +
-                 std::to_string((i * 3) % 5) + "]\n";
-    }
-    const Lesson lesson = parseLesson("# Views\n\n```attention c\ntokens: [" + tokens +
-                                          "]\nvocab:\n" + vocab + extra + "```\n",
-                                      "views.md");
-    AttentionEngine engine;
-    const LessonResults results = computeLesson(lesson, engine);
-    const ComputedCell* cell = results.cell("c");
-    REQUIRE(cell);
-    REQUIRE(cell->ok);
-    return cell->attention;
-}
-
-} // namespace
-
 TEST_CASE("the focus row's shares are its head's weights, and none for a head it lacks") {
-    const auto r = cellOf(5, "heads: 2\n");
+    const auto r = test::attentionOfDistinctTokens(5, "heads: 2\n");
     REQUIRE(r->h == 2);
     for (int head = 0; head < r->h; ++head) {
         const std::vector<double> shares = focusShareValues(*r, head, 3);
@@ -57,7 +33,7 @@ TEST_CASE("the focus row's shares are its head's weights, and none for a head it
 }
 
 TEST_CASE("one weight or output entry outside the result is 0") {
-    const auto r = cellOf(4);
+    const auto r = test::attentionOfDistinctTokens(4);
     for (const auto& [head, row, column] :
          {std::tuple{-1, 0, 0}, std::tuple{r->h, 0, 0}, std::tuple{0, -1, 0},
           std::tuple{0, r->n, 0}, std::tuple{0, 0, -1}, std::tuple{0, 0, r->m}}) {
@@ -74,7 +50,7 @@ TEST_CASE("one weight or output entry outside the result is 0") {
 }
 
 TEST_CASE("the worked arithmetic and trace are the focus row's, and none for a head it lacks") {
-    const auto r = cellOf(4, "heads: 2\n");
+    const auto r = test::attentionOfDistinctTokens(4, "heads: 2\n");
     const std::vector<WorkedSection> worked = focusArithmetic(*r, 1, 2, 3);
     const std::vector<WorkedSection> expected = workedArithmetic(*r, 1, 2, 3);
     REQUIRE(worked.size() == expected.size());
@@ -140,11 +116,12 @@ TEST_CASE("the gradients of a mode: its parameters', never the token vectors'") 
 }
 
 TEST_CASE("Compare's range: the largest share change, 0 when the cells cannot be compared") {
-    const auto authored = cellOf(5);
-    const auto edited = cellOf(5, "", 2);
+    const auto authored = test::attentionOfDistinctTokens(5);
+    const auto edited = test::attentionOfDistinctTokens(5, "", 2);
     CHECK(shareChangeRange(*authored, *authored) == 0.0);
     const double range = shareChangeRange(*authored, *edited);
     CHECK(range > 0.0);
     CHECK(range == largestShareChange(*edited, *authored));
-    CHECK(shareChangeRange(*authored, *cellOf(6)) == 0.0); // a token more: no compare
+    CHECK(shareChangeRange(*authored, *test::attentionOfDistinctTokens(6)) ==
+          0.0); // a token more: no compare
 }

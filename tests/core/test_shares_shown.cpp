@@ -13,25 +13,6 @@ using namespace attnbook;
 
 namespace {
 
-// A cell of `n` tokens whose vectors differ, so that the shares of a row differ too.
-std::shared_ptr<const AttentionResult> cellOf(int n, const std::string& extra = "") {
-    std::string tokens, vocab;
-    for (int i = 0; i < n; ++i) {
-        tokens += (i ? ", w" : "w") + std::to_string(i);
-        vocab += "  w" + std::to_string(i) + ": [" + std::to_string(i % 7) + ", " +
-                 std::to_string((i * 3) % 5) + "]\n";
-    }
-    const Lesson lesson = parseLesson("# Shares\n\n```attention c\ntokens: [" + tokens +
-                                          "]\nvocab:\n" + vocab + extra + "```\n",
-                                      "shares.md");
-    AttentionEngine engine;
-    const LessonResults results = computeLesson(lesson, engine);
-    const ComputedCell* cell = results.cell("c");
-    REQUIRE(cell);
-    REQUIRE(cell->ok);
-    return cell->attention;
-}
-
 double largestShare(const AttentionResult& r, int row, int key) {
     double largest = -1.0;
     for (const HeadResult& h : r.head) {
@@ -45,7 +26,7 @@ double largestShare(const AttentionResult& r, int row, int key) {
 } // namespace
 
 TEST_CASE("a few keys: every one is shown, in order") {
-    const auto r = cellOf(kMaxSharesShown);
+    const auto r = test::attentionOfDistinctTokens(kMaxSharesShown);
     const std::vector<int> keys = sharesShown(*r, 3);
     REQUIRE(keys.size() == size_t(kMaxSharesShown));
     for (int j = 0; j < kMaxSharesShown; ++j) {
@@ -54,7 +35,7 @@ TEST_CASE("a few keys: every one is shown, in order") {
 }
 
 TEST_CASE("many keys: the largest shares over the heads, in the keys' order") {
-    const auto r = cellOf(40, "heads: 2\n");
+    const auto r = test::attentionOfDistinctTokens(40, "heads: 2\n");
     for (const int row : {0, 17, 39}) {
         CAPTURE(row);
         const std::vector<int> keys = sharesShown(*r, row);
@@ -74,7 +55,7 @@ TEST_CASE("many keys: the largest shares over the heads, in the keys' order") {
 }
 
 TEST_CASE("a blocked key is shown only after every key with a share") {
-    const auto r = cellOf(40, "mask: causal\n");
+    const auto r = test::attentionOfDistinctTokens(40, "mask: causal\n");
     // Row 5 reads keys 0..5 only: those six, then the first blocked ones to make sixteen.
     const std::vector<int> keys = sharesShown(*r, 5);
     REQUIRE(keys.size() == size_t(kMaxSharesShown));
@@ -85,11 +66,11 @@ TEST_CASE("a blocked key is shown only after every key with a share") {
 }
 
 TEST_CASE("Compare's range: the largest change of any share, none across shapes") {
-    const auto authored = cellOf(4);
+    const auto authored = test::attentionOfDistinctTokens(4);
     CHECK(largestShareChange(*authored, *authored) == 0.0);
-    const auto twoHeads = cellOf(4, "heads: 2\n");
+    const auto twoHeads = test::attentionOfDistinctTokens(4, "heads: 2\n");
     CHECK(largestShareChange(*twoHeads, *authored) == 0.0); // not of one shape
-    const auto causal = cellOf(4, "mask: causal\n");
+    const auto causal = test::attentionOfDistinctTokens(4, "mask: causal\n");
     double expected = 0.0; // by hand, entry by entry
     for (int row = 0; row < 4; ++row) {
         for (int key = 0; key < 4; ++key) {

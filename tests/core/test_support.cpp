@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include "core/document/lesson.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -21,6 +23,25 @@
 extern char** environ;
 
 namespace attnbook::test {
+
+std::shared_ptr<const AttentionResult> attentionOfDistinctTokens(int n, const std::string& extra,
+                                                                 int shift) {
+    std::string tokens, vocab;
+    for (int i = 0; i < n; ++i) {
+        tokens += (i ? ", w" : "w") + std::to_string(i);
+        vocab += "  w" + std::to_string(i) + ": [" + std::to_string((i + shift) % 7) + ", " +
+                 std::to_string((i * 3) % 5) + "]\n";
+    }
+    const Lesson lesson = parseLesson("# Distinct tokens\n\n```attention c\ntokens: [" + tokens +
+                                          "]\nvocab:\n" + vocab + extra + "```\n",
+                                      "distinct.md");
+    AttentionEngine engine;
+    const LessonResults results = computeLesson(lesson, engine);
+    const ComputedCell* cell = results.cell("c");
+    REQUIRE(cell);
+    REQUIRE(cell->ok);
+    return cell->attention;
+}
 
 TempDir::TempDir() {
     std::string pattern = (std::filesystem::temp_directory_path() / "attnbook-test-XXXXXX");

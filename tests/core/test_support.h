@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <memory>
+
 #include <chrono>
 #include <exception>
 #include <filesystem>
@@ -13,6 +15,10 @@
 #include <string>
 #include <system_error>
 #include <vector>
+
+namespace attnbook {
+struct AttentionResult;
+}
 
 namespace attnbook::test {
 
@@ -68,6 +74,11 @@ temperature: 1
 generate: {steps: 2, pick: greedy}
 ```
 )";
+
+// The result of an attention cell of `n` tokens w0, w1, … whose vectors all differ (`shift`
+// moves every one), so that a row's shares differ too; `extra` adds YAML lines to the cell.
+std::shared_ptr<const AttentionResult>
+attentionOfDistinctTokens(int n, const std::string& extra = "", int shift = 0);
 
 // The file's bytes, or nothing when it cannot be opened.
 std::optional<std::string> readFile(const std::filesystem::path& path);
