@@ -97,29 +97,23 @@ std::optional<CommandExport> exportFromOptions(const ExportOptions& options, std
     out.targets = {path("--pdf"),    path("--worksheet"), path("--answers"),
                    path("--bundle"), path("--notebook"),  path("--html")};
     QString why;
-    if (options.has("--paper")) {
-        const std::optional<Paper> paper = readPaper(path("--paper"), &why);
-        if (!paper) {
-            error = "--paper: " + why.toStdString();
-            return std::nullopt;
+    // Reads option `name` with `read` into `into` when given; false (and `error`) when unreadable.
+    const auto readOption = [&](const char* name, auto read, auto& into) {
+        if (!options.has(name)) {
+            return true;
         }
-        out.request.paper = *paper;
-    }
-    if (options.has("--variants")) {
-        const std::optional<int> variants = readVariants(path("--variants"), &why);
-        if (!variants) {
-            error = "--variants: " + why.toStdString();
-            return std::nullopt;
+        const auto value = read(path(name), &why);
+        if (!value) {
+            error = std::string(name) + ": " + why.toStdString();
+            return false;
         }
-        out.request.variants = *variants;
-    }
-    if (options.has("--seed")) {
-        const std::optional<std::uint64_t> seed = readSeed(path("--seed"), &why);
-        if (!seed) {
-            error = "--seed: " + why.toStdString();
-            return std::nullopt;
-        }
-        out.request.seed = *seed;
+        into = *value;
+        return true;
+    };
+    if (!readOption("--paper", readPaper, out.request.paper) ||
+        !readOption("--variants", readVariants, out.request.variants) ||
+        !readOption("--seed", readSeed, out.request.seed)) {
+        return std::nullopt;
     }
     if (options.has("--roster")) {
         out.rosterPath = path("--roster");
