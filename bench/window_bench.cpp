@@ -23,7 +23,7 @@
 //    to the new chances (the forward step's `recomputed`) and to `updating` false (generation,
 //    gradients and their check), and the GUI thread's longest block (the 1 ms timer of
 //    2.) — the call, the result swapped in, the prose rewritten, and what the views read when
-//    they hear `recomputed` (stageRows(0), nextWords(8), generationSteps()); the GUI thread's
+//    they hear `recomputed` (the shown views: stageRows, nextWords, generation); the GUI thread's
 //    CPU time split into the call, the swap with the prose, and the views' reads; and where the
 //    worker's time goes. Then the first what-if after opening, alone.
 // 5. The shipped lesson's cell `tiny` (documents/transformer.md), as shipped and with every
@@ -472,8 +472,9 @@ class TransformerViews {
         QObject::connect(cell, &TransformerCellModel::recomputed, &context_, [this, cell, &meter] {
             const double heard = threadCpuMs();
             swapCpuMs_ = heard - meter.lastTickCpuMs();
-            shown_ = int(cell->stageRows(0).size() + cell->nextWords(8).size() +
-                         cell->generationSteps().size());
+            const TransformerShownViews& views = *cell->shown();
+            shown_ = int(views.stageRows().size() + views.nextWords().size() +
+                         views.generation().size());
             readCpuMs_ = threadCpuMs() - heard;
         });
     }

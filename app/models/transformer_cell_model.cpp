@@ -1,7 +1,6 @@
 #include "app/models/transformer_cell_model.h"
 
 #include "app/models/attention_cell_model.h"
-#include "app/models/cell_transformer_views.h"
 #include "app/models/cell_variants.h"
 #include "app/models/number_text.h"
 #include "core/document/cell_cost.h"
@@ -32,7 +31,8 @@ TransformerCellModel::TransformerCellModel(const std::string& id, const Transfor
     : QObject(parent), id_(QString::fromStdString(id)), views_(toQStringList(spec.views)),
       controls_(toQStringList(spec.controls)), live_(spec), result_(std::move(computed)),
       wholeInline_(transformerCost(spec.config).multiplyAdds < kInlineWork),
-      steps_(wholeInline_ || transformerFirstStepWork(spec.config) < kInlineWork) {}
+      steps_(wholeInline_ || transformerFirstStepWork(spec.config) < kInlineWork),
+      shown_(new TransformerShownViews(*this)) {}
 
 TransformerCellModel::~TransformerCellModel() {
     if (watcher_) {
@@ -227,6 +227,7 @@ void TransformerCellModel::accept(Outcome outcome) {
         steps_.shown(outcome.step, true); // the problem is the latest settings' answer
         ++revision_;
         Q_EMIT recomputed();
+        shown_->numbersChanged(); // the problem's words replace the chosen word's
         return;
     }
     problem_.clear();
@@ -244,6 +245,7 @@ void TransformerCellModel::show(std::shared_ptr<const TransformerResult> result,
     }
     ++revision_;
     Q_EMIT recomputed();
+    shown_->numbersChanged();
     // The session lets go of the replaced result in `recomputed`. A large one is freed on the
     // pool, not here: a GPT-2-sized result is over 100 MB (its gradients), and giving its pages
     // back (munmap) took the GUI thread 5–20 ms after every what-if.
@@ -264,37 +266,6 @@ QStringList TransformerCellModel::stageNames() const {
     }
     names << tr("final LayerNorm");
     return names;
-}
-
-// The views' numbers come from core/live/transformer_views.h, as QVariants.
-QVariantList TransformerCellModel::stageRows(int stage) const {
-    return toVariant(transformer_views::stageRows(*result_, stage));
-}
-double TransformerCellModel::stageRange(int stage) const {
-    return transformer_views::stageRange(*result_, stage);
-}
-double TransformerCellModel::changeRange(int stage) const {
-    return transformer_views::changeRange(*result_, stage);
-}
-QVariantList TransformerCellModel::ffnRows(int layer) const {
-    return toVariant(transformer_views::ffnRows(*result_, layer));
-}
-double TransformerCellModel::ffnRange(int layer) const {
-    return transformer_views::ffnRange(*result_, layer);
-}
-QVariantList TransformerCellModel::nextWords(int count) const {
-    const bool drawComing = !complete() && live_.settings().pick == PickKind::Sample;
-    return toVariant(transformer_views::nextWords(*result_, count, drawComing));
-}
-QVariantList TransformerCellModel::generationSteps() const {
-    return toVariant(transformer_views::generationSteps(*result_));
-}
-int TransformerCellModel::headsOf(int layer) const {
-    return transformer_views::headsOf(*result_, layer);
-}
-QVariantMap TransformerCellModel::blocks(int layer, int head, int row, int blockSize) const {
-    return toVariant(
-        transformer_views::blocks(*result_, live_.config(), layer, head, row, blockSize));
 }
 
 QObject* TransformerCellModel::layerAttention(int layer) {

@@ -13,6 +13,7 @@
 // on the worker (40–70 ms per what-if); a GPT-2-sized cell runs both steps on the worker.
 // Until the rest arrives, `complete` is false and prose that quotes it waits (LessonSession).
 
+#include "app/models/transformer_shown_views.h"
 #include "core/document/expression.h"
 #include "core/document/json.h"
 #include "core/document/result_json.h"
@@ -81,6 +82,8 @@ class TransformerCellModel : public QObject {
     Q_PROPERTY(bool complete READ complete NOTIFY recomputed)
     // How many of the width's numbers the stream view draws per token (all when small).
     Q_PROPERTY(int shownColumns READ shownColumns NOTIFY recomputed)
+    // What the views show: every view reads its numbers from here (transformer_shown_views.h).
+    Q_PROPERTY(attnbook::TransformerShownViews* shown READ shown CONSTANT)
 
   public:
     using Keeper = std::function<std::optional<std::string>(
@@ -143,34 +146,29 @@ class TransformerCellModel : public QObject {
     Q_INVOKABLE QString setMask(const QString& mask);
     Q_INVOKABLE QString setPositional(const QString& positional);
     Q_INVOKABLE bool allows(const QString& control) const { return controls_.contains(control); }
+    // One drag of a slider or a held spin button is one Undo step (TransformerLiveCell).
+    Q_INVOKABLE void beginGesture() { live_.beginGesture(); }
+    Q_INVOKABLE void endGesture() { live_.endGesture(); }
     Q_INVOKABLE bool undoWhatIf();
     Q_INVOKABLE void reset();
     // Writes the settings that are part of the lesson into it (an unsaved change); returns
     // what was kept and what is only the reader's view, or why not.
     Q_INVOKABLE QString keep();
 
-    // The views' numbers.
-    // "tokens + positions", "layer 1 + attention", "layer 1 + FFN", …, "final LayerNorm".
-    Q_INVOKABLE QStringList stageNames() const;
-    // Stage `stage`: one entry per token {label, values, norm, change, changeNorm}: the
-    // vector after the stage, its length, and what the stage added (its length too).
-    Q_INVOKABLE QVariantList stageRows(int stage) const;
-    // The largest |value| and |change| of a stage: the ends of its colour scales.
-    Q_INVOKABLE double stageRange(int stage) const;
-    Q_INVOKABLE double changeRange(int stage) const;
-    // The FFN's activations of `layer`: {label, values} per token; [] without an FFN.
-    Q_INVOKABLE QVariantList ffnRows(int layer) const;
-    Q_INVOKABLE double ffnRange(int layer) const;
-    // The last row's chances: {word, prob, chosen} for the top `count`.
-    Q_INVOKABLE QVariantList nextWords(int count) const;
-    // {word, prob, costCached, costFull, keys} per generated word.
-    Q_INVOKABLE QVariantList generationSteps() const;
-    Q_INVOKABLE int headsOf(int layer) const;
-    // Attention in blocks for one head and query row: {steps: [{keys, max, total, out}],
-    // output, plain, difference}.
-    Q_INVOKABLE QVariantMap blocks(int layer, int head, int row, int blockSize) const;
-    // Layer `layer`'s attention as an attention cell (read-only): the attention views.
-    Q_INVOKABLE QObject* layerAttention(int layer);
+    // The views' numbers and the reader's choices among them (each a property that says when
+    // it changes).
+    TransformerShownViews* shown() const { return shown_; }
+    // "tokens + positions", "layer 1: + attention", "layer 1: + FFN", …, "final LayerNorm".
+    QStringList stageNames() const;
+    // Layer `layer`'s attention as an attention cell (read-only), rebuilt after new forward
+    // numbers; nullptr outside the layers run.
+    QObject* layerAttention(int layer);
+    // The configuration of the reader's settings (its weights alias the authored cell's).
+    TransformerConfig liveConfig() const { return live_.config(); }
+    // A sampled draw of the latest settings is still to come: no word is marked as picked.
+    bool sampledDrawComing() const {
+        return !complete() && live_.settings().pick == PickKind::Sample;
+    }
     // A diverging colour for t in [−1, 1] and a sequential one for t in [0, 1], from the
     // heatmaps' palette (exports/heat_palette.h).
     Q_INVOKABLE QColor changeColour(double t, bool dark) const;
@@ -225,6 +223,7 @@ class TransformerCellModel : public QObject {
     std::unique_ptr<QFutureWatcher<Outcome>> watcher_; // the worker: one job at a time
     std::shared_ptr<const JsonSelection> quoted_;
     std::shared_ptr<const Json> json_;
+    TransformerShownViews* shown_; // a child of this model
     std::map<int, QPointer<AttentionCellModel>> layerModels_;
     int layerModelsRevision_ = -1;
 };

@@ -12,11 +12,12 @@ ColumnLayout {
     id: view
     required property TransformerCellModel cell
     spacing: 8
-    readonly property var steps: { view.cell.revision; return view.cell.generationSteps() }
+    readonly property var steps: view.cell.shown.generation
     readonly property real totalCached: view.steps.reduce((sum, s) => sum + s.costCached, 0)
     readonly property real totalFull: view.steps.reduce((sum, s) => sum + s.costFull, 0)
 
     Text {
+        textFormat: Text.PlainText
         visible: view.steps.length === 0
         text: view.cell.generationRefused.length > 0 ? "⚠ " + view.cell.generationRefused
               : view.cell.complete ? qsTr("Generate some words to see what the cache saves.")
@@ -34,6 +35,7 @@ ColumnLayout {
         Repeater {
             model: [qsTr("step"), qsTr("keys read"), qsTr("with the cache"), qsTr("without")]
             delegate: Text {
+                textFormat: Text.PlainText
                 required property string modelData
                 text: modelData
                 color: Theme.mutedText
@@ -44,8 +46,10 @@ ColumnLayout {
         Repeater {
             model: view.steps.length * 4
             delegate: Text {
+                textFormat: Text.PlainText
                 required property int index
                 readonly property var step: view.steps[Math.floor(index / 4)]
+                objectName: "cache_" + Math.floor(index / 4) + "_" + index % 4
                 text: [String(Math.floor(index / 4) + 1), String(step.keys),
                        String(step.costCached), String(step.costFull)][index % 4]
                 color: index % 4 === 2 ? Theme.good : Theme.text
@@ -54,10 +58,10 @@ ColumnLayout {
                 Layout.alignment: Qt.AlignRight
             }
         }
-        Text { text: qsTr("total"); color: Theme.text; font.pixelSize: Theme.smallSize; font.bold: true }
-        Text { text: "" }
-        Text { text: String(view.totalCached); color: Theme.good; font.family: Theme.monoFamily; font.pixelSize: Theme.smallSize; font.bold: true; Layout.alignment: Qt.AlignRight }
-        Text { text: String(view.totalFull); color: Theme.text; font.family: Theme.monoFamily; font.pixelSize: Theme.smallSize; font.bold: true; Layout.alignment: Qt.AlignRight }
+        Text { textFormat: Text.PlainText; text: qsTr("total"); color: Theme.text; font.pixelSize: Theme.smallSize; font.bold: true }
+        Text { textFormat: Text.PlainText; text: "" }
+        Text { textFormat: Text.PlainText; text: String(view.totalCached); color: Theme.good; font.family: Theme.monoFamily; font.pixelSize: Theme.smallSize; font.bold: true; Layout.alignment: Qt.AlignRight }
+        Text { textFormat: Text.PlainText; text: String(view.totalFull); color: Theme.text; font.family: Theme.monoFamily; font.pixelSize: Theme.smallSize; font.bold: true; Layout.alignment: Qt.AlignRight }
     }
     ChartView {
         id: chart
@@ -129,6 +133,7 @@ ColumnLayout {
         }
     }
     Text {
+        textFormat: Text.PlainText
         visible: view.steps.length > 0
         text: qsTr("The cache holds %1 numbers after the last step: for each layer and head, a key and a value for each of the %2 positions fed in.")
               .arg(view.cell.cacheNumbers).arg(view.cell.n + view.steps.length - 1)

@@ -9,31 +9,32 @@ import Attnbook.Models
 ColumnLayout {
     id: view
     required property TransformerCellModel cell
-    property int layerIndex: 0
     spacing: 8
 
     RowLayout {
         visible: view.cell.layersRun > 1
         spacing: 6
-        Text { text: qsTr("Layer"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+        Text { textFormat: Text.PlainText; text: qsTr("Layer"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
         Choice {
             name: "ffnLayer"
-            current: view.layerIndex
+            current: view.cell.shown.ffnLayer
             options: Array.from({ length: view.cell.layersRun }, (_, i) => ({ value: i, label: String(i + 1) }))
-            onChosen: value => view.layerIndex = value
+            onChosen: value => view.cell.shown.ffnLayer = value
         }
     }
     Text {
+        textFormat: Text.PlainText
         visible: !view.cell.ffn
         text: qsTr("The FFN is switched off: each layer adds its attention only.")
         color: Theme.mutedText
         font.pixelSize: Theme.smallSize
     }
     HeatGrid {
+        objectName: "ffnGrid"
         visible: view.cell.ffn
         cell: view.cell
-        rows: { view.cell.revision; return view.cell.ffnRows(Math.min(view.layerIndex, view.cell.layersRun - 1)) }
-        range: { view.cell.revision; return view.cell.ffnRange(Math.min(view.layerIndex, view.cell.layersRun - 1)) }
+        rows: view.cell.shown.ffnRows
+        range: view.cell.shown.ffnRange
         square: Theme.scaled(11)
         caption: qsTr("hidden units after the activation (each row is one token)")
     }

@@ -9,9 +9,10 @@ ColumnLayout {
     id: view
     required property TransformerCellModel cell
     spacing: 8
-    readonly property var steps: { view.cell.revision; return view.cell.generationSteps() }
+    readonly property var steps: view.cell.shown.generation
 
     Text {
+        textFormat: Text.PlainText
         visible: view.cell.generationRefused.length > 0
         text: "⚠ " + view.cell.generationRefused
         color: Theme.warning
@@ -20,6 +21,7 @@ ColumnLayout {
         Layout.fillWidth: true
     }
     Text {
+        textFormat: Text.PlainText
         visible: view.steps.length === 0 && view.cell.generationRefused.length === 0
         text: view.cell.complete ? qsTr("Generation is off: choose a number of words to append.")
                                  : qsTr("Generating…")
@@ -39,6 +41,7 @@ ColumnLayout {
                 color: Theme.surfaceAlt
                 border.color: Theme.border
                 Text {
+                    textFormat: Text.PlainText
                     id: promptWord
                     anchors.centerIn: parent
                     text: parent.modelData
@@ -61,7 +64,9 @@ ColumnLayout {
                 Column {
                     anchors.centerIn: parent
                     Text {
+                        textFormat: Text.PlainText
                         id: word
+                        objectName: "generatedWord_" + chip.index
                         anchors.horizontalCenter: parent.horizontalCenter
                         text: chip.modelData.word
                         color: Theme.text
@@ -69,6 +74,7 @@ ColumnLayout {
                         font.bold: true
                     }
                     Text {
+                        textFormat: Text.PlainText
                         id: chance
                         anchors.horizontalCenter: parent.horizontalCenter
                         text: qsTr("step %1 · %2").arg(chip.index + 1).arg(view.cell.number(chip.modelData.prob, 3))
@@ -80,6 +86,7 @@ ColumnLayout {
         }
     }
     Text {
+        textFormat: Text.PlainText
         visible: view.steps.length > 0
         text: view.cell.pick === "greedy"
               ? qsTr("Greedy: each step takes the most likely word.")

@@ -12,6 +12,8 @@ ColumnLayout {
     spacing: 4
 
     Text {
+        textFormat: Text.PlainText
+        objectName: "nextCaption"
         text: qsTr("After “%1”, the next word:").arg(Array.from(view.cell.tokens).join(" "))
         color: Theme.text
         font.pixelSize: Theme.proseSize
@@ -19,12 +21,15 @@ ColumnLayout {
         Layout.fillWidth: true
     }
     Repeater {
-        model: { view.cell.revision; return view.cell.nextWords(8) }
+        model: view.cell.shown.nextWords
         delegate: RowLayout {
             id: bar
             required property var modelData
+            required property int index
             spacing: 8
             Text {
+                textFormat: Text.PlainText
+                objectName: "nextWord_" + bar.index
                 Layout.preferredWidth: Theme.scaled(80)
                 text: bar.modelData.word
                 horizontalAlignment: Text.AlignRight
@@ -40,6 +45,8 @@ ColumnLayout {
                 radius: 2
             }
             Text {
+                textFormat: Text.PlainText
+                objectName: "nextProb_" + bar.index
                 text: view.cell.number(bar.modelData.prob, 4)
                       + (bar.modelData.chosen ? "  " + qsTr("← picked") : "")
                 color: bar.modelData.chosen ? Theme.accent : Theme.mutedText
@@ -49,6 +56,7 @@ ColumnLayout {
         }
     }
     Text {
+        textFormat: Text.PlainText
         text: qsTr("Temperature %1: the logits are divided by it before the softmax.")
               .arg(view.cell.number(view.cell.temperature, 2))
         color: Theme.mutedText

@@ -11,15 +11,17 @@ import Attnbook.Models
 ColumnLayout {
     id: view
     required property TransformerCellModel cell
-    property int stage: 0
+    // The chosen stage is the cell's (it stays when the card scrolls away).
+    readonly property int stage: view.cell.shown.stage
     spacing: 8
     // The family of ordinary text, for the label columns of the tables below.
-    Text { id: plainText; visible: false }
+    Text { textFormat: Text.PlainText; id: plainText; visible: false }
 
-    readonly property var names: { view.cell.revision; return view.cell.stageNames() }
-    readonly property var rows: { view.cell.revision; return view.cell.stageRows(view.stage) }
-    onNamesChanged: if (view.stage >= view.names.length) view.stage = view.names.length - 1
+    readonly property var names: view.cell.shown.stageNames
+    readonly property var rows: view.cell.shown.stageRows
 
+    // Back and Next side by side before the stage's name, so neither moves when the name's
+    // length changes.
     RowLayout {
         spacing: 8
         Button {
@@ -27,22 +29,23 @@ ColumnLayout {
             text: qsTr("◀ Back")
             enabled: view.stage > 0
             opacity: enabled ? 1 : 0.4
-            onClicked: view.stage -= 1
-        }
-        Text {
-            objectName: "streamStage"
-            text: qsTr("Stage %1 of %2: %3").arg(view.stage + 1).arg(view.names.length)
-                  .arg(view.names[view.stage] || "")
-            color: Theme.text
-            font.pixelSize: Theme.proseSize
-            font.bold: true
+            onClicked: view.cell.shown.stage = view.stage - 1
         }
         Button {
             objectName: "streamNext"
             text: qsTr("Next ▶")
             enabled: view.stage < view.names.length - 1
             opacity: enabled ? 1 : 0.4
-            onClicked: view.stage += 1
+            onClicked: view.cell.shown.stage = view.stage + 1
+        }
+        Text {
+            objectName: "streamStage"
+            text: qsTr("Stage %1 of %2: %3").arg(view.stage + 1).arg(view.names.length)
+                  .arg(view.names[view.stage] || "")
+            textFormat: Text.PlainText
+            color: Theme.text
+            font.pixelSize: Theme.proseSize
+            font.bold: true
         }
     }
     Flow {
@@ -51,7 +54,7 @@ ColumnLayout {
         HeatGrid {
             cell: view.cell
             rows: view.rows
-            range: { view.cell.revision; return view.cell.stageRange(view.stage) }
+            range: view.cell.shown.stageRange
             caption: view.cell.shownColumns < view.cell.d
                      ? qsTr("each token's vector after this stage: its first %1 of d = %2 numbers").arg(view.cell.shownColumns).arg(view.cell.d)
                      : qsTr("each token's vector after this stage (d = %1)").arg(view.cell.d)
@@ -61,7 +64,7 @@ ColumnLayout {
             cell: view.cell
             rows: view.rows
             valuesKey: "change"
-            range: { view.cell.revision; return view.cell.changeRange(view.stage) }
+            range: view.cell.shown.changeRange
             caption: qsTr("what this stage added")
         }
     }
@@ -70,14 +73,16 @@ ColumnLayout {
         columns: view.stage > 0 ? 3 : 2
         columnSpacing: Theme.scaled(18)
         rowSpacing: 2
-        Text { text: qsTr("token"); color: Theme.mutedText; font.pixelSize: Theme.smallSize; font.bold: true }
-        Text { text: qsTr("length of the vector"); color: Theme.mutedText; font.pixelSize: Theme.smallSize; font.bold: true }
-        Text { visible: view.stage > 0; text: qsTr("length of the change"); color: Theme.mutedText; font.pixelSize: Theme.smallSize; font.bold: true }
+        Text { textFormat: Text.PlainText; text: qsTr("token"); color: Theme.mutedText; font.pixelSize: Theme.smallSize; font.bold: true }
+        Text { textFormat: Text.PlainText; text: qsTr("length of the vector"); color: Theme.mutedText; font.pixelSize: Theme.smallSize; font.bold: true }
+        Text { textFormat: Text.PlainText; visible: view.stage > 0; text: qsTr("length of the change"); color: Theme.mutedText; font.pixelSize: Theme.smallSize; font.bold: true }
         Repeater {
             model: view.rows.length * 3
             delegate: Text {
+                textFormat: Text.PlainText
                 required property int index
                 readonly property var row: view.rows[Math.floor(index / 3)]
+                objectName: ["streamToken_", "streamLength_", "streamChange_"][index % 3] + Math.floor(index / 3)
                 visible: index % 3 !== 2 || view.stage > 0
                 text: index % 3 === 0 ? row.label
                     : index % 3 === 1 ? view.cell.number(row.norm, 3)

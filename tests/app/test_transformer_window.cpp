@@ -93,10 +93,15 @@ class TransformerWindowTest : public QObject {
 
         // The views' numbers: one stage per layer's attention and FFN, plus the ends.
         QCOMPARE(cell->stageNames().size(), 1 + 2 * 2 + 1);
-        QCOMPARE(cell->stageRows(0).size(), 3);
-        QCOMPARE(cell->nextWords(3).size(), 3);
-        QCOMPARE(cell->generationSteps().size(), 3);
-        const QVariantMap blocks = cell->blocks(0, 1, 2, 2);
+        TransformerShownViews& shown = *cell->shown();
+        QCOMPARE(shown.stageRows().size(), 3);
+        QCOMPARE(shown.nextWords().size(), 4); // every word of the vocabulary, at most 8
+        QCOMPARE(shown.generation().size(), 3);
+        shown.setBlocksLayer(0);
+        shown.setBlocksHead(1);
+        shown.setBlocksRow(2);
+        shown.setBlockSize(2);
+        const QVariantMap blocks = shown.blocks();
         QVERIFY(blocks.value(QStringLiteral("difference")).toDouble() < 1e-12);
         QCOMPARE(blocks.value(QStringLiteral("steps")).toList().size(), 2);
         QVERIFY(cell->layerAttention(1) != nullptr);
@@ -116,7 +121,7 @@ class TransformerWindowTest : public QObject {
         // The mask off: generation is refused with its reason, the rest still computes.
         QCOMPARE(cell->setMask(QStringLiteral("none")), QString());
         QVERIFY(cell->generationRefused().contains(QLatin1String("causal mask")));
-        QVERIFY(cell->generationSteps().isEmpty());
+        QVERIFY(shown.generation().isEmpty());
 
         // Undo, one what-if at a time, back to the sentence the lesson wrote.
         QVERIFY(cell->undoWhatIf());
@@ -139,7 +144,8 @@ class TransformerWindowTest : public QObject {
         QVERIFY(cell->complete());
         const QString checked = QStringLiteral("the error is below one in\na million.");
         QVERIFY2(allProse(session).contains(checked), qPrintable(allProse(session)));
-        const QVariant before = cell->nextWords(1).value(0).toMap().value(QStringLiteral("prob"));
+        const QVariant before =
+            cell->shown()->nextWords().value(0).toMap().value(QStringLiteral("prob"));
 
         QSignalSpy recomputed(cell, &TransformerCellModel::recomputed);
         QCOMPARE(cell->setTemperature(0.5), QString());
@@ -147,7 +153,8 @@ class TransformerWindowTest : public QObject {
         QVERIFY(cell->chancesCurrent());
         QVERIFY(!cell->complete());
         QVERIFY(cell->updating());
-        QVERIFY(cell->nextWords(1).value(0).toMap().value(QStringLiteral("prob")) != before);
+        QVERIFY(cell->shown()->nextWords().value(0).toMap().value(QStringLiteral("prob")) !=
+                before);
         QCOMPARE(cell->gradientCheckText(),
                  QStringLiteral("Checking the gradients of this what-if…"));
         QVERIFY(!allProse(session).contains(QStringLiteral("⚠")));
