@@ -552,6 +552,7 @@ Flickable {
             spacing: 4
             width: Math.min(column.width, Theme.proseWidth)
             Text {
+                textFormat: Text.PlainText
                 objectName: "lessonTitle"
                 text: view.session.title
                 color: Theme.text
@@ -562,6 +563,7 @@ Flickable {
                 Accessible.role: Accessible.Heading
             }
             Text {
+                textFormat: Text.PlainText
                 visible: text.length > 0
                 text: view.session.subtitle
                 color: Theme.mutedText
@@ -570,6 +572,7 @@ Flickable {
                 Layout.fillWidth: true
             }
             Text {
+                textFormat: Text.PlainText
                 visible: text.length > 0
                 text: view.session.author
                 color: Theme.mutedText
@@ -732,7 +735,7 @@ Flickable {
                         }
                         Component {
                             id: transformerRow
-                            TransformerCell { cell: entry.cellObject as TransformerCellModel }
+                            TransformerCell { cell: entry.cellObject as TransformerCellModel; authoring: view.toolsShown }
                         }
                         Component {
                             id: chartRow

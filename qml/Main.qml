@@ -47,6 +47,20 @@ ApplicationWindow {
     }
     // The guide's window (Help → Guide) rather than the lesson's.
     property bool ownWindow: false
+    // The window that opened this guide, and the guides this window opened: File → Quit (Ctrl+Q)
+    // in any of them closes them all, so the program ends rather than leaving a guide behind.
+    property var opener: null
+    property var guides: []
+    function quitAll() {
+        if (window.opener) {
+            window.opener.quitAll()
+            return
+        }
+        for (const guide of window.guides)
+            guide.close()
+        window.guides = []
+        window.close()
+    }
 
     // The open lesson (also read by `attnbook shot` for its errors).
     readonly property LessonSession session: lessonSession
@@ -109,7 +123,7 @@ ApplicationWindow {
         }
         onNewLessonStarted: window.editingLesson = true // a new lesson is there to be written
         onRefused: message => window.showRefusal(message)
-        onQuitRequested: window.close()
+        onQuitRequested: window.quitAll()
     }
     EditActions {
         id: editActions
@@ -203,12 +217,15 @@ ApplicationWindow {
         const guide = component.createObject(null, {
             initialPath: "qrc:/documents/guide.md",
             themeName: window.themeName,
-            ownWindow: true
+            ownWindow: true,
+            opener: window
         })
-        if (guide)
+        if (guide) {
+            window.guides = window.guides.concat([guide])
             // qmllint disable type
             guide.show()
             // qmllint enable type
+        }
         return guide
     }
 

@@ -30,6 +30,8 @@ template <class Step> class LiveUndo {
             steps_.erase(steps_.begin());
         }
     }
+    // The latest step, left on the stack. Only when !empty().
+    const Step& latest() const { return steps_.back().step; }
     // The latest step, off the stack. Only when !empty().
     Step pop() {
         Step step = std::move(steps_.back().step);

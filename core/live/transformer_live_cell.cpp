@@ -115,9 +115,25 @@ std::string TransformerLiveCell::apply(TransformerSettings next, const char* con
     if (next == settings_) {
         return "";
     }
-    undo_.push(settings_);
+    if (!gestureRecorded_) {
+        undo_.push(settings_); // the settings (before the whole gesture) that Undo returns to
+        gestureRecorded_ = gestureOpen_;
+    }
     settings_ = std::move(next);
     return "";
+}
+
+void TransformerLiveCell::beginGesture() {
+    gestureOpen_ = true;
+    gestureRecorded_ = false;
+}
+
+void TransformerLiveCell::endGesture() {
+    if (gestureRecorded_ && !undo_.empty() && undo_.latest() == settings_) {
+        undo_.pop(); // back where it began: nothing to take back
+    }
+    gestureOpen_ = false;
+    gestureRecorded_ = false;
 }
 
 std::string TransformerLiveCell::replaceToken(int index, const std::string& word) {

@@ -70,6 +70,11 @@ class TransformerLiveCell {
     bool undo();
     // Back to the authored settings, as an edit that Undo takes back.
     void reset();
+    // One gesture is one Undo step: between these, a drag of the temperature slider or a held
+    // spin button may make many edits, and only the first records the settings to go back to.
+    // A gesture that ends where it began leaves no step.
+    void beginGesture();
+    void endGesture();
 
     TransformerKeepPlan keepPlan() const;
 
@@ -83,6 +88,8 @@ class TransformerLiveCell {
     TransformerSettings authoredSettings_;
     TransformerSettings settings_;
     LiveUndo<TransformerSettings> undo_; // the settings before each edit
+    bool gestureOpen_ = false;
+    bool gestureRecorded_ = false; // the open gesture's first edit pushed its step
 };
 
 } // namespace attnbook

@@ -12,6 +12,9 @@ import Attnbook.Models
 Card {
     id: card
     required property TransformerCellModel cell
+    // Edit mode: the gradient check's sentence shows open (readers see it behind a question).
+    property bool authoring: false
+    property bool gradientsExplained: false
     property string keepMessage: ""
     readonly property bool hasControls: cell.controls.length > 0
     readonly property var ownViews: [
@@ -24,7 +27,8 @@ Card {
     ]
     readonly property var tabs: {
         // In the order the lesson lists them, its first view showing first; the attention
-        // views (matrices, heatmap, …) give one tab per layer, where the first of them stands.
+        // views (matrices, heatmap, …) give one tab per layer, where the first of them stands:
+        // per layer of the model, so running fewer layers moves no button.
         const out = []
         let attentionPlaced = false
         for (const name of Array.from(card.cell.views)) {
@@ -33,7 +37,7 @@ Card {
                 out.push(own)
             } else if (!attentionPlaced) {
                 attentionPlaced = true
-                for (let l = 0; l < card.cell.layersRun; ++l)
+                for (let l = 0; l < card.cell.layerCount; ++l)
                     out.push({ name: "attention", layer: l, label: qsTr("Layer %1 attention").arg(l + 1) })
             }
         }
@@ -49,6 +53,7 @@ Card {
 
     headerExtras: [
         Text {
+            textFormat: Text.PlainText
             visible: card.cell.edited
             text: qsTr("edited")
             height: undoButton.height
@@ -58,6 +63,7 @@ Card {
             font.italic: true
         },
         Text {
+            textFormat: Text.PlainText
             visible: card.cell.updating
             text: qsTr("updating…")
             height: undoButton.height
@@ -103,6 +109,7 @@ Card {
     ]
 
     Text {
+        textFormat: Text.PlainText
         objectName: "summary"
         width: card.contentWidth
         text: {
@@ -145,6 +152,7 @@ Card {
         }
     }
     Text {
+        textFormat: Text.PlainText
         visible: card.keepMessage.length > 0
         width: card.contentWidth
         text: card.keepMessage
@@ -152,14 +160,16 @@ Card {
         font.pixelSize: Theme.smallSize
         wrapMode: Text.WordWrap
     }
-    // The views, one at a time: a row of buttons as the other controls are.
-    property int viewIndex: 0
+    // The views, one at a time: a row of buttons as the other controls are. The choice is the
+    // cell's, so it stays when the card scrolls away.
+    readonly property int viewIndex: Math.min(card.cell.shown.viewIndex, card.tabs.length - 1)
     Flow {
         objectName: "transformerViews"
         visible: card.tabs.length > 1
         width: card.contentWidth
         spacing: 6
         Text {
+            textFormat: Text.PlainText
             text: qsTr("Show")
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize
@@ -174,10 +184,12 @@ Card {
                 required property int index
                 objectName: "view_" + modelData.name + (modelData.layer !== undefined ? modelData.layer : "")
                 text: modelData.label
-                checked: Math.min(card.viewIndex, card.tabs.length - 1) === index
+                checked: card.viewIndex === index
                 onToggled: {
-                    card.viewIndex = index
-                    checked = Qt.binding(() => Math.min(card.viewIndex, card.tabs.length - 1) === index)
+                    card.cell.shown.viewIndex = index
+                    if (modelData.layer !== undefined)
+                        card.cell.shown.attentionLayer = modelData.layer
+                    checked = Qt.binding(() => card.viewIndex === index)
                 }
                 Accessible.name: qsTr("Show %1").arg(modelData.label)
             }
@@ -186,14 +198,36 @@ Card {
     Loader {
         id: viewLoader
         width: card.contentWidth
-        readonly property var tab: card.tabs[Math.min(card.viewIndex, card.tabs.length - 1)] || null
+        readonly property var tab: card.tabs[card.viewIndex] || null
         sourceComponent: tab === null ? null : ({
             stream: streamView, ffn: ffnView, next: nextView, generation: generationView,
             cache: cacheView, blocks: blocksView, attention: attentionView
         })[tab.name]
     }
+    // How we know the gradients are right is an author's question: a reader sees it folded,
+    // unless the check failed (then it is a warning everyone should read).
+    readonly property bool gradientCheckOpen: card.authoring || card.gradientsExplained
+                                              || (card.cell.complete && !card.cell.gradientCheckPassed)
+    Button {
+        objectName: "gradientsQuestion"
+        visible: !card.authoring && (card.cell.gradientCheckPassed || !card.cell.complete)
+        flat: true
+        padding: 2
+        leftPadding: 0
+        contentItem: Text {
+            textFormat: Text.PlainText
+            text: (card.gradientsExplained ? "▾ " : "▸ ") + qsTr("How do we know the gradients are right?")
+            color: Theme.link
+            font.pixelSize: Theme.smallSize
+        }
+        background: null
+        onClicked: card.gradientsExplained = !card.gradientsExplained
+        Accessible.name: qsTr("How do we know the gradients are right?")
+    }
     Text {
+        textFormat: Text.PlainText
         objectName: "gradientCheck"
+        visible: card.gradientCheckOpen
         width: card.contentWidth
         text: card.cell.gradientCheckText
         color: card.cell.gradientCheckPassed || !card.cell.complete ? Theme.mutedText : Theme.warning
@@ -209,8 +243,24 @@ Card {
     Component { id: blocksView; BlocksView { cell: card.cell } }
     Component {
         id: attentionView
-        AttentionCell {
-            cell: { card.cell.revision; return card.cell.layerAttention(viewLoader.tab.layer) as AttentionCellModel }
+        Loader {
+            readonly property AttentionCellModel layerCell: card.cell.shown.attention as AttentionCellModel
+            sourceComponent: layerCell ? layerAttention : layerNotRun
+            Component {
+                id: layerAttention
+                AttentionCell { cell: layerCell }
+            }
+            Component {
+                id: layerNotRun
+                Text {
+                    textFormat: Text.PlainText
+                    objectName: "layerNotRun"
+                    text: qsTr("Layer %1 does not run: Layers is set to %2.")
+                          .arg(card.cell.shown.attentionLayer + 1).arg(card.cell.layersRun)
+                    color: Theme.mutedText
+                    font.pixelSize: Theme.smallSize
+                }
+            }
         }
     }
 }

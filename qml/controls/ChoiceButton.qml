@@ -10,8 +10,12 @@ Button {
     focusPolicy: Qt.StrongFocus
     leftPadding: 12
     rightPadding: 12
+    // As wide as the option in bold, so choosing one never moves its neighbours.
+    implicitWidth: Math.max(Theme.scaled(40), Math.ceil(boldText.advanceWidth) + leftPadding + rightPadding)
+    TextMetrics { id: boldText; font.pixelSize: Theme.smallSize + 1; font.bold: true; text: option.text }
     contentItem: Text {
         text: option.text
+        textFormat: Text.PlainText
         font.pixelSize: Theme.smallSize + 1
         font.bold: option.checked
         color: option.checked ? Theme.onAccent : (option.enabled ? Theme.text : Theme.mutedText)

@@ -22,6 +22,7 @@ ColumnLayout {
         Layout.fillWidth: true
         spacing: 6
         Text {
+            textFormat: Text.PlainText
             text: qsTr("Tokens")
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize
@@ -74,7 +75,7 @@ ColumnLayout {
         RowLayout {
             visible: controls.cell.allows("layers") && controls.cell.layerCount > 1
             spacing: 6
-            Text { text: qsTr("Layers"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+            Text { textFormat: Text.PlainText; text: qsTr("Layers"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
             Choice {
                 name: "layers"
                 accessibleName: qsTr("Layers to run")
@@ -105,7 +106,7 @@ ColumnLayout {
         RowLayout {
             visible: controls.cell.allows("mask")
             spacing: 6
-            Text { text: qsTr("Mask"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+            Text { textFormat: Text.PlainText; text: qsTr("Mask"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
             Choice {
                 name: "transformerMask"
                 accessibleName: qsTr("Mask")
@@ -120,7 +121,7 @@ ColumnLayout {
         RowLayout {
             visible: controls.cell.allows("positional")
             spacing: 6
-            Text { text: qsTr("Positions"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+            Text { textFormat: Text.PlainText; text: qsTr("Positions"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
             Choice {
                 name: "transformerPositional"
                 accessibleName: qsTr("Positional encoding")
@@ -140,7 +141,7 @@ ColumnLayout {
         RowLayout {
             visible: controls.cell.allows("temperature")
             spacing: 6
-            Text { text: qsTr("Temperature"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+            Text { textFormat: Text.PlainText; text: qsTr("Temperature"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
             // A log scale: 0.1 … 10, 1 in the middle.
             Slider {
                 objectName: "temperature"
@@ -150,9 +151,16 @@ ColumnLayout {
                 value: Math.log10(controls.cell.temperature)
                 implicitWidth: Theme.scaled(160)
                 onMoved: controls.report(controls.cell.setTemperature(Number(Math.pow(10, value).toFixed(2))))
+                // One drag is one Undo step.
+                onPressedChanged: pressed ? controls.cell.beginGesture() : controls.cell.endGesture()
                 Accessible.name: qsTr("Temperature")
             }
             Text {
+                textFormat: Text.PlainText
+                objectName: "temperatureReadout"
+                // As wide as the widest value (10.00), so Generate beside it never moves.
+                Layout.preferredWidth: widestTemperature.advanceWidth
+                TextMetrics { id: widestTemperature; font.family: Theme.monoFamily; font.pixelSize: Theme.smallSize; text: "10.00" }
                 text: controls.cell.number(controls.cell.temperature, 2)
                 color: Theme.text
                 font.family: Theme.monoFamily
@@ -162,16 +170,19 @@ ColumnLayout {
         RowLayout {
             visible: controls.cell.allows("generate")
             spacing: 6
-            Text { text: qsTr("Generate"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+            Text { textFormat: Text.PlainText; text: qsTr("Generate"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
             SpinBox {
                 objectName: "generateSteps"
                 from: 0
                 to: 16
                 value: controls.cell.generateSteps
                 onValueModified: controls.report(controls.cell.setGenerate(value, controls.cell.pick, controls.cell.seed))
+                // A held arrow is one Undo step.
+                readonly property bool held: up.pressed || down.pressed
+                onHeldChanged: held ? controls.cell.beginGesture() : controls.cell.endGesture()
                 Accessible.name: qsTr("Words to generate")
             }
-            Text { text: qsTr("words"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+            Text { textFormat: Text.PlainText; text: qsTr("words"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
             Choice {
                 name: "pick"
                 accessibleName: qsTr("How to pick each word")
@@ -182,7 +193,7 @@ ColumnLayout {
                 ]
                 onChosen: value => controls.report(controls.cell.setGenerate(Math.max(1, controls.cell.generateSteps), value, controls.cell.seed))
             }
-            Text { visible: controls.cell.pick === "sample"; text: qsTr("seed"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+            Text { textFormat: Text.PlainText; visible: controls.cell.pick === "sample"; text: qsTr("seed"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
             SpinBox {
                 objectName: "seed"
                 visible: controls.cell.pick === "sample"
@@ -191,6 +202,8 @@ ColumnLayout {
                 editable: true
                 value: controls.cell.seed
                 onValueModified: controls.report(controls.cell.setGenerate(controls.cell.generateSteps, controls.cell.pick, value))
+                readonly property bool held: up.pressed || down.pressed
+                onHeldChanged: held ? controls.cell.beginGesture() : controls.cell.endGesture()
                 Accessible.name: qsTr("Seed")
             }
         }

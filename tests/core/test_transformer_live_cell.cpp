@@ -93,6 +93,35 @@ TEST_CASE("undo takes back one what-if at a time and reset returns the authored 
     CHECK_FALSE(fresh.canUndo());
 }
 
+TEST_CASE("one gesture of many edits is one undo step; one that ends where it began, none") {
+    TransformerLiveCell cell(readSpec());
+    CHECK(cell.setNorm(false).empty());
+    // A drag of the temperature slider: fifteen edits in one gesture.
+    cell.beginGesture();
+    for (int step = 1; step <= 15; ++step) {
+        CHECK(cell.setTemperature(1.0 + 0.1 * step).empty());
+    }
+    cell.endGesture();
+    CHECK(cell.settings().temperature == doctest::Approx(2.5));
+    CHECK(cell.undo()); // the whole drag at once
+    CHECK(cell.settings().temperature == 1.0);
+    CHECK_FALSE(cell.settings().run.norm); // the edit before the drag stays
+    CHECK(cell.undo());
+    CHECK_FALSE(cell.canUndo());
+
+    // A drag out and back to where it began leaves nothing to take back.
+    cell.beginGesture();
+    CHECK(cell.setTemperature(3).empty());
+    CHECK(cell.setTemperature(1).empty());
+    cell.endGesture();
+    CHECK_FALSE(cell.canUndo());
+    // After the gesture, each edit is a step of its own again.
+    CHECK(cell.setTemperature(2).empty());
+    CHECK(cell.setTemperature(3).empty());
+    CHECK(cell.undo());
+    CHECK(cell.settings().temperature == 2);
+}
+
 TEST_CASE("the configuration shares the authored weights and computes as a copy would") {
     const TransformerCellSpec spec = readSpec();
     TransformerLiveCell cell(spec);
