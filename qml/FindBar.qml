@@ -48,6 +48,7 @@ Rectangle {
         anchors.bottomMargin: 6
         spacing: 8
         Text {
+            textFormat: Text.PlainText
             text: qsTr("Find")
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize
@@ -74,6 +75,7 @@ Rectangle {
             }
         }
         Text {
+            textFormat: Text.PlainText
             objectName: "findStatus"
             text: bar.search.status
             color: bar.search.text.length > 0 && bar.search.count === 0 ? Theme.bad : Theme.mutedText

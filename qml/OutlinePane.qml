@@ -15,6 +15,7 @@ Rectangle {
     Accessible.name: qsTr("Outline")
 
     Text {
+        textFormat: Text.PlainText
         id: heading
         x: 14
         y: 12
@@ -61,6 +62,7 @@ Rectangle {
             }
             Accessible.name: title
             contentItem: Text {
+                textFormat: Text.PlainText
                 text: entry.title
                 color: entry.highlighted ? Theme.accent : (entry.level === 1 ? Theme.text : Theme.mutedText)
                 font.pixelSize: entry.level === 1 ? Theme.smallSize + 1 : Theme.smallSize

@@ -31,6 +31,7 @@ Rectangle {
         RowLayout {
             Layout.fillWidth: true
             Text {
+                textFormat: Text.PlainText
                 id: summary
                 Layout.fillWidth: true
                 text: {
@@ -77,7 +78,7 @@ Rectangle {
                 ToolTip.text: qsTr("Show this place in the lesson")
                 Accessible.name: location + ": " + severity + ": " + message
                 contentItem: Text {
-                    text: "<span style='font-family: monospace'>" + problem.location + "</span>: <b>"
+                    text: "<span style='font-family: monospace'>" + problem.location.replace(/&/g, "&amp;").replace(/</g, "&lt;") + "</span>: <b>"
                           + problem.severity + "</b>: " + problem.message.replace(/&/g, "&amp;").replace(/</g, "&lt;")
                     textFormat: Text.StyledText
                     color: problem.severity === "error" ? Theme.bad : Theme.warning

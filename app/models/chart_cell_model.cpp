@@ -6,6 +6,7 @@
 
 #include <QLocale>
 #include <QPointF>
+#include <QtCharts/QXYSeries>
 
 #include <cmath>
 
@@ -57,18 +58,28 @@ ChartCellModel::ChartCellModel(const std::string& id, const ChartCellSpec& spec,
     xTicks_ = tickList(axes.x);
     yTicks_ = tickList(axes.y);
     for (const ChartSeries& s : series) {
+        QList<QPointF> plotted;
         QVariantList points;
         for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
             const double x = s.x[i], y = s.y[i];
             if ((xLog_ && x <= 0) || (yLog_ && y <= 0) || !std::isfinite(x) || !std::isfinite(y)) {
                 continue;
             }
-            points << QPointF(toPlot(axes.x, x), toPlot(axes.y, y));
+            plotted << QPointF(toPlot(axes.x, x), toPlot(axes.y, y));
+            points << plotted.back();
         }
         QVariantMap entry;
         entry[QStringLiteral("label")] = QString::fromStdString(s.label);
         entry[QStringLiteral("points")] = points;
         series_ << entry;
+        plotPoints_.push_back(std::move(plotted));
+    }
+}
+
+void ChartCellModel::fillSeries(QObject* series, int index) const {
+    auto* line = qobject_cast<QXYSeries*>(series);
+    if (line && index >= 0 && size_t(index) < plotPoints_.size()) {
+        line->replace(plotPoints_[size_t(index)]);
     }
 }
 

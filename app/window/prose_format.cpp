@@ -83,6 +83,22 @@ void styleTables(QTextFrame* frame, const ProseStyle& style) {
 
 } // namespace
 
+QTextDocument::MarkdownFeatures lessonMarkdown() {
+    return QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub |
+                                           QTextDocument::MarkdownNoHTML);
+}
+
+QString ProseFormatter::markdownAsHtml(const QString& markdown) const {
+    QTextDocument doc;
+    doc.setMarkdown(markdown, lessonMarkdown());
+    // The body's content only: its style would set a font over the item's own.
+    const QString html = doc.toHtml();
+    const qsizetype open = html.indexOf(QLatin1String("<body"));
+    const qsizetype start = open < 0 ? -1 : html.indexOf(u'>', open);
+    const qsizetype end = html.lastIndexOf(QLatin1String("</body>"));
+    return start < 0 || end < start ? html : html.mid(start + 1, end - start - 1).trimmed();
+}
+
 void formatProse(QTextDocument& doc, const QString& markdown, const ProseStyle& style) {
     QFont font = doc.defaultFont();
     font.setPixelSize(style.pixelSize);
@@ -92,7 +108,7 @@ void formatProse(QTextDocument& doc, const QString& markdown, const ProseStyle& 
     // paragraph-only lesson took 14 s to open).
     QTextCursor cursor(&doc);
     cursor.beginEditBlock();
-    doc.setMarkdown(markdown, QTextDocument::MarkdownDialectGitHub);
+    doc.setMarkdown(markdown, lessonMarkdown());
 
     for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
         QTextBlockFormat format = block.blockFormat();

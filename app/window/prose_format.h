@@ -10,6 +10,7 @@
 #include <QObject>
 #include <QQuickTextDocument>
 #include <QString>
+#include <QTextDocument>
 #include <QtQml/qqmlregistration.h>
 
 class QTextDocument;
@@ -27,6 +28,10 @@ struct ProseStyle {
     QString monoFamily = QStringLiteral("monospace");
 };
 
+// How the window reads a lesson's Markdown: GitHub's dialect (tables), raw HTML as text, as the
+// exports read it (a tag the lesson writes is shown as typed, never read as markup).
+QTextDocument::MarkdownFeatures lessonMarkdown();
+
 void formatProse(QTextDocument& document, const QString& markdown, const ProseStyle& style);
 
 class ProseFormatter : public QObject {
@@ -40,6 +45,10 @@ class ProseFormatter : public QObject {
     Q_INVOKABLE void present(QQuickTextDocument* target, const QString& markdown, int pixelSize,
                              const QColor& text, const QColor& link, const QColor& codeBackground,
                              const QColor& rule, const QColor& muted) const;
+    // Short Markdown (a quiz's question, choices, explanation) as the HTML a Text item shows in
+    // its RichText format, read by lessonMarkdown(): raw HTML in it stays text. Images load
+    // through the window's offline network (offline_network.h): files beside the lesson only.
+    Q_INVOKABLE QString markdownAsHtml(const QString& markdown) const;
 };
 
 } // namespace attnbook

@@ -1,6 +1,7 @@
 #include "app/window/window.h"
 
 #include "app/window/blas_threads.h"
+#include "app/window/offline_network.h"
 #include "app/window/renderer_choice.h"
 
 #include <QGuiApplication>
@@ -14,6 +15,7 @@ const char* const kMainQml = "qrc:/qt/qml/Attnbook/Main.qml";
 
 void addModuleImportPath(QQmlEngine& engine) {
     engine.addImportPath(QStringLiteral("qrc:/qt/qml"));
+    keepOffline(engine);
 }
 
 void chooseControlsStyle() {

@@ -10,7 +10,8 @@ namespace attnbook {
 extern const char* const kMainQml;
 
 // Lets `engine` find the window's static QML modules (Attnbook,
-// Attnbook.Models): Qt 6.4 does not search qrc:/qt/qml by itself.
+// Attnbook.Models): Qt 6.4 does not search qrc:/qt/qml by itself. Also keeps the engine off the
+// network (offline_network.h).
 void addModuleImportPath(QQmlEngine& engine);
 
 // Picks the Qt Quick Controls style the window is designed for; call

@@ -25,6 +25,7 @@ Rectangle {
         anchors.bottomMargin: 6
         spacing: 10
         Text {
+            textFormat: Text.PlainText
             text: banner.message
             color: banner.bad ? Theme.bad : Theme.warning
             font.pixelSize: Theme.smallSize + 1

@@ -29,6 +29,7 @@ Popup {
         anchors.fill: parent
         spacing: 6
         Text {
+            textFormat: Text.PlainText
             text: qsTr("Insert a binding")
             color: Theme.text
             font.bold: true
@@ -68,6 +69,7 @@ Popup {
             }
         }
         Text {
+            textFormat: Text.PlainText
             text: qsTr("Enter or a click inserts {{path}} at the cursor; add :4 for four decimals.")
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize

@@ -42,6 +42,7 @@ Rectangle {
             Layout.fillWidth: true
             spacing: 6
             Text {
+                textFormat: Text.PlainText
                 text: qsTr("Markdown")
                 color: Theme.accent
                 font.pixelSize: Theme.smallSize
@@ -125,6 +126,7 @@ Rectangle {
                     anchors.margins: 8
                     spacing: 4
                     Text {
+                        textFormat: Text.PlainText
                         text: qsTr("Preview")
                         color: Theme.mutedText
                         font.pixelSize: Theme.smallSize - 1
@@ -139,6 +141,7 @@ Rectangle {
             }
         }
         Text {
+            textFormat: Text.PlainText
             visible: proseEditor.message.length > 0
             text: proseEditor.message
             color: Theme.bad

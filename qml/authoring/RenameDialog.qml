@@ -32,6 +32,7 @@ ThemedDialog {
         anchors.fill: parent
         spacing: 8
         Text {
+            textFormat: Text.PlainText
             text: qsTr("New id (the bindings that use it follow):")
             color: Theme.text
             Layout.fillWidth: true
@@ -46,6 +47,7 @@ ThemedDialog {
             onAccepted: dialog.accept()
         }
         Text {
+            textFormat: Text.PlainText
             visible: dialog.message.length > 0
             text: dialog.message
             color: Theme.bad

@@ -27,6 +27,7 @@ RowLayout {
     }
 
     Text {
+        textFormat: Text.PlainText
         objectName: "rowName_" + tools.row
         text: tools.isCell ? tools.cellId : qsTr("prose")
         color: Theme.mutedText

@@ -56,6 +56,7 @@ Rectangle {
             Layout.fillWidth: true
             spacing: 6
             Text {
+                textFormat: Text.PlainText
                 text: yamlEditor.kind
                 color: Theme.accent
                 font.pixelSize: Theme.smallSize
@@ -63,6 +64,7 @@ Rectangle {
                 font.capitalization: Font.AllUppercase
             }
             Text {
+                textFormat: Text.PlainText
                 text: yamlEditor.cellId + qsTr(" — YAML")
                 color: Theme.mutedText
                 font.pixelSize: Theme.smallSize
@@ -106,6 +108,7 @@ Rectangle {
                 Repeater {
                     model: source.lineCount
                     delegate: Text {
+                        textFormat: Text.PlainText
                         required property int index
                         width: gutter.width
                         height: source.lineCount > 0 ? source.contentHeight / source.lineCount : 16
@@ -163,6 +166,7 @@ Rectangle {
             Layout.fillWidth: true
         }
         Text {
+            textFormat: Text.PlainText
             visible: yamlEditor.message.length > 0
             text: yamlEditor.message
             color: Theme.bad

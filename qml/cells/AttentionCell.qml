@@ -34,6 +34,7 @@ Card {
 
     headerExtras: [
         Text {
+            textFormat: Text.PlainText
             visible: card.cell.edited
             text: qsTr("edited")
             // As tall as the buttons beside it, its word centred on theirs.
@@ -44,6 +45,7 @@ Card {
             font.italic: true
         },
         Text {
+            textFormat: Text.PlainText
             // A large cell computes an edit on a worker thread; until its numbers arrive the
             // views show the last ones. Said only after 150 ms, so quick edits do not flicker.
             objectName: "updating"
@@ -132,6 +134,7 @@ Card {
     ]
 
     Text {
+        textFormat: Text.PlainText
         objectName: "summary"
         width: card.contentWidth
         text: {
@@ -228,6 +231,7 @@ Card {
     // switch shows no tooltip, so the reason is written out). Below the controls, so that
     // the edit that turns it on moves nothing under the pointer (issue 25, trip 7).
     Text {
+        textFormat: Text.PlainText
         objectName: "compareNote"
         visible: card.cell.edited && !card.cell.compareAvailable && card.hasControls
         width: card.contentWidth
@@ -240,6 +244,7 @@ Card {
     Repeater {
         model: card.cell.warnings
         delegate: Text {
+            textFormat: Text.PlainText
             required property string modelData
             text: "⚠ " + modelData
             color: Theme.warning
@@ -259,6 +264,7 @@ Card {
         function onRefused(reason) { card.keepRefusal = reason }
     }
     Text {
+        textFormat: Text.PlainText
         visible: card.keepMessage.length > 0 && !card.cell.edited
         text: card.keepMessage
         color: Theme.good

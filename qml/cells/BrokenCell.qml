@@ -17,6 +17,7 @@ Card {
     Repeater {
         model: card.problems
         delegate: Text {
+            textFormat: Text.PlainText
             required property string modelData
             width: card.contentWidth
             text: "✗ " + modelData

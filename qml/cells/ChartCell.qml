@@ -17,6 +17,11 @@ Card {
     Accessible.name: chart.title
     // The axes QtCharts draws, for the tests that read their labels.
     readonly property var axes: ({ x: xAxis, y: yAxis })
+    // Qt Charts shows axis titles, tick labels and series names as markup: lesson words in
+    // them are written as text (&, < and > escaped), never as tags.
+    function escaped(text: string): string {
+        return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    }
 
     SaveFigureButton {
         objectName: "saveChart"
@@ -26,6 +31,7 @@ Card {
     }
     // The title above the chart, not QtCharts' own: that one sat on the top tick's label.
     Text {
+        textFormat: Text.PlainText
         objectName: "chartTitle"
         width: card.contentWidth
         horizontalAlignment: Text.AlignHCenter
@@ -60,7 +66,7 @@ Card {
         CategoryAxis {
             id: xAxis
             objectName: "xAxis"
-            titleText: card.chart.xLabel + (card.chart.xLog ? qsTr(" (log scale)") : "")
+            titleText: card.escaped(card.chart.xLabel) + (card.chart.xLog ? qsTr(" (log scale)") : "")
             min: card.chart.xMin
             max: card.chart.xMax
             startValue: card.chart.xMin
@@ -73,7 +79,7 @@ Card {
         CategoryAxis {
             id: yAxis
             objectName: "yAxis"
-            titleText: card.chart.yLabel + (card.chart.yLog ? qsTr(" (log scale)") : "")
+            titleText: card.escaped(card.chart.yLabel) + (card.chart.yLog ? qsTr(" (log scale)") : "")
             min: card.chart.yMin
             max: card.chart.yMax
             startValue: card.chart.yMin
@@ -97,25 +103,26 @@ Card {
 
         Component.onCompleted: {
             for (const tick of card.chart.xTicks)
-                xAxis.append(tick.label, tick.value)
+                xAxis.append(card.escaped(tick.label), tick.value)
             for (const tick of card.chart.yTicks)
-                yAxis.append(tick.label, tick.value)
+                yAxis.append(card.escaped(tick.label), tick.value)
             const all = card.chart.series
             for (let i = 0; i < all.length; ++i) {
-                const line = view.createSeries(ChartView.SeriesTypeLine, all[i].label, xAxis, yAxis)
+                const label = all[i].label
+                // Qt Charts reads a series' name as markup: the lesson's words are escaped.
+                const line = view.createSeries(ChartView.SeriesTypeLine, card.escaped(label), xAxis, yAxis)
                 line.color = palette[i % palette.length]
                 line.width = 2.5
-                const points = all[i].points
-                for (let k = 0; k < points.length; ++k)
-                    line.append(points[k].x, points[k].y)
+                card.chart.fillSeries(line, i)
                 line.hovered.connect((point, state) => {
-                    tip.text = state ? card.chart.describeAt(line.name, point.x, point.y)
+                    tip.text = state ? card.chart.describeAt(label, point.x, point.y)
                                      : qsTr("Point at a line to read its values.")
                 })
             }
         }
     }
     Text {
+        textFormat: Text.PlainText
         id: tip
         objectName: "chartValue"
         width: card.contentWidth

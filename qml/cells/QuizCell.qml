@@ -4,6 +4,7 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Attnbook
 import Attnbook.Models
+import Attnbook.Window
 
 // A quiz: choices or a number field, Check, then right or wrong with the
 // explanation. A numeric answer bound to a cell follows that cell's edits.
@@ -22,8 +23,8 @@ Card {
         // Wrapped text: its width is given, not left to the layout, which
         // would keep the height of an early, narrow pass.
         width: card.contentWidth
-        textFormat: Text.MarkdownText
-        text: card.quiz.question
+        textFormat: Text.RichText
+        text: ProseFormatter.markdownAsHtml(card.quiz.question)
         color: Theme.text
         font.pixelSize: Theme.proseSize
         wrapMode: Text.WordWrap
@@ -49,8 +50,8 @@ Card {
             Accessible.name: modelData
             contentItem: Text {
                 leftPadding: option.indicator.width + option.spacing
-                text: option.modelData
-                textFormat: Text.MarkdownText
+                text: ProseFormatter.markdownAsHtml(option.modelData)
+                textFormat: Text.RichText
                 color: card.quiz.verdict !== "open" && card.quiz.chosen === option.index
                        ? (card.quiz.verdict === "right" ? Theme.good : Theme.bad) : Theme.text
                 font.pixelSize: Theme.proseSize - 1
@@ -96,6 +97,7 @@ Card {
             Accessible.name: text
         }
         Text {
+            textFormat: Text.PlainText
             objectName: "verdict"
             visible: card.quiz.verdict !== "open" && card.quiz.feedback.length > 0
             text: (card.quiz.verdict === "right" ? "✓ " : card.quiz.verdict === "wrong" ? "✗ "
@@ -122,8 +124,8 @@ Card {
     Text {
         visible: card.quiz.verdict === "revealed" && card.quiz.sampleAnswer.length > 0
         width: card.contentWidth
-        textFormat: Text.MarkdownText
-        text: card.quiz.sampleAnswer
+        textFormat: Text.RichText
+        text: ProseFormatter.markdownAsHtml(card.quiz.sampleAnswer)
         color: Theme.text
         font.pixelSize: Theme.proseSize - 1
         wrapMode: Text.WordWrap
@@ -141,8 +143,8 @@ Card {
             x: 8
             y: 8
             width: Math.max(parent.width - 16, 0)
-            textFormat: Text.MarkdownText
-            text: card.quiz.explanation
+            textFormat: Text.RichText
+            text: ProseFormatter.markdownAsHtml(card.quiz.explanation)
             color: Theme.text
             font.pixelSize: Theme.proseSize - 1
             wrapMode: Text.WordWrap

@@ -49,6 +49,7 @@ Rectangle {
             y: card.extrasBelow ? 0 : (header.height - height) / 2
             spacing: 8
             Text {
+                textFormat: Text.PlainText
                 text: card.kind
                 color: Theme.accent
                 font.pixelSize: Theme.smallSize
@@ -57,6 +58,7 @@ Rectangle {
                 font.letterSpacing: 0.8
             }
             Text {
+                textFormat: Text.PlainText
                 objectName: "cardCellId"
                 visible: text.length > 0
                 text: card.cellId

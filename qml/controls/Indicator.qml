@@ -51,6 +51,7 @@ Rectangle {
         radius: parent.radius
         color: mark.control.enabled ? Theme.accent : Theme.mutedText
         Text {
+            textFormat: Text.PlainText
             anchors.centerIn: parent
             text: "✓"
             color: Theme.onAccent

@@ -14,6 +14,7 @@ Rectangle {
     Accessible.name: text
 
     Text {
+        textFormat: Text.PlainText
         id: label
         anchors.fill: parent
         anchors.leftMargin: 8

@@ -35,6 +35,7 @@ Row {
         Accessible.name: qsTr("Save the %1 as a file").arg(root.what)
     }
     Text {
+        textFormat: Text.PlainText
         visible: root.message.length > 0
         anchors.verticalCenter: parent.verticalCenter
         text: root.message

@@ -27,7 +27,7 @@ ColumnLayout {
         RowLayout {
             visible: settings.cell.allows("heads")
             spacing: 6
-            Text { text: qsTr("Heads"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+            Text { textFormat: Text.PlainText; text: qsTr("Heads"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
             Choice {
                 name: "heads"
                 accessibleName: qsTr("Heads")
@@ -43,7 +43,7 @@ ColumnLayout {
         RowLayout {
             visible: settings.cell.allows("mask")
             spacing: 6
-            Text { text: qsTr("Mask"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+            Text { textFormat: Text.PlainText; text: qsTr("Mask"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
             Choice {
                 name: "mask"
                 accessibleName: qsTr("Mask")
@@ -58,7 +58,7 @@ ColumnLayout {
         RowLayout {
             visible: settings.cell.allows("positional") && !settings.cell.direct
             spacing: 6
-            Text { text: qsTr("Positional"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+            Text { textFormat: Text.PlainText; text: qsTr("Positional"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
             Choice {
                 name: "positional"
                 accessibleName: qsTr("Positional encoding")
@@ -78,7 +78,7 @@ ColumnLayout {
         RowLayout {
             visible: settings.cell.allows("scale")
             spacing: 6
-            Text { text: qsTr("Scaling"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+            Text { textFormat: Text.PlainText; text: qsTr("Scaling"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
             Choice {
                 name: "scale"
                 accessibleName: qsTr("Scaling")
@@ -113,6 +113,7 @@ ColumnLayout {
         spacing: 6
         Layout.fillWidth: true
         Text {
+            textFormat: Text.PlainText
             text: qsTr("Padding (never read)")
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize
@@ -128,6 +129,15 @@ ColumnLayout {
                 required property int index
                 objectName: "padding_" + index
                 text: modelData
+                // The token is a lesson word: plain text, never markup.
+                contentItem: Text {
+                    leftPadding: paddingBox.indicator.width + paddingBox.spacing
+                    text: paddingBox.text
+                    textFormat: Text.PlainText
+                    font: paddingBox.font
+                    color: paddingBox.palette.windowText
+                    verticalAlignment: Text.AlignVCenter
+                }
                 checked: settings.cell.padding[index] === true
                 onToggled: {
                     settings.report(settings.cell.setPadding(index, checked))

@@ -32,6 +32,7 @@ Menu {
     Component {
         id: shortcutHint
         Text {
+            textFormat: Text.PlainText
             id: hint
             required property MenuItem item
             objectName: "shortcutHint"

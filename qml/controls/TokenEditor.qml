@@ -31,6 +31,7 @@ ColumnLayout {
     readonly property bool summarised: cell.tokens.length > maximumChips
 
     Text {
+        textFormat: Text.PlainText
         visible: editor.summarised
         text: qsTr("%1 tokens: too many to edit one by one here; the matrices below show them all.")
               .arg(editor.cell.tokens.length)
@@ -97,6 +98,15 @@ ColumnLayout {
                         objectName: "tokenName_" + chip.index
                         text: chip.modelData
                         font.bold: chip.index === editor.cell.focus
+                        // The token is a lesson word: plain text, never markup.
+                        contentItem: Text {
+                            text: nameButton.text
+                            textFormat: Text.PlainText
+                            font: nameButton.font
+                            color: nameButton.palette.buttonText
+                            horizontalAlignment: Text.AlignHCenter
+                            verticalAlignment: Text.AlignVCenter
+                        }
                         onClicked: editor.cell.usesVocab ? renameMenu.popup() : renameField.open()
                         ToolTip.visible: hovered
                         ToolTip.delay: 500
@@ -108,7 +118,7 @@ ColumnLayout {
                             id: renameMenu
                             Repeater {
                                 model: editor.cell.vocabWords
-                                delegate: MenuItem {
+                                delegate: PlainMenuItem {
                                     required property string modelData
                                     text: modelData
                                     onTriggered: editor.report(editor.cell.renameToken(chip.index, modelData))

@@ -54,6 +54,7 @@ Rectangle {
                 Accessible.description: footer.exporter.stage
             }
             Text {
+                textFormat: Text.PlainText
                 text: footer.exporter.stage
                 color: Theme.mutedText
                 font.pixelSize: Theme.smallSize
@@ -72,6 +73,7 @@ Rectangle {
         }
         // Otherwise: what happened last. "Rendered" only once the pages are on show.
         Text {
+            textFormat: Text.PlainText
             objectName: "exportStatus"
             visible: !footer.exporter.busy
             Layout.fillWidth: true

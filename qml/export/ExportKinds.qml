@@ -71,6 +71,7 @@ ColumnLayout {
                 Accessible.description: kindRow.modelData.detail
             }
             Text {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 Layout.leftMargin: choice.leftPadding + choice.indicator.width + choice.spacing
                 text: kindRow.modelData.detail

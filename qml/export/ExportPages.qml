@@ -16,9 +16,11 @@ Item {
     // The view on show, or null: until `source`'s first page is drawn, the last file's.
     property PdfMultiPageView view: null
     readonly property bool viewReady: view !== null && view.document.status === PdfDocument.Ready
-    // `source`'s pages are on show (true when there is no file to show).
+    // `source`'s pages are on show (true when there is no file to show): its view, with its
+    // current page drawn (a page drawn again at another size is blank until it is).
     readonly property bool showing: String(source).length === 0
-                                    || (view !== null && String(view.document.source) === String(source))
+                                    || (view !== null && String(view.document.source) === String(source)
+                                        && view.currentPageRenderingStatus !== Image.Loading)
 
     // Fits the page's width in the view. The view centres its pages in its width plus its
     // scroll bar's: room for both.

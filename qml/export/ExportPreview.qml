@@ -48,6 +48,7 @@ ColumnLayout {
 
         // Nothing rendered yet, being rendered, or its first page being drawn.
         Text {
+            textFormat: Text.PlainText
             anchors.centerIn: parent
             width: Math.min(parent.width - 40, 420)
             visible: !preview.exporter.previewReady || pages.view === null && !pages.showing
@@ -68,6 +69,7 @@ ColumnLayout {
             spacing: 10
             visible: preview.exporter.previewCurrent && String(preview.shownUrl).length === 0
             Text {
+                textFormat: Text.PlainText
                 objectName: "notebookPreview"
                 width: parent.width
                 horizontalAlignment: Text.AlignHCenter
@@ -77,6 +79,7 @@ ColumnLayout {
                 text: preview.exporter.previewSummary
             }
             Text {
+                textFormat: Text.PlainText
                 width: parent.width
                 horizontalAlignment: Text.AlignHCenter
                 wrapMode: Text.Wrap
@@ -104,6 +107,7 @@ ColumnLayout {
                 anchors.centerIn: parent
                 spacing: 8
                 Text {
+                    textFormat: Text.PlainText
                     anchors.horizontalCenter: parent.horizontalCenter
                     text: qsTr("The options changed since this preview.")
                     color: Theme.text
@@ -120,6 +124,7 @@ ColumnLayout {
     }
 
     Text {
+        textFormat: Text.PlainText
         objectName: "previewSummary"
         Layout.fillWidth: true
         text: preview.exporter.previewSummary

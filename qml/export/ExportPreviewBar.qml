@@ -30,6 +30,7 @@ RowLayout {
     }
     Item { Layout.fillWidth: true }
     Text {
+        textFormat: Text.PlainText
         objectName: "pageIndicator"
         visible: bar.pages.viewReady
         text: bar.pages.viewReady ? qsTr("Page %1 of %2").arg(bar.pages.view.currentPage + 1)

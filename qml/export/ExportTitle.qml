@@ -17,6 +17,7 @@ Rectangle {
         anchors.rightMargin: 18
         spacing: 1
         Text {
+            textFormat: Text.PlainText
             text: qsTr("Export “%1”").arg(title.session ? title.session.title : "")
             color: Theme.text
             font.pixelSize: 16
@@ -27,6 +28,7 @@ Rectangle {
             Accessible.role: Accessible.Heading
         }
         Text {
+            textFormat: Text.PlainText
             text: !title.session ? ""
                   : qsTr("From %1%2").arg(title.session.fileName)
                     .arg(title.session.unsavedChanges ? qsTr(", with the changes kept so far") : "")

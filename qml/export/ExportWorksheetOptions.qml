@@ -114,6 +114,7 @@ ColumnLayout {
         }
     }
     Text {
+        textFormat: Text.PlainText
         objectName: "rosterLine"
         Layout.fillWidth: true
         text: sheet.exporter.rosterProblem.length > 0 ? sheet.exporter.rosterProblem

@@ -19,6 +19,7 @@ Column {
     spacing: 2
 
     Text {
+        textFormat: Text.PlainText
         visible: grid.caption.length > 0
         text: grid.caption
         color: Theme.mutedText
@@ -31,6 +32,7 @@ Column {
             required property var modelData
             spacing: 6
             Text {
+                textFormat: Text.PlainText
                 width: Theme.scaled(64)
                 height: grid.square
                 text: line.modelData.label

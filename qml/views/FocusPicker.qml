@@ -12,6 +12,7 @@ RowLayout {
     property string refusal: ""
     spacing: 6
     Text {
+        textFormat: Text.PlainText
         text: qsTr("Following")
         color: Theme.mutedText
         font.pixelSize: Theme.smallSize

@@ -17,6 +17,7 @@ ColumnLayout {
     RowLayout {
         spacing: 8
         Text {
+            textFormat: Text.PlainText
             text: qsTr("Gradient of L with respect to")
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize
@@ -58,6 +59,7 @@ ColumnLayout {
         }
     }
     Text {
+        textFormat: Text.PlainText
         objectName: "gradientCheck"
         text: view.cell.gradientCheckText
         color: !view.cell.gradientChecked ? Theme.mutedText

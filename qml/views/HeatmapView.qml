@@ -39,6 +39,7 @@ ColumnLayout {
     }
 
     Text {
+        textFormat: Text.PlainText
         text: view.change
               ? qsTr("Change in each share against the lesson's own cell (warm: a larger share than before, cool: a smaller one)")
               : qsTr("Rows: the token that reads · columns: the token read · outlined: the focus row")
@@ -58,6 +59,7 @@ ColumnLayout {
                 required property int index
                 spacing: 4
                 Text {
+                    textFormat: Text.PlainText
                     visible: view.heads > 1
                     text: qsTr("Head %1").arg(headColumn.index + 1)
                     color: Theme.text

@@ -31,6 +31,7 @@ ColumnLayout {
             onHeadChanged: view.head = head
         }
         Text {
+            textFormat: Text.PlainText
             text: qsTr("Digits")
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize

@@ -97,12 +97,14 @@ ColumnLayout {
         spacing: 8
         visible: root.caption.length > 0
         Text {
+            textFormat: Text.PlainText
             text: root.caption
             color: Theme.text
             font.pixelSize: Theme.smallSize
             font.bold: true
         }
         Text {
+            textFormat: Text.PlainText
             text: tableModel.rows + " × " + tableModel.columns
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize
@@ -161,6 +163,7 @@ ColumnLayout {
             implicitHeight: root.labelHeight
             Layout.fillWidth: true
             delegate: Text {
+                textFormat: Text.PlainText
                 required property string modelData
                 required property int index
                 width: root.columnWidth(index)
@@ -183,6 +186,7 @@ ColumnLayout {
             Repeater {
                 model: table.rows > 0 ? Math.max(0, table.bottomRow - table.topRow + 1) : 0
                 delegate: Text {
+                    textFormat: Text.PlainText
                     required property int index
                     readonly property int row: table.topRow + index
                     y: row * root.rowHeight - table.contentY
@@ -245,6 +249,7 @@ ColumnLayout {
             border.color: Theme.border
             border.width: 0
             Text {
+                textFormat: Text.PlainText
                 anchors.fill: parent
                 anchors.rightMargin: 7
                 horizontalAlignment: Text.AlignRight
@@ -359,6 +364,7 @@ ColumnLayout {
     }
 
     Text {
+        textFormat: Text.PlainText
         visible: root.note.length > 0
         text: root.note
         color: Theme.mutedText

@@ -5,6 +5,7 @@ import Attnbook.Models
 // The one-line check under the weights: every row totals 1, blocked
 // entries are exactly 0, and which rows are fully blocked.
 Text {
+    textFormat: Text.PlainText
     required property AttentionCellModel cell
     objectName: "rowCheck"
     text: cell.rowCheck

@@ -16,6 +16,7 @@ ColumnLayout {
     // The heading above the chart, not its title: a label above a bar of the whole share (1)
     // stands above the plot, where QtCharts draws its title, and covered it.
     Text {
+        textFormat: Text.PlainText
         objectName: "sharesHeading"
         Layout.preferredWidth: chart.Layout.preferredWidth
         horizontalAlignment: Text.AlignHCenter
@@ -92,6 +93,7 @@ ColumnLayout {
         Repeater {
             model: Math.min(view.cell.m, chart.maximumBars) * view.cell.heads <= 24 ? chart.barLabels : []
             delegate: Text {
+                textFormat: Text.PlainText
                 required property var modelData
                 objectName: "shareLabel_" + modelData.head + "_" + modelData.key
                 // Where QtCharts puts the bar: a category's bars share half its width.

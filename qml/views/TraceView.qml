@@ -72,6 +72,7 @@ ColumnLayout {
             Accessible.name: qsTr("Next step")
         }
         Text {
+            textFormat: Text.PlainText
             text: qsTr("Step %1 of %2").arg(view.shownStep + 1).arg(view.steps.length)
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize

@@ -12,6 +12,7 @@ ColumnLayout {
     property real availableWidth: 700
     spacing: 2
     Text {
+        textFormat: Text.PlainText
         text: block.title
         color: Theme.text
         font.pixelSize: Theme.smallSize
@@ -21,6 +22,7 @@ ColumnLayout {
     Repeater {
         model: block.lines
         delegate: Text {
+            textFormat: Text.PlainText
             required property string modelData
             text: modelData
             color: Theme.text

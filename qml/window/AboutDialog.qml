@@ -12,6 +12,7 @@ ThemedDialog {
     ColumnLayout {
         spacing: 8
         Text {
+            textFormat: Text.PlainText
             text: qsTr("attnbook %1").arg(AppInfo.version)
             objectName: "aboutVersion"
             color: Theme.text
@@ -19,16 +20,19 @@ ThemedDialog {
             font.bold: true
         }
         Text {
+            textFormat: Text.PlainText
             text: qsTr("A notebook of live lessons about the attention mechanism of transformers.")
             color: Theme.text
             wrapMode: Text.WordWrap
             Layout.maximumWidth: 420
         }
         Text {
+            textFormat: Text.PlainText
             text: qsTr("Built with Qt %1.").arg(AppInfo.qtVersion)
             color: Theme.mutedText
         }
         Text {
+            textFormat: Text.PlainText
             visible: text.length > 0
             objectName: "aboutRenderer"
             text: AppInfo.renderer

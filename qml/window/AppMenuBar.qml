@@ -41,7 +41,7 @@ MenuBar {
             enabled: bar.files.recent.files.length > 0
             Instantiator {
                 model: bar.files.recent.files
-                delegate: MenuItem {
+                delegate: PlainMenuItem {
                     required property string modelData
                     text: modelData
                     onTriggered: bar.files.openLesson(modelData)

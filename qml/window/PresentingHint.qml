@@ -22,6 +22,7 @@ Rectangle {
     visible: opacity > 0
     Behavior on opacity { NumberAnimation { duration: 400 } }
     Text {
+        textFormat: Text.PlainText
         id: hintText
         anchors.centerIn: parent
         text: qsTr("Presenting: Esc or F11 leaves full screen · Ctrl+plus and Ctrl+minus zoom")

@@ -19,6 +19,17 @@ Item {
     Component.onCompleted: {
         rules.shared.delay = rules.delay
         rules.shared.timeout = rules.timeout
+        rules.shared.contentItem = plainTip
+    }
+    // A tip often names lesson words (a token, a cell): plain text, never markup. The shared
+    // tooltip takes this text as its content.
+    Text {
+        id: plainTip
+        text: rules.shared.text
+        textFormat: Text.PlainText
+        font: rules.shared.font
+        wrapMode: Text.Wrap
+        color: rules.shared.palette.toolTipText
     }
     Connections {
         target: rules.shared

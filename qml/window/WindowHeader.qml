@@ -29,6 +29,7 @@ Rectangle {
         anchors.rightMargin: 16
         spacing: 10
         Text {
+            textFormat: Text.PlainText
             objectName: "headerTitle"
             text: header.session.title
             color: Theme.text
@@ -38,6 +39,7 @@ Rectangle {
             Layout.maximumWidth: parent.width * 0.5
         }
         Text {
+            textFormat: Text.PlainText
             // A lesson built into attnbook (the default lesson, Help → Guide) has a Qt
             // resource path (":/documents/guide.md"), which means nothing to a reader.
             text: header.session.bundled || header.session.filePath.startsWith(":")
@@ -49,6 +51,7 @@ Rectangle {
             Layout.fillWidth: true
         }
         Text {
+            textFormat: Text.PlainText
             visible: header.session.unsavedChanges
             text: qsTr("unsaved changes")
             color: Theme.accent
