@@ -1,10 +1,11 @@
 #pragma once
 // File → Print… (Ctrl+P) and the export dialog's Print: paper that holds exactly what the lesson
 // PDF holds. The lesson is rendered by the export route itself (renderExport, as `attnbook
-// export --pdf` renders it) at the paper the system print dialog chose, then each PDF page is
-// drawn onto the printer. Qt's printer cannot take a PDF as it is, and QPdfDocument (QtPdf)
-// renders a page only to an image, so a page goes to the printer as an image at up to 300 dpi:
-// the same page, not a second layout of it.
+// export --pdf` renders it) at the paper the system print dialog chose. Printed to a file (the
+// dialog's Print to File), the file is that PDF itself: text, fonts, links and outline. Sent to
+// a printer, each PDF page is drawn onto it: Qt's printer cannot take a PDF as it is, and
+// QPdfDocument (QtPdf) renders a page only to an image, so a page goes to the printer as an image
+// at up to 300 dpi: the same page, not a second layout of it.
 
 #include "app/models/lesson_session.h"
 #include "exports/export_control.h"
@@ -24,7 +25,8 @@ namespace attnbook {
 Paper paperForPrinter(const QPageLayout& layout);
 
 // Draws every page of the PDF at `pdfPath` onto `printer`, one sheet per page, each scaled to
-// fit its sheet and centred (1:1 when the sizes match). Page images are at most `dpi`.
+// fit its sheet and centred (1:1 when the sizes match). Page images are at most `dpi`. A printer
+// that writes a PDF file gets the PDF's own bytes instead.
 ExportResult printPdfPages(const QString& pdfPath, QPrinter& printer, int dpi = 300);
 
 class LessonPrinter : public QObject {

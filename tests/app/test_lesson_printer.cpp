@@ -5,6 +5,8 @@
 #include "app/models/lesson_session.h"
 #include "app/window/lesson_printer.h"
 #include "exports/export_request.h"
+#include "tests/exports/pdf_text.h"
+#include "tests/test_files.h"
 
 #include <QFile>
 #include <QImage>
@@ -158,6 +160,29 @@ class TestLessonPrinter : public QObject {
                 const double difference = pageDifference(lesson, page, sheets, page);
                 QVERIFY2(difference < kSamePage, qPrintable(QString::number(difference)));
             }
+        }
+    }
+
+    // Print to File writes the lesson PDF itself: text a reader can search (the lesson's
+    // headings), small (transformer.md under 2 MB; its pages as images were 23.5 MB).
+    void printToFileIsTheLessonPdfWithItsText() {
+        LessonSession session;
+        QVERIFY(session.open(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/transformer.md")));
+        LessonPrinter printer;
+        printer.setSession(&session);
+        QTemporaryDir dir;
+        QPrinter device(QPrinter::HighResolution);
+        const QString printed = dir.filePath(QStringLiteral("transformer.pdf"));
+        toFile(device, printed, QPageSize::A4);
+        const ExportResult result = printer.printLessonTo(device);
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        const QByteArray bytes = readAll(printed);
+        QVERIFY(bytes.startsWith("%PDF"));
+        QVERIFY2(bytes.size() < 2 * 1024 * 1024, qPrintable(QString::number(bytes.size())));
+        const QString text = pdfPageTexts(bytes).join(QLatin1Char(' '));
+        for (const char* heading :
+             {"Attention was only one part", "The residual stream", "Coding challenges"}) {
+            QVERIFY2(text.contains(QLatin1String(heading)), heading);
         }
     }
 
