@@ -1,6 +1,6 @@
 // File → Export in the window: the ExportController renders the open lesson into a preview on a
 // worker thread and saves it atomically; a cancelled or refused export writes nothing. Then
-// the dialog itself, in the real window, drawn offscreen to /tmp/attnbook-shots.
+// the dialog itself, in the real window, drawn offscreen (shotPath, tests/test_files.h).
 // Longer than 500 lines on purpose: the controller's cases and the dialog's share the window and
 // PDF helpers at the top.
 #include "tests/exports/pdf_text.h"
@@ -723,9 +723,7 @@ class ExportControllerTest : public QObject {
         QVERIFY(ui.controller->busy() || ui.controller->renderPreview());
         QCOMPARE(ui.pagesWhenItSaysRendered(), QString());
         QVERIFY(ui.controller->previewSummary().startsWith(QStringLiteral("Bundle: ")));
-        QDir().mkpath(QStringLiteral("/tmp/attnbook-shots"));
-        QVERIFY(ui.window->grabWindow().save(
-            QStringLiteral("/tmp/attnbook-shots/export-dialog-bundle.png")));
+        QVERIFY(ui.window->grabWindow().save(shotPath(QStringLiteral("export-dialog-bundle.png"))));
     }
 
     // The dialog in the real window, opened with Ctrl+Shift+E, drawn offscreen.
@@ -751,8 +749,7 @@ class ExportControllerTest : public QObject {
         QVERIFY(
             pageIndicator->property("text").toString().startsWith(QStringLiteral("Page 1 of ")));
         settle(800);
-        QDir().mkpath(QStringLiteral("/tmp/attnbook-shots"));
-        QVERIFY(window->grabWindow().save(QStringLiteral("/tmp/attnbook-shots/export-dialog.png")));
+        QVERIFY(window->grabWindow().save(shotPath(QStringLiteral("export-dialog.png"))));
 
         // The worksheet with variants: the progress bar and Cancel while it renders. Typed
         // options wait; choosing the kind renders it.
@@ -766,8 +763,8 @@ class ExportControllerTest : public QObject {
         if (controller->busy()) {
             auto* bar = window->findChild<QObject*>(QStringLiteral("exportProgress"));
             QVERIFY(bar && bar->property("visible").toBool());
-            QVERIFY(window->grabWindow().save(
-                QStringLiteral("/tmp/attnbook-shots/export-dialog-progress.png")));
+            QVERIFY(
+                window->grabWindow().save(shotPath(QStringLiteral("export-dialog-progress.png"))));
             // Esc cancels the render (and does not close the dialog).
             QTest::keyClick(window, Qt::Key_Escape);
             QTRY_VERIFY_WITH_TIMEOUT(!controller->busy(), kRenderTimeout);
@@ -786,8 +783,7 @@ class ExportControllerTest : public QObject {
         QTRY_VERIFY(choice->property("visible").toBool());
         dialog->setProperty("showingKey", true); // what its "Answer key" button does
         settle(800);
-        QVERIFY(window->grabWindow().save(
-            QStringLiteral("/tmp/attnbook-shots/export-dialog-worksheet.png")));
+        QVERIFY(window->grabWindow().save(shotPath(QStringLiteral("export-dialog-worksheet.png"))));
         // Save… asks in the system's save dialog (SaveDialog), in the lesson's folder with the
         // lesson's name; Enter saves there, the key too.
         bool asked = false;
@@ -812,14 +808,12 @@ class ExportControllerTest : public QObject {
                      "Saved attention-worksheet.pdf and attention-worksheet-answers.pdf")),
                  qPrintable(controller->message()));
         settle(300);
-        QVERIFY(window->grabWindow().save(
-            QStringLiteral("/tmp/attnbook-shots/export-dialog-saved.png")));
+        QVERIFY(window->grabWindow().save(shotPath(QStringLiteral("export-dialog-saved.png"))));
 
         // A typed option changed: the preview is marked out of date.
         controller->setSeed(QStringLiteral("43"));
         settle(300);
-        QVERIFY(window->grabWindow().save(
-            QStringLiteral("/tmp/attnbook-shots/export-dialog-stale.png")));
+        QVERIFY(window->grabWindow().save(shotPath(QStringLiteral("export-dialog-stale.png"))));
 
         // The notebook: its summary where the pages would be.
         controller->setKind(ExportController::Notebook);
@@ -829,8 +823,7 @@ class ExportControllerTest : public QObject {
         QTRY_VERIFY(notebook->property("visible").toBool());
         QVERIFY(notebook->property("text").toString().startsWith(QStringLiteral("Notebook: ")));
         settle(300);
-        QVERIFY(window->grabWindow().save(
-            QStringLiteral("/tmp/attnbook-shots/export-dialog-notebook.png")));
+        QVERIFY(window->grabWindow().save(shotPath(QStringLiteral("export-dialog-notebook.png"))));
         QTest::keyClick(window, Qt::Key_Escape);
         QTRY_VERIFY(!dialog->property("visible").toBool());
 
@@ -841,8 +834,7 @@ class ExportControllerTest : public QObject {
         QTRY_VERIFY(dialog->property("opened").toBool());
         QTRY_VERIFY_WITH_TIMEOUT(!controller->busy(), kRenderTimeout);
         settle(800);
-        QVERIFY(window->grabWindow().save(
-            QStringLiteral("/tmp/attnbook-shots/export-dialog-dark.png")));
+        QVERIFY(window->grabWindow().save(shotPath(QStringLiteral("export-dialog-dark.png"))));
         QTest::keyClick(window, Qt::Key_Escape);
         QTRY_VERIFY(!dialog->property("visible").toBool());
     }

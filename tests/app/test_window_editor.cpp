@@ -1,11 +1,12 @@
 // The authoring tools in the real window, drawn offscreen: prose in edit
 // mode with its preview, a cell's YAML with an error at its line, the
 // problems panel, Undo named in the Edit menu and the unsaved mark in the
-// title. Shots go to /tmp/attnbook-shots/editor-*.png.
+// title. Shots go to shotPath (tests/test_files.h), editor-*.png.
 #include "app/models/attention_cell_model.h"
 #include "app/models/document_editor.h"
 #include "app/models/lesson_session.h"
 #include "app/window/window.h"
+#include "tests/test_files.h"
 
 #include <QApplication>
 #include <QDir>
@@ -72,8 +73,7 @@ class TestWindowEditor : public QObject {
 
     void shot(const QString& name) {
         settle(300);
-        QDir().mkpath(QStringLiteral("/tmp/attnbook-shots"));
-        QVERIFY(window_->grabWindow().save(QStringLiteral("/tmp/attnbook-shots/") + name));
+        QVERIFY(window_->grabWindow().save(shotPath(name)));
     }
 
     QObject* named(const QString& name) {

@@ -1,9 +1,11 @@
 // Qt Quick Test runner for the window's QML, with the static QML modules
 // linked in and a QApplication (Qt Charts in QML needs widgets).
 #include "app/window/window.h"
+#include "tests/test_files.h"
 
 #include <QApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QQmlContext>
 #include <QQmlEngine>
 #include <QSettings>
@@ -32,6 +34,9 @@ class Setup : public QObject {
         // Where this run keeps its settings, and the file the window's settings go to.
         context->setContextProperty(QStringLiteral("userFolders"), userFolders_);
         context->setContextProperty(QStringLiteral("settingsFile"), QSettings().fileName());
+        // Where the tests save the screenshots they draw for people (tests/test_files.h).
+        context->setContextProperty(QStringLiteral("shotsFolder"),
+                                    QFileInfo(shotPath(QStringLiteral("x"))).path());
     }
 
   private:

@@ -149,7 +149,7 @@ Item {
             fuzzyCompare(window.zoom, 1.25, 1e-9)
             tryVerify(() => view.contentHeight > height * 1.1, 3000, "the lesson grew with the zoom")
             wait(300)
-            grabImage(window.contentItem).save("/tmp/attnbook-shots/classroom-zoom-125.png")
+            grabImage(window.contentItem).save(shotsFolder + "/classroom-zoom-125.png")
             // The cells' tables follow: a row of a matrix is taller.
             const table = findChild(view, "matrix_weights_h0")
             verify(table)
@@ -188,7 +188,7 @@ Item {
             verify(!window.menuBar.visible)
             compare(window.visibility, Window.FullScreen)
             wait(300)
-            grabImage(window.contentItem).save("/tmp/attnbook-shots/classroom-presenting.png")
+            grabImage(window.contentItem).save(shotsFolder + "/classroom-presenting.png")
             keyClick(Qt.Key_Escape)
             verify(!window.presenting)
             compare(Theme.zoom, 1.0)
@@ -228,7 +228,7 @@ Item {
             const entryTop = findChild(view, "rowHighlight_" + row).mapToItem(view, 0, 0).y
             verify(entryTop > -view.height && entryTop < view.height, "the hit's row is in view: " + entryTop)
             wait(300)
-            grabImage(window.contentItem).save("/tmp/attnbook-shots/classroom-find.png")
+            grabImage(window.contentItem).save(shotsFolder + "/classroom-find.png")
             keyClick(Qt.Key_Escape)
             verify(!bar.visible)
             compare(view.searchRow, -1)
