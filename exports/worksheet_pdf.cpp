@@ -618,6 +618,30 @@ struct VariantWork {
     PdfSection key;
 };
 
+// Runs `job` on `pool` and releases `finished` when it ends, however it ends: what the job
+// throws (std::bad_alloc under a memory cap, say) becomes a failure in `failure`, and the
+// thread that waits for every job never waits for one that died (it once waited for good).
+template <class Job>
+void runReleasing(QThreadPool& pool, QSemaphore& finished, std::atomic<bool>& stop,
+                  ExportResult& failure, Job job) {
+    (void)QtConcurrent::run(&pool, [&finished, &stop, &failure, job = std::move(job)] {
+        struct Release {
+            QSemaphore& semaphore;
+            ~Release() { semaphore.release(); }
+        } release{finished};
+        try {
+            job();
+        } catch (const std::bad_alloc&) {
+            failure = ExportResult::failed(
+                QStringLiteral("out of memory while making the sheets: ask for fewer variants"));
+            stop = true;
+        } catch (const std::exception& e) {
+            failure = ExportResult::failed(QString::fromUtf8(e.what()));
+            stop = true;
+        }
+    });
+}
+
 // Each question's different answers among the variants, in sheet order; `found` from the plan
 // for the questions about cells that vary, else the same as `distinct`.
 std::vector<QuestionSpread> answerSpread(const std::vector<VariantWork>& work,
@@ -736,7 +760,7 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
     std::atomic<bool> stop{false};
     const auto cancelled = [&] { return stop.load() || control.cancelled(); };
     for (int i = 0; i < sheets; ++i) {
-        (void)QtConcurrent::run(&pool, [&, i] {
+        runReleasing(pool, finished, stop, work[size_t(i)].status, [&, i] {
             VariantWork& w = work[size_t(i)];
             if (!cancelled()) {
                 w.status = computeVariant(lesson, plan, count > 0 ? i + 1 : 0, count, &w.variant);
@@ -751,7 +775,6 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
                     }
                 }
             }
-            finished.release();
         });
     }
     int done = 0;
@@ -769,13 +792,13 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
     if (cancelled()) {
         return ExportResult::cancelled();
     }
+    std::vector<ExportResult> sheetFailures(studentSheets.size());
     for (int s = 0; s < int(studentSheets.size()); ++s) {
-        (void)QtConcurrent::run(&pool, [&, s] {
+        runReleasing(pool, finished, stop, sheetFailures[size_t(s)], [&, s] {
             if (!cancelled()) {
                 const WorksheetVariant& v = work[size_t(s % sheets)].variant;
                 studentSheets[size_t(s)] = sheetSection(v, Sheet::Worksheet, options.roster[s], g);
             }
-            finished.release();
         });
     }
     for (int s = 0; s < int(studentSheets.size()); ++s) {
@@ -783,6 +806,11 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
         ++done;
         control.report(done, steps,
                        QStringLiteral("sheet %1 of %2").arg(s + 1).arg(studentSheets.size()));
+    }
+    for (const ExportResult& failure : sheetFailures) {
+        if (failure.status == ExportStatus::Failed) {
+            return failure;
+        }
     }
     if (cancelled()) {
         return ExportResult::cancelled();
