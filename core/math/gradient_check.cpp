@@ -91,6 +91,11 @@ bool gradientCheckSampled(size_t flat, size_t sample, size_t total) {
 void GradientComparison::add(const std::string& name, arma::uword rows, arma::uword e,
                              double analytic, double numeric) {
     ++checked_;
+    if (!std::isfinite(analytic) || !std::isfinite(numeric)) {
+        notFinite_ = true;
+        worst_ = {name, int(e % rows), int(e / rows), analytic, numeric};
+        return;
+    }
     largestMagnitude_ = std::max({largestMagnitude_, std::abs(analytic), std::abs(numeric)});
     const double difference = std::abs(analytic - numeric);
     if (difference > largestDifference_) {
@@ -100,8 +105,14 @@ void GradientComparison::add(const std::string& name, arma::uword rows, arma::uw
 }
 
 GradientCheckReport GradientComparison::finish(GradientCheckReport report) const {
-    report.ran = true;
     report.checked = checked_;
+    if (notFinite_) {
+        report.ran = false;
+        report.skipped = "the gradients are not finite numbers here (" + worst_.gradient +
+                         " overflows), so they cannot be compared";
+        return report;
+    }
+    report.ran = true;
     if (checked_ > 0) {
         report.worst = worst_;
     }

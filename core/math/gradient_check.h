@@ -61,13 +61,15 @@ class GradientComparison {
     // `values` is the parameter's matrix: entry `e` is (e mod rows, e div rows), column-major.
     void add(const std::string& name, arma::uword rows, arma::uword e, double analytic,
              double numeric);
-    // `report` with ran, checked, maxRelError and worst filled in.
+    // `report` with ran, checked, maxRelError and worst filled in; not run (and why) when a
+    // compared value is not a finite number: NaN compares as nothing, and such a check "passed".
     GradientCheckReport finish(GradientCheckReport report) const;
 
   private:
     double largestDifference_ = -1.0;
     double largestMagnitude_ = 0.0;
     size_t checked_ = 0;
+    bool notFinite_ = false; // an analytic or numeric value overflowed
     GradientCheckEntry worst_;
 };
 

@@ -490,6 +490,10 @@ void TransformerEngine::forward(const TransformerConfig& config, TransformerResu
     logitsAndChances(*stream, config, r);
     r.next = likeliestNext(r);
     r.loss = meanLoss(config, r.logits);
+    if (r.loss && !std::isfinite(*r.loss)) {
+        // The logits overflowed on the way (they print as null in JSON): say so, never show it.
+        fail("targets", "the loss overflows: the logits are too large to score these targets");
+    }
 }
 
 void TransformerEngine::backward(const TransformerConfig& config, TransformerResult& r,

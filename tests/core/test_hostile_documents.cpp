@@ -13,6 +13,8 @@
 #include "test_support.h"
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <string>
 
 using namespace attnbook;
@@ -155,6 +157,39 @@ TEST_CASE("aQuizAnswerThatIsNotFiniteIsAnError") {
     const Lesson text =
         parseLesson("```quiz q\nquestion: Who?\nanswer: \"1e400\"\n```\n", "text.md");
     CHECK(!hasError(text, "not finite"));
+}
+
+// A transformer whose logits overflow printed its loss as null (JSON has no infinity): the
+// cell is refused with the reason, never shown with a loss that is not a number.
+TEST_CASE("aLossThatOverflowsIsAnError") {
+    const Lesson lesson = parseLesson("```transformer t\ntokens: [a, b]\n"
+                                      "vocab: {a: [1e153, 0], b: [0, 1e153]}\ntemperature: 0.001\n"
+                                      "layers:\n  - attention: {heads: 1, W_Q: [[0, 0], [0, 0]]}\n    ln1: none\n"
+                                      "    ln2: none\n    ffn: none\nfinal_ln: none\n"
+                                      "targets: [b, ~]\n```\n",
+                                      "overflow.md");
+    REQUIRE(lesson.diagnostics.empty());
+    AttentionEngine engine;
+    const LessonResults results = computeLesson(lesson, engine);
+    REQUIRE_FALSE(results.diagnostics.empty());
+    CHECK_MESSAGE(results.diagnostics.front().message.find("the loss overflows") !=
+                      std::string::npos,
+                  results.diagnostics.front().message);
+}
+
+// A gradient check whose every comparison was NaN "passed" with a negative error (the largest
+// difference started below zero and NaN never exceeded it): it is not run, and says why.
+TEST_CASE("aGradientCheckOfValuesThatAreNotNumbersDoesNotPass") {
+    GradientComparison comparison;
+    comparison.add("W_Q", 2, 0, std::nan(""), 1.0);
+    comparison.add("W_Q", 2, 1, 1.0, std::numeric_limits<double>::infinity());
+    const GradientCheckReport report = comparison.finish({});
+    CHECK_FALSE(report.ran);
+    CHECK_FALSE(report.passed());
+    CHECK_MESSAGE(report.skipped.find("not finite") != std::string::npos, report.skipped);
+    GradientComparison finite;
+    finite.add("W_Q", 2, 0, 1.0, 1.0 + 1e-12);
+    CHECK(finite.finish({}).passed());
 }
 
 // Issue 26: a terminal escape in a data file reached stderr raw, and a message echoed up to
