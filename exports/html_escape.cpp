@@ -20,26 +20,34 @@ bool forbiddenInHtml(char32_t c) {
 
 } // namespace
 
-QString htmlPageText(QStringView text) {
+QString htmlValidCharacters(QStringView markup) {
     QString out;
-    out.reserve(text.size() + text.size() / 8);
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (c.isHighSurrogate() && i + 1 < text.size() && text[i + 1].isLowSurrogate()) {
-            const char32_t code = QChar::surrogateToUcs4(c, text[i + 1]);
+    out.reserve(markup.size());
+    for (qsizetype i = 0; i < markup.size(); ++i) {
+        const QChar c = markup[i];
+        if (c.isHighSurrogate() && i + 1 < markup.size() && markup[i + 1].isLowSurrogate()) {
+            const char32_t code = QChar::surrogateToUcs4(c, markup[i + 1]);
             if (forbiddenInHtml(code)) {
                 out += QChar::ReplacementCharacter;
             } else {
                 out += c;
-                out += text[i + 1];
+                out += markup[i + 1];
             }
             ++i;
-            continue;
-        }
-        if (c.isSurrogate() || forbiddenInHtml(c.unicode())) {
+        } else if (c.isSurrogate() || forbiddenInHtml(c.unicode())) {
             out += QChar::ReplacementCharacter;
-            continue;
+        } else {
+            out += c;
         }
+    }
+    return out;
+}
+
+QString htmlPageText(QStringView text) {
+    const QString valid = htmlValidCharacters(text);
+    QString out;
+    out.reserve(valid.size() + valid.size() / 8);
+    for (const QChar c : valid) {
         switch (c.unicode()) {
         case u'&':
             out += QLatin1String("&amp;");

@@ -15,6 +15,11 @@ namespace attnbook {
 // stays valid HTML5 whatever the lesson holds.
 QString htmlPageText(QStringView text);
 
+// Markup someone else wrote (Qt's SVG generator), with the characters HTML forbids replaced by
+// U+FFFD as htmlPageText replaces them, and nothing else changed: the generator escapes
+// < and & in the text it draws, but passes a lesson's control characters through.
+QString htmlValidCharacters(QStringView markup);
+
 // The target of a link the lesson makes, escaped for an href, or "" when it is not one a
 // static page may follow: only "#fragment", http:, https: and mailto: pass (never
 // javascript:, data:, file: or a relative path that would not exist beside the page).

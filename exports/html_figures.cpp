@@ -46,7 +46,7 @@ QString svgOf(QSizeF size, const std::function<void(QPainter&)>& paint, const QS
     if (openEnd < 0) {
         return {};
     }
-    svg = svg.mid(openEnd + 1);
+    svg = htmlValidCharacters(QStringView(svg).mid(openEnd + 1));
     static const QRegularExpression metadata(
         QStringLiteral("<title>[^<]*</title>\\s*|<desc>[^<]*</desc>\\s*"));
     svg.remove(metadata);

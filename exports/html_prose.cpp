@@ -336,8 +336,9 @@ QString HeadingIds::take(const QString& text) {
         base = QStringLiteral("section");
     }
     QString id = base;
-    for (int k = 2; taken_.count(id); ++k) {
-        id = base + u'-' + QString::number(k);
+    int& next = nextNumber_.try_emplace(base, 2).first->second;
+    while (taken_.count(id)) {
+        id = base + u'-' + QString::number(next++);
     }
     taken_.insert(id);
     return id;

@@ -219,27 +219,44 @@ ExportResult writeLessonBundle(const QString& zipPath, const Lesson& lesson,
     return ExportResult::done();
 }
 
-std::string bundleNotebookProblem(const QString& zipPath, const Lesson& lesson,
-                                  const LessonResults& results) {
+std::string bundleDerivedFileProblem(const QString& zipPath, const Lesson& lesson,
+                                     const LessonResults& results) {
     QString error;
     const std::optional<Bundle> bundle = readBundle(zipPath, &error);
-    if (!bundle) {
-        return {}; // opening it reported that already
+    if (!bundle || hasErrors(lessonProblems(lesson, results))) {
+        return {}; // opening it, or the lesson's own errors, reported that already
     }
-    const auto stored = bundle->entries.find(QStringLiteral("lesson.ipynb"));
-    if (stored == bundle->entries.end() || hasErrors(lessonProblems(lesson, results))) {
-        return {};
+    struct Derived {
+        const char* name;
+        const char* what;
+        const char* runs;
+        ExportResult (*render)(const Lesson&, const LessonResults&, QByteArray*);
+    };
+    const Derived derived[] = {
+        {"lesson.ipynb", "the notebook", "a notebook runs code on the machine that opens it",
+         [](const Lesson& l, const LessonResults& r, QByteArray* out) {
+             return renderLessonNotebook(l, r, out);
+         }},
+        {"lesson.html", "the web page", "a web page runs script in the browser that opens it",
+         [](const Lesson& l, const LessonResults& r, QByteArray* out) {
+             return renderLessonHtml(l, r, out);
+         }},
+    };
+    for (const Derived& file : derived) {
+        const auto stored = bundle->entries.find(QString::fromLatin1(file.name));
+        if (stored == bundle->entries.end()) {
+            continue;
+        }
+        QByteArray made;
+        if (!file.render(lesson, results, &made).ok() || made == stored->second) {
+            continue;
+        }
+        return std::string(file.name) + " is not " + file.what +
+               " of this bundle's lesson.md: it was changed after the bundle was made (" +
+               file.runs + "; make the bundle again with attnbook export LESSON.md --bundle " +
+               "OUT.zip)";
     }
-    QByteArray made;
-    if (!renderLessonNotebook(lesson, results, &made).ok()) {
-        return {};
-    }
-    if (made == stored->second) {
-        return {};
-    }
-    return "lesson.ipynb is not the notebook of this bundle's lesson.md: it was changed after "
-           "the bundle was made (a notebook runs code on the machine that opens it; make the "
-           "bundle again with attnbook export LESSON.md --bundle OUT.zip)";
+    return {};
 }
 
 } // namespace attnbook

@@ -54,12 +54,14 @@ ExportResult exportLessonBundle(const QString& zipPath, const Lesson& lesson,
                                 const LessonResults& results, const BundleOptions& options,
                                 const ExportControl& control = {});
 
-// Why the bundle at ZIPPATH does not hold the notebook of its own lesson (its lesson.ipynb was
-// changed after the bundle was made, and its manifest hashed again), or "" when it does or
-// holds none. The notebook is deterministic, so it is made again from `lesson` (the bundle's
-// lesson.md, computed as `results`) and compared byte for byte: `check` reports a difference.
-std::string bundleNotebookProblem(const QString& zipPath, const Lesson& lesson,
-                                  const LessonResults& results);
+// Why the bundle at ZIPPATH does not hold what its own lesson makes (its lesson.ipynb or its
+// lesson.html was changed after the bundle was made, and its manifest hashed again), or "" when
+// it does. Both are deterministic, so each is made again from `lesson` (the bundle's lesson.md,
+// computed as `results`) and compared byte for byte: `check` reports a difference. A notebook
+// runs code on the machine that opens it, a web page runs script in the browser: neither may
+// carry anything the lesson did not make. (lesson.pdf carries its date and runs nothing.)
+std::string bundleDerivedFileProblem(const QString& zipPath, const Lesson& lesson,
+                                     const LessonResults& results);
 
 // A matrix as labelled CSV (the format above).
 QByteArray matrixCsv(const arma::mat& values, const QStringList& rowLabels,

@@ -65,6 +65,9 @@ ExportResult renderLessonHtml(const Lesson& lesson, const LessonResults& results
                               const ExportControl& control) {
     const Document& doc = lesson.document;
     HeadingIds ids;
+    for (const LessonCell& cell : lesson.cells) {
+        ids.reserve(QStringLiteral("cell-") + qs(cell.id)); // as html_cells.h names them
+    }
     std::vector<PageHeading> headings;
     QString body = titleBlock(doc, ids, headings);
     const auto lookup = [&](const Binding& binding) { return results.boundText(binding); };

@@ -361,10 +361,11 @@ int checkCommand(const QStringList& arguments) {
     for (Diagnostic& d : all) {
         d.line = whatIf->originalLine(d.line); // the file's lines, not the what-if's
     }
-    // A bundle's notebook is made from its lesson: one that differs was tampered with.
+    // A bundle's notebook and web page are made from its lesson: one that differs was
+    // tampered with.
     if (isBundlePath(options.file) && !options.has("--set")) {
-        if (const std::string problem = bundleNotebookProblem(QString::fromStdString(options.file),
-                                                              whatIf->lesson, whatIf->results);
+        if (const std::string problem = bundleDerivedFileProblem(
+                QString::fromStdString(options.file), whatIf->lesson, whatIf->results);
             !problem.empty()) {
             all.push_back({Severity::Error, 0, 0, problem, ""});
         }

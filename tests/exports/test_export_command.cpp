@@ -201,8 +201,40 @@ class TestExportCommand : public QObject {
         const Lesson lesson = openLessonSource(tampered.toStdString());
         AttentionEngine engine;
         const LessonResults results = computeLesson(lesson, engine);
-        QVERIFY(bundleNotebookProblem(tampered, lesson, results).find("lesson.ipynb is not") == 0);
-        QCOMPARE(bundleNotebookProblem(zip, lesson, results), std::string());
+        QVERIFY(bundleDerivedFileProblem(tampered, lesson, results).find("lesson.ipynb is not") ==
+                0);
+        QCOMPARE(bundleDerivedFileProblem(zip, lesson, results), std::string());
+    }
+
+    // The web page is made from the lesson too: a bundle whose lesson.html gained a script (its
+    // manifest hashed again) fails `check`, as a changed notebook does.
+    void aTamperedWebPageFailsCheck() {
+        QTemporaryDir dir;
+        const QString zip = dir.filePath(QStringLiteral("lesson.zip"));
+        QCOMPARE(exportWith({kLesson, QStringLiteral("--bundle"), zip}), int(ExitDone));
+        QString error;
+        std::optional<Bundle> bundle = readBundle(zip, &error);
+        QVERIFY2(bundle, qPrintable(error));
+        std::vector<BundleEntry> entries;
+        for (const auto& [name, bytes] : bundle->entries) {
+            QByteArray changed = bytes;
+            if (name == QLatin1String("lesson.html")) {
+                changed.replace("</body>", "<script>fetch('https://example.org/')</script></body>");
+                QVERIFY(changed != bytes);
+            }
+            entries.push_back({name, changed});
+        }
+        const QString tampered = dir.filePath(QStringLiteral("tampered.zip"));
+        QVERIFY2(writeBundle(tampered, {QStringLiteral("Attention"), QStringLiteral("0"), {}},
+                             entries, &error),
+                 qPrintable(error));
+        QVERIFY(readBundle(tampered, &error));
+        QCOMPARE(runCommandLine({QStringLiteral("check"), tampered}), int(ExitInvalidDocument));
+        const Lesson lesson = openLessonSource(tampered.toStdString());
+        AttentionEngine engine;
+        const LessonResults results = computeLesson(lesson, engine);
+        QVERIFY(bundleDerivedFileProblem(tampered, lesson, results).find("lesson.html is not") ==
+                0);
     }
 
     void aDamagedBundleIsOneErrorNamingIt() {

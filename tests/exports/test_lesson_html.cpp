@@ -34,6 +34,8 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
+#include <QtCore/QRegularExpression>
+#include <QtCore/QSet>
 #include <QtCore/QTemporaryDir>
 #include <QtTest>
 
@@ -314,6 +316,44 @@ class TestLessonHtml : public QObject {
         // Nothing could run even so: the page forbids scripts and fetches.
         QVERIFY(e.page.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; "
                                 "img-src data:\""));
+    }
+
+    // Every id on the page is distinct: a heading "Cell a" and the cell `a` both took "cell-a";
+    // headings named alike are numbered on.
+    void idsAreDistinct() {
+        std::string lesson = "# Cell a\n\n```attention a\ntokens: [x]\nvocab: {x: [1]}\n```\n";
+        for (int i = 0; i < 3; ++i) {
+            lesson += "\n# Again\n";
+        }
+        const Exported e = exportPage(lesson, "ids.md");
+        QVERIFY(!hasErrors(e.lesson.diagnostics));
+        static const QRegularExpression idPattern(QStringLiteral(" id=\"([^\"]*)\""));
+        QStringList ids;
+        for (auto m = idPattern.globalMatch(QString::fromUtf8(e.page)); m.hasNext();) {
+            ids << m.next().captured(1);
+        }
+        QVERIFY(ids.contains(QStringLiteral("cell-a")));
+        QVERIFY(ids.contains(QStringLiteral("cell-a-2")));
+        QVERIFY(ids.contains(QStringLiteral("again-3")));
+        QCOMPARE(QSet<QString>(ids.begin(), ids.end()).size(), ids.size());
+    }
+
+    // A control character in a token reached the page raw inside the figures' SVG text (Qt's
+    // SVG generator escapes < and &, not controls): the page was invalid HTML. It is U+FFFD now,
+    // in the figures as in the text.
+    void controlCharactersInFiguresKeepThePageValid() {
+        const char* lesson = "# Controls\n\n```attention c\ntokens: [\"a\\x01b\", \"c\\x1bd\"]\n"
+                             "vocab: {\"a\\x01b\": [1, 0], \"c\\x1bd\": [0, 1]}\n"
+                             "views: [heatmap, matrices]\n```\n";
+        const Exported e = exportPage(lesson, "controls.md");
+        QVERIFY(!hasErrors(e.lesson.diagnostics));
+        QVERIFY(e.page.contains("<svg"));
+        QVERIFY(!e.page.contains('\x01'));
+        QVERIFY(!e.page.contains('\x1b'));
+        QVERIFY(e.page.contains("a\xef\xbf\xbd"
+                                "b")); // U+FFFD in UTF-8
+        const QJsonObject page = checkPage(e.page);
+        QCOMPARE(strings(page[QStringLiteral("errors")]), QStringList());
     }
 
     // The same lesson gives the same bytes: from `attnbook export --html`, from File → Export →
