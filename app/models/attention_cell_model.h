@@ -35,6 +35,9 @@ class AttentionCellModel : public QObject {
     Q_PROPERTY(QStringList views READ views CONSTANT)
     Q_PROPERTY(QStringList controls READ controls CONSTANT)
     Q_PROPERTY(bool direct READ direct CONSTANT)
+    // A transformer layer's attention: what its input is ("H = LN₁(X⁰)"), or "" for a cell of
+    // the lesson's own. Its input is not token vectors, and it has no positions of its own.
+    Q_PROPERTY(QString layerInput READ layerInput CONSTANT)
     Q_PROPERTY(bool usesVocab READ usesVocab CONSTANT)
     Q_PROPERTY(QStringList vocabWords READ vocabWords CONSTANT)
     // Every property below changes with a recompute.
@@ -104,6 +107,9 @@ class AttentionCellModel : public QObject {
     QStringList views() const { return views_; }
     QStringList controls() const { return controls_; }
     bool direct() const { return state().config.direct; }
+    QString layerInput() const { return layerInput_; }
+    // Set once, by the transformer cell that made this model, before QML reads it.
+    void setLayerInput(const QString& input) { layerInput_ = input; }
     bool usesVocab() const { return state().usesVocab(); }
     QStringList vocabWords() const;
     int revision() const { return revision_; }
@@ -242,6 +248,7 @@ class AttentionCellModel : public QObject {
     double lastComputeMs_ = 0.0;
     // Computes each change, inline or on the worker (after live_ and result_, which it reads).
     AttentionRecomputeRunner runner_;
+    QString layerInput_; // see layerInput
 };
 
 } // namespace attnbook

@@ -292,6 +292,15 @@ QObject* TransformerCellModel::layerAttention(int layer) {
                                                         &result_->layers[size_t(layer)].attention);
     AttentionCellModel* model = AttentionCellModel::fromComputed(
         id_.toStdString() + ".layers[" + std::to_string(layer) + "]", spec, shared, false, this);
+    // The layer reads the stream before it (Xˡ⁻¹, X⁰ for the first), normalized by LN₁.
+    static const QString superscripts = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹");
+    QString index;
+    for (const QChar digit : QString::number(layer)) {
+        index += superscripts[digit.digitValue()];
+    }
+    model->setLayerInput(live_.settings().run.norm
+                             ? tr("H = LN₁(X%1), the stream normalized").arg(index)
+                             : tr("H = X%1, the stream (LayerNorm off)").arg(index));
     layerModels_[layer] = model;
     return model;
 }

@@ -109,6 +109,9 @@ QVariantList TransformerShownViews::stageRows() const {
 double TransformerShownViews::stageRange() const {
     return transformer_views::stageRange(cell_.result(), stage());
 }
+double TransformerShownViews::streamRange() const {
+    return transformer_views::streamRange(cell_.result());
+}
 double TransformerShownViews::changeRange() const {
     return transformer_views::changeRange(cell_.result(), stage());
 }

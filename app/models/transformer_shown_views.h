@@ -43,6 +43,8 @@ class TransformerShownViews : public QObject {
     Q_PROPERTY(QVariantList stageRows READ stageRows NOTIFY streamChanged)
     Q_PROPERTY(double stageRange READ stageRange NOTIFY streamChanged)
     Q_PROPERTY(double changeRange READ changeRange NOTIFY streamChanged)
+    // The largest |value| over every stage: the colour scale the stream view keeps throughout.
+    Q_PROPERTY(double streamRange READ streamRange NOTIFY streamChanged)
     // The FFN's activations of the chosen layer.
     Q_PROPERTY(QVariantList ffnRows READ ffnRows NOTIFY ffnChanged)
     Q_PROPERTY(double ffnRange READ ffnRange NOTIFY ffnChanged)
@@ -88,6 +90,7 @@ class TransformerShownViews : public QObject {
     QVariantList stageRows() const;
     double stageRange() const;
     double changeRange() const;
+    double streamRange() const;
     QVariantList ffnRows() const;
     double ffnRange() const;
     QVariantList nextWords() const;

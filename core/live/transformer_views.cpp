@@ -57,6 +57,14 @@ double stageRange(const TransformerResult& result, int stage) {
     return largestMagnitude(stageMatrix(result, stage));
 }
 
+double streamRange(const TransformerResult& result) {
+    double range = 0.0;
+    for (int stage = 0; stage < 2 * result.layersRun + 2; ++stage) {
+        range = std::max(range, stageRange(result, stage));
+    }
+    return range;
+}
+
 double changeRange(const TransformerResult& result, int stage) {
     if (stage <= 0) {
         return 0.0;

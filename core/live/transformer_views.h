@@ -78,6 +78,9 @@ const arma::mat& stageMatrix(const TransformerResult& result, int stage);
 // One row per token shown (kShownRows at most, kShownColumns numbers each).
 std::vector<StageRow> stageRows(const TransformerResult& result, int stage);
 double stageRange(const TransformerResult& result, int stage);
+// The largest |value| of every stage: one colour scale for the whole stream, so a vector that
+// grows from stage to stage is seen to grow (per stage, lengths 3.4 and 19.2 looked alike).
+double streamRange(const TransformerResult& result);
 double changeRange(const TransformerResult& result, int stage);
 // [] outside the layers run.
 std::vector<FfnRow> ffnRows(const TransformerResult& result, int layer);

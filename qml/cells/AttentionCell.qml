@@ -149,7 +149,9 @@ Card {
                                      : qsTr("%1 heads, d_k = %2 each").arg(c.heads).arg(c.dK))
             parts.push(qsTr("scores × %1").arg(Number(c.scale.toFixed(4))))
             parts.push(qsTr("mask: %1").arg(c.mask) + (c.padding.indexOf(true) >= 0 ? qsTr(" + padding") : ""))
-            if (!c.direct)
+            if (c.layerInput.length > 0)
+                parts.push(qsTr("input: %1").arg(c.layerInput)) // positions were added before layer 1
+            else if (!c.direct)
                 parts.push(qsTr("positional: %1").arg(c.positional))
             return parts.join("  ·  ")
         }

@@ -35,6 +35,7 @@ ColumnLayout {
         cell: view.cell
         rows: view.cell.shown.ffnRows
         range: view.cell.shown.ffnRange
+        availableWidth: view.width
         square: Theme.scaled(11)
         caption: qsTr("hidden units after the activation (each row is one token)")
     }

@@ -56,6 +56,9 @@ ColumnLayout {
         Repeater {
             model: view.cell.direct
                    ? [["Q", "Q (queries)"], ["K", "K (keys)"], ["V", "V (values)"]]
+                   : view.cell.layerInput.length > 0
+                     ? [["X0", view.cell.layerInput],
+                        ["Q", "Q = H W_Qᵀ + b_Q"], ["K", "K = H W_Kᵀ + b_K"], ["V", "V = H W_Vᵀ + b_V"]]
                    : view.cell.positional === "none"
                      ? [["X0", "X (token vectors)"],
                         ["Q", "Q = X W_Qᵀ + b_Q"], ["K", "K = X W_Kᵀ + b_K"], ["V", "V = X W_Vᵀ + b_V"]]
@@ -113,7 +116,8 @@ ColumnLayout {
             cell: view.cell
             matrix: "context"
             head: view.shownHead
-            caption: qsTr("Context H = A V")
+            // In a transformer layer H names the layer's input: the context is A V, unnamed.
+            caption: (view.cell.layerInput.length > 0 ? qsTr("Context = A V") : qsTr("Context H = A V"))
                      + (view.cell.heads > 1 ? qsTr(" (head %1)").arg(view.shownHead + 1) : "")
             digits: digitsBox.value
             maximumWidth: view.availableWidth

@@ -17,6 +17,7 @@
 #include "core/math/attention_engine.h"
 #include "core/math/transformer_engine.h"
 #include "exports/lesson_source.h"
+#include "tests/test_files.h"
 
 #include <QApplication>
 #include <QPointer>
@@ -209,6 +210,20 @@ void checkBlocks(QObject* card, const TransformerResult& r) {
              qPrintable(text));
 }
 
+// Layer 1's attention as an attention cell: the tokens it reads, and its input named as what it
+// is (the stream normalized by LN₁, not token vectors with positions of their own).
+void checkLayerAttention(QObject* card, const TransformerResult& r) {
+    QObject* layer = find(card, QStringLiteral("attention_playground.layers[0]"));
+    QVERIFY(layer);
+    const QString summary = shownText(layer, QStringLiteral("summary"));
+    QVERIFY2(summary.startsWith(QStringLiteral("%1 token").arg(r.n)), qPrintable(summary));
+    const bool norm = !r.layers.front().ln1.xhat.is_empty();
+    QVERIFY2(summary.contains(norm ? QStringLiteral("input: H = LN₁(X⁰)")
+                                   : QStringLiteral("input: H = X⁰, the stream (LayerNorm off)")),
+             qPrintable(summary));
+    QVERIFY2(!summary.contains(QLatin1String("positional")), qPrintable(summary));
+}
+
 std::vector<View> views() {
     const auto lastStage = [](TransformerShownViews& s) { s.setStage(1000); };
     const auto lastBlock = [](TransformerShownViews& s) {
@@ -221,7 +236,8 @@ std::vector<View> views() {
             {"generation", nothing, checkGeneration},
             {"cache", nothing, checkCache},
             {"ffn", nothing, checkFfn},
-            {"blocks", lastBlock, checkBlocks}};
+            {"blocks", lastBlock, checkBlocks},
+            {"attention0", nothing, checkLayerAttention}};
 }
 
 // The cell's result for `control`, computed apart from the window: the engine on the settings
@@ -339,6 +355,11 @@ class TransformerViewsFollowTest : public QObject {
                 const TransformerResult expected = expectedResult(lesson, control);
                 QVERIFY2(card, "the card was made again: it would forget its view");
                 view.check(card, expected);
+                if (control.sets.empty() && QByteArray(control.name) == "as written") {
+                    QTest::qWait(100);
+                    QVERIFY(window_->grabWindow().save(
+                        shotPath(QStringLiteral("transformer-%1.png").arg(view.tab))));
+                }
                 if (QTest::currentTestFailed()) {
                     qWarning("the %s view, after %s", view.tab, control.name);
                     return;

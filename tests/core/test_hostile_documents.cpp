@@ -162,12 +162,13 @@ TEST_CASE("aQuizAnswerThatIsNotFiniteIsAnError") {
 // A transformer whose logits overflow printed its loss as null (JSON has no infinity): the
 // cell is refused with the reason, never shown with a loss that is not a number.
 TEST_CASE("aLossThatOverflowsIsAnError") {
-    const Lesson lesson = parseLesson("```transformer t\ntokens: [a, b]\n"
-                                      "vocab: {a: [1e153, 0], b: [0, 1e153]}\ntemperature: 0.001\n"
-                                      "layers:\n  - attention: {heads: 1, W_Q: [[0, 0], [0, 0]]}\n    ln1: none\n"
-                                      "    ln2: none\n    ffn: none\nfinal_ln: none\n"
-                                      "targets: [b, ~]\n```\n",
-                                      "overflow.md");
+    const Lesson lesson =
+        parseLesson("```transformer t\ntokens: [a, b]\n"
+                    "vocab: {a: [1e153, 0], b: [0, 1e153]}\ntemperature: 0.001\n"
+                    "layers:\n  - attention: {heads: 1, W_Q: [[0, 0], [0, 0]]}\n    ln1: none\n"
+                    "    ln2: none\n    ffn: none\nfinal_ln: none\n"
+                    "targets: [b, ~]\n```\n",
+                    "overflow.md");
     REQUIRE(lesson.diagnostics.empty());
     AttentionEngine engine;
     const LessonResults results = computeLesson(lesson, engine);
