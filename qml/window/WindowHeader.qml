@@ -4,8 +4,9 @@ import QtQuick.Layouts
 import Attnbook
 import Attnbook.Models
 
-// The band under the menus: the lesson's title and file, "unsaved changes", and the buttons a
-// teacher reaches for (Edit lesson, Save, the problems, Open).
+// The band under the menus: the lesson's title and file, "unsaved changes", the problems, and
+// the buttons a teacher reaches for (Edit lesson, Save, Open). What comes and goes stands to the
+// left of those buttons, so none of them moves under the pointer.
 Rectangle {
     id: header
     required property LessonSession session
@@ -59,6 +60,20 @@ Rectangle {
             font.italic: true
         }
         Button {
+            objectName: "problemsButton"
+            readonly property int errors: header.session.problems.errorCount
+            readonly property int warnings: header.session.problems.warningCount
+            text: errors === 1 ? qsTr("1 error")
+                  : errors > 1 ? qsTr("%1 errors").arg(errors)
+                  : warnings === 1 ? qsTr("1 warning") : qsTr("%1 warnings").arg(warnings)
+            visible: header.session.problems.count > 0
+            onClicked: header.problemsRequested()
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Show the list of problems at the top of the lesson")
+            Accessible.name: text
+        }
+        Button {
             objectName: "editLessonButton"
             action: header.editLessonAction
             visible: !header.shotMode
@@ -72,26 +87,15 @@ Rectangle {
         Button {
             objectName: "saveButton"
             text: qsTr("Save")
-            visible: header.session.unsavedChanges || !header.session.hasFile
+            // Always there (greyed when there is nothing to save): a Save that appeared after
+            // Keep stood where Edit lesson had been, and the next click saved the file.
+            enabled: header.session.unsavedChanges || !header.session.hasFile
             onClicked: header.saveRequested()
             ToolTip.visible: hovered
             ToolTip.delay: 500
             ToolTip.text: header.session.hasFile ? qsTr("Save the lesson (Ctrl+S)")
                                                  : qsTr("Choose where to save this lesson (Ctrl+S)")
             Accessible.name: qsTr("Save the lesson")
-        }
-        Button {
-            readonly property int errors: header.session.problems.errorCount
-            readonly property int warnings: header.session.problems.warningCount
-            text: errors === 1 ? qsTr("1 error")
-                  : errors > 1 ? qsTr("%1 errors").arg(errors)
-                  : warnings === 1 ? qsTr("1 warning") : qsTr("%1 warnings").arg(warnings)
-            visible: header.session.problems.count > 0
-            onClicked: header.problemsRequested()
-            ToolTip.visible: hovered
-            ToolTip.delay: 500
-            ToolTip.text: qsTr("Show the list of problems at the top of the lesson")
-            Accessible.name: text
         }
         Button {
             text: qsTr("Open…")

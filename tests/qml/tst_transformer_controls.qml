@@ -102,6 +102,18 @@ Item {
             mouseClick(next)
             wait(50)
             compare(xIn(p.window, named(p.card, "streamNext")), nextButtonX)
+            // Keep makes an unsaved change: Save is enabled where it stood, Edit lesson stays.
+            const edit = named(p.window.contentItem, "editLessonButton")
+            const save = named(p.window.contentItem, "saveButton")
+            const editX = xIn(p.window, edit)
+            const saveX = xIn(p.window, save)
+            verify(!save.enabled)
+            verify(p.cell.keep().startsWith("Kept"))
+            tryVerify(() => p.window.session.unsavedChanges)
+            wait(50)
+            verify(save.enabled)
+            compare(xIn(p.window, edit), editX)
+            compare(xIn(p.window, save), saveX)
             p.cell.reset()
         }
 
