@@ -4,6 +4,7 @@
 #include "app/models/file_url.h"
 #include "app/models/lesson_session.h"
 #include "app/models/problem_list_model.h"
+#include "app/window/lesson_data_carry.h"
 #include "exports/output_policy.h"
 
 #include <QFileInfo>
@@ -173,6 +174,29 @@ bool DocumentSaver::saveAs(const QString& pathOrUrl) {
     session_->setPath(file_.path());
     saved();
     return true;
+}
+
+QStringList DocumentSaver::dataFilesLeftBehind(const QString& pathOrUrl) const {
+    const Lesson& lesson = session_->lesson();
+    if (!lesson.files) {
+        return {};
+    }
+    return attnbook::dataFilesLeftBehind(lessonDataFiles(lesson), *lesson.files,
+                                         QFileInfo(localFilePath(pathOrUrl)).absolutePath());
+}
+
+bool DocumentSaver::saveAsWithDataFiles(const QString& pathOrUrl) {
+    const Lesson& lesson = session_->lesson();
+    const QStringList carried = dataFilesLeftBehind(pathOrUrl);
+    QString why;
+    if (!carried.isEmpty() &&
+        !carryDataFiles(carried, *lesson.files, QFileInfo(localFilePath(pathOrUrl)).absolutePath(),
+                        &why)) {
+        error_ = why;
+        Q_EMIT stateChanged();
+        return false;
+    }
+    return saveAs(pathOrUrl);
 }
 
 void DocumentSaver::restoreRecovery() {

@@ -65,6 +65,11 @@ class DocumentSaver : public QObject {
     // yet (the window asks for one: Save As).
     Q_INVOKABLE bool save();
     Q_INVOKABLE bool saveAs(const QString& pathOrUrl);
+    // The data files the lesson reads ({file: PATH}) that the folder of `pathOrUrl` lacks: saved
+    // there alone, the lesson would not find them. [] when none, or the folder is the same.
+    Q_INVOKABLE QStringList dataFilesLeftBehind(const QString& pathOrUrl) const;
+    // Save As with those files copied along, keeping their relative paths (lesson_data_carry.h).
+    Q_INVOKABLE bool saveAsWithDataFiles(const QString& pathOrUrl);
     // Recovery: put the recovered text in place (an undoable edit), or drop it.
     Q_INVOKABLE void restoreRecovery();
     Q_INVOKABLE void discardRecovery();

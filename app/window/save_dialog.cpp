@@ -1,5 +1,7 @@
 #include "app/window/save_dialog.h"
 
+#include "app/window/file_dialog_place.h"
+
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
 #include <QtCore/QSettings>
@@ -15,41 +17,6 @@ namespace attnbook {
 namespace {
 
 const QString kExportFolderKey = QStringLiteral("export/lastFolder");
-
-// The folder the dialog opens in: `place` itself, or the folder of the file it names (the
-// lesson), else the user's documents (a lesson built into attnbook, ":/documents/...").
-QString startFolder(const QString& place) {
-    const QString path = localFilePath(place);
-    if (!path.isEmpty() && !path.startsWith(QLatin1Char(':'))) {
-        const QFileInfo info(path);
-        if (info.isDir()) {
-            return info.absoluteFilePath();
-        }
-        if (info.absoluteDir().exists()) {
-            return info.absolutePath();
-        }
-    }
-    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    return QFileInfo(documents).isDir() ? documents : QDir::homePath();
-}
-
-// Shows `dialog` modally above the window it was asked from, and gives that window the
-// keyboard back afterwards (a dialog of QML, such as the export dialog, then still answers
-// Esc and its shortcuts). Returns the dialog's result.
-int runAbove(QDialog& dialog) {
-    QWindow* parent = QGuiApplication::focusWindow();
-    if (parent) {
-        dialog.winId(); // makes its QWindow
-        if (QWindow* handle = dialog.windowHandle()) {
-            handle->setTransientParent(parent);
-        }
-    }
-    const int result = dialog.exec();
-    if (parent) {
-        parent->requestActivate();
-    }
-    return result;
-}
 
 } // namespace
 
@@ -84,7 +51,7 @@ QStringList existingFiles(const QStringList& paths) {
 
 QString SaveDialog::ask(const QString& title, const QString& folder, const QString& fileName,
                         const QStringList& filters, const QStringList& suffixes) {
-    QFileDialog dialog(nullptr, title, startFolder(folder.isEmpty() ? lessonPath_ : folder));
+    QFileDialog dialog(nullptr, title, dialogStartFolder(folder.isEmpty() ? lessonPath_ : folder));
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setFileMode(QFileDialog::AnyFile);
     dialog.setLabelText(QFileDialog::Accept, tr("Save"));
@@ -110,7 +77,7 @@ QString SaveDialog::ask(const QString& title, const QString& folder, const QStri
     QObject::connect(&dialog, &QFileDialog::filterSelected, &dialog,
                      [&](const QString& filter) { dialog.setDefaultSuffix(suffixOf(filter)); });
     dialog.selectFile(fileName);
-    if (runAbove(dialog) != QDialog::Accepted || dialog.selectedFiles().isEmpty()) {
+    if (runDialogAbove(dialog) != QDialog::Accepted || dialog.selectedFiles().isEmpty()) {
         return {};
     }
     // The dialog asked before replacing the name it returns; a name that gets its filter's
@@ -143,7 +110,7 @@ bool SaveDialog::confirmOthers(const QStringList& paths, const QString& chosen) 
     QPushButton* replace = box.addButton(tr("Replace"), QMessageBox::AcceptRole);
     box.addButton(QMessageBox::Cancel);
     box.setDefaultButton(QMessageBox::Cancel);
-    runAbove(box);
+    runDialogAbove(box);
     return box.clickedButton() == replace;
 }
 

@@ -1,7 +1,6 @@
 pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Dialogs
 import Attnbook
 import Attnbook.Models
 import Attnbook.Window
@@ -71,11 +70,22 @@ Item {
                                     files.session.fileName.length > 0 ? files.session.fileName
                                                                       : "lesson.md",
                                     [qsTr("Lessons (*.md)")], ["md"])
-        if (path.length > 0 && files.session.saver.saveAs(path)) {
-            recentFiles.add(files.session.filePath)
-            if (then)
-                then()
+        if (path.length === 0)
+            return
+        // A lesson that reads data files, saved in another folder: ask whether to copy them.
+        const leftBehind = files.session.saver.dataFilesLeftBehind(path)
+        if (leftBehind.length > 0) {
+            dataFilesDialog.ask(path, leftBehind, then)
+            return
         }
+        files.finishSaveAs(files.session.saver.saveAs(path), then)
+    }
+    function finishSaveAs(saved: bool, then: var) {
+        if (!saved)
+            return
+        recentFiles.add(files.session.filePath)
+        if (then)
+            then()
     }
     function newLesson() {
         files.whenSaved(() => {
@@ -95,11 +105,27 @@ Item {
         files.lessonReplaced()
     }
 
-    FileDialog {
-        id: openDialog
-        title: qsTr("Open a lesson")
-        nameFilters: [qsTr("Lessons and bundles (*.md *.zip)"), qsTr("All files (*)")]
-        onAccepted: files.openLesson(String(selectedFile))
+    // Open: asked in the same dialog as Save As (OpenDialog), once the menu that chose it has
+    // closed; a path typed in its name field is the file opened.
+    function askWhatToOpen() {
+        const path = OpenDialog.ask(qsTr("Open a lesson"), files.session.filePath,
+                                    [qsTr("Lessons and bundles (*.md *.zip)"), qsTr("All files (*)")])
+        if (path.length > 0)
+            files.openLesson(path)
+    }
+    Timer {
+        id: openSoon
+        interval: 0
+        onTriggered: files.askWhatToOpen()
+    }
+    DataFilesDialog {
+        id: dataFilesDialog
+        onCopyChosen: (path, then) => files.finishSaveAs(files.session.saver.saveAsWithDataFiles(path), then)
+        onAloneChosen: (path, then) => files.finishSaveAs(files.session.saver.saveAs(path), then)
+        onBundleChosen: {
+            exportDialog.controller.kind = ExportController.Bundle
+            exportDialog.open()
+        }
     }
     UnsavedDialog {
         id: unsavedDialog
@@ -118,7 +144,7 @@ Item {
         id: openAction
         text: qsTr("&Open…")
         shortcut: StandardKey.Open // qmllint disable unqualified
-        onTriggered: openDialog.open()
+        onTriggered: openSoon.restart()
     }
     Action {
         id: saveAction

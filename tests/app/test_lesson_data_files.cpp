@@ -146,6 +146,51 @@ class TestLessonDataFiles : public QObject {
         QCOMPARE(checkFewerViews(session), QString());
     }
 
+    // Save As elsewhere says which data files the new folder lacks, and copies them along with
+    // their relative paths: the lesson saved there opens with no error. A different file of the
+    // same name already there is never replaced: nothing is written, and the file is named.
+    void saveAsElsewhereCarriesTheDataFiles() {
+        QTemporaryDir root;
+        QVERIFY(copyRealHead(root.filePath(QStringLiteral("copy"))));
+        LessonSession session;
+        QVERIFY2(session.open(root.filePath(QStringLiteral("copy/real-head.md"))),
+                 qPrintable(problemText(session)));
+        const QString moved = root.filePath(QStringLiteral("moved/lesson.md"));
+        QVERIFY(QDir().mkpath(root.filePath(QStringLiteral("moved"))));
+        QStringList expected;
+        for (const QString& name : kRealHeadData) {
+            expected << QStringLiteral("data/real-head/") + name;
+        }
+        QStringList leftBehind = session.saver()->dataFilesLeftBehind(moved);
+        leftBehind.sort();
+        QCOMPARE(leftBehind, expected);
+        // Beside its own files, nothing is left behind.
+        QCOMPARE(session.saver()->dataFilesLeftBehind(root.filePath(QStringLiteral("copy/b.md"))),
+                 QStringList());
+
+        // A different emb.npy is in the way: refused, the lesson not written, nothing copied.
+        const QString clash = root.filePath(QStringLiteral("clash/lesson.md"));
+        QVERIFY(QDir().mkpath(root.filePath(QStringLiteral("clash/data/real-head"))));
+        QVERIFY(writeAll(root.filePath(QStringLiteral("clash/data/real-head/emb.npy")), "other"));
+        QVERIFY(!session.saver()->saveAsWithDataFiles(clash));
+        QVERIFY2(session.saver()->error().contains(QStringLiteral("emb.npy is already there")),
+                 qPrintable(session.saver()->error()));
+        QVERIFY(!QFile::exists(clash));
+        QVERIFY(!QFile::exists(root.filePath(QStringLiteral("clash/data/real-head/pos.npy"))));
+        QCOMPARE(readAll(root.filePath(QStringLiteral("clash/data/real-head/emb.npy"))),
+                 QByteArray("other"));
+
+        // Copied along: the same bytes under the same relative paths, and the lesson clean.
+        QVERIFY2(session.saver()->saveAsWithDataFiles(moved), qPrintable(session.saver()->error()));
+        for (const QString& path : expected) {
+            QCOMPARE(readAll(root.filePath(QStringLiteral("moved/") + path)),
+                     readAll(root.filePath(QStringLiteral("copy/") + path)));
+        }
+        QCOMPARE(session.filePath(), moved);
+        QVERIFY2(session.problems()->errorCount() == 0, qPrintable(problemText(session)));
+        QCOMPARE(session.saver()->dataFilesLeftBehind(moved), QStringList());
+    }
+
     // A new lesson reads nothing; saved beside data files, it reads them at once: the check
     // before Apply finds them. (It kept reading nothing until the next edit.)
     void aNewLessonSavedBesideItsFilesReadsThem() {
