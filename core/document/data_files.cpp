@@ -120,7 +120,7 @@ class FolderDataFiles final : public DataFiles {
         // folder as it really is, whatever links the path passes through.
         std::optional<std::string> resolved = realPath(*base + "/" + path, code);
         if (!resolved) {
-            error = code == ENOENT ? "no such file in the lesson's folder"
+            error = code == ENOENT ? std::string(kNoSuchDataFile)
                                    : "cannot be read: " + std::string(std::strerror(code));
             return std::nullopt;
         }
@@ -165,7 +165,7 @@ class NoDataFiles final : public DataFiles {
   public:
     std::optional<std::string> read(const std::string&, std::uint64_t,
                                     std::string& error) const override {
-        error = "this lesson has no folder yet: save it, then put the file next to it";
+        error = kNoFolderYet;
         return std::nullopt;
     }
 };

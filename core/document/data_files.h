@@ -34,6 +34,13 @@ class DataFiles {
     virtual std::optional<std::string> version(const std::string& path) const;
 };
 
+// Why a data file could not be read, as DataFiles::read says it when the file is missing: a
+// lesson that names one file many times (a model's 36 tensors) reports it once
+// (collapseMissingDataFiles).
+inline constexpr const char* kNoSuchDataFile = "no such file in the lesson's folder";
+inline constexpr const char* kNoFolderYet =
+    "this lesson has no folder yet: save it, then put the file next to it";
+
 // Why PATH may not name a data file, or "" when it may: it must be relative,
 // with '/' between non-empty parts, and hold no "..", "." part, backslash,
 // ':' or control character — the same names a bundle entry may have, so

@@ -5,6 +5,7 @@
 
 #include "core/document/bindings.h"
 #include "core/document/cell_cost.h"
+#include "core/document/data_files.h"
 #include "core/document/matrix_names.h"
 #include "core/document/past_the_end.h"
 #include "core/document/result_json.h"
@@ -12,6 +13,7 @@
 #include "core/math/transformer_engine.h"
 
 #include <algorithm>
+#include <map>
 #include <new>
 #include <tuple>
 
@@ -25,6 +27,56 @@ const LessonCell* Lesson::cell(const std::string& id) const {
     }
     return nullptr;
 }
+
+namespace {
+
+// One error per missing data file, not one per value that reads it: "KEY: PATH: no such file in
+// the lesson's folder" for the 36 tensors of one model file gave 36 errors, and a new lesson
+// with no folder one per value. The first stays, at its place and naming its key, and says how
+// many values read the file.
+void collapseMissingDataFiles(std::vector<Diagnostic>& diagnostics) {
+    struct Seen {
+        size_t first;
+        int count;
+    };
+    std::map<std::string, Seen> seen; // by PATH and reason ("" for no folder at all)
+    std::vector<Diagnostic> kept;
+    for (Diagnostic& d : diagnostics) {
+        std::string group;
+        const std::string noFolder = std::string(": ") + kNoFolderYet;
+        const std::string noFile = std::string(": ") + kNoSuchDataFile;
+        const bool folderless =
+            d.message.size() > noFolder.size() &&
+            d.message.compare(d.message.size() - noFolder.size(), noFolder.size(), noFolder) == 0;
+        const bool missing =
+            d.message.size() > noFile.size() &&
+            d.message.compare(d.message.size() - noFile.size(), noFile.size(), noFile) == 0;
+        const size_t keyEnd = d.message.find(": ");
+        if (d.severity == Severity::Error && (folderless || missing) &&
+            keyEnd != std::string::npos) {
+            // "KEY: PATH: reason": PATH alone names what is missing.
+            group = folderless ? std::string(kNoFolderYet) : d.message.substr(keyEnd + 2);
+        }
+        if (group.empty()) {
+            kept.push_back(std::move(d));
+            continue;
+        }
+        auto [it, fresh] = seen.try_emplace(group, Seen{kept.size(), 0});
+        ++it->second.count;
+        if (fresh) {
+            kept.push_back(std::move(d));
+        }
+    }
+    for (const auto& [group, s] : seen) {
+        if (s.count > 1) {
+            kept[s.first].message +=
+                " (" + std::to_string(s.count) + " values read it; the first is here)";
+        }
+    }
+    diagnostics = std::move(kept);
+}
+
+} // namespace
 
 Lesson parseLesson(std::string bytes, const std::string& path,
                    std::shared_ptr<const DataFiles> files) {
@@ -51,6 +103,7 @@ Lesson parseLesson(std::string bytes, const std::string& path,
         cell.read = readCell(*block, lesson.diagnostics, lesson.files.get());
         lesson.cells.push_back(std::move(cell));
     }
+    collapseMissingDataFiles(lesson.diagnostics);
     return lesson;
 }
 

@@ -412,6 +412,31 @@ TEST_CASE("lessonWithoutFolderReadsNothing") {
     CHECK(describe(l.diagnostics).find("no folder yet") != std::string::npos);
 }
 
+// One error per missing file, at the first value that reads it, however many values read it
+// (transformer.md's model file gave 36 errors); another missing file is an error of its own.
+TEST_CASE("aMissingFileIsOneErrorHoweverManyValuesReadIt") {
+    const Lesson l = lesson("tokens: [a, b]\nX: {file: gone/model.npy}\n"
+                            "W_Q: {file: gone/model.npy}\nW_K: {file: gone/model.npy}\n"
+                            "W_V: {file: gone/other.npy}\n");
+    std::vector<std::string> messages;
+    for (const Diagnostic& d : l.diagnostics) {
+        messages.push_back(d.message);
+    }
+    REQUIRE_MESSAGE(messages.size() == 2, describe(l.diagnostics));
+    CHECK(messages[0] == "X: gone/model.npy: no such file in the lesson's folder (3 values read "
+                         "it; the first is here)");
+    CHECK_EQ(l.diagnostics[0].line, 5); // X, the first
+    CHECK(messages[1] == "W_V: gone/other.npy: no such file in the lesson's folder");
+    // A lesson with no folder says so once.
+    const Lesson folderless = parseLesson("# T\n\n```attention a\ntokens: [a]\n"
+                                          "X: {file: c64.npy}\nW_Q: {file: c64.npy}\n```\n",
+                                          ":/documents/t.md");
+    REQUIRE_EQ(folderless.diagnostics.size(), size_t(1));
+    CHECK(folderless.diagnostics[0].message.find("this lesson has no folder yet") !=
+          std::string::npos);
+    CHECK(folderless.diagnostics[0].message.find("(2 values read it") != std::string::npos);
+}
+
 TEST_CASE("memoryFilesServeBundles") {
     std::string error;
     const auto bytes = folderDataFiles(folder())->read("c64.npy", 1 << 20, error);
