@@ -128,12 +128,13 @@ AuthoringEdit AuthoringEdits::insertBelow(int row, const RowPlace& place, const 
         }
         return made("Insert prose", edited, {});
     }
-    if (kind != "quiz" && kind != "attention" && kind != "chart") {
+    if (kind != "quiz" && kind != "attention" && kind != "chart" && kind != "transformer") {
         return refusal("Cannot insert a " + kind + " cell.");
     }
-    const CellKind cellKind = kind == "quiz"    ? CellKind::Quiz
-                              : kind == "chart" ? CellKind::Chart
-                                                : CellKind::Attention;
+    const CellKind cellKind = kind == "quiz"          ? CellKind::Quiz
+                              : kind == "chart"       ? CellKind::Chart
+                              : kind == "transformer" ? CellKind::Transformer
+                                                      : CellKind::Attention;
     const std::string id = unusedCellId(edited, kind);
     const std::string body = newCellBody(templateLesson, kind, nearestAttention(edited, after));
     if (const auto error = insertCell(edited, after, cellKind, id, body)) {
@@ -208,6 +209,22 @@ std::string newCellBody(const std::string& templateLesson, const std::string& ki
             at += 2 + attentionId.size();
         }
         return body;
+    }
+    if (kind == "transformer") { // nor a transformer: a one-layer model to read by hand
+        return "tokens: [red, blue, red]\n"
+               "vocab:\n"
+               "  red: [1, 0, 0, 0]\n"
+               "  blue: [0, 1, 0, 0]\n"
+               "  green: [0, 0, 1, 0]\n"
+               "  gold: [0, 0, 0, 1]\n"
+               "positional: sinusoidal\n"
+               "layers:\n"
+               "  - attention: {heads: 2, mask: causal}\n"
+               "    ffn: {W_1: [[1, 0, 0, 0], [0, 1, 0, 0]], W_2: [[1, 0], [0, 1], [0, 0], [0, "
+               "0]]}\n"
+               "targets: [blue, red, ~]\n"
+               "generate: {steps: 3, pick: greedy}\n"
+               "views: [stream, next, generation]\n";
     }
     if (kind == "chart") { // the template shows no chart: a first one to change
         return "title: Comparisons in one attention step\n"

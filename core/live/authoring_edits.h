@@ -55,7 +55,8 @@ class AuthoringEdits {
 
 // The body of a new `kind` cell, from the lesson `templateLesson` (template.md's bytes): its
 // cell of that kind; a quiz's {{example.…}} bindings renamed to `attentionId`'s (with none, its
-// answer a number to replace). A chart, which the template does not show, gets a first one.
+// answer a number to replace). A chart or a transformer, which the template does not show, gets a
+// first one (a one-layer model of four colour words).
 std::string newCellBody(const std::string& templateLesson, const std::string& kind,
                         const std::string& attentionId);
 

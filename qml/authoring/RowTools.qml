@@ -56,6 +56,7 @@ RowLayout {
             y: insertButton.height
             MenuItem { text: qsTr("Prose"); onTriggered: tools.run(tools.editor.insertBelow(tools.row, "prose")) }
             MenuItem { text: qsTr("Attention cell"); onTriggered: tools.run(tools.editor.insertBelow(tools.row, "attention")) }
+            MenuItem { text: qsTr("Transformer cell"); onTriggered: tools.run(tools.editor.insertBelow(tools.row, "transformer")) }
             MenuItem { text: qsTr("Quiz"); onTriggered: tools.run(tools.editor.insertBelow(tools.row, "quiz")) }
             MenuItem { text: qsTr("Chart"); onTriggered: tools.run(tools.editor.insertBelow(tools.row, "chart")) }
         }

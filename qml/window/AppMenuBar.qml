@@ -93,6 +93,7 @@ MenuBar {
             enabled: bar.editingLesson && bar.session.loaded
             MenuItem { text: qsTr("&Prose"); onTriggered: bar.insertBelow("prose") }
             MenuItem { text: qsTr("&Attention cell"); onTriggered: bar.insertBelow("attention") }
+            MenuItem { text: qsTr("&Transformer cell"); onTriggered: bar.insertBelow("transformer") }
             MenuItem { text: qsTr("&Quiz"); onTriggered: bar.insertBelow("quiz") }
         }
         MenuItem {

@@ -154,6 +154,23 @@ TEST_CASE("a new cell comes from the template, its quiz bound to the attention c
              "Cannot insert a table cell.");
 }
 
+TEST_CASE("Insert offers a transformer cell: a one-layer model that computes as it is") {
+    LiveLesson live;
+    open(live, std::string(kLesson) + "\nAfter.\n");
+    const int below = rowWith(live, "After.");
+    const AuthoringEdit inserted =
+        AuthoringEdits(live.working())
+            .insertBelow(below, live.rowPlace(below), "transformer", templateBytes());
+    REQUIRE(inserted.made());
+    CHECK_EQ(inserted.name, "Insert transformer1");
+    LiveLesson after;
+    open(after, inserted.after);
+    const CellBlock* cell = after.working().findCell("transformer1");
+    REQUIRE(cell);
+    CHECK(cell->kind == CellKind::Transformer);
+    CHECK_EQ(after.errorCount(), 0u);
+}
+
 TEST_CASE("cells are duplicated, moved, renamed and deleted by id") {
     LiveLesson live;
     open(live, kLesson);
