@@ -285,7 +285,9 @@ ApplicationWindow {
                 outline: lessonSession.outline
                 visible: window.outlineShown && !window.presenting && window.shotCell.length === 0
                          && lessonSession.outline.count > 0
-                currentHeading: lessonSession.outline.headingOfRow(lessonColumn.currentRow)
+                // Above the first row (the title at the top of the lesson) the section in view is
+                // the first one: its heading is highlighted, not none (or a later one).
+                currentHeading: lessonSession.outline.headingOfRow(Math.max(0, lessonColumn.currentRow))
                 // Wider as the lesson zooms, so that its entries keep their words (at most 40 %).
                 SplitView.preferredWidth: Math.min(Theme.scaled(270), window.width * 0.4)
                 SplitView.minimumWidth: 160

@@ -160,6 +160,11 @@ int DocumentEditor::checkCellSourceLine(const QString& id, const QString& body) 
                                              body.toStdString(), problems.front());
 }
 
+int DocumentEditor::cellBodyFirstLine(const QString& id) const {
+    const CellBlock* cell = session_->working().findCell(id.toStdString());
+    return cell ? cell->openLine + 1 : 1;
+}
+
 QString DocumentEditor::setCellSource(const QString& id, const QString& body) {
     return commit(
         AuthoringEdits(session_->working()).setCellSource(id.toStdString(), body.toStdString()));

@@ -60,6 +60,9 @@ class DocumentEditor : public QObject {
     Q_INVOKABLE QString cellSource(const QString& id) const;
     Q_INVOKABLE QString checkCellSource(const QString& id, const QString& body) const;
     Q_INVOKABLE int checkCellSourceLine(const QString& id, const QString& body) const;
+    // The file's line of the cell body's first line (the line after its fence), so that the YAML
+    // editor numbers its lines as the file and the problem message do; 1 for no such cell.
+    Q_INVOKABLE int cellBodyFirstLine(const QString& id) const;
     Q_INVOKABLE QString setCellSource(const QString& id, const QString& body);
 
     // Structure. `kind` is prose, attention or quiz; `row` −1 inserts at the top.

@@ -104,7 +104,9 @@ Rectangle {
                 id: gutter
                 x: 4
                 y: source.topPadding + 2
-                width: 30
+                // Room for a four-digit line of the file.
+                width: Math.ceil(gutterDigits.advanceWidth)
+                TextMetrics { id: gutterDigits; font.family: Theme.monoFamily; font.pixelSize: Theme.monoSize; text: "0000" }
                 Repeater {
                     model: source.lineCount
                     delegate: Text {
@@ -113,7 +115,8 @@ Rectangle {
                         width: gutter.width
                         height: source.lineCount > 0 ? source.contentHeight / source.lineCount : 16
                         horizontalAlignment: Text.AlignRight
-                        text: index + 1
+                        // The file's line numbers, as the problem message gives them.
+                        text: yamlEditor.editor.cellBodyFirstLine(yamlEditor.cellId) + index
                         color: index === yamlEditor.problemLine ? Theme.bad : Theme.mutedText
                         font.bold: index === yamlEditor.problemLine
                         font.family: Theme.monoFamily
@@ -123,8 +126,8 @@ Rectangle {
             }
             Rectangle {
                 visible: yamlEditor.problemLine >= 0 && yamlEditor.problemLine < source.lineCount
-                x: 38
-                width: parent.width - 40
+                x: gutter.x + gutter.width + 4
+                width: parent.width - x - 2
                 y: source.topPadding + 2 + yamlEditor.problemLine * (source.contentHeight / Math.max(1, source.lineCount))
                 height: source.contentHeight / Math.max(1, source.lineCount)
                 color: Theme.badTint
@@ -132,9 +135,9 @@ Rectangle {
             TextArea {
                 id: source
                 objectName: "yamlSource"
-                x: 38
+                x: gutter.x + gutter.width + 4
                 y: 2
-                width: parent.width - 40
+                width: parent.width - x - 2
                 font.family: Theme.monoFamily
                 font.pixelSize: Theme.monoSize
                 wrapMode: TextEdit.NoWrap

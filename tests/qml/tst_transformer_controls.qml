@@ -131,5 +131,19 @@ Item {
             verify(card)
             compare(named(card, "streamStage").text, stage)
         }
+
+        // At the top of a lesson the outline highlights its first heading, the section in view.
+        function test_outlineHighlightsTheSectionInView() {
+            const window = createTemporaryObject(mainComponent, root, {
+                initialPath: sourceDir + "/documents/transformer.md", themeName: "light"
+            })
+            window.width = 1180
+            window.height = 900
+            tryVerify(() => window.session.loaded)
+            wait(200)
+            const list = findChild(window.contentItem, "outline")
+            verify(list)
+            compare(list.currentIndex, 0)
+        }
     }
 }
