@@ -3,6 +3,7 @@
 #include "app/models/lesson_session.h"
 #include "core/live/authoring_edits.h"
 #include "core/live/cell_source_check.h"
+#include "core/live/prose_check.h"
 
 #include <QFile>
 
@@ -128,6 +129,10 @@ QString DocumentEditor::proseSource(int row) const {
 
 QString DocumentEditor::previewMarkdown(const QString& markdown) const {
     return session_->withBindings(markdown);
+}
+
+QString DocumentEditor::proseProblem(const QString& markdown) const {
+    return QString::fromStdString(proseBindingProblem(markdown.toStdString(), session_->results()));
 }
 
 QString DocumentEditor::setProse(int row, const QString& markdown) {

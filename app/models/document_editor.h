@@ -53,6 +53,9 @@ class DocumentEditor : public QObject {
     // ends), a preview with the bindings' values, and the edit.
     Q_INVOKABLE QString proseSource(int row) const;
     Q_INVOKABLE QString previewMarkdown(const QString& markdown) const;
+    // The first binding of `markdown` that would be an error, where it is ("line 2, column 5:
+    // {{tiny.nxt}}: …"), or "" (core/live/prose_check.h).
+    Q_INVOKABLE QString proseProblem(const QString& markdown) const;
     Q_INVOKABLE QString setProse(int row, const QString& markdown);
 
     // A cell's YAML body, its first problem as FILE:LINE:COLUMN: message

@@ -140,6 +140,19 @@ Rectangle {
                 }
             }
         }
+        // A binding that would be an error (a mistyped path, a cell that is not there), said
+        // where it is typed, before Apply.
+        Text {
+            textFormat: Text.PlainText
+            objectName: "proseBindingProblem"
+            readonly property string problem: proseEditor.editor.proseProblem(source.text)
+            visible: problem.length > 0 && proseEditor.message.length === 0
+            text: "⚠ " + problem
+            color: Theme.warning
+            font.pixelSize: Theme.smallSize
+            wrapMode: Text.WordWrap
+            Layout.fillWidth: true
+        }
         Text {
             textFormat: Text.PlainText
             visible: proseEditor.message.length > 0
