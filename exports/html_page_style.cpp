@@ -72,7 +72,9 @@ figure.view { margin: 0 0 1.5rem; }
 figure.view > figcaption { font-family: var(--sans); font-weight: bold; font-size: 0.9375rem;
   margin: 0 0 0.6rem; }
 .paper { background: #ffffff; border-radius: 6px; padding: 0.75rem; overflow-x: auto; }
-.paper svg { display: block; width: 100%; height: auto; }
+/* A figure keeps its own size and scrolls inside .paper where the screen is narrower: shrunk to
+   a phone's width, its numbers were 4-5 px high. */
+.paper svg { display: block; max-width: none; height: auto; }
 @media (prefers-color-scheme: dark) { .paper { border: 1px solid var(--rule); } }
 .matrix-group { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start;
   margin: 0 0 1rem; overflow-x: auto; }

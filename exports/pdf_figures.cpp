@@ -34,14 +34,22 @@ qreal textWidth(const QFont& font, const QString& text) {
     return QFontMetricsF(font, layoutDevice()).horizontalAdvance(text);
 }
 
-// Diagonal hatching inside `rect`: a masked entry.
+// Diagonal hatching inside `rect`: a masked entry. Each line is cut to the rectangle here rather
+// than by a clip: Qt's SVG generator (the web page's figures) ignores clipping, and the lines
+// crossed into the unmasked entries beside.
 void hatch(QPainter& p, const QRectF& rect) {
     p.save();
-    p.setClipRect(rect, Qt::IntersectClip);
     p.fillRect(rect, pdf::kFaint);
     p.setPen(QPen(pdf::kRule, 0.5));
-    for (qreal x = rect.left() - rect.height(); x < rect.right(); x += 4.5) {
-        p.drawLine(QPointF(x, rect.bottom()), QPointF(x + rect.height(), rect.top()));
+    const qreal h = rect.height();
+    for (qreal x = rect.left() - h; x < rect.right(); x += 4.5) {
+        // The line (x + t·h, bottom − t·h), t in [0, 1], within left ≤ x + t·h ≤ right.
+        const qreal from = std::max(0.0, (rect.left() - x) / h);
+        const qreal to = std::min(1.0, (rect.right() - x) / h);
+        if (from < to) {
+            p.drawLine(QPointF(x + from * h, rect.bottom() - from * h),
+                       QPointF(x + to * h, rect.bottom() - to * h));
+        }
     }
     p.restore();
 }
