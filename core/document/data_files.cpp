@@ -234,8 +234,9 @@ std::shared_ptr<const DataFiles> dataFilesBeside(const std::string& lessonPath) 
         return noDataFiles();
     }
     const size_t slash = lessonPath.rfind('/');
-    return folderDataFiles(slash == std::string::npos ? std::string()
-                                                      : lessonPath.substr(0, slash + 1));
+    // Cached: a lesson that names one file many times (a model's tensors) reads it once.
+    return cachedDataFiles(folderDataFiles(
+        slash == std::string::npos ? std::string() : lessonPath.substr(0, slash + 1)));
 }
 
 std::shared_ptr<const DataFiles> cachedDataFiles(std::shared_ptr<const DataFiles> source) {

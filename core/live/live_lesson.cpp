@@ -63,7 +63,7 @@ std::vector<std::string> quizTexts(const QuizCellSpec& quiz) {
 } // namespace
 
 std::shared_ptr<const DataFiles> filesBesideLesson(const std::string& path) {
-    return cachedDataFiles(dataFilesBeside(absoluteLessonPath(path)));
+    return dataFilesBeside(absoluteLessonPath(path)); // cached already
 }
 
 std::string lessonFolder(const std::string& path) {
