@@ -6,6 +6,7 @@
 #include "app/models/cell_list_model.h"
 #include "app/models/lesson_session.h"
 #include "app/models/transformer_cell_model.h"
+#include "tests/test_files.h"
 
 #include <QDir>
 #include <QFile>
@@ -226,8 +227,9 @@ class TransformerWindowTest : public QObject {
                      qPrintable(view + QStringLiteral(": ") + errors));
             const QImage image(out);
             QVERIFY2(!image.isNull() && image.height() > 300, qPrintable(view));
-            const QString kept = QDir::tempPath() + QStringLiteral("/attnbook-shots-transformer-") +
-                                 view + QStringLiteral(".png");
+            // For people to look at: shotPath (tests/test_files.h), never a fixed /tmp name.
+            const QString kept =
+                shotPath(QStringLiteral("transformer-shot-") + view + QStringLiteral(".png"));
             QFile::remove(kept); // QFile::copy writes no file over another
             QFile::copy(out, kept);
         }

@@ -16,17 +16,24 @@
 
 namespace {
 
-// One temporary file per process, rewritten for every input: readBundle reads a path.
-QString scratchPath() {
-    static const QString path = [] {
+// One temporary file per process, rewritten for every input (readBundle reads a path), and
+// removed when the process ends: a replay run leaves nothing behind in /tmp.
+struct ScratchFile {
+    QString path;
+    ScratchFile() {
         char name[] = "/tmp/attnbook-fuzz-bundle-XXXXXX";
         const int fd = ::mkstemp(name);
         if (fd >= 0) {
             ::close(fd);
         }
-        return QString::fromLocal8Bit(name);
-    }();
-    return path;
+        path = QString::fromLocal8Bit(name);
+    }
+    ~ScratchFile() { QFile::remove(path); }
+};
+
+QString scratchPath() {
+    static const ScratchFile scratch;
+    return scratch.path;
 }
 
 } // namespace
