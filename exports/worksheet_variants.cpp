@@ -191,7 +191,7 @@ arma::mat drawMatrix(VariantRandom& random, arma::uword rows, arma::uword cols,
     // Row by row, left to right: the order is part of what a seed reproduces.
     for (arma::uword r = 0; r < rows; ++r) {
         for (arma::uword c = 0; c < cols; ++c) {
-            m(r, c) = random.uniform(range.min, range.max);
+            m(r, c) = range.min + range.step * random.uniform(0, range.count());
         }
     }
     return m;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <string_view>
@@ -163,8 +164,20 @@ std::optional<WorksheetSpec> readWorksheet(BodyReader& in, const YamlNode& node)
                     if (const YamlNode* hi = range.find("max")) {
                         r.max = in.integer(*hi, "max", -1000000).value_or(r.max);
                     }
+                    if (const YamlNode* step = range.find("step")) {
+                        const std::optional<double> s = in.number(*step, "step");
+                        // max − min must be a whole number of steps, at most 400 of them.
+                        const double steps = s && *s > 0 ? (r.max - r.min) / *s : -1;
+                        if (s && (!(*s > 0) || steps > 400 ||
+                                  std::abs(steps - std::round(steps)) > 1e-9)) {
+                            in.error(step->at, "step must divide max − min into at most 400 "
+                                               "equal steps (1, 0.5 or 0.25, say)");
+                        } else if (s) {
+                            r.step = *s;
+                        }
+                    }
                 } else if (!range.isNull()) {
-                    in.error(range.at, "a range is {min: -2, max: 2}");
+                    in.error(range.at, "a range is {min: -2, max: 2}, with step: 0.5 for halves");
                 }
                 if (r.min > r.max) {
                     in.error(range.at, "min is larger than max");

@@ -7,6 +7,7 @@
 #include "core/math/attention_config.h"
 #include "core/math/transformer_config.h"
 
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -27,11 +28,16 @@ struct ValuePositions {
 
 struct WorksheetSpec {
     std::vector<std::string> blank; // names of views/matrices shown as empty boxes
+    // The values a draw takes: min, min + step, …, max. A step of 1 gives whole numbers; 0.5 or
+    // 0.25 give halves or quarters, still workable by hand, and many more different answers
+    // (30 sheets for a class need 30 of each).
     struct Range {
         int min = -2;
         int max = 2;
+        double step = 1.0;
+        int count() const { return int(std::lround((max - min) / step)); } // steps from min to max
     };
-    std::map<std::string, Range> vary; // cell key (vocab, X, W_Q, queries ...) → integer range
+    std::map<std::string, Range> vary; // cell key (vocab, X, W_Q, queries ...) → range
     // A variant is redrawn until every scaled score lies within ±maxScore, so that
     // e^score stays a number a student can work out by hand (e^3 ≈ 20).
     double maxScore = 3.0;

@@ -21,6 +21,17 @@ using namespace attnbook;
 namespace {
 
 const QString kAttention = QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/attention.md");
+const QString kTransformer = QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/transformer.md");
+
+// attention.md with whole-number ranges, as it shipped before its ranges took quarters: the
+// lesson these tests reason about (which answers its ranges allow, which counts are refused).
+QByteArray wholeNumberAttention() {
+    QFile file(kAttention);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    return file.readAll().replace(", step: 0.25}", "}");
+}
 
 Lesson lessonFrom(const QString& markdown) {
     return parseLesson(markdown.toStdString(), "sheet.md");
@@ -66,13 +77,39 @@ class TestWorksheetSpread : public QObject {
 
   private Q_SLOTS:
     void initTestCase() {
-        lesson_ = loadLesson(kAttention.toStdString());
+        const QByteArray whole = wholeNumberAttention();
+        QVERIFY(whole.contains("vocab: {min: -2, max: 2}"));
+        QVERIFY(dir_.isValid());
+        wholePath_ = dir_.filePath(QStringLiteral("attention.md"));
+        QFile out(wholePath_);
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(whole) == whole.size());
+        out.close();
+        lesson_ = loadLesson(wholePath_.toStdString());
         QVERIFY(!hasErrors(lesson_.diagnostics));
     }
 
-    // Thirty variants of attention.md drawn in order: every exercise gets 30 different
-    // answers; the three numeric quizzes get every answer the ranges allow (integers in −2..2,
-    // scaled scores within ±3): blue's own score |blue|²/2 is 0.5, 1, …, 3 (6), blue's own
+    // A teacher with a class of 30: the shipped lessons give 30 sheets on which every question
+    // that varies has 30 different answers (their ranges take quarters: step 0.25).
+    void thirtyVariantsOfTheShippedLessonsAllDiffer() {
+        for (const QString& path : {kAttention, kTransformer}) {
+            const Lesson shipped = loadLesson(path.toStdString());
+            QVERIFY(!hasErrors(shipped.diagnostics));
+            VariantPlan plan;
+            const ExportResult r = planVariants(shipped, 1, 30, 30, &plan);
+            QVERIFY2(r.ok(), qPrintable(path + QStringLiteral(": ") + r.error));
+            QCOMPARE(int(plan.variants.size()), 30);
+            for (const QuestionSpread& q : plan.spread) {
+                QVERIFY2(q.distinct == 30, qPrintable(QStringLiteral("%1: %2 has %3")
+                                                          .arg(path)
+                                                          .arg(QString::fromStdString(q.question))
+                                                          .arg(q.distinct)));
+            }
+        }
+    }
+
+    // Thirty variants of the whole-number attention.md drawn in order: every exercise gets 30
+    // different answers; the three numeric quizzes get every answer the ranges allow (integers in
+    // −2..2, scaled scores within ±3): blue's own score |blue|²/2 is 0.5, 1, …, 3 (6), blue's own
     // share in head one depends on one whole difference of dot products (7), and causal blue's
     // share on red on another (13). That is why `--variants 30` is refused (below).
     void thirtyVariantsOfTheLessonDiffer() {
@@ -284,7 +321,7 @@ class TestWorksheetSpread : public QObject {
         QTemporaryDir dir;
         const QString sheet = dir.filePath(QStringLiteral("w.pdf"));
         const Run refused =
-            runAttnbook({QStringLiteral("export"), kAttention, QStringLiteral("--worksheet"), sheet,
+            runAttnbook({QStringLiteral("export"), wholePath_, QStringLiteral("--worksheet"), sheet,
                          QStringLiteral("--variants"), QStringLiteral("30")});
         QCOMPARE(refused.code, int(ExitUsage));
         QVERIFY2(refused.err.startsWith(
@@ -294,7 +331,7 @@ class TestWorksheetSpread : public QObject {
         QVERIFY(!QFile::exists(sheet));
 
         const Run six = runAttnbook(
-            {QStringLiteral("export"), kAttention, QStringLiteral("--worksheet"), sheet,
+            {QStringLiteral("export"), wholePath_, QStringLiteral("--worksheet"), sheet,
              QStringLiteral("--variants"), QStringLiteral("6"), QStringLiteral("--verbose")});
         QCOMPARE(six.code, int(ExitDone));
         const QStringList lines = six.out.split(u'\n', Qt::SkipEmptyParts);
@@ -323,6 +360,8 @@ class TestWorksheetSpread : public QObject {
     }
 
   private:
+    QTemporaryDir dir_;
+    QString wholePath_;
     Lesson lesson_;
 };
 
