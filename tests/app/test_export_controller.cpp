@@ -201,9 +201,9 @@ struct ExportWindow {
         return true;
     }
 
-    // Waits until the dialog's status line says "Rendered", and looks at the preview at that
-    // very moment (issue 25: it stayed blank for 2 s while it said so). "" when the view of
-    // the file just rendered is on show with text on its page, else what was seen instead.
+    // Waits until the dialog's status line says "Rendered", and looks at the preview then and for
+    // the next few frames at most (issue 25: it stayed blank for 2 s while it said so). "" when
+    // the view of the file just rendered is on show with text on its page, else what was seen.
     QString pagesWhenItSaysRendered() {
         auto* status = window->findChild<QObject*>(QStringLiteral("exportStatus"));
         if (!status) {
@@ -217,6 +217,21 @@ struct ExportWindow {
             }
             QCoreApplication::processEvents(QEventLoop::AllEvents, 2);
         }
+        // The page image is ready when the status says so; the scene shows it at the next frame
+        // or two. Blank for longer than a few frames (it was 2 s) is the fault looked for.
+        QString seen;
+        for (int frame = 0; frame < 10; ++frame) {
+            seen = pagesOnShow();
+            if (seen.isEmpty()) {
+                return seen;
+            }
+            QTest::qWait(30);
+        }
+        return seen;
+    }
+
+    // "" when the view of the file just rendered shows text on its page, else what it shows.
+    QString pagesOnShow() {
         const QImage shot = window->grabWindow();
         const QUrl rendered = controller->previewUrl();
         for (QQuickItem* view : itemsNamed(window->contentItem(), QStringLiteral("pdfPreview"))) {
