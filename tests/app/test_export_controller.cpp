@@ -532,10 +532,12 @@ class ExportControllerTest : public QObject {
         QVERIFY(session.open(QString()));
         ExportController controller;
         controller.setSession(&session);
-        QVERIFY(!controller.save(QStringLiteral("/tmp/x.pdf"))); // nothing rendered yet
-        QVERIFY(controller.error().contains(QStringLiteral("render the preview first")));
-        QVERIFY(render(controller));
         QTemporaryDir out;
+        const QString early = out.filePath(QStringLiteral("x.pdf"));
+        QVERIFY(!controller.save(early)); // nothing rendered yet
+        QVERIFY(controller.error().contains(QStringLiteral("render the preview first")));
+        QVERIFY(!QFile::exists(early));
+        QVERIFY(render(controller));
         const QString missing = out.filePath(QStringLiteral("no-such-folder"));
         const QString target = missing + QStringLiteral("/attention.pdf");
         QVERIFY(!controller.save(target));

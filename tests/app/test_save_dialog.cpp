@@ -103,8 +103,9 @@ class TestSaveDialog : public QObject {
         QCOMPARE(withExtension("/a.b/figure", "svg", known), QString("/a.b/figure.svg"));
         QCOMPARE(withExtension(".svg", "png", known), QString(".svg.png"));
         QCOMPARE(withExtension("lesson.md", "", {}), QString("lesson.md"));
-        QCOMPARE(localFilePath("file:///tmp/a%20b.md"), QString("/tmp/a b.md"));
-        QCOMPARE(localFilePath("/tmp/a b.md"), QString("/tmp/a b.md"));
+        // Conversions only: no file is read or written at these paths.
+        QCOMPARE(localFilePath("file:///lessons/a%20b.md"), QString("/lessons/a b.md"));
+        QCOMPARE(localFilePath("/lessons/a b.md"), QString("/lessons/a b.md"));
     }
 
     // The reproducer: Save As, type mylesson.md, double-click into a folder holding

@@ -206,8 +206,8 @@ class TestWorksheet : public QObject {
         QCOMPARE(lines[2],
                  QStringLiteral("\"Alan \"\"A\"\" Turing, Jr.\",2,5,") + files.variantHashes[1]);
         QCOMPARE(lines[3], QStringLiteral("Grace Hopper,1,5,") + files.variantHashes[0]);
-        QCOMPARE(rosterCsvPath(QStringLiteral("/tmp/class/sheets.pdf")),
-                 QStringLiteral("/tmp/class/sheets-roster.csv"));
+        QCOMPARE(rosterCsvPath(QStringLiteral("/class/sheets.pdf")),
+                 QStringLiteral("/class/sheets-roster.csv"));
     }
 
     // A quiz about an exercise's cell prints right after that exercise; a quiz about a cell
