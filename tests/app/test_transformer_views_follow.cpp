@@ -17,6 +17,7 @@
 #include "core/math/attention_engine.h"
 #include "core/math/transformer_engine.h"
 #include "exports/lesson_source.h"
+#include "tests/app/window_items.h"
 #include "tests/test_files.h"
 
 #include <QApplication>
@@ -42,21 +43,9 @@ namespace {
 const QString kLessonPath = QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/transformer.md");
 const char* kCell = "playground";
 
-// Finds an item by name among the visual children of `root` (a Repeater's rows have no QObject
-// parent). Only the visual tree: a delegate a Repeater let go is out of it at once, though it is
-// deleted later.
 QObject* find(QObject* root, const QString& name) {
-    if (root->objectName() == name) {
-        return root;
-    }
-    if (auto* item = qobject_cast<QQuickItem*>(root)) {
-        for (QQuickItem* child : item->childItems()) {
-            if (QObject* found = find(child, name)) {
-                return found;
-            }
-        }
-    }
-    return nullptr;
+    auto* item = qobject_cast<QQuickItem*>(root);
+    return item ? findItem(item, name) : nullptr;
 }
 
 // The text an item shows, "" when there is no such item or it is hidden.

@@ -7,6 +7,7 @@
 //   and the window's network access (offline_network.h) says it refused the requests.
 #include "app/window/offline_network.h"
 #include "app/window/window.h"
+#include "tests/app/window_items.h"
 #include "tests/test_files.h"
 
 #include <QApplication>
@@ -31,19 +32,6 @@ namespace {
 
 // Every field a reader sees, each holding a tag and an address of the listener (PORT).
 const QString kLesson = QStringLiteral(ATTNBOOK_SOURCE_DIR "/tests/app/fixtures/hostile_text.md");
-
-// The item named `name` under `root`, visual children included.
-QQuickItem* named(QQuickItem* root, const QString& name) {
-    if (root->objectName() == name) {
-        return root;
-    }
-    for (QQuickItem* child : root->childItems()) {
-        if (QQuickItem* found = named(child, name)) {
-            return found;
-        }
-    }
-    return nullptr;
-}
 
 // Every text item under `root` (a Repeater's rows included).
 void collectTexts(QQuickItem* root, QList<QQuickItem*>& out) {
@@ -92,7 +80,7 @@ class WindowHostileTextTest : public QObject {
         const int refusedBefore = OfflineNetworkFactory::refusedRequests();
 
         // Every row built: scrolled to the end a screen at a time, and the whole column drawn.
-        QQuickItem* lessonView = named(window->contentItem(), QStringLiteral("lessonView"));
+        QQuickItem* lessonView = findItem(window->contentItem(), QStringLiteral("lessonView"));
         QVERIFY(lessonView);
         for (int screen = 0; screen < 20; ++screen) {
             lessonView->setProperty("contentY", screen * 400);

@@ -172,9 +172,24 @@ class TestExportCommand : public QObject {
         QVERIFY(!cells.contains("<!--") && !cells.contains("Replace the title"));
     }
 
-    // Issue 26: a bundle whose lesson.ipynb was replaced (and its manifest hashed again, so the
-    // bundle reads) passed `check`; the notebook is made from the lesson, so it is compared.
-    void aTamperedNotebookFailsCheck() {
+    // A bundle whose lesson.ipynb or lesson.html was changed (and its manifest hashed again, so
+    // the bundle reads) passed `check`; both are made from the lesson, so both are compared.
+    void aTamperedDerivedFileFailsCheck_data() {
+        QTest::addColumn<QString>("entry");
+        QTest::addColumn<QByteArray>("before");
+        QTest::addColumn<QByteArray>("after");
+        // The notebook's text is data in a JSON string: the tamper is its escaped line break.
+        QTest::newRow("notebook") << QStringLiteral("lesson.ipynb")
+                                  << QByteArray("import numpy as np")
+                                  << QByteArray("import numpy as np\\nimport os");
+        QTest::newRow("web page") << QStringLiteral("lesson.html") << QByteArray("</body>")
+                                  << QByteArray("<script>fetch('https://example.org/')</script>"
+                                                "</body>");
+    }
+    void aTamperedDerivedFileFailsCheck() {
+        QFETCH(QString, entry);
+        QFETCH(QByteArray, before);
+        QFETCH(QByteArray, after);
         QTemporaryDir dir;
         const QString zip = dir.filePath(QStringLiteral("lesson.zip"));
         QCOMPARE(exportWith({kLesson, QStringLiteral("--bundle"), zip}), int(ExitDone));
@@ -185,8 +200,8 @@ class TestExportCommand : public QObject {
         std::vector<BundleEntry> entries;
         for (const auto& [name, bytes] : bundle->entries) {
             QByteArray changed = bytes;
-            if (name == QLatin1String("lesson.ipynb")) {
-                changed.replace("import numpy as np", "import numpy as np\\nimport os");
+            if (name == entry) {
+                changed.replace(before, after);
                 QVERIFY(changed != bytes);
             }
             entries.push_back({name, changed});
@@ -197,44 +212,12 @@ class TestExportCommand : public QObject {
                  qPrintable(error));
         QVERIFY(readBundle(tampered, &error)); // every hash matches its entry
         QCOMPARE(runCommandLine({QStringLiteral("check"), tampered}), int(ExitInvalidDocument));
-        // The notebook's text is data in a JSON string: the tamper is its escaped line break.
         const Lesson lesson = openLessonSource(tampered.toStdString());
         AttentionEngine engine;
         const LessonResults results = computeLesson(lesson, engine);
-        QVERIFY(bundleDerivedFileProblem(tampered, lesson, results).find("lesson.ipynb is not") ==
-                0);
+        QVERIFY(bundleDerivedFileProblem(tampered, lesson, results)
+                    .find(entry.toStdString() + " is not") == 0);
         QCOMPARE(bundleDerivedFileProblem(zip, lesson, results), std::string());
-    }
-
-    // The web page is made from the lesson too: a bundle whose lesson.html gained a script (its
-    // manifest hashed again) fails `check`, as a changed notebook does.
-    void aTamperedWebPageFailsCheck() {
-        QTemporaryDir dir;
-        const QString zip = dir.filePath(QStringLiteral("lesson.zip"));
-        QCOMPARE(exportWith({kLesson, QStringLiteral("--bundle"), zip}), int(ExitDone));
-        QString error;
-        std::optional<Bundle> bundle = readBundle(zip, &error);
-        QVERIFY2(bundle, qPrintable(error));
-        std::vector<BundleEntry> entries;
-        for (const auto& [name, bytes] : bundle->entries) {
-            QByteArray changed = bytes;
-            if (name == QLatin1String("lesson.html")) {
-                changed.replace("</body>", "<script>fetch('https://example.org/')</script></body>");
-                QVERIFY(changed != bytes);
-            }
-            entries.push_back({name, changed});
-        }
-        const QString tampered = dir.filePath(QStringLiteral("tampered.zip"));
-        QVERIFY2(writeBundle(tampered, {QStringLiteral("Attention"), QStringLiteral("0"), {}},
-                             entries, &error),
-                 qPrintable(error));
-        QVERIFY(readBundle(tampered, &error));
-        QCOMPARE(runCommandLine({QStringLiteral("check"), tampered}), int(ExitInvalidDocument));
-        const Lesson lesson = openLessonSource(tampered.toStdString());
-        AttentionEngine engine;
-        const LessonResults results = computeLesson(lesson, engine);
-        QVERIFY(bundleDerivedFileProblem(tampered, lesson, results).find("lesson.html is not") ==
-                0);
     }
 
     void aDamagedBundleIsOneErrorNamingIt() {
