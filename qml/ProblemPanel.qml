@@ -4,6 +4,7 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Attnbook
 import Attnbook.Models
+import Attnbook.Window
 
 // The lesson's errors and warnings, FILE:LINE:COLUMN first; clicking one
 // scrolls the lesson to its cell.
@@ -78,9 +79,9 @@ Rectangle {
                 ToolTip.text: qsTr("Show this place in the lesson")
                 Accessible.name: location + ": " + severity + ": " + message
                 contentItem: Text {
-                    text: "<span style='font-family: monospace'>" + problem.location.replace(/&/g, "&amp;").replace(/</g, "&lt;") + "</span>: <b>"
-                          + problem.severity + "</b>: " + problem.message.replace(/&/g, "&amp;").replace(/</g, "&lt;")
-                    textFormat: Text.StyledText
+                    text: "<span style='font-family: monospace'>" + ProseFormatter.escapedMarkup(problem.location) + "</span>: <b>"
+                          + problem.severity + "</b>: " + ProseFormatter.escapedMarkup(problem.message)
+                    textFormat: Text.RichText // escapedMarkup writes character references StyledText lacks
                     color: problem.severity === "error" ? Theme.bad : Theme.warning
                     font.pixelSize: Theme.smallSize
                     wrapMode: Text.WordWrap

@@ -36,12 +36,12 @@ void TransformerShownViews::setViewIndex(int index) {
     choose(viewIndex_, std::max(0, index), &TransformerShownViews::viewIndexChanged);
 }
 
-// The stream's stages: tokens + positions, two per layer run, the final LayerNorm.
 int TransformerShownViews::stage() const {
-    return within(stage_, 2 * cell_.layersRun() + 2);
+    return within(stage_, transformer_views::stageCount(cell_.result()));
 }
 void TransformerShownViews::setStage(int stage) {
-    choose(stage_, within(stage, 2 * cell_.layersRun() + 2), &TransformerShownViews::streamChanged);
+    choose(stage_, within(stage, transformer_views::stageCount(cell_.result())),
+           &TransformerShownViews::streamChanged);
 }
 
 int TransformerShownViews::ffnLayer() const {

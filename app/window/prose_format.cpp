@@ -1,5 +1,7 @@
 #include "app/window/prose_format.h"
 
+#include "exports/html_escape.h"
+
 #include <QQuickTextDocument>
 #include <QTextBlock>
 #include <QTextCursor>
@@ -97,6 +99,10 @@ QString ProseFormatter::markdownAsHtml(const QString& markdown) const {
     const qsizetype start = open < 0 ? -1 : html.indexOf(u'>', open);
     const qsizetype end = html.lastIndexOf(QLatin1String("</body>"));
     return start < 0 || end < start ? html : html.mid(start + 1, end - start - 1).trimmed();
+}
+
+QString ProseFormatter::escapedMarkup(const QString& text) const {
+    return htmlPageText(text);
 }
 
 void formatProse(QTextDocument& doc, const QString& markdown, const ProseStyle& style) {

@@ -49,6 +49,10 @@ class ProseFormatter : public QObject {
     // its RichText format, read by lessonMarkdown(): raw HTML in it stays text. Images load
     // through the window's offline network (offline_network.h): files beside the lesson only.
     Q_INVOKABLE QString markdownAsHtml(const QString& markdown) const;
+    // `text` (a lesson's word, a file path, a message) written as text inside markup that Qt
+    // reads (a StyledText item, Qt Charts' titles and names): the page's one escaping function
+    // (exports/html_escape.h), so no text becomes a tag.
+    Q_INVOKABLE QString escapedMarkup(const QString& text) const;
 };
 
 } // namespace attnbook

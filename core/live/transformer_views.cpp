@@ -59,7 +59,7 @@ double stageRange(const TransformerResult& result, int stage) {
 
 double streamRange(const TransformerResult& result) {
     double range = 0.0;
-    for (int stage = 0; stage < 2 * result.layersRun + 2; ++stage) {
+    for (int stage = 0; stage < stageCount(result); ++stage) {
         range = std::max(range, stageRange(result, stage));
     }
     return range;

@@ -73,7 +73,10 @@ std::vector<double> rowOf(const arma::mat& m, arma::uword row,
 double largestMagnitude(const arma::mat& m);
 
 // Stage 0 is the tokens with their positions; then each layer's + attention and + FFN; last
-// the final LayerNorm.
+// the final LayerNorm: stageCount of them.
+inline int stageCount(const TransformerResult& result) {
+    return 2 * result.layersRun + 2;
+}
 const arma::mat& stageMatrix(const TransformerResult& result, int stage);
 // One row per token shown (kShownRows at most, kShownColumns numbers each).
 std::vector<StageRow> stageRows(const TransformerResult& result, int stage);

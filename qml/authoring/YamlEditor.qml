@@ -4,6 +4,7 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Attnbook
 import Attnbook.Models
+import Attnbook.Window
 
 // A cell as its YAML text. As you type, the lesson reader reads it and the
 // first problem shows as FILE:LINE:COLUMN beside the editor, its line
@@ -161,8 +162,8 @@ Rectangle {
         Text {
             objectName: "yamlProblem"
             visible: yamlEditor.problem.length > 0
-            text: "<span style='font-family: monospace'>" + yamlEditor.problem.replace(/&/g, "&amp;").replace(/</g, "&lt;") + "</span>"
-            textFormat: Text.StyledText
+            text: "<span style='font-family: monospace'>" + ProseFormatter.escapedMarkup(yamlEditor.problem) + "</span>"
+            textFormat: Text.RichText // escapedMarkup writes character references StyledText lacks
             color: Theme.bad
             font.pixelSize: Theme.smallSize
             wrapMode: Text.WordWrap

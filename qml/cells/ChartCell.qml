@@ -17,11 +17,6 @@ Card {
     Accessible.name: chart.title
     // The axes QtCharts draws, for the tests that read their labels.
     readonly property var axes: ({ x: xAxis, y: yAxis })
-    // Qt Charts shows axis titles, tick labels and series names as markup: lesson words in
-    // them are written as text (&, < and > escaped), never as tags.
-    function escaped(text: string): string {
-        return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-    }
 
     SaveFigureButton {
         objectName: "saveChart"
@@ -66,7 +61,7 @@ Card {
         CategoryAxis {
             id: xAxis
             objectName: "xAxis"
-            titleText: card.escaped(card.chart.xLabel) + (card.chart.xLog ? qsTr(" (log scale)") : "")
+            titleText: ProseFormatter.escapedMarkup(card.chart.xLabel) + (card.chart.xLog ? qsTr(" (log scale)") : "")
             min: card.chart.xMin
             max: card.chart.xMax
             startValue: card.chart.xMin
@@ -79,7 +74,7 @@ Card {
         CategoryAxis {
             id: yAxis
             objectName: "yAxis"
-            titleText: card.escaped(card.chart.yLabel) + (card.chart.yLog ? qsTr(" (log scale)") : "")
+            titleText: ProseFormatter.escapedMarkup(card.chart.yLabel) + (card.chart.yLog ? qsTr(" (log scale)") : "")
             min: card.chart.yMin
             max: card.chart.yMax
             startValue: card.chart.yMin
@@ -103,14 +98,14 @@ Card {
 
         Component.onCompleted: {
             for (const tick of card.chart.xTicks)
-                xAxis.append(card.escaped(tick.label), tick.value)
+                xAxis.append(ProseFormatter.escapedMarkup(tick.label), tick.value)
             for (const tick of card.chart.yTicks)
-                yAxis.append(card.escaped(tick.label), tick.value)
+                yAxis.append(ProseFormatter.escapedMarkup(tick.label), tick.value)
             const all = card.chart.series
             for (let i = 0; i < all.length; ++i) {
                 const label = all[i].label
                 // Qt Charts reads a series' name as markup: the lesson's words are escaped.
-                const line = view.createSeries(ChartView.SeriesTypeLine, card.escaped(label), xAxis, yAxis)
+                const line = view.createSeries(ChartView.SeriesTypeLine, ProseFormatter.escapedMarkup(label), xAxis, yAxis)
                 line.color = palette[i % palette.length]
                 line.width = 2.5
                 card.chart.fillSeries(line, i)
