@@ -363,10 +363,11 @@ class TestWorksheet : public QObject {
             const AttentionResult& two = *v.results.cell("two_heads")->attention;
             const AttentionResult& causal = *v.results.cell("causal")->attention;
             const QStringList expected = {
-                // blue_self_score: the dot product, then the scaled score.
+                // blue_self_score: the dot product, then the scaled score, at digits that show
+                // a draw in quarters whole (a sum of products of quarters is in sixteenths).
                 QStringLiteral("so their dot product is %1.")
-                    .arg(shown(colour.head[0].score(1, 1) / colour.scale, 0)),
-                QStringLiteral("which gives %1.").arg(shown(colour.head[0].score(1, 1), 1)),
+                    .arg(shown(colour.head[0].score(1, 1) / colour.scale, 4)),
+                QStringLiteral("which gives %1.").arg(shown(colour.head[0].score(1, 1), 4)),
                 // two_heads_blue: blue's own exponential over the three, and its share.
                 QStringLiteral("%1 / (%2 + %1 + %3) = %4.")
                     .arg(shown(std::exp(two.head[0].score(1, 1)), 4),
