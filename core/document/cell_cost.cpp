@@ -4,6 +4,7 @@
 #include "core/math/attention_shapes.h"
 #include "core/math/gradient_check.h"
 #include "core/math/transformer_engine.h"
+#include "core/math/transformer_knockouts.h"
 #include "core/math/transformer_stages.h"
 
 #include <algorithm>
@@ -90,6 +91,14 @@ CellCost transformerCost(const TransformerConfig& c) {
     cost.jsonBytes += kJsonTextPerNumber * readout;
     const double forwardWork = transformerForwardCost(c);
     cost.multiplyAdds += 3 * n * d * V + gradientCheckWork(forwardWork, size_t(parameters));
+    if (c.knockouts) {
+        // L·h + 3L more forward passes, one at a time (their tensors are the cell's size,
+        // counted above); each keeps two rows of V chances and prints one.
+        const double kept = knockoutPasses(c) * 2 * V;
+        cost.multiplyAdds += knockoutWork(c);
+        cost.bytes += 8 * kept + (kJsonTreePerNumber + kJsonTextPerNumber) * kept / 2;
+        cost.jsonBytes += kJsonTextPerNumber * kept / 2;
+    }
     if (c.generate) {
         const double steps = c.generate->steps, keys = n + steps;
         cost.multiplyAdds += transformerGenerationWork(c);

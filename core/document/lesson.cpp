@@ -76,6 +76,23 @@ void collapseMissingDataFiles(std::vector<Diagnostic>& diagnostics) {
     diagnostics = std::move(kept);
 }
 
+// A transformer cell computes its knock-outs when it shows them (its reader decides) or when
+// the lesson's text reads them: any "ID.knockout" in prose, a quiz or a chart. A mention that
+// is not a binding costs only the passes.
+void askForQuotedKnockouts(Lesson& lesson) {
+    std::string text;
+    for (LessonCell& cell : lesson.cells) {
+        auto* spec = std::get_if<TransformerCellSpec>(&cell.read.spec);
+        if (!spec || spec->config.knockouts) {
+            continue;
+        }
+        if (text.empty()) {
+            text = lesson.document.serialize();
+        }
+        spec->config.knockouts = text.find(cell.id + ".knockout") != std::string::npos;
+    }
+}
+
 } // namespace
 
 Lesson parseLesson(std::string bytes, const std::string& path,
@@ -104,6 +121,7 @@ Lesson parseLesson(std::string bytes, const std::string& path,
         lesson.cells.push_back(std::move(cell));
     }
     collapseMissingDataFiles(lesson.diagnostics);
+    askForQuotedKnockouts(lesson);
     return lesson;
 }
 

@@ -332,6 +332,37 @@ Json layerGradJson(const TransformerLayerGradients& lg) {
     return o;
 }
 
+// One knock-out: the last row's chances, its likeliest words, the loss (null without targets).
+Json knockoutOutcomeJson(const KnockoutOutcome& k) {
+    Json o = Json::object();
+    o.set("probs", jsonVector(k.probs));
+    o.set("next", nextWordsJson(k.next));
+    o.set("loss", k.loss ? Json(*k.loss) : Json(nullptr));
+    return o;
+}
+
+Json knockoutListJson(const std::vector<KnockoutOutcome>& all) {
+    Json::Array out;
+    for (const KnockoutOutcome& k : all) {
+        out.push_back(knockoutOutcomeJson(k));
+    }
+    return Json(std::move(out));
+}
+
+// transformer.md, "Knock-outs": head[l][i], attention[l], ffn[l], block[l].
+Json knockoutsJson(const TransformerKnockouts& k) {
+    Json o = Json::object();
+    Json::Array heads;
+    for (const std::vector<KnockoutOutcome>& layer : k.head) {
+        heads.push_back(knockoutListJson(layer));
+    }
+    o.set("head", Json(std::move(heads)));
+    o.set("attention", knockoutListJson(k.attention));
+    o.set("ffn", knockoutListJson(k.ffn));
+    o.set("block", knockoutListJson(k.block));
+    return o;
+}
+
 Json transformerGradJson(const TransformerGradients& g, const JsonSelection* part) {
     Json grad = Json::object();
     setSelected(grad, "logits", part, tableOf(g.logits));
@@ -375,6 +406,10 @@ Json transformerJson(const std::string& id, const TransformerResult& r, const Js
     cell.set("generation", r.generation.ran || !r.generation.refused.empty()
                                ? generationJson(r.generation)
                                : Json(nullptr));
+    if (r.knockouts.computed) {
+        setSelected(cell, "knockout", only,
+                    [&](const JsonSelection*) { return knockoutsJson(r.knockouts); });
+    }
     setSelected(cell, "grad", only,
                 [&](const JsonSelection* part) { return transformerGradJson(r.grad, part); });
     cell.set("gradcheck", gradientCheckJson(r.gradcheck));

@@ -16,7 +16,8 @@ namespace attnbook {
 const std::vector<std::string>& transformerViewNames() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> all = attentionViewNames();
-        for (const char* own : {"stream", "ffn", "next", "generation", "cache", "blocks"}) {
+        for (const char* own :
+             {"stream", "ffn", "next", "generation", "cache", "blocks", "knockout"}) {
             all.emplace_back(own);
         }
         return all;
@@ -438,6 +439,10 @@ std::optional<TransformerCellSpec> readTransformer(BodyReader& in, const YamlNod
     for (const auto& [key, origin] : in.loadedFrom()) {
         spec.loadedFrom[key] = origin;
     }
+    // The knock-outs cost L·h + 3L passes: computed when the cell shows them (and when a
+    // binding reads them: parseLesson).
+    spec.config.knockouts =
+        std::find(spec.views.begin(), spec.views.end(), "knockout") != spec.views.end();
     return spec;
 }
 

@@ -61,6 +61,16 @@ struct TransformerSwitches {
     bool operator==(const TransformerSwitches&) const = default;
 };
 
+// A part of the model a knock-out removes (transformer_knockouts.h).
+struct ModelPart {
+    enum class Kind { Head, Attention, Ffn, Block };
+    Kind kind = Kind::Block;
+    int layer = 0;
+    int head = -1; // for Kind::Head
+
+    bool operator==(const ModelPart&) const = default;
+};
+
 struct TransformerConfig {
     std::vector<std::string> tokens; // n labels
     arma::mat X0;                    // (n × d) the token vectors
@@ -90,6 +100,12 @@ struct TransformerConfig {
     std::optional<arma::mat> upstream;
 
     std::optional<GenerateRequest> generate;
+    // Compute the knock-outs with the forward pass (transformer_knockouts.h): L·h + 3L more
+    // passes, so only when the cell shows them or a binding reads them.
+    bool knockouts = false;
+    // The part this pass runs without: set by computeKnockouts on its own copies, never by a
+    // document.
+    std::optional<ModelPart> removed;
     TransformerSwitches run;
     int focus = 0;
 

@@ -7,6 +7,7 @@
 #include "core/math/gradient_check.h"
 #include "core/math/layer_norm.h"
 #include "core/math/positional_encoding.h"
+#include "core/math/transformer_knockouts.h"
 #include "core/math/transformer_stages.h"
 #include "core/math/vector_kernels.h"
 
@@ -44,7 +45,8 @@ void alias(arma::mat& target, const arma::mat& source) {
 } // namespace
 
 AttentionConfig attentionOver(const AttentionConfig& layer, const arma::mat& input,
-                              const std::vector<std::string>& tokens) {
+                              const std::vector<std::string>& tokens,
+                              const arma::mat* outputWeights) {
     AttentionConfig view;
     view.tokens = tokens;
     alias(view.X0, input);
@@ -63,7 +65,12 @@ AttentionConfig attentionOver(const AttentionConfig& layer, const arma::mat& inp
     project(view.wQ, layer.wQ);
     project(view.wK, layer.wK);
     project(view.wV, layer.wV);
-    project(view.wO, layer.wO);
+    if (outputWeights) {
+        view.wO.identity = false;
+        view.wO.weights = *outputWeights; // a fresh matrix: the alias is never assigned into
+    } else {
+        project(view.wO, layer.wO);
+    }
     view.bQ = layer.bQ, view.bK = layer.bK, view.bV = layer.bV, view.bO = layer.bO;
     return view;
 }
@@ -100,9 +107,14 @@ TransformerConfig sharedWeights(const TransformerConfig& config) {
     copy.targets = config.targets;
     copy.upstream = config.upstream;
     copy.generate = config.generate;
+    copy.knockouts = config.knockouts;
     copy.run = config.run;
     copy.focus = config.focus;
     return copy;
+}
+
+const ModelPart* removedFrom(const TransformerConfig& config, int layer) {
+    return config.removed && config.removed->layer == layer ? &*config.removed : nullptr;
 }
 
 std::string layerKey(int layer, const std::string& key) {
@@ -394,6 +406,41 @@ void feedForward(const TransformerLayer& layer, const TransformerConfig& config,
     }
 }
 
+// W_O (d × h·d_v) with head `head`'s d_v columns zeroed: the head's context rows then add
+// nothing to A, while b_O stays (transformer.md, "Knock-outs").
+arma::mat outputWithoutHead(const AttentionConfig& attention, const AttentionShapes& shapes,
+                            int head) {
+    arma::mat weights =
+        attention.wO.identity
+            ? arma::mat(arma::eye(arma::uword(shapes.dO), arma::uword(shapes.h * shapes.dV)))
+            : attention.wO.weights;
+    weights.cols(arma::uword(head * shapes.dV), arma::uword((head + 1) * shapes.dV - 1)).zeros();
+    return weights;
+}
+
+// A (n × d) of layer l: attention.md with H = LN₁(Xˡ⁻¹) as its X, without a head when the
+// pass knocks one out.
+void attendInLayer(AttentionEngine& engine, const TransformerLayer& layer, int l,
+                   const ModelPart* removed, const TransformerConfig& config,
+                   TransformerLayerResult& out) {
+    try {
+        if (removed && removed->kind == ModelPart::Kind::Head) {
+            const AttentionConfig view = attentionOver(layer.attention, out.ln1.out, config.tokens);
+            const arma::mat weights = outputWithoutHead(
+                layer.attention, resolveShapes(view, engine.limits()), removed->head);
+            engine.forward(attentionOver(layer.attention, out.ln1.out, config.tokens, &weights),
+                           out.attention);
+        } else {
+            engine.forward(attentionOver(layer.attention, out.ln1.out, config.tokens),
+                           out.attention);
+        }
+    } catch (const InvalidConfig& e) {
+        ConfigError error = e.error();
+        error.key = layerKey(l, "attention." + error.key);
+        throw InvalidConfig(error);
+    }
+}
+
 // The logits of the last stream through the final norm, and their chances per row.
 void logitsAndChances(const arma::mat& stream, const TransformerConfig& config,
                       TransformerResult& r) {
@@ -469,20 +516,27 @@ void TransformerEngine::forward(const TransformerConfig& config, TransformerResu
     for (int l = 0; l < r.layersRun; ++l) {
         const TransformerLayer& layer = config.layers[size_t(l)];
         TransformerLayerResult& out = r.layers[size_t(l)];
+        const ModelPart* removed = removedFrom(config, l);
         out.input = *stream; // (n × d) Xˡ⁻¹
-        layerNormForward(out.input, effective(layer.ln1, config), config.eps, out.ln1);
-        try {
-            // A (n × d): attention.md with H = LN₁(Xˡ⁻¹) as its X
-            attention_.forward(attentionOver(layer.attention, out.ln1.out, config.tokens),
-                               out.attention);
-        } catch (const InvalidConfig& e) {
-            ConfigError error = e.error();
-            error.key = layerKey(l, "attention." + error.key);
-            throw InvalidConfig(error);
+        if (removed && removed->kind == ModelPart::Kind::Block) {
+            out.resid1 = out.input; // a knock-out of the whole block: Xˡ = Xˡ⁻¹
+            out.resid2 = out.input;
+            stream = &out.resid2;
+            continue;
         }
-        out.resid1 = out.input + out.attention.output; // (n × d) R = Xˡ⁻¹ + A
+        layerNormForward(out.input, effective(layer.ln1, config), config.eps, out.ln1);
+        if (removed && removed->kind == ModelPart::Kind::Attention) {
+            out.resid1 = out.input; // a knock-out of the attention: A = 0, R = Xˡ⁻¹
+        } else {
+            attendInLayer(attention_, layer, l, removed, config, out);
+            out.resid1 = out.input + out.attention.output; // (n × d) R = Xˡ⁻¹ + A
+        }
         layerNormForward(out.resid1, effective(layer.ln2, config), config.eps, out.ln2);
-        feedForward(layer, config, out);
+        if (removed && removed->kind == ModelPart::Kind::Ffn) {
+            out.ffnOut.zeros(out.resid1.n_rows, out.resid1.n_cols); // a knock-out: F = 0
+        } else {
+            feedForward(layer, config, out);
+        }
         out.resid2 = out.resid1 + out.ffnOut; // (n × d) Xˡ = R + F
         requireFinite(layerKey(l, "resid2"), out.resid2);
         stream = &out.resid2;
@@ -494,6 +548,7 @@ void TransformerEngine::forward(const TransformerConfig& config, TransformerResu
         // The logits overflowed on the way (they print as null in JSON): say so, never show it.
         fail("targets", "the loss overflows: the logits are too large to score these targets");
     }
+    r.knockouts = config.knockouts ? computeKnockouts(*this, config) : TransformerKnockouts{};
 }
 
 void TransformerEngine::backward(const TransformerConfig& config, TransformerResult& r,

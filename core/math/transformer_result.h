@@ -74,6 +74,21 @@ struct GenerationResult {
     double cacheNumbers = 0.0; // L · h · (d_k + d_v) · (n + N − 1)
 };
 
+// The cell with one part removed: the last row's chances, its likeliest words and the loss.
+struct KnockoutOutcome {
+    ModelPart part;
+    arma::rowvec probs;      // (V) the last row's chances at the cell's temperature
+    arma::rowvec focusProbs; // (V) the focus row's, which the knockout view draws
+    std::vector<NextWord> next;
+    std::optional<double> loss;
+};
+
+struct TransformerKnockouts {
+    bool computed = false; // asked for (TransformerConfig::knockouts) and run
+    std::vector<std::vector<KnockoutOutcome>> head;     // [layer][head], the layers run
+    std::vector<KnockoutOutcome> attention, ffn, block; // [layer]
+};
+
 struct TransformerResult {
     int n = 0, d = 0, V = 0;
     int layersRun = 0; // L, or fewer when the `layers` switch says so
@@ -90,6 +105,7 @@ struct TransformerResult {
     std::optional<double> loss;
 
     GenerationResult generation;
+    TransformerKnockouts knockouts; // when the config asks for them
     TransformerGradients grad;
     GradientCheckReport gradcheck;
 };

@@ -19,9 +19,11 @@ bool ffnRuns(const TransformerLayer& layer, const TransformerConfig& config);
 
 // The layer's attention with `input` (n × d) as its X0 and no positional encoding, its weight
 // matrices aliasing the layer's (Armadillo's advanced constructor: no copy). Valid while
-// `layer` and `input` are.
+// `layer` and `input` are. `outputWeights`, when given, replaces W_O (copied, never written
+// through the alias): a knock-out's W_O without one head's columns.
 AttentionConfig attentionOver(const AttentionConfig& layer, const arma::mat& input,
-                              const std::vector<std::string>& tokens);
+                              const std::vector<std::string>& tokens,
+                              const arma::mat* outputWeights = nullptr);
 
 // A copy of `config` whose weight matrices (W_Q … W_O, W_1, W_2, the vocab, the unembedding)
 // alias `config`'s instead of copying them: the window's what-ifs build one per edit, and a
@@ -29,6 +31,9 @@ AttentionConfig attentionOver(const AttentionConfig& layer, const arma::mat& inp
 // copy's X0 may be rewritten. Valid while `config` is; move it, never copy it (a copy of an
 // aliasing Armadillo matrix copies the numbers).
 TransformerConfig sharedWeights(const TransformerConfig& config);
+
+// The part `config.removed` takes out of layer `layer`, or nullptr.
+const ModelPart* removedFrom(const TransformerConfig& config, int layer);
 
 // "layers[l].attention." + key: where an attention problem of layer l sits in the cell.
 std::string layerKey(int layer, const std::string& key);

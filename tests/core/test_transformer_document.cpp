@@ -4,6 +4,7 @@
 // of reference.json; every reading error of a transformer cell points at the exact line and
 // column of the value at fault; a cell far too large is refused before it is computed; and
 // generation without the causal mask is a warning that names the reason.
+#include "core/document/cell_cost.h"
 #include "core/document/cell_editor.h"
 #include "core/document/lesson.h"
 
@@ -313,4 +314,39 @@ TEST_CASE("transformerGenerationWithoutTheMaskIsAWarning") {
     CHECK(cell->transformer->loss.has_value());
     CHECK(cell->transformer->generation.steps.empty());
     CHECK(cell->json.find("generation")->find("refused"));
+}
+
+// Knock-outs are computed when a binding reads them or the cell shows them, and then charged;
+// otherwise neither. The bound values are the passes' (a removed FFN and a removed block of a
+// one-layer cell whose attention is the only other part).
+TEST_CASE("transformerKnockoutsWhenQuotedOrShown") {
+    const Lesson plain = parseLesson(kValid, "t.md");
+    const double plainWork = cellCost(plain.cells.front()).multiplyAdds;
+    CHECK_FALSE(plain.cells.front().transformer()->config.knockouts);
+
+    const std::string quoted = kValid + "\nWithout the FFN the next word is "
+                                        "*{{t.knockout.ffn[0].next[0].word}}* at "
+                                        "{{t.knockout.ffn[0].next[0].prob:4}}; without the block, "
+                                        "{{t.knockout.block[0].probs[0]:4}}.<!-- general -->\n";
+    const Computed c = compute(parseLesson(quoted, "t.md"));
+    CHECK_MESSAGE(c.problems.empty(), describe(c.problems));
+    REQUIRE(c.lesson.cells.front().transformer()->config.knockouts);
+    CHECK(cellCost(c.lesson.cells.front()).multiplyAdds > plainWork);
+    const ComputedCell* cell = c.results.cell("t");
+    REQUIRE((cell && cell->transformer && cell->transformer->knockouts.computed));
+    const nlohmann::json json = nlohmann::json::parse(cell->json.dump());
+    const auto& knockout = json.at("knockout");
+    CHECK_EQ(knockout.at("head").size(), size_t(1));
+    CHECK_EQ(knockout.at("head")[0].size(), size_t(1));
+    CHECK_EQ(knockout.at("block")[0].at("probs").size(), size_t(2));
+    // Removing the one block leaves the tokens through the final norm alone: the last token is
+    // b = [0, 1], so with the tied vocab the logits are [0, 1] and p(a) = 1 / (1 + e).
+    CHECK(knockout.at("block")[0].at("probs")[0].get<double>() ==
+          doctest::Approx(1.0 / (1.0 + std::exp(1.0))).epsilon(1e-12));
+
+    std::string shown = kValid;
+    shown.insert(shown.find("```\n", 10), "views: [next, knockout]\n");
+    const Lesson viewed = parseLesson(shown, "t.md");
+    CHECK_MESSAGE(viewed.diagnostics.empty(), describe(viewed.diagnostics));
+    CHECK(viewed.cells.front().transformer()->config.knockouts);
 }

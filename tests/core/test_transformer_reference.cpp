@@ -16,6 +16,7 @@
 // decoder (forward, backward, cache, blocks) is written out here, beside the cases.
 #include "core/math/blockwise_attention.h"
 #include "core/math/transformer_engine.h"
+#include "core/math/transformer_knockouts.h"
 
 #include "test_support.h"
 
@@ -229,8 +230,17 @@ bool readable(const Attention& a, int r, int c) {
     return a.padding.empty() || !a.padding[size_t(c)];
 }
 
-// attention.md's forward with H as its X.
-AttentionOut attentionForward(const Matrix& H, const Attention& a) {
+// A knock-out as transformer.md's "Knock-outs" words it: the part's output is taken away.
+struct Removal {
+    enum class Kind { None, Head, Attention, Ffn, Block };
+    Kind kind = Kind::None;
+    int layer = -1;
+    int head = -1;
+};
+
+// attention.md's forward with H as its X; head `silenced` (if any) has its context rows set to
+// zero before W_O, b_O still added.
+AttentionOut attentionForward(const Matrix& H, const Attention& a, int silenced = -1) {
     AttentionOut o;
     const int n = H.rows;
     o.Q = project(H, a.WQ, a.bQ);
@@ -271,6 +281,13 @@ AttentionOut attentionForward(const Matrix& H, const Attention& a) {
         }
         o.heads.push_back(std::move(head));
     }
+    if (silenced >= 0) {
+        for (int r = 0; r < n; ++r) {
+            for (int t = 0; t < a.dV; ++t) {
+                o.C.at(r, silenced * a.dV + t) = 0;
+            }
+        }
+    }
     o.Y = project(o.C, a.WO, a.bO);
     return o;
 }
@@ -304,18 +321,31 @@ Real slope(Act act, Real x) {
     return 0;
 }
 
-Forward forward(const Cell& cell) {
+Forward forward(const Cell& cell, const Removal& removal = {}) {
     Forward f;
     f.X = plus(cell.X0, cell.P);
     Matrix x = f.X;
-    for (const Layer& layer : cell.layers) {
+    for (int l = 0; l < int(cell.layers.size()); ++l) {
+        const Layer& layer = cell.layers[size_t(l)];
+        const Removal::Kind removed = removal.layer == l ? removal.kind : Removal::Kind::None;
         LayerOut o;
         o.input = x;
+        if (removed == Removal::Kind::Block) { // Xˡ = Xˡ⁻¹
+            o.resid1 = x;
+            o.resid2 = x;
+            f.layers.push_back(std::move(o));
+            continue;
+        }
         o.ln1 = normForward(x, layer.ln1, cell.eps);
-        o.att = attentionForward(o.ln1.out, layer.att);
-        o.resid1 = plus(x, o.att.Y);
+        if (removed == Removal::Kind::Attention) { // A = 0
+            o.resid1 = x;
+        } else {
+            o.att = attentionForward(o.ln1.out, layer.att,
+                                     removed == Removal::Kind::Head ? removal.head : -1);
+            o.resid1 = plus(x, o.att.Y);
+        }
         o.ln2 = normForward(o.resid1, layer.ln2, cell.eps);
-        if (layer.ffn.present) {
+        if (layer.ffn.present && removed != Removal::Kind::Ffn) {
             o.pre = project(o.ln2.out, layer.ffn.W1, layer.ffn.b1);
             o.act = o.pre;
             for (Real& value : o.act.v) {
@@ -1380,6 +1410,93 @@ TEST_CASE("randomCells") {
                                                 << errors[errors.size() / 2] << ", max "
                                                 << errors.back());
     }
+}
+
+// Knock-outs (transformer.md): every head, attention, FFN and block of the 100 random cells
+// removed in turn, the engine's last-row and focus-row chances, loss and top word against the
+// reference run without that part, to 1e-12.
+TEST_CASE("knockouts") {
+    TransformerEngine engine;
+    int parts = 0;
+    for (const Draw& draw : randomCells()) {
+        INFO(draw.label);
+        TransformerConfig config = draw.config;
+        config.knockouts = true;
+        TransformerResult r;
+        engine.forward(config, r);
+        REQUIRE(r.knockouts.computed);
+        const int L = int(draw.cell.layers.size());
+        REQUIRE(int(r.knockouts.block.size()) == L);
+        const int last = draw.cell.n - 1, focus = draw.config.focus;
+        const auto compare = [&](const KnockoutOutcome& got, const tref::Removal& removal,
+                                 const std::string& name) {
+            const tref::Forward f = tref::forward(draw.cell, removal);
+            Comparison cmp;
+            for (int w = 0; w < draw.cell.V; ++w) {
+                cmp.entry(name + ".probs", last, w, got.probs(arma::uword(w)), f.probs.at(last, w));
+                cmp.entry(name + ".focus", focus, w, got.focusProbs(arma::uword(w)),
+                          f.probs.at(focus, w));
+            }
+            int top = 0; // the first word in vocab order on a tie
+            for (int w = 1; w < draw.cell.V; ++w) {
+                top = f.probs.at(last, w) > f.probs.at(last, top) ? w : top;
+            }
+            CHECK_MESSAGE(cmp.ok(), cmp.report());
+            REQUIRE_FALSE(got.next.empty());
+            CHECK(got.next[0].word == r.words[size_t(top)]);
+            CHECK(got.loss.has_value() == !draw.cell.targets.empty());
+            if (got.loss) {
+                CHECK_MESSAGE(close(*got.loss, f.loss, 1e-12),
+                              name << ".loss " << precise(*got.loss));
+            }
+            ++parts;
+        };
+        using Kind = tref::Removal::Kind;
+        for (int l = 0; l < L; ++l) {
+            const std::string at = "[" + std::to_string(l) + "]";
+            REQUIRE(int(r.knockouts.head[size_t(l)].size()) == draw.cell.layers[size_t(l)].att.h);
+            for (int i = 0; i < draw.cell.layers[size_t(l)].att.h; ++i) {
+                compare(r.knockouts.head[size_t(l)][size_t(i)], {Kind::Head, l, i},
+                        "head" + at + "[" + std::to_string(i) + "]");
+            }
+            compare(r.knockouts.attention[size_t(l)], {Kind::Attention, l, -1}, "attention" + at);
+            compare(r.knockouts.ffn[size_t(l)], {Kind::Ffn, l, -1}, "ffn" + at);
+            compare(r.knockouts.block[size_t(l)], {Kind::Block, l, -1}, "block" + at);
+        }
+        // The cell's own numbers are the whole model's, untouched by the passes.
+        Comparison whole;
+        compareForward(whole, draw, tref::forward(draw.cell), r);
+        CHECK_MESSAGE(whole.ok(), whole.report());
+    }
+    MESSAGE(parts << " knock-outs compared");
+    CHECK(parts > 400);
+}
+
+// Knock-outs are computed only when asked for, and the authored weights are never written
+// through the passes' shared matrices.
+TEST_CASE("knockoutsOnlyWhenAskedAndWeightsUntouched") {
+    const std::vector<Draw> draws = randomCells();
+    const auto drawn = std::find_if(draws.begin(), draws.end(), [](const Draw& d) {
+        return !d.config.layers[0].attention.wO.identity && d.config.layers[0].attention.heads > 1;
+    });
+    REQUIRE(drawn != draws.end());
+    TransformerEngine engine;
+    TransformerResult plain;
+    engine.forward(drawn->config, plain);
+    CHECK_FALSE(plain.knockouts.computed);
+
+    TransformerConfig config = drawn->config;
+    config.knockouts = true;
+    const arma::mat before = config.layers[0].attention.wO.weights;
+    TransformerResult asked;
+    engine.forward(config, asked);
+    REQUIRE(asked.knockouts.computed);
+    CHECK(arma::approx_equal(config.layers[0].attention.wO.weights, before, "absdiff", 0.0));
+    int heads = 0;
+    for (const std::vector<KnockoutOutcome>& layer : asked.knockouts.head) {
+        heads += int(layer.size());
+    }
+    CHECK(knockoutPasses(config) == heads + 3 * int(asked.knockouts.block.size()));
 }
 
 // The reference's hand-derived backward against central differences of its own loss, on the
