@@ -8,7 +8,7 @@
 // minus the authored weights), the inputs W_Q W_K W_V W_O b_Q b_K b_V b_O
 // queries keys values, and grad.NAME for the gradients (grad.X, grad.W_Q, …).
 
-#include "core/live/matrix_table.h"
+#include "core/present/matrix_table.h"
 
 #include <QAbstractTableModel>
 #include <QPointer>
@@ -104,7 +104,7 @@ class MatrixTableModel : public QAbstractTableModel {
     bool editable_ = false;
     int focusRow_ = -1;
     int widestEntry_ = 1;
-    // Where the numbers are, in the cell's result (core/live/matrix_table.h).
+    // Where the numbers are, in the cell's result (core/present/matrix_table.h).
     ShownMatrix table_;
     QStringList rowLabels_;
     QStringList columnLabels_;

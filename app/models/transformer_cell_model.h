@@ -20,8 +20,8 @@
 #include "core/live/recompute_queue.h"
 #include "core/live/transformer_live_cell.h"
 #include "core/live/transformer_steps.h"
-#include "core/live/transformer_views.h"
 #include "core/math/transformer_result.h"
+#include "core/present/transformer_views.h"
 
 #include <QColor>
 #include <QFutureWatcher>

@@ -9,7 +9,7 @@
 
 #include "core/document/lesson.h"
 #include "core/live/prose_rebinding.h"
-#include "core/live/prose_rows.h"
+#include "core/present/prose_rows.h"
 
 #include <cstddef>
 #include <memory>

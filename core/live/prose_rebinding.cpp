@@ -2,7 +2,7 @@
 
 #include "core/document/expression.h"
 #include "core/document/html_comments.h"
-#include "core/live/prose_rows.h"
+#include "core/present/prose_rows.h"
 
 #include <variant>
 

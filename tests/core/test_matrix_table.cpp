@@ -1,10 +1,10 @@
-// One matrix of an attention cell as a table (core/live/matrix_table.h), without Qt: the
+// One matrix of an attention cell as a table (core/present/matrix_table.h), without Qt: the
 // key-major head tables read transposed with the mask's blocked entries, delta owned and
 // surviving a move, inputs from the editable state, labels, and entries written one way.
 #include "core/document/cell_specs.h"
 #include "core/live/attention_live_cell.h"
-#include "core/live/matrix_table.h"
 #include "core/math/attention_engine.h"
+#include "core/present/matrix_table.h"
 
 #include <doctest/doctest.h>
 

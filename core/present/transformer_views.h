@@ -66,6 +66,24 @@ struct Blocks {
     double difference = 0.0; // the largest |output − plain|
 };
 
+// One bar of the knockout view: a part removed, the chance the whole model's top word keeps
+// without it, and the word that comes out on top instead when it is another.
+struct KnockoutBar {
+    std::string part; // "block 1, head 2" (counted from 1, as the window's tabs count layers)
+    double prob = 0.0;
+    std::string topWord; // the likeliest word without the part
+    bool topChanged = false;
+};
+
+// The knockout view (transformer.md, "Knock-outs"): for the focus row's top word in the whole
+// model, its chance with each part removed in turn, beside the whole model's chance.
+struct KnockoutView {
+    int row = 0; // the focus row
+    std::string word;
+    double full = 0.0;
+    std::vector<KnockoutBar> bars; // per layer: each head, the attention, the FFN, the block
+};
+
 // Row `row` of `m`, its first `columns` numbers at most.
 std::vector<double> rowOf(const arma::mat& m, arma::uword row,
                           arma::uword columns = arma::uword(-1));
@@ -93,6 +111,10 @@ double ffnRange(const TransformerResult& result, int layer);
 std::vector<NextWord> nextWords(const TransformerResult& result, int count, bool drawComing);
 std::vector<GeneratedWord> generationSteps(const TransformerResult& result);
 int headsOf(const TransformerResult& result, int layer);
+// Nothing when the result has no knock-outs (the cell was not asked for them).
+std::optional<KnockoutView> knockoutView(const TransformerResult& result);
+// What a bar is called: "block 1, head 2", "block 1 attention", "block 1 FFN", "block 1".
+std::string knockoutPartLabel(const ModelPart& part);
 // Nothing outside the layers run, the heads, the rows, or for a block size below 1.
 std::optional<Blocks> blocks(const TransformerResult& result, const TransformerConfig& config,
                              int layer, int head, int row, int blockSize);

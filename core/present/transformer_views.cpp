@@ -1,6 +1,7 @@
-#include "core/live/transformer_views.h"
+#include "core/present/transformer_views.h"
 
 #include "core/math/blockwise_attention.h"
+#include "core/math/transformer_engine.h"
 #include "core/math/transformer_stages.h"
 
 #include <algorithm>
@@ -103,6 +104,47 @@ std::vector<NextWord> nextWords(const TransformerResult& result, int count, bool
         words.push_back({word, result.next[i].prob, !chosen.empty() && word == chosen});
     }
     return words;
+}
+
+std::string knockoutPartLabel(const ModelPart& part) {
+    const std::string block = "block " + std::to_string(part.layer + 1);
+    switch (part.kind) {
+    case ModelPart::Kind::Head:
+        return block + ", head " + std::to_string(part.head + 1);
+    case ModelPart::Kind::Attention:
+        return block + " attention";
+    case ModelPart::Kind::Ffn:
+        return block + " FFN";
+    case ModelPart::Kind::Block:
+        break;
+    }
+    return block + " (all of it)";
+}
+
+std::optional<KnockoutView> knockoutView(const TransformerResult& result) {
+    if (!result.knockouts.computed || result.probs.is_empty()) {
+        return std::nullopt;
+    }
+    KnockoutView view;
+    view.row = result.focus;
+    const arma::rowvec whole = result.probs.row(arma::uword(view.row)); // (V)
+    const arma::uword word = arma::uword(pickGreedy(whole));
+    view.word = result.words[word];
+    view.full = whole(word);
+    const auto add = [&](const KnockoutOutcome& k) {
+        const int top = pickGreedy(k.focusProbs);
+        view.bars.push_back({knockoutPartLabel(k.part), k.focusProbs(word),
+                             result.words[size_t(top)], arma::uword(top) != word});
+    };
+    for (size_t l = 0; l < result.knockouts.block.size(); ++l) {
+        for (const KnockoutOutcome& head : result.knockouts.head[l]) {
+            add(head);
+        }
+        add(result.knockouts.attention[l]);
+        add(result.knockouts.ffn[l]);
+        add(result.knockouts.block[l]);
+    }
+    return view;
 }
 
 std::vector<GeneratedWord> generationSteps(const TransformerResult& result) {

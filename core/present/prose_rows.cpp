@@ -1,4 +1,4 @@
-#include "core/live/prose_rows.h"
+#include "core/present/prose_rows.h"
 
 #include "core/document/sample_answers.h"
 #include "core/document/text_scan.h"

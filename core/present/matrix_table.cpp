@@ -1,4 +1,4 @@
-#include "core/live/matrix_table.h"
+#include "core/present/matrix_table.h"
 
 #include "core/math/number_format.h"
 #include "core/math/worked_steps.h"
