@@ -274,13 +274,23 @@ std::string transformerCode(const std::string& id, const TransformerCellSpec& sp
                                         : ", \"sample\", seed=" + std::to_string(g.seed) + ")\n");
     }
 
+    if (c.knockouts) {
+        out += "\n# Knock-outs: the model again without each head, attention, FFN and block\n";
+        out += std::string("knockout = transformer_knockouts(X, model, ") +
+               (c.targets.empty() ? "None" : "target_rows") + ")\n";
+    }
+
     const std::string key = "attnbook_results[" + pythonString(id) + "]";
     out += "\n" + key + " = {\n";
     out += "    \"n\": n, \"d\": d, \"vocab_size\": len(model[\"words\"]), \"layers_run\": "
            "len(layers),\n";
     out += "    \"tokens\": tokens, \"X0\": X0, \"P\": P, \"X\": X, **forward,\n";
     out += "    \"next\": next_chances(forward[\"probs\"][-1], model[\"words\"]),\n";
-    out += "    \"loss\": loss, \"generation\": generation,\n}\n";
+    out += "    \"loss\": loss, \"generation\": generation,\n";
+    if (c.knockouts) {
+        out += "    \"knockout\": knockout,\n";
+    }
+    out += "}\n";
     out += "show_transformer(" + key + ", tokens)\n";
     out += "check_against_attnbook(" + key + ", ";
     writeAttnbookNumbers(out, r);

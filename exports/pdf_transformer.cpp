@@ -9,6 +9,7 @@
 #include "core/math/layer_norm.h"
 #include "core/math/number_format.h"
 #include "core/math/transformer_engine.h"
+#include "core/present/transformer_views.h"
 #include "exports/heat_palette.h"
 #include "exports/pdf_prose.h"
 
@@ -619,6 +620,80 @@ PdfBoxPtr nextView(const TransformerCellSpec& spec, const TransformerResult& r,
                     .arg(fixed(*r.loss, 4)),
                 area, 4, pdf::kInk);
     }
+    return box;
+}
+
+// ---- Knock-outs ----
+
+// One bar per part: its label, the word's chance without it on a track, the number, and the
+// word that comes first instead when it is another. The whole model's bar leads, in accent.
+Figure knockoutFigure(const transformer_views::KnockoutView& view, qreal width) {
+    struct Bar {
+        QString label;
+        double prob;
+        QString instead;
+        bool whole;
+    };
+    std::vector<Bar> bars{{QStringLiteral("whole model"), view.full, QString(), true}};
+    for (const transformer_views::KnockoutBar& b : view.bars) {
+        bars.push_back({qs(b.part), b.prob,
+                        b.topChanged ? QStringLiteral("→ “%1” first").arg(shortWord(b.topWord, 16))
+                                     : QString(),
+                        false});
+    }
+    const QFont font = smallFont();
+    const QFont bold = pdf::font(pdf::kSans, 8, true);
+    qreal labelW = 0, insteadW = 0;
+    for (const Bar& b : bars) {
+        labelW = std::max(labelW, textWidth(bold, b.label) + 8);
+        insteadW = std::max(insteadW, textWidth(font, b.instead) + 8);
+    }
+    const qreal valueW = 44;
+    const qreal trackW = std::clamp<qreal>(width - labelW - valueW - insteadW, 80, 230);
+    const qreal barH = 13;
+    return Figure{
+        QSizeF(labelW + trackW + valueW + insteadW, bars.size() * barH + 2), [=](QPainter& p) {
+            for (size_t i = 0; i < bars.size(); ++i) {
+                const Bar& b = bars[i];
+                const qreal y = i * barH;
+                p.setFont(b.whole ? bold : font);
+                p.setPen(b.whole ? pdf::kAccent : pdf::kInk);
+                p.drawText(QRectF(0, y, labelW - 6, barH), Qt::AlignRight | Qt::AlignVCenter,
+                           b.label);
+                const QRectF track(labelW, y + 2.5, trackW, barH - 5);
+                p.fillRect(track, pdf::kFaint);
+                p.fillRect(QRectF(track.left(), track.top(),
+                                  track.width() * std::clamp(b.prob, 0.0, 1.0), track.height()),
+                           b.whole ? pdf::kAccent : pdf::heat(0.35 + 0.65 * b.prob));
+                p.setPen(pdf::kInk);
+                p.drawText(QRectF(labelW + trackW + 6, y, valueW, barH),
+                           Qt::AlignLeft | Qt::AlignVCenter, fixed(b.prob, 4));
+                if (!b.instead.isEmpty()) {
+                    p.setPen(pdf::kMuted);
+                    p.drawText(QRectF(labelW + trackW + valueW + 4, y, insteadW, barH),
+                               Qt::AlignLeft | Qt::AlignVCenter, b.instead);
+                }
+            }
+        }};
+}
+
+PdfBoxPtr knockoutView(const TransformerResult& r, const CellPrintArea& area) {
+    const std::optional<transformer_views::KnockoutView> view = transformer_views::knockoutView(r);
+    if (!view) {
+        return nullptr;
+    }
+    auto box = cellViewBox(QStringLiteral("Knock-outs: “%1” after “%2” (row %3)")
+                               .arg(shortWord(view->word, 24))
+                               .arg(tokenAt(r, view->row))
+                               .arg(view->row + 1),
+                           area);
+    addNote(*box,
+            QStringLiteral("The model run again with one part removed, each bar the chance it "
+                           "then gives the whole model’s top word. A head removed: its output is "
+                           "zero before W<sub>O</sub>. Attention or FFN removed: it adds nothing "
+                           "to the stream. A block removed: its input passes straight on."),
+            area, 2);
+    box->addRow({{knockoutFigure(*view, area.width)}, 0, 4});
     return box;
 }
 
@@ -1236,6 +1311,8 @@ std::vector<PdfBoxPtr> transformerCellBoxes(const LessonCell& cell, const Transf
                 spec, r, std::find(views.begin(), views.end(), "generation") != views.end(), area);
         } else if (view == "blocks") {
             box = blocksView(spec, r, area);
+        } else if (view == "knockout") {
+            box = knockoutView(r, area);
         } else if (view == "gradients") {
             box = gradientsView(spec, r, area);
         }

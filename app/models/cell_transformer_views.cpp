@@ -53,6 +53,27 @@ QVariantList toVariant(const std::vector<NextWord>& words) {
     return out;
 }
 
+QVariantMap toVariant(const std::optional<KnockoutView>& view) {
+    QVariantMap out;
+    if (!view) {
+        return out;
+    }
+    QVariantList bars;
+    for (const KnockoutBar& b : view->bars) {
+        QVariantMap bar;
+        bar[QStringLiteral("part")] = QString::fromStdString(b.part);
+        bar[QStringLiteral("prob")] = b.prob;
+        bar[QStringLiteral("topWord")] = QString::fromStdString(b.topWord);
+        bar[QStringLiteral("topChanged")] = b.topChanged;
+        bars << bar;
+    }
+    out[QStringLiteral("row")] = view->row;
+    out[QStringLiteral("word")] = QString::fromStdString(view->word);
+    out[QStringLiteral("full")] = view->full;
+    out[QStringLiteral("bars")] = bars;
+    return out;
+}
+
 QVariantList toVariant(const std::vector<GeneratedWord>& steps) {
     QVariantList out;
     for (const GeneratedWord& s : steps) {

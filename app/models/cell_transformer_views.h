@@ -1,8 +1,8 @@
 #pragma once
-// A transformer cell's views (core/live/transformer_views.h) as the QVariants QML reads:
+// A transformer cell's views (core/present/transformer_views.h) as the QVariants QML reads:
 // TransformerCellModel hands these to the stream, FFN, next-word, generation and blocks views.
 
-#include "core/live/transformer_views.h"
+#include "core/present/transformer_views.h"
 
 #include <QVariantList>
 #include <QVariantMap>
@@ -17,6 +17,8 @@ QVariantList toVariant(const std::vector<FfnRow>& rows);
 QVariantList toVariant(const std::vector<NextWord>& words);
 // {word, prob, costCached, costFull, keys} per generated word.
 QVariantList toVariant(const std::vector<GeneratedWord>& steps);
+// {row, word, full, bars: [{part, prob, topWord, topChanged}]}; {} without knock-outs.
+QVariantMap toVariant(const std::optional<KnockoutView>& view);
 // {steps: [{first, end, max, total, out}], output, plain, difference}; {} for none.
 QVariantMap toVariant(const std::optional<Blocks>& blocks);
 

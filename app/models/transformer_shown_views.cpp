@@ -2,7 +2,7 @@
 
 #include "app/models/cell_transformer_views.h"
 #include "app/models/transformer_cell_model.h"
-#include "core/live/transformer_views.h"
+#include "core/present/transformer_views.h"
 
 #include <algorithm>
 
@@ -126,6 +126,10 @@ double TransformerShownViews::ffnRange() const {
 QVariantList TransformerShownViews::nextWords() const {
     return transformer_views::toVariant(
         transformer_views::nextWords(cell_.result(), kNextWords, cell_.sampledDrawComing()));
+}
+
+QVariantMap TransformerShownViews::knockout() const {
+    return transformer_views::toVariant(transformer_views::knockoutView(cell_.result()));
 }
 
 QVariantList TransformerShownViews::generation() const {

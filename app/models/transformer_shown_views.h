@@ -50,6 +50,8 @@ class TransformerShownViews : public QObject {
     Q_PROPERTY(double ffnRange READ ffnRange NOTIFY ffnChanged)
     // The last row's top chances: {word, prob, chosen}.
     Q_PROPERTY(QVariantList nextWords READ nextWords NOTIFY nextChanged)
+    // The focus row's top word with each part of the model removed (the knockout view).
+    Q_PROPERTY(QVariantMap knockout READ knockout NOTIFY nextChanged)
     // {word, prob, costCached, costFull, keys} per generated word.
     Q_PROPERTY(QVariantList generation READ generation NOTIFY generationChanged)
     // Attention in blocks for the chosen layer, head, row and block size.
@@ -94,6 +96,7 @@ class TransformerShownViews : public QObject {
     QVariantList ffnRows() const;
     double ffnRange() const;
     QVariantList nextWords() const;
+    QVariantMap knockout() const;
     QVariantList generation() const;
     int blocksHeads() const;
     QVariantMap blocks() const;

@@ -62,19 +62,4 @@ double knockoutWork(const TransformerConfig& config) {
     return config.knockouts ? knockoutPasses(config) * transformerForwardCost(config) : 0.0;
 }
 
-std::string modelPartName(const ModelPart& part) {
-    const std::string layer = std::to_string(part.layer);
-    switch (part.kind) {
-    case ModelPart::Kind::Head:
-        return "head " + std::to_string(part.head) + " of layer " + layer;
-    case ModelPart::Kind::Attention:
-        return "layer " + layer + "'s attention";
-    case ModelPart::Kind::Ffn:
-        return "layer " + layer + "'s FFN";
-    case ModelPart::Kind::Block:
-        break;
-    }
-    return "block " + layer;
-}
-
 } // namespace attnbook

@@ -14,8 +14,6 @@
 #include "core/math/transformer_config.h"
 #include "core/math/transformer_result.h"
 
-#include <string>
-
 namespace attnbook {
 
 class TransformerEngine;
@@ -29,9 +27,5 @@ double knockoutWork(const TransformerConfig& config);
 
 // How many passes that is: L·h + 3L over the layers that run.
 int knockoutPasses(const TransformerConfig& config);
-
-// "head 1 of layer 0", "layer 1's attention", "layer 0's FFN", "block 1": what the views and
-// the paper call a part.
-std::string modelPartName(const ModelPart& part);
 
 } // namespace attnbook

@@ -26,14 +26,17 @@ def activation(name, x):
     return np.maximum(x, 0.0)  # relu
 
 
-def transformer_layer(X, layer, eps, cache=None):
+def transformer_layer(X, layer, eps, cache=None, removed=None):
     """One pre-norm block on the rows X (rows × d), each stage by the name `compute` prints:
         ln1 = H = LN₁(X)       attention: A = Attention(H), attention.md with H as its X
         resid1 = R = X + A     ln2 = G = LN₂(R)
         ffn: pre = G W₁ᵀ + b₁, act = act(pre), out = F = act W₂ᵀ + b₂
         resid2 = R + F
     With a cache (generation), X holds only the newest rows: their keys and values join the
-    cached ones, and their queries read every cached key."""
+    cached ones, and their queries read every cached key. `removed` is a knock-out's part
+    (transformer_knockouts): ("head", i), "attention", "ffn" or "block"."""
+    if removed == "block":  # the whole block removed: its input passes straight on
+        return {"input": X, "resid1": X, "resid2": X}
     a = layer["attention"]
     H = layer_norm(X, layer["ln1"], eps)
     Q = project(H, a["W_Q"], a["b_Q"])
@@ -46,11 +49,16 @@ def transformer_layer(X, layer, eps, cache=None):
         padding = cache["padding"] = cache["padding"] + [False] * len(X)
     blocked = blocked_entries(len(Q), len(K), a["causal"], padding)
     head, C = attention_heads(Q, K, V, a["heads"], a["d_k"], a["d_v"], a["scale"], blocked)
+    if isinstance(removed, tuple):  # a head removed: its context rows are zero before W_O
+        C = C.copy()
+        C[:, removed[1] * a["d_v"]:(removed[1] + 1) * a["d_v"]] = 0.0
     A = project(C, a["W_O"], a["b_O"])  # (rows × d)
+    if removed == "attention":  # the attention removed: it adds nothing
+        A = np.zeros_like(X)
     R = X + A
     G = layer_norm(R, layer["ln2"], eps)
     ffn, F = None, np.zeros_like(R)  # ffn: none adds nothing
-    if layer["ffn"] is not None:
+    if layer["ffn"] is not None and removed != "ffn":
         f = layer["ffn"]
         pre = project(G, f["W_1"], f["b_1"])  # (rows × d_ff)
         act = activation(f["activation"], pre)
@@ -68,11 +76,14 @@ def chances(logits, temperature):
     return E / E.sum(axis=-1, keepdims=True)
 
 
-def transformer_forward(X, model, caches=None):
-    """The stack, the final LN, the logits Z Uᵀ + b_U and the chances softmax(logits / T)."""
+def transformer_forward(X, model, caches=None, removed=None):
+    """The stack, the final LN, the logits Z Uᵀ + b_U and the chances softmax(logits / T).
+    `removed` = (l, part): run without that part of layer l (transformer_knockouts)."""
     layers = []
     for l, layer in enumerate(model["layers"]):
-        layers.append(transformer_layer(X, layer, model["eps"], caches[l] if caches else None))
+        part = removed[1] if removed is not None and removed[0] == l else None
+        layers.append(transformer_layer(X, layer, model["eps"], caches[l] if caches else None,
+                                        part))
         X = layers[-1]["resid2"]
     Z = layer_norm(X, model["final_ln"], model["eps"])
     logits = Z @ model["U"].T + model["b_U"]
@@ -96,6 +107,27 @@ def next_chances(probs, words, limit=10):
     """The words by chance, most likely first (vocab order on a tie): at most `limit`."""
     order = sorted(range(len(words)), key=lambda w: -probs[w])  # sorted() is stable
     return [{"word": words[w], "prob": probs[w]} for w in order[:limit]]
+
+
+def transformer_knockouts(X, model, target_rows):
+    """transformer.md, "Knock-outs": the model run again without each head of each layer,
+    each layer's attention, each FFN and each whole block. For each: the last row's chances,
+    the likeliest words and the loss (None without targets), as `compute` prints them."""
+    def without(l, part):
+        forward = transformer_forward(X, model, removed=(l, part))
+        loss = None
+        if target_rows is not None:
+            loss = cross_entropy(forward["logits"], model["temperature"], target_rows)
+        return {"probs": forward["probs"][-1], "loss": loss,
+                "next": next_chances(forward["probs"][-1], model["words"])}
+    layers = range(len(model["layers"]))
+    return {
+        "head": [[without(l, ("head", i)) for i in range(model["layers"][l]["attention"]["heads"])]
+                 for l in layers],
+        "attention": [without(l, "attention") for l in layers],
+        "ffn": [without(l, "ffn") for l in layers],
+        "block": [without(l, "block") for l in layers],
+    }
 
 
 def splitmix64(state):

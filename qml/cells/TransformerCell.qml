@@ -23,7 +23,8 @@ Card {
         { name: "next", label: qsTr("Next word") },
         { name: "generation", label: qsTr("Generation") },
         { name: "cache", label: qsTr("Cache") },
-        { name: "blocks", label: qsTr("Attention in blocks") }
+        { name: "blocks", label: qsTr("Attention in blocks") },
+        { name: "knockout", label: qsTr("Knock-outs") }
     ]
     readonly property var tabs: {
         // In the order the lesson lists them, its first view showing first; the attention
@@ -201,7 +202,8 @@ Card {
         readonly property var tab: card.tabs[card.viewIndex] || null
         sourceComponent: tab === null ? null : ({
             stream: streamView, ffn: ffnView, next: nextView, generation: generationView,
-            cache: cacheView, blocks: blocksView, attention: attentionView
+            cache: cacheView, blocks: blocksView, knockout: knockoutView,
+            attention: attentionView
         })[tab.name]
     }
     // How we know the gradients are right is an author's question: a reader sees it folded,
@@ -241,6 +243,7 @@ Card {
     Component { id: generationView; GenerationView { cell: card.cell } }
     Component { id: cacheView; CacheView { cell: card.cell } }
     Component { id: blocksView; BlocksView { cell: card.cell } }
+    Component { id: knockoutView; KnockoutView { cell: card.cell } }
     Component {
         id: attentionView
         Loader {

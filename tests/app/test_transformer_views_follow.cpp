@@ -213,6 +213,35 @@ void checkLayerAttention(QObject* card, const TransformerResult& r) {
     QVERIFY2(!summary.contains(QLatin1String("positional")), qPrintable(summary));
 }
 
+// The focus row's top word with each part removed: the bars in the engine's order (each layer's
+// heads, its attention, its FFN, its block), each the word's chance in that knock-out pass.
+void checkKnockout(QObject* card, const TransformerResult& r) {
+    QVERIFY(r.knockouts.computed);
+    const arma::rowvec whole = r.probs.row(arma::uword(r.focus)); // (V)
+    const arma::uword word = whole.index_max();
+    const QString caption = shownText(card, QStringLiteral("knockoutCaption"));
+    QVERIFY2(caption.contains(QStringLiteral("“%1” a chance of %2")
+                                  .arg(QString::fromStdString(r.words[word]),
+                                       number(whole(word), 4))),
+             qPrintable(caption));
+    std::vector<const KnockoutOutcome*> passes;
+    for (size_t l = 0; l < r.knockouts.block.size(); ++l) {
+        for (const KnockoutOutcome& head : r.knockouts.head[l]) {
+            passes.push_back(&head);
+        }
+        passes.push_back(&r.knockouts.attention[l]);
+        passes.push_back(&r.knockouts.ffn[l]);
+        passes.push_back(&r.knockouts.block[l]);
+    }
+    for (size_t i = 0; i < passes.size(); ++i) {
+        QObject* bar = find(card, QStringLiteral("knockoutBar_%1").arg(i));
+        QVERIFY2(bar, qPrintable(QStringLiteral("bar %1").arg(i)));
+        QCOMPARE(shownText(bar, QStringLiteral("knockoutProb")),
+                 number(passes[i]->focusProbs(word), 4));
+    }
+    QVERIFY(!find(card, QStringLiteral("knockoutBar_%1").arg(passes.size())));
+}
+
 std::vector<View> views() {
     const auto lastStage = [](TransformerShownViews& s) { s.setStage(1000); };
     const auto lastBlock = [](TransformerShownViews& s) {
@@ -226,6 +255,7 @@ std::vector<View> views() {
             {"cache", nothing, checkCache},
             {"ffn", nothing, checkFfn},
             {"blocks", lastBlock, checkBlocks},
+            {"knockout", nothing, checkKnockout},
             {"attention0", nothing, checkLayerAttention}};
 }
 

@@ -16,7 +16,7 @@
 #include "core/document/editable_attention.h"
 #include "core/document/lesson.h"
 #include "core/document/sample_answers.h"
-#include "core/live/prose_rows.h"
+#include "core/present/prose_rows.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

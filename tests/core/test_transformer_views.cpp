@@ -1,10 +1,10 @@
-// What a transformer cell's views read (core/live/transformer_views.h) and its compute steps
+// What a transformer cell's views read (core/present/transformer_views.h) and its compute steps
 // (core/live/transformer_steps.h), without Qt: the stream's stages and what each added, the
 // FFN rows, the chances and the chosen word, the generation's keys, attention in blocks against
 // the plain computation, and a layer's attention as a cell of its own.
 #include "core/document/lesson.h"
 #include "core/live/transformer_steps.h"
-#include "core/live/transformer_views.h"
+#include "core/present/transformer_views.h"
 
 #include "test_support.h"
 
@@ -182,4 +182,35 @@ TEST_CASE("a step's outcome carries its result and JSON, or why the settings can
         TransformerStep::Forward, 9, [&] { return transformerForwardStep(config); }, "t", nullptr);
     CHECK_FALSE(refused.result);
     CHECK(refused.error.find("focus") != std::string::npos);
+}
+
+TEST_CASE("the knockout view: the focus row's top word without each part, in the engine's order") {
+    TransformerConfig config = readConfig();
+    config.focus = 2;
+    const TransformerResult plain = *transformerInlineStep(config, false);
+    CHECK_FALSE(transformer_views::knockoutView(plain).has_value()); // not asked for
+
+    config.knockouts = true;
+    const TransformerResult r = *transformerInlineStep(config, false);
+    const auto view = transformer_views::knockoutView(r);
+    REQUIRE(view.has_value());
+    CHECK(view->row == 2);
+    const arma::uword word = r.probs.row(2).index_max();
+    CHECK(view->word == r.words[word]);
+    CHECK(view->full == r.probs(2, word));
+    // One layer of two heads: head 1, head 2, the attention, the FFN, the block.
+    const std::vector<std::string> labels{"block 1, head 1", "block 1, head 2", "block 1 attention",
+                                          "block 1 FFN", "block 1 (all of it)"};
+    REQUIRE(view->bars.size() == labels.size());
+    const std::vector<const KnockoutOutcome*> passes{
+        &r.knockouts.head[0][0], &r.knockouts.head[0][1], &r.knockouts.attention[0],
+        &r.knockouts.ffn[0], &r.knockouts.block[0]};
+    for (size_t i = 0; i < labels.size(); ++i) {
+        CAPTURE(i);
+        CHECK(view->bars[i].part == labels[i]);
+        CHECK(view->bars[i].prob == passes[i]->focusProbs(word));
+        const arma::uword top = passes[i]->focusProbs.index_max();
+        CHECK(view->bars[i].topWord == r.words[top]);
+        CHECK(view->bars[i].topChanged == (top != word));
+    }
 }

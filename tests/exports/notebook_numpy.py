@@ -103,6 +103,10 @@ def compare_transformer(where, cell, mine, comparison):
             for key in ("scores", "weights", "context"):
                 comparison.value(f"{at}.attention.head[{i}].{key}", head[key],
                                  ours["attention"]["head"][i][key])
+    if "knockout" in cell:  # every part removed in turn: chances, words and loss
+        comparison.value(f"{where}.knockout", cell["knockout"], mine.get("knockout"))
+    elif mine.get("knockout") is not None:
+        comparison.failures.append(f"{where}: knock-outs attnbook did not compute")
     if "loss" in cell:
         comparison.value(f"{where}.loss", cell["loss"], mine["loss"])
     elif mine["loss"] is not None:

@@ -111,7 +111,8 @@ class TestNotebookTransformer : public QObject {
         for (const char* part :
              {"def masked_softmax(S)", "import math\n", "erf = np.vectorize(math.erf",
               "def layer_norm(X, ln, eps)", "def activation(name, x)",
-              "def transformer_layer(X, layer, eps, cache=None)", "attention_heads(Q, K, V",
+              "def transformer_layer(X, layer, eps, cache=None, removed=None)",
+              "attention_heads(Q, K, V", "def transformer_knockouts(X, model, target_rows)",
               "def transformer_forward(", "def cross_entropy(", "def splitmix64(state)", "& mask",
               "(draw >> 11) * 2.0 ** -53", "def transformer_generate(",
               "def check_against_attnbook("}) {
