@@ -220,10 +220,10 @@ void checkKnockout(QObject* card, const TransformerResult& r) {
     const arma::rowvec whole = r.probs.row(arma::uword(r.focus)); // (V)
     const arma::uword word = whole.index_max();
     const QString caption = shownText(card, QStringLiteral("knockoutCaption"));
-    QVERIFY2(caption.contains(QStringLiteral("“%1” a chance of %2")
-                                  .arg(QString::fromStdString(r.words[word]),
-                                       number(whole(word), 4))),
-             qPrintable(caption));
+    QVERIFY2(
+        caption.contains(QStringLiteral("“%1” a chance of %2")
+                             .arg(QString::fromStdString(r.words[word]), number(whole(word), 4))),
+        qPrintable(caption));
     std::vector<const KnockoutOutcome*> passes;
     for (size_t l = 0; l < r.knockouts.block.size(); ++l) {
         for (const KnockoutOutcome& head : r.knockouts.head[l]) {

@@ -291,8 +291,8 @@ class TestPdfPrint : public QObject {
             QStringLiteral("pdftotext"),
             {printed_[QStringLiteral("transformers")].file->path(), QStringLiteral("-")});
         QVERIFY(!all.contains(QStringLiteral("e+")));
-        QVERIFY(all.contains(QStringLiteral("10⁷"))); // the y axis, all in powers of ten
-        QVERIFY(all.contains(QStringLiteral("10⁰"))); // 1, the first count, as a power too
+        QVERIFY(all.contains(QStringLiteral("10⁷")));   // the y axis, all in powers of ten
+        QVERIFY(all.contains(QStringLiteral("10⁰")));   // 1, the first count, as a power too
         QVERIFY(all.contains(QStringLiteral("1,000"))); // the x axis, all plain
     }
 
