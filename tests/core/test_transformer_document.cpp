@@ -2,8 +2,10 @@
 // document-format.md): the lesson checks clean and its main cell, which reads every weight
 // of the tiny trained decoder from documents/data/tiny, gives the logits, chances and loss
 // of reference.json; every reading error of a transformer cell points at the exact line and
-// column of the value at fault; a cell far too large is refused before it is computed; and
-// generation without the causal mask is a warning that names the reason.
+// column of the value at fault; a cell far too large is refused before it is computed;
+// generation without the causal mask is a warning that names the reason; knock-outs are
+// computed when quoted or shown; and each of the lesson's claims about what a part of the model
+// does fails once that part stops doing it.
 #include "core/document/cell_cost.h"
 #include "core/document/cell_editor.h"
 #include "core/document/lesson.h"
@@ -349,4 +351,140 @@ TEST_CASE("transformerKnockoutsWhenQuotedOrShown") {
     const Lesson viewed = parseLesson(shown, "t.md");
     CHECK_MESSAGE(viewed.diagnostics.empty(), describe(viewed.diagnostics));
     CHECK(viewed.cells.front().transformer()->config.knockouts);
+}
+
+namespace {
+
+// The body of transformer.md's `tiny` cell with one part made to stop: an FFN given as `none`,
+// or the columns of W_O that read a head (all of them for the whole attention) set to zero
+// through `set:`, with b_O zero too for the whole attention. `part` is a knock-out's path:
+// "head[1][0]", "attention[0]", "ffn[1]", "block[0]" (the attention and the FFN).
+std::string tinyWithout(std::string lesson, const std::string& part) {
+    const size_t open = lesson.find("```transformer tiny\n");
+    REQUIRE(open != std::string::npos);
+    const size_t close = lesson.find("\n```\n", open);
+    std::string body = lesson.substr(open, close - open);
+    const auto layerOf = [&](size_t from) { return part.substr(from, part.find(']') - from); };
+    const auto zeroColumns = [&](const std::string& layer, int first, int end, bool bias) {
+        const std::string ref = "tensor: layers." + layer + ".attn.W_O}";
+        const size_t at = body.find(ref);
+        REQUIRE(at != std::string::npos);
+        std::string set;
+        for (int r = 0; r < 16; ++r) {
+            for (int c = first; c < end; ++c) {
+                set += (set.empty() ? "" : ", ") + std::string("[") + std::to_string(r) + ", " +
+                       std::to_string(c) + ", 0]";
+            }
+        }
+        body.replace(at, ref.size(), "tensor: layers." + layer + ".attn.W_O, set: [" + set + "]}");
+        if (bias) {
+            const std::string biasRef = "tensor: layers." + layer + ".attn.b_O}";
+            std::string zeros;
+            for (int c = 0; c < 16; ++c) {
+                zeros +=
+                    (zeros.empty() ? "" : ", ") + std::string("[0, ") + std::to_string(c) + ", 0]";
+            }
+            const size_t b = body.find(biasRef);
+            REQUIRE(b != std::string::npos);
+            body.replace(b, biasRef.size(),
+                         "tensor: layers." + layer + ".attn.b_O, set: [" + zeros + "]}");
+        }
+    };
+    const auto noFfn = [&](const std::string& layer) {
+        const size_t at = body.find(
+            "      W_1: {file: data/tiny/model.safetensors, tensor: layers." + layer + ".ffn.W_1}");
+        REQUIRE(at != std::string::npos);
+        const size_t start = body.rfind("    ffn:\n", at);
+        const size_t end =
+            body.find("activation: gelu\n", at) + std::string("activation: gelu\n").size();
+        body.replace(start, end - start, "    ffn: none\n");
+    };
+    if (part.rfind("head[", 0) == 0) {
+        const std::string layer = layerOf(5);
+        const int head = std::stoi(part.substr(part.rfind('[') + 1));
+        zeroColumns(layer, head * 8, head * 8 + 8, false); // d_v = 8
+    } else if (part.rfind("attention[", 0) == 0) {
+        zeroColumns(layerOf(10), 0, 16, true);
+    } else if (part.rfind("ffn[", 0) == 0) {
+        noFfn(layerOf(4));
+    } else {
+        zeroColumns(layerOf(6), 0, 16, true);
+        noFfn(layerOf(6));
+    }
+    lesson.replace(open, close - open, body);
+    return lesson;
+}
+
+// The knock-out paths a claim reads: "head[1][0]", "ffn[0]", … once each.
+std::vector<std::string> partsNamed(const std::string& expression) {
+    std::vector<std::string> parts;
+    const std::string marker = "tiny.knockout.";
+    for (size_t at = expression.find(marker); at != std::string::npos;
+         at = expression.find(marker, at + 1)) {
+        const size_t from = at + marker.size();
+        size_t end = expression.find(']', from) + 1;
+        if (expression.compare(from, 5, "head[") == 0) {
+            end = expression.find(']', end) + 1;
+        }
+        const std::string part = expression.substr(from, end - from);
+        if (std::find(parts.begin(), parts.end(), part) == parts.end()) {
+            parts.push_back(part);
+        }
+    }
+    return parts;
+}
+
+} // namespace
+
+// Every claim of transformer.md over knock-outs (the sentences that say what a part of the
+// model does) holds for the lesson as written and fails once a part it names stops doing
+// what the sentence says: that part's weights made to add nothing.
+TEST_CASE("transformerRoleClaimsFailWhenThePartStops") {
+    const std::optional<std::string> text = test::readFile(kLessonPath);
+    REQUIRE(text);
+    const Computed written = compute(parseLesson(*text, kLessonPath));
+    std::vector<LessonClaim> roles;
+    for (const LessonClaim& claim : lessonClaims(written.lesson, written.results)) {
+        if (claim.expression.find("tiny.knockout.") != std::string::npos) {
+            CHECK_MESSAGE(claim.verdict.holds, "line " << claim.line << ": " << claim.expression);
+            roles.push_back(claim);
+        }
+    }
+    REQUIRE(roles.size() >= 6);
+
+    std::map<std::string, std::vector<LessonClaim>> stopped; // part → the claims then
+    std::vector<LessonClaim> hotter;                         // the claims at temperature 2
+    for (const LessonClaim& role : roles) {
+        bool failed = false;
+        for (const std::string& part : partsNamed(role.expression)) {
+            if (!stopped.count(part)) {
+                const Computed c = compute(parseLesson(tinyWithout(*text, part), kLessonPath));
+                REQUIRE_MESSAGE(c.results.cell("tiny")->ok, part << ": " << describe(c.problems));
+                stopped[part] = lessonClaims(c.lesson, c.results);
+            }
+            for (const LessonClaim& after : stopped[part]) {
+                if (after.expression == role.expression && !after.verdict.holds) {
+                    failed = true;
+                }
+            }
+        }
+        if (!failed) {
+            // A sentence that a part is not needed ("without it the places still get 0.995")
+            // holds however that part changes, since its knock-out never reads it: a reader's
+            // what-if (temperature 2, the playground's control) must then make it fail.
+            if (hotter.empty()) {
+                std::string warm = *text;
+                warm.insert(warm.find("\n", warm.find("```transformer tiny\n")) + 1,
+                            "temperature: 2\n");
+                const Computed c = compute(parseLesson(warm, kLessonPath));
+                hotter = lessonClaims(c.lesson, c.results);
+            }
+            for (const LessonClaim& after : hotter) {
+                failed = failed || (after.expression == role.expression && !after.verdict.holds);
+            }
+        }
+        CHECK_MESSAGE(failed, "line " << role.line << " still holds when each part it names "
+                                      << "stops and at temperature 2: " << role.expression);
+    }
+    MESSAGE(roles.size() << " claims over knock-outs; " << stopped.size() << " parts stopped");
 }
