@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <tuple>
@@ -231,6 +232,22 @@ bool isListMarker(std::string_view text, size_t start, size_t end) {
            (text[end] == '.' || text[end] == ')') && text[end + 1] == ' ';
 }
 
+// "| 2 | …": a table row's first cell, which labels the row (a step, a position).
+bool isTableRowLabel(std::string_view text, size_t start) {
+    size_t before = start;
+    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) {
+        --before;
+    }
+    if (before == 0 || text[before - 1] != '|') {
+        return false;
+    }
+    --before;
+    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) {
+        --before;
+    }
+    return before == 0 || text[before - 1] == '\n';
+}
+
 // A percentage at `start`: the number's end is followed by "%" (or " %").
 std::optional<size_t> percentSign(std::string_view text, size_t end) {
     if (end < text.size() && text[end] == '%') {
@@ -281,7 +298,7 @@ std::vector<Typed> typedIn(std::string_view text) {
                            true});
         } else if (number->decimals == 0 && std::abs(number->value) >= 2 &&
                    endsCleanly(text, end) && !isListMarker(text, start, end) &&
-                   !followsPlaceWord(text, start) &&
+                   !isTableRowLabel(text, start) && !followsPlaceWord(text, start) &&
                    !(end < text.size() && text[end] == '.' && end + 1 < text.size() &&
                      isDigit(text[end + 1]))) {
             out.push_back({start,
@@ -320,7 +337,38 @@ struct CellValue {
     int cellIndex;
     int rank; // the stage that computes it: inputs first (X0, the token vectors), then
               // what is derived from them, in the order the layer computes it
+    bool transformer = false; // ranked by transformerStageOf
 };
+
+// A transformer cell's top-level key's rank: what prose restates most first (the next words,
+// the loss, generation's picks and costs, the chances, knock-outs), then the inputs, then the
+// stream's stages (many numbers, so that a coincidence there does not win), the gradients
+// last. Unlike an attention cell's, the inputs do not lead: the positions alone are n × d
+// numbers in [−1, 1], and a chance typed as 0.9955 is a chance, not P[2][9].
+int transformerStageOf(const std::string& key) {
+    static const std::vector<std::pair<std::string, int>> order = {
+        {"next", 0}, {"loss", 0}, {"generation", 0}, {"probs", 1},  {"knockout", 2}, {"X0", 3},
+        {"X", 4},    {"P", 5},    {"final_ln", 7},   {"logits", 8}, {"layers", 9}};
+    for (const auto& [name, rank] : order) {
+        if (name == key) {
+            return rank;
+        }
+    }
+    return 12; // grad and anything new
+}
+
+// Whether a whole number typed in prose may restate this value: a result, never an input, a
+// size or a gradient (the gradient of a sum is all ones, whose totals are counts).
+bool countsWhole(const CellValue& v) {
+    if (v.transformer) {
+        // Generation's costs and the cache's size ("25 comparisons"); the stream's entries
+        // that happen to be whole are inputs passed on, not results.
+        return v.rank == 0;
+    }
+    // From the scores on: Q, K and V are the inputs again under identity projections.
+    constexpr int kScoresRank = 4, kOutputRank = 10;
+    return v.rank >= kScoresRank && v.rank <= kOutputRank;
+}
 
 // A top-level key's stage; a head's scores, weights and context are 4, 5 and 6.
 int stageOf(const std::string& key) {
@@ -338,33 +386,41 @@ bool isNumberRow(const Json& json) {
 }
 
 void collectValues(const Json& json, const std::string& path, int cellIndex, int rank,
-                   std::vector<CellValue>& out, size_t limit) {
+                   std::vector<CellValue>& out, size_t limit, bool transformer = false) {
     if (out.size() >= limit) {
         return;
     }
     if (json.isNumber() || isNumberRow(json)) {
-        out.push_back({path, &json, cellIndex, rank});
+        out.push_back({path, &json, cellIndex, rank, transformer});
     }
     if (json.isArray()) {
         for (size_t i = 0; i < json.array().size(); ++i) {
             collectValues(json.array()[i], path + "[" + std::to_string(i) + "]", cellIndex, rank,
-                          out, limit);
+                          out, limit, transformer);
         }
     } else if (json.isObject()) {
         // Sizes and the gradient check's report are settings and diagnostics, not values
         // prose restates; a width typed as 4 is not a decimal anyway.
-        static const std::vector<std::string> skipped = {"n",   "d",   "heads",     "d_k",
-                                                         "d_v", "d_o", "gradcheck", "warnings"};
+        static const std::vector<std::string> skipped = {
+            "n",   "d",         "heads",    "d_k",        "d_v",
+            "d_o", "gradcheck", "warnings", "vocab_size", "layers_run"};
         for (const auto& [key, value] : json.object_()) {
             if (std::find(skipped.begin(), skipped.end(), key) != skipped.end()) {
                 continue;
             }
+            const bool topLevel = path.find('.') == std::string::npos;
+            if (transformer) {
+                // Within a knock-out, its likeliest words before its whole row of chances.
+                const int keyRank = topLevel ? transformerStageOf(key) : rank + (key == "probs");
+                collectValues(value, path + "." + key, cellIndex, keyRank, out, limit, true);
+                continue;
+            }
             const bool inHead = rank == stageOf("head") && path.find(".head[") != std::string::npos;
-            const int keyRank = path.find('.') == std::string::npos ? stageOf(key)
-                                : inHead && key == "scores"         ? 4
-                                : inHead && key == "weights"        ? 5
-                                : inHead && key == "context"        ? 6
-                                                                    : rank;
+            const int keyRank = topLevel                     ? stageOf(key)
+                                : inHead && key == "scores"  ? 4
+                                : inHead && key == "weights" ? 5
+                                : inHead && key == "context" ? 6
+                                                             : rank;
             collectValues(value, path + "." + key, cellIndex, keyRank, out, limit);
         }
     }
@@ -376,10 +432,11 @@ bool shows(const CellValue& candidate, const Typed& typed) {
         return false;
     }
     if (typed.whole) { // exactly, and a result: inputs, sizes and settings are not
-        // From the scores on: Q, K and V are the inputs again under identity projections, and
-        // gradients are left out (the gradient of a sum is all ones, whose totals are counts).
-        constexpr int kScoresRank = 4;
-        return candidate.rank >= kScoresRank && candidate.rank <= stageOf("output") &&
+        // A transformer's counts start small (n + t − 1 comparisons at step t): below 10, a
+        // step's or a position's number is far likelier than a restated count.
+        constexpr double kSmallestTransformerCount = 10;
+        return countsWhole(candidate) &&
+               (!candidate.transformer || typed.values[0] >= kSmallestTransformerCount) &&
                std::abs(json.number() - typed.values[0]) <=
                    1e-9 * std::max(1.0, std::abs(typed.values[0]));
     }
@@ -419,7 +476,10 @@ class TypedNumberFinder {
         for (size_t i = 0; i < results.cells.size(); ++i) {
             const ComputedCell& cell = results.cells[i];
             if (cell.ok && cell.kind == CellKind::Attention) {
-                collectValues(cell.json, cell.id, int(i), 99, values_, 400000);
+                collectValues(cell.json, cell.id, int(i), 99, values_, kMaxValues);
+            } else if (cell.ok && cell.kind == CellKind::Transformer) {
+                collectValues(cell.json, cell.id, int(i), 99, values_, kMaxValues, true);
+                addTopTotals(cell, int(i));
             }
         }
     }
@@ -445,6 +505,36 @@ class TypedNumberFinder {
     }
 
   private:
+    static constexpr size_t kMaxValues = 400000;
+
+    // The totals of a transformer cell's likeliest words ("the three take 0.9977"): the sum of
+    // next[0..k−1].prob for k = 2 … 5, each as the expression a binding writes. Ranked with the
+    // chances, after them on a tie (a longer path): a total of many is near 1, as chances are.
+    void addTopTotals(const ComputedCell& cell, int cellIndex) {
+        const Json* next = cell.json.isObject() ? cell.json.find("next") : nullptr;
+        if (!next || !next->isArray()) {
+            return;
+        }
+        double total = 0.0;
+        std::string expression;
+        constexpr size_t kLongestTotal = 5;
+        for (size_t k = 0;
+             k < std::min(next->array().size(), kLongestTotal) && values_.size() < kMaxValues;
+             ++k) {
+            const Json* prob =
+                next->array()[k].isObject() ? next->array()[k].find("prob") : nullptr;
+            if (!prob || !prob->isNumber()) {
+                return;
+            }
+            total += prob->number();
+            expression += (k ? " + " : "") + cell.id + ".next[" + std::to_string(k) + "].prob";
+            if (k > 0) {
+                derived_.emplace_back(total);
+                values_.push_back({expression + " ", &derived_.back(), cellIndex, 1, true});
+            }
+        }
+    }
+
     struct Found {
         std::string binding;                 // "colour.X0[1]:0", "100 * colour.…:0"
         std::vector<std::string> candidates; // every value that shows it, best first
@@ -531,7 +621,7 @@ class TypedNumberFinder {
         std::string nearest;
         int distance = 0;
         for (const LessonCell& cell : lesson_.cells) {
-            if (cell.kind != CellKind::Attention) {
+            if (cell.kind != CellKind::Attention && cell.kind != CellKind::Transformer) {
                 continue;
             }
             const int d = std::abs(cell.openLine - line);
@@ -608,7 +698,9 @@ class TypedNumberFinder {
         }
         const LessonCell* subjectCell = lesson_.cell(subject);
         const AttentionCellSpec* spec = subjectCell ? subjectCell->attention() : nullptr;
-        const bool varies = spec && spec->worksheet && !spec->worksheet->vary.empty();
+        const TransformerCellSpec* decoder = subjectCell ? subjectCell->transformer() : nullptr;
+        const bool varies = (spec && spec->worksheet && !spec->worksheet->vary.empty()) ||
+                            (decoder && decoder->worksheet && !decoder->worksheet->vary.empty());
         std::vector<FilePosition> starts; // every node's start: where a scalar's text ends
         for (const auto& [key, value] : body.entries) {
             starts.push_back(key.at);
@@ -710,6 +802,7 @@ class TypedNumberFinder {
     std::vector<Binding> quizBindings_; // the bindings of the quiz being read
     const std::string file_;            // the document's text as the file has it, for positions
     const LineIndex lines_;
+    std::deque<Json> derived_; // values no cell prints, such as totals (stable addresses)
     std::vector<CellValue> values_;
     std::vector<TypedNumber> out_;
 };

@@ -9,6 +9,7 @@
 #include "core/document/cell_cost.h"
 #include "core/document/cell_editor.h"
 #include "core/document/lesson.h"
+#include "core/document/typed_numbers.h"
 
 #include "test_support.h"
 
@@ -487,4 +488,65 @@ TEST_CASE("transformerRoleClaimsFailWhenThePartStops") {
                                       << "stops and at temperature 2: " << role.expression);
     }
     MESSAGE(roles.size() << " claims over knock-outs; " << stopped.size() << " parts stopped");
+}
+
+// The hand-typed-number lint covers transformer cells: ten values of transformer.md's `tiny`
+// typed into a paragraph about it (the loss, chances, the top-three total, a cache count, a
+// knock-out's loss and chance, a residual row and a LayerNorm row) are each reported with the
+// binding that shows them, and --fix writes those bindings and changes no other byte.
+TEST_CASE("transformerTypedValuesAreFoundAndFixed") {
+    const std::optional<std::string> text = test::readFile(kLessonPath);
+    REQUIRE(text);
+    const Computed written = compute(parseLesson(*text, kLessonPath));
+    const std::vector<std::string> bindings = {
+        "tiny.loss:4",
+        "tiny.next[0].prob:4",
+        "tiny.next[1].prob:4",
+        "tiny.next[0].prob + tiny.next[1].prob + tiny.next[2].prob :4",
+        "tiny.generation.steps[1].cost_full:0",
+        "tiny.knockout.ffn[0].loss:4",
+        "tiny.knockout.block[0].next[0].prob:4",
+        "tiny.probs[2][16]:4",
+        "tiny.layers[0].resid1[4]:2",
+        "tiny.final_ln[4]:2",
+    };
+    std::string typed = "\nThe main cell, with its {{tiny.n:0}} tokens, gives";
+    std::string bound = typed;
+    for (size_t i = 0; i < bindings.size(); ++i) {
+        std::string error;
+        const std::optional<Binding> binding = parseBinding(bindings[i], error);
+        REQUIRE_MESSAGE(binding, error);
+        std::string shown = *written.results.boundText(*binding);
+        for (size_t at = shown.find("−"); at != std::string::npos; at = shown.find("−")) {
+            shown.replace(at, std::string("−").size(), "-"); // typed with the keyboard's minus
+        }
+        const std::string sep = i == 0 ? " " : "; ";
+        typed += sep + shown;
+        bound += sep + "{{" + bindings[i] + "}}";
+    }
+    typed += ".<!-- general -->\n";
+    bound += ".<!-- general -->\n";
+    const size_t part1 = text->find("# Part 1");
+    REQUIRE(part1 != std::string::npos);
+    std::string withTyped = *text, withBound = *text;
+    withTyped.insert(part1, typed + "\n");
+    withBound.insert(part1, bound + "\n");
+
+    const Computed c = compute(parseLesson(withTyped, kLessonPath));
+    const std::vector<TypedNumber> sites = findTypedNumbers(c.lesson, c.results);
+    REQUIRE_MESSAGE(sites.size() == bindings.size(), [&] {
+        std::string all;
+        for (const TypedNumber& s : sites) {
+            all += s.typed + " -> " + s.binding + "\n";
+        }
+        return all;
+    }());
+    for (size_t i = 0; i < sites.size(); ++i) {
+        CHECK_EQ(sites[i].binding, bindings[i]);
+    }
+    const TypedNumberFix fix = fixTypedNumbers(withTyped, sites);
+    CHECK(fix.refused.empty());
+    CHECK(fix.bytes == withBound);
+    const Computed after = compute(parseLesson(fix.bytes, kLessonPath));
+    CHECK(findTypedNumbers(after.lesson, after.results).empty());
 }
