@@ -89,4 +89,31 @@ QString savedSentence(const QStringList& paths) {
         .arg(list, QDir::toNativeSeparators(QFileInfo(paths.front()).absolutePath()));
 }
 
+QString sharedAnswersNote(const ExportRequest& request, const RenderedExport& rendered) {
+    const int names = int(request.roster.size());
+    if (!request.worksheet || names < 2 || request.variants > 0) {
+        return {}; // with --variants N, fewer answers than N are refused before anything is drawn
+    }
+    QStringList short_;
+    for (const QuestionSpread& q : rendered.worksheetSpread) {
+        if (q.found > 1 && q.distinct < names) { // it varies, but not enough for every name
+            short_
+                << QStringLiteral("%1 %2").arg(QString::fromStdString(q.question)).arg(q.distinct);
+        }
+    }
+    if (short_.isEmpty()) {
+        return {};
+    }
+    const QString first = short_.takeFirst();
+    const int cut = int(first.lastIndexOf(u' '));
+    QString note = QStringLiteral("%1 names, but %2 has only %3 different answers")
+                       .arg(names)
+                       .arg(first.left(cut), first.mid(cut + 1));
+    if (!short_.isEmpty()) {
+        note += QStringLiteral(" (%1)").arg(short_.join(QStringLiteral(", ")));
+    }
+    return note + QStringLiteral(" within the ranges of worksheet.vary, so some students share an "
+                                 "answer: every name still gets a sheet of its own");
+}
+
 } // namespace attnbook

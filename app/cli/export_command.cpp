@@ -3,6 +3,7 @@
 #include "app/cli/command_line.h"
 #include "app/cli/command_options.h"
 #include "exports/export_request.h"
+#include "exports/export_summary.h"
 #include "exports/lesson_source.h"
 #include "exports/output_policy.h"
 #include "exports/worksheet_variants.h"
@@ -165,12 +166,13 @@ std::string describe(const QString& role, const QString& path, const CommandExpo
 
 // `--verbose`: how many different answers each numeric question has among the variants, and
 // why one has fewer than the variants (cli.md).
-std::string spreadReport(const std::vector<QuestionSpread>& spread, int variants) {
+std::string spreadReport(const std::vector<QuestionSpread>& spread, int variants, bool roster) {
     std::string out;
     for (const QuestionSpread& q : spread) {
         out += "  " + q.question + ": " + std::to_string(q.distinct) +
                (q.distinct == 1 ? " answer" : " different answers") + " in " +
-               counted(size_t(variants), "variant", "variants");
+               (roster ? counted(size_t(variants), "sheet", "sheets")
+                       : counted(size_t(variants), "variant", "variants"));
         if (q.distinct < variants) {
             if (q.found <= 1) {
                 out += " (the same in every variant: it is about nothing that varies)";
@@ -236,8 +238,14 @@ int runExportCommand(const QStringList& arguments) {
     for (qsizetype i = 0; i < written.size(); ++i) {
         std::cout << describe(rendered.parts[size_t(i)].role, written[i], *job) << '\n';
     }
+    if (const QString note = sharedAnswersNote(job->request, rendered); !note.isEmpty()) {
+        std::cout << "note: " << note.toStdString() << '\n';
+    }
     if (options.has("--verbose")) {
-        std::cout << spreadReport(rendered.worksheetSpread, std::max(job->request.variants, 1));
+        const int sheets =
+            job->request.variants > 0 ? job->request.variants : int(job->request.roster.size());
+        std::cout << spreadReport(rendered.worksheetSpread, std::max(sheets, 1),
+                                  job->request.variants <= 0 && !job->request.roster.isEmpty());
     }
     return ExitDone;
 }

@@ -359,6 +359,38 @@ class TestWorksheetSpread : public QObject {
                  int(ExitUsage));
     }
 
+    // A roster longer than a question's different answers still gets a sheet per name; the
+    // reason some students share an answer is said once, naming the questions and their counts.
+    void aLongRosterGetsASheetEachAndTheReasonOnce() {
+        const QString names = dir_.filePath(QStringLiteral("class.txt"));
+        QFile list(names);
+        QVERIFY(list.open(QIODevice::WriteOnly));
+        for (int i = 1; i <= 10; ++i) {
+            list.write(QStringLiteral("Student %1\n").arg(i).toUtf8());
+        }
+        list.close();
+        const QString sheet = dir_.filePath(QStringLiteral("class.pdf"));
+        const Run run =
+            runAttnbook({QStringLiteral("export"), wholePath_, QStringLiteral("--worksheet"), sheet,
+                         QStringLiteral("--roster"), names});
+        QCOMPARE(run.code, int(ExitDone));
+        const QString note = QStringLiteral(
+            "note: 10 names, but quiz blue_self_score has only 6 different answers (quiz "
+            "two_heads_blue 7) within the ranges of worksheet.vary, so some students share an "
+            "answer: every name still gets a sheet of its own\n");
+        QVERIFY2(run.out.contains(note), qPrintable(run.out));
+        QCOMPARE(run.out.count(QStringLiteral("note: ")), 1);
+        QFile csv(dir_.filePath(QStringLiteral("class-roster.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(csv.readAll()).count(QStringLiteral("Student ")), 10);
+        QFile pdf(sheet);
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        const QStringList pages = pdfPageTexts(pdf.readAll());
+        for (int i = 1; i <= 10; ++i) { // each name on a sheet
+            QVERIFY(pages.join(u' ').contains(QStringLiteral("Student %1").arg(i)));
+        }
+    }
+
   private:
     QTemporaryDir dir_;
     QString wholePath_;
