@@ -29,7 +29,8 @@ TransformerCellModel::TransformerCellModel(const std::string& id, const Transfor
                                            std::shared_ptr<const TransformerResult> computed,
                                            QObject* parent)
     : QObject(parent), id_(QString::fromStdString(id)), views_(toQStringList(spec.views)),
-      controls_(toQStringList(spec.controls)), live_(spec), result_(std::move(computed)),
+      controls_(toQStringList(spec.controls)), live_(shownSpec(spec, computed.get())),
+      result_(std::move(computed)),
       wholeInline_(transformerCost(spec.config).multiplyAdds < kInlineWork),
       steps_(wholeInline_ || transformerFirstStepWork(spec.config) < kInlineWork),
       shown_(new TransformerShownViews(*this)) {}

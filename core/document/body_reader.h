@@ -158,6 +158,32 @@ class BodyReader {
         return loaded;
     }
 
+    // The text of `{file: PATH}` (a list of sentences, one a line), read as a vocab's labels
+    // file is: within the labels limit, PATH checked, and noted among the files the cell reads.
+    std::optional<std::string> fileText(const YamlNode& node, const std::string& key) {
+        const YamlNode* path = node.isMap() ? node.find("file") : nullptr;
+        if (!path || !path->isScalar() || node.entries.size() != 1) {
+            error(node.at, key + " must be a list, or {file: PATH} naming a text file");
+            return std::nullopt;
+        }
+        if (const std::string why = dataPathProblem(path->scalar); !why.empty()) {
+            error(path->at, key + ": " + path->scalar + ": " + why);
+            return std::nullopt;
+        }
+        if (!files_) {
+            error(path->at, key + ": this lesson has no folder to read files from");
+            return std::nullopt;
+        }
+        std::string why;
+        std::optional<std::string> bytes = files_->read(path->scalar, limits_.maxLabelBytes, why);
+        if (!bytes) {
+            error(path->at, key + ": " + path->scalar + ": " + why);
+            return std::nullopt;
+        }
+        opened_.push_back(path->scalar);
+        return bytes;
+    }
+
     // Where each key read from a file came from, for messages about its shape.
     std::map<std::string, std::string>& loadedFrom() { return loadedFrom_; }
     // And what Keep writes back for an edit of each (file_value_source.h).
@@ -259,6 +285,10 @@ std::optional<WorksheetSpec> readWorksheet(BodyReader& in, const YamlNode& node)
 enum class AttentionRole { Cell, Layer };
 std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& body,
                                                AttentionRole role = AttentionRole::Cell);
+
+// A transformer cell's `train` key (training_reader.cpp): its sentences as rows of `vocab`.
+std::optional<TrainingSpec> readTraining(BodyReader& in, const YamlNode& node,
+                                         const std::vector<std::string>& vocab);
 
 // A transformer cell (transformer_reader.cpp).
 std::optional<TransformerCellSpec> readTransformer(BodyReader& in, const YamlNode& body);

@@ -148,7 +148,14 @@ CellCost cellCost(const LessonCell& cell) {
     if (const TransformerCellSpec* spec = cell.transformer()) {
         try {
             validateTransformer(spec->config, TransformerLimits{});
-            return transformerCost(spec->config);
+            CellCost cost = transformerCost(spec->config);
+            if (spec->training) { // every step's passes, charged before training starts
+                cost.multiplyAdds += trainingWork(spec->config, *spec->training);
+                // Training keeps three copies of the parameters (Adam's m and v, the gradient)
+                // and the shown step's.
+                cost.bytes += 8.0 * 4 * double(spec->config.vocab.n_elem);
+            }
+            return cost;
         } catch (const InvalidConfig&) {
             return {}; // computing it fails first, before allocating
         }

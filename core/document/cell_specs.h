@@ -6,6 +6,7 @@
 #include "core/document/yaml_tree.h"
 #include "core/math/attention_config.h"
 #include "core/math/transformer_config.h"
+#include "core/math/transformer_training.h"
 
 #include <cmath>
 #include <map>
@@ -66,6 +67,7 @@ struct TransformerCellSpec {
     std::map<std::string, arma::rowvec> vocab; // label → vector
     std::vector<std::string> vocabOrder;       // labels in file order
     int blockSize = 2;                         // keys per block in the `blocks` view
+    std::optional<TrainingSpec> training;      // the `train` key (docs/training.md)
     std::optional<WorksheetSpec> worksheet;
     std::map<std::string, std::string> loadedFrom; // as AttentionCellSpec's
 };

@@ -259,7 +259,20 @@ void computeTransformer(const LessonCell& cell, const TransformerCellSpec& spec,
     ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}, nullptr};
     TransformerEngine engine(TransformerLimits{attention.limits()});
     try {
-        auto result = std::make_shared<TransformerResult>(engine.compute(spec.config));
+        // A cell that trains shows the weights of its shown step (docs/training.md).
+        std::shared_ptr<const TrainingResult> training;
+        if (spec.training) {
+            training = std::make_shared<const TrainingResult>(
+                trainTransformer(spec.config, *spec.training, engine.limits()));
+        }
+        auto result = std::make_shared<TransformerResult>(
+            engine.compute(training ? training->weights : spec.config));
+        result->training = training;
+        if (training && !training->stopped.empty()) {
+            const FilePosition at = transformerErrorPosition(cell, {"train", "", -1, -1});
+            results.diagnostics.push_back({Severity::Warning, at.line, at.column,
+                                           cell.id + ": " + training->stopped, cell.id});
+        }
         const JsonRequest json =
             policy.transformerJson ? policy.transformerJson(cell) : JsonRequest{};
         if (json.wanted) {

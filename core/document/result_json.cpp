@@ -363,6 +363,76 @@ Json knockoutsJson(const TransformerKnockouts& k) {
     return o;
 }
 
+// Every trainable parameter of `c` after training, named as in `grad`.
+Json trainedWeightsJson(const TransformerConfig& c, const TrainingSpec::Trainable& t) {
+    Json out = Json::object();
+    Json::Array layers;
+    for (const TransformerLayer& layer : c.layers) {
+        Json o = Json::object();
+        if (t.attention) {
+            const AttentionConfig& a = layer.attention;
+            Json att = Json::object();
+            const auto matrix = [](const Projection& p) {
+                return p.identity ? Json("identity") : jsonMatrix(p.weights);
+            };
+            att.set("W_Q", matrix(a.wQ)).set("b_Q", jsonVector(a.bQ));
+            att.set("W_K", matrix(a.wK)).set("b_K", jsonVector(a.bK));
+            att.set("W_V", matrix(a.wV)).set("b_V", jsonVector(a.bV));
+            att.set("W_O", matrix(a.wO)).set("b_O", jsonVector(a.bO));
+            o.set("attention", std::move(att));
+        }
+        if (t.norm) {
+            o.set("ln1", layer.ln1.identity ? Json(nullptr)
+                                            : layerNormGradJson(layer.ln1.gamma, layer.ln1.beta));
+            o.set("ln2", layer.ln2.identity ? Json(nullptr)
+                                            : layerNormGradJson(layer.ln2.gamma, layer.ln2.beta));
+        }
+        if (t.ffn) {
+            if (!layer.ffn.present) {
+                o.set("ffn", Json(nullptr));
+            } else {
+                Json f = Json::object();
+                f.set("W_1", jsonMatrix(layer.ffn.W1)).set("b_1", jsonVector(layer.ffn.b1));
+                f.set("W_2", jsonMatrix(layer.ffn.W2)).set("b_2", jsonVector(layer.ffn.b2));
+                o.set("ffn", std::move(f));
+            }
+        }
+        layers.push_back(std::move(o));
+    }
+    out.set("layers", Json(std::move(layers)));
+    if (t.norm) {
+        out.set("final_ln", c.finalLn.identity
+                                ? Json(nullptr)
+                                : layerNormGradJson(c.finalLn.gamma, c.finalLn.beta));
+    }
+    if (t.vocab) {
+        out.set("vocab", jsonMatrix(c.vocab));
+        if (!c.tiedUnembed) {
+            out.set("unembed", jsonMatrix(c.unembed));
+        }
+        out.set("b_U", jsonVector(c.unembedBias));
+    }
+    return out;
+}
+
+// docs/training.md, "What compute prints".
+Json trainingJson(const TrainingResult& t, const TrainingSpec::Trainable& trainable,
+                  const JsonSelection* part) {
+    Json out = Json::object();
+    out.set("loss", jsonVector(arma::rowvec(t.loss)));
+    if (!t.heldOutLoss.empty()) {
+        out.set("held_out_loss", jsonVector(arma::rowvec(t.heldOutLoss)));
+    }
+    out.set("grad_norm", jsonVector(arma::rowvec(t.gradNorm)));
+    out.set("shown", t.shown);
+    if (!t.stopped.empty()) {
+        out.set("stopped", t.stopped);
+    }
+    setSelected(out, "weights", part,
+                [&](const JsonSelection*) { return trainedWeightsJson(t.weights, trainable); });
+    return out;
+}
+
 Json transformerGradJson(const TransformerGradients& g, const JsonSelection* part) {
     Json grad = Json::object();
     setSelected(grad, "logits", part, tableOf(g.logits));
@@ -406,6 +476,11 @@ Json transformerJson(const std::string& id, const TransformerResult& r, const Js
     cell.set("generation", r.generation.ran || !r.generation.refused.empty()
                                ? generationJson(r.generation)
                                : Json(nullptr));
+    if (r.training) {
+        setSelected(cell, "training", only, [&](const JsonSelection* part) {
+            return trainingJson(*r.training, r.training->trainable, part);
+        });
+    }
     if (r.knockouts.computed) {
         setSelected(cell, "knockout", only,
                     [&](const JsonSelection*) { return knockoutsJson(r.knockouts); });

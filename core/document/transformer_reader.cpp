@@ -40,9 +40,9 @@ namespace {
 
 const std::vector<std::string>& transformerKeys() {
     static const std::vector<std::string> keys = {
-        "tokens",   "vocab",   "X",     "positional",  "layers",    "eps",
-        "final_ln", "unembed", "b_U",   "temperature", "targets",   "upstream",
-        "generate", "focus",   "views", "controls",    "worksheet", "block_size"};
+        "tokens",  "vocab",    "X",           "positional", "layers",   "eps",      "final_ln",
+        "unembed", "b_U",      "temperature", "targets",    "upstream", "generate", "focus",
+        "views",   "controls", "worksheet",   "block_size", "train"};
     return keys;
 }
 
@@ -412,6 +412,7 @@ std::optional<TransformerCellSpec> readTransformer(BodyReader& in, const YamlNod
     const int errorsBefore = in.errorCount();
     readTokenKeys(in, body, spec);
     const YamlNode* targetsNode = nullptr;
+    const YamlNode* trainNode = nullptr;
     for (const auto& [key, value] : body.entries) {
         const std::string& k = key.scalar;
         in.note(k, key, value);
@@ -423,6 +424,8 @@ std::optional<TransformerCellSpec> readTransformer(BodyReader& in, const YamlNod
             warnUnknown(in, key, transformerKeys(), "");
         } else if (k == "targets") {
             targetsNode = &value;
+        } else if (k == "train") {
+            trainNode = &value; // its words are read against the vocab, which may come later
         } else {
             readTransformerKey(in, k, value, spec);
         }
@@ -432,6 +435,9 @@ std::optional<TransformerCellSpec> readTransformer(BodyReader& in, const YamlNod
     }
     if (targetsNode) {
         readTargets(in, *targetsNode, spec.config);
+    }
+    if (trainNode) {
+        spec.training = readTraining(in, *trainNode, spec.config.vocabLabels);
     }
     if (in.errorCount() != errorsBefore) {
         return std::nullopt;

@@ -5,9 +5,11 @@
 #include "core/math/attention_result.h"
 #include "core/math/gradient_check.h"
 #include "core/math/transformer_config.h"
+#include "core/math/transformer_training.h"
 
 #include <armadillo>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -106,6 +108,9 @@ struct TransformerResult {
 
     GenerationResult generation;
     TransformerKnockouts knockouts; // when the config asks for them
+    // The cell's training (docs/training.md), when it has a `train` key: the numbers above are
+    // those of training's weights after its shown step.
+    std::shared_ptr<const TrainingResult> training;
     TransformerGradients grad;
     GradientCheckReport gradcheck;
 };
