@@ -354,6 +354,13 @@ std::vector<NotebookCell> transformerNotebookCells(const std::string& id,
                     ? " — refused: " + markdownLiteral(r.generation.refused) + ".\n"
                     : ".\n";
     }
+    if (r.training) {
+        const TrainingResult& t = *r.training;
+        text += "- Trained in attnbook: the weights below are those after step " +
+                std::to_string(t.shown) + " of " + plural(int(t.gradNorm.size()), "step", "steps") +
+                " of training on the cell's sentences; the loss went from " +
+                pythonNumber(t.loss.front()) + " to " + pythonNumber(t.loss.back()) + ".\n";
+    }
     if (!spec.loadedFrom.empty()) {
         text += "- Read from files: ";
         size_t i = 0;

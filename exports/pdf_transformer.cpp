@@ -11,6 +11,7 @@
 #include "core/math/transformer_engine.h"
 #include "core/present/transformer_views.h"
 #include "exports/heat_palette.h"
+#include "exports/pdf_figures.h"
 #include "exports/pdf_prose.h"
 
 #include <QtCore/QRegularExpression>
@@ -697,6 +698,49 @@ PdfBoxPtr knockoutView(const TransformerResult& r, const CellPrintArea& area) {
     return box;
 }
 
+// ---- Training ----
+
+PdfBoxPtr trainingView(const TransformerCellSpec& spec, const TransformerResult& r,
+                       const CellPrintArea& area) {
+    const std::optional<transformer_views::TrainingCurve> curve =
+        transformer_views::trainingCurve(r.training.get());
+    if (!curve || !spec.training) {
+        return nullptr;
+    }
+    const TrainingSpec& t = *spec.training;
+    auto box = cellViewBox(QStringLiteral("Training: the loss at each step"), area);
+    const int last = int(curve->loss.size()) - 1;
+    addNote(*box,
+            QStringLiteral("%1, lr %2, %3 sentences%4. The loss fell from %5 to %6 in %7 "
+                           "steps; every other view shows the model after step %8 (loss %9).")
+                .arg(t.optimizer == TrainingSpec::Optimizer::Adam ? QStringLiteral("Adam")
+                                                                  : QStringLiteral("SGD"))
+                .arg(shortest(t.lr))
+                .arg(t.data.size())
+                .arg(t.init ? QStringLiteral(", from random weights (seed %1)").arg(t.init->seed)
+                            : QString())
+                .arg(fixed(curve->loss.front(), 4), fixed(curve->loss.back(), 4))
+                .arg(last)
+                .arg(curve->shown)
+                .arg(fixed(curve->shownLoss, 4)),
+            area, 2, pdf::kInk);
+    if (!curve->stopped.empty()) {
+        addNote(*box, htmlEscaped(qs(curve->stopped)) + QStringLiteral("."), area, 2, pdf::kInk);
+    }
+    ChartCellSpec chart;
+    chart.xLabel = "step";
+    chart.yLabel = "loss";
+    chart.from = 0;
+    chart.to = std::max(last, 1);
+    std::vector<ChartSeries> series{{"on the lesson's sentences", curve->steps, curve->loss}};
+    if (!curve->heldOut.empty()) {
+        series.push_back({"on the held-out sentences", curve->steps, curve->heldOut});
+    }
+    box->addRow(
+        {{chartFigure(chart, series, QSizeF(std::min<qreal>(area.width, 360), 170))}, 0, 4});
+    return box;
+}
+
 // ---- Generation and the cache ----
 
 PdfBoxPtr generationView(const TransformerCellSpec& spec, const TransformerResult& r,
@@ -1313,6 +1357,8 @@ std::vector<PdfBoxPtr> transformerCellBoxes(const LessonCell& cell, const Transf
             box = blocksView(spec, r, area);
         } else if (view == "knockout") {
             box = knockoutView(r, area);
+        } else if (view == "training") {
+            box = trainingView(spec, r, area);
         } else if (view == "gradients") {
             box = gradientsView(spec, r, area);
         }

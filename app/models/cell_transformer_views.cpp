@@ -53,6 +53,27 @@ QVariantList toVariant(const std::vector<NextWord>& words) {
     return out;
 }
 
+QVariantMap toVariant(const std::optional<TrainingCurve>& curve) {
+    QVariantMap out;
+    if (!curve) {
+        return out;
+    }
+    const auto list = [](const std::vector<double>& values) {
+        QVariantList l;
+        for (double v : values) {
+            l << v;
+        }
+        return l;
+    };
+    out[QStringLiteral("steps")] = list(curve->steps);
+    out[QStringLiteral("loss")] = list(curve->loss);
+    out[QStringLiteral("heldOut")] = list(curve->heldOut);
+    out[QStringLiteral("shown")] = curve->shown;
+    out[QStringLiteral("shownLoss")] = curve->shownLoss;
+    out[QStringLiteral("stopped")] = QString::fromStdString(curve->stopped);
+    return out;
+}
+
 QVariantMap toVariant(const std::optional<KnockoutView>& view) {
     QVariantMap out;
     if (!view) {

@@ -17,6 +17,8 @@ QVariantList toVariant(const std::vector<FfnRow>& rows);
 QVariantList toVariant(const std::vector<NextWord>& words);
 // {word, prob, costCached, costFull, keys} per generated word.
 QVariantList toVariant(const std::vector<GeneratedWord>& steps);
+// {steps, loss, heldOut, shown, shownLoss, stopped}; {} for a cell that does not train.
+QVariantMap toVariant(const std::optional<TrainingCurve>& curve);
 // {row, word, full, bars: [{part, prob, topWord, topChanged}]}; {} without knock-outs.
 QVariantMap toVariant(const std::optional<KnockoutView>& view);
 // {steps: [{first, end, max, total, out}], output, plain, difference}; {} for none.

@@ -1,5 +1,7 @@
 #include "app/models/transformer_cell_model.h"
 
+#include "core/present/shown_cell.h"
+
 #include "app/models/attention_cell_model.h"
 #include "app/models/cell_variants.h"
 #include "app/models/number_text.h"
@@ -30,7 +32,7 @@ TransformerCellModel::TransformerCellModel(const std::string& id, const Transfor
                                            QObject* parent)
     : QObject(parent), id_(QString::fromStdString(id)), views_(toQStringList(spec.views)),
       controls_(toQStringList(spec.controls)), live_(shownSpec(spec, computed.get())),
-      result_(std::move(computed)),
+      training_(computed ? computed->training : nullptr), result_(std::move(computed)),
       wholeInline_(transformerCost(spec.config).multiplyAdds < kInlineWork),
       steps_(wholeInline_ || transformerFirstStepWork(spec.config) < kInlineWork),
       shown_(new TransformerShownViews(*this)) {}

@@ -182,6 +182,9 @@ class TransformerCellModel : public QObject {
     void setQuoted(std::shared_ptr<const JsonSelection> paths) { quoted_ = std::move(paths); }
     std::shared_ptr<const Json> resultJson() const { return json_; }
     const TransformerResult& result() const { return *result_; }
+    // The cell's training as the lesson computed it (a reader's what-ifs keep its weights and
+    // do not train again); nullptr for a cell that does not train.
+    const TrainingResult* training() const { return training_.get(); }
     void setKeeper(Keeper keeper) { keeper_ = std::move(keeper); }
     // Milliseconds the latest forward step and the latest rest step took.
     double lastComputeMilliseconds() const { return lastComputeMs_; }
@@ -210,6 +213,7 @@ class TransformerCellModel : public QObject {
     QString id_;
     QStringList views_, controls_;
     TransformerLiveCell live_;
+    std::shared_ptr<const TrainingResult> training_;
     std::shared_ptr<const TransformerResult> result_;
     QString problem_;
     int revision_ = 0;

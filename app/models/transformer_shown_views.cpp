@@ -132,6 +132,10 @@ QVariantMap TransformerShownViews::knockout() const {
     return transformer_views::toVariant(transformer_views::knockoutView(cell_.result()));
 }
 
+QVariantMap TransformerShownViews::training() const {
+    return transformer_views::toVariant(transformer_views::trainingCurve(cell_.training()));
+}
+
 QVariantList TransformerShownViews::generation() const {
     return transformer_views::toVariant(transformer_views::generationSteps(cell_.result()));
 }

@@ -52,6 +52,8 @@ class TransformerShownViews : public QObject {
     Q_PROPERTY(QVariantList nextWords READ nextWords NOTIFY nextChanged)
     // The focus row's top word with each part of the model removed (the knockout view).
     Q_PROPERTY(QVariantMap knockout READ knockout NOTIFY nextChanged)
+    // The loss at every training step and the step shown (the training view).
+    Q_PROPERTY(QVariantMap training READ training NOTIFY nextChanged)
     // {word, prob, costCached, costFull, keys} per generated word.
     Q_PROPERTY(QVariantList generation READ generation NOTIFY generationChanged)
     // Attention in blocks for the chosen layer, head, row and block size.
@@ -97,6 +99,7 @@ class TransformerShownViews : public QObject {
     double ffnRange() const;
     QVariantList nextWords() const;
     QVariantMap knockout() const;
+    QVariantMap training() const;
     QVariantList generation() const;
     int blocksHeads() const;
     QVariantMap blocks() const;

@@ -17,7 +17,7 @@ const std::vector<std::string>& transformerViewNames() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> all = attentionViewNames();
         for (const char* own :
-             {"stream", "ffn", "next", "generation", "cache", "blocks", "knockout"}) {
+             {"stream", "ffn", "next", "generation", "cache", "blocks", "knockout", "training"}) {
             all.emplace_back(own);
         }
         return all;

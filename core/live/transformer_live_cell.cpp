@@ -309,13 +309,4 @@ TransformerKeepPlan TransformerLiveCell::keepPlan() const {
     return plan;
 }
 
-TransformerCellSpec shownSpec(const TransformerCellSpec& authored,
-                              const TransformerResult* computed) {
-    TransformerCellSpec shown = authored;
-    if (computed && computed->training) {
-        shown.config = computed->training->weights;
-    }
-    return shown;
-}
-
 } // namespace attnbook

@@ -8,7 +8,6 @@
 
 #include "core/document/cell_specs.h"
 #include "core/live/live_undo.h"
-#include "core/math/transformer_result.h"
 
 #include <string>
 #include <utility>
@@ -92,10 +91,5 @@ class TransformerLiveCell {
     bool gestureOpen_ = false;
     bool gestureRecorded_ = false; // the open gesture's first edit pushed its step
 };
-
-// The spec a reader's what-ifs start from: the authored cell, with the weights of its shown
-// training step when it trains (docs/training.md), so that the window shows what compute does.
-TransformerCellSpec shownSpec(const TransformerCellSpec& authored,
-                              const TransformerResult* computed);
 
 } // namespace attnbook

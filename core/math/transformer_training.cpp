@@ -233,6 +233,16 @@ int positionsIn(const std::vector<Sentence>& sentences) {
     return m;
 }
 
+// X0 (n × d) as the rows of the vocab that the cell's tokens name, after the vocab moved.
+void withTokenRows(TransformerConfig& c) {
+    for (size_t r = 0; r < c.tokens.size() && r < c.X0.n_rows; ++r) {
+        const auto at = std::find(c.vocabLabels.begin(), c.vocabLabels.end(), c.tokens[r]);
+        if (at != c.vocabLabels.end()) {
+            c.X0.row(r) = c.vocab.row(arma::uword(at - c.vocabLabels.begin()));
+        }
+    }
+}
+
 // splitmix64's next output as u ∈ [0, 1): (x >> 11) · 2⁻⁵³.
 double uniform(std::uint64_t& state) {
     return double(splitmix64(state) >> 11) * 0x1.0p-53;
@@ -431,6 +441,8 @@ TrainingResult trainTransformer(const TransformerConfig& cell, const TrainingSpe
             theta -= spec.lr * (mHat / (arma::sqrt(vHat) + kEpsilon));
         }
     }
+    // The cell's own tokens are rows of the vocab it learned: X0 follows it.
+    withTokenRows(out.weights);
     return out;
 }
 

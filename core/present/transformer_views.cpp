@@ -147,6 +147,23 @@ std::optional<KnockoutView> knockoutView(const TransformerResult& result) {
     return view;
 }
 
+std::optional<TrainingCurve> trainingCurve(const TrainingResult* training) {
+    if (!training || training->loss.empty()) {
+        return std::nullopt;
+    }
+    const TrainingResult& t = *training;
+    TrainingCurve curve;
+    for (size_t step = 0; step < t.loss.size(); ++step) {
+        curve.steps.push_back(double(step));
+    }
+    curve.loss = t.loss;
+    curve.heldOut = t.heldOutLoss;
+    curve.shown = t.shown;
+    curve.shownLoss = t.loss[size_t(t.shown)];
+    curve.stopped = t.stopped;
+    return curve;
+}
+
 std::vector<GeneratedWord> generationSteps(const TransformerResult& result) {
     std::vector<GeneratedWord> steps;
     int keys = result.n;

@@ -84,6 +84,17 @@ struct KnockoutView {
     std::vector<KnockoutBar> bars; // per layer: each head, the attention, the FFN, the block
 };
 
+// The training view (docs/training.md): the loss at every step, on the training sentences and
+// the held-out ones, and the step whose weights the cell shows.
+struct TrainingCurve {
+    std::vector<double> steps;   // 0 … S
+    std::vector<double> loss;    // one per step
+    std::vector<double> heldOut; // one per step; empty without held-out sentences
+    int shown = 0;
+    double shownLoss = 0.0;
+    std::string stopped; // why training ended early, or ""
+};
+
 // Row `row` of `m`, its first `columns` numbers at most.
 std::vector<double> rowOf(const arma::mat& m, arma::uword row,
                           arma::uword columns = arma::uword(-1));
@@ -113,6 +124,8 @@ std::vector<GeneratedWord> generationSteps(const TransformerResult& result);
 int headsOf(const TransformerResult& result, int layer);
 // Nothing when the result has no knock-outs (the cell was not asked for them).
 std::optional<KnockoutView> knockoutView(const TransformerResult& result);
+// Nothing when the cell does not train (`training` null).
+std::optional<TrainingCurve> trainingCurve(const TrainingResult* training);
 // What a bar is called: "block 1, head 2", "block 1 attention", "block 1 FFN", "block 1".
 std::string knockoutPartLabel(const ModelPart& part);
 // Nothing outside the layers run, the heads, the rows, or for a block size below 1.

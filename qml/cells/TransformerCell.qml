@@ -24,7 +24,8 @@ Card {
         { name: "generation", label: qsTr("Generation") },
         { name: "cache", label: qsTr("Cache") },
         { name: "blocks", label: qsTr("Attention in blocks") },
-        { name: "knockout", label: qsTr("Knock-outs") }
+        { name: "knockout", label: qsTr("Knock-outs") },
+        { name: "training", label: qsTr("Training") }
     ]
     readonly property var tabs: {
         // In the order the lesson lists them, its first view showing first; the attention
@@ -202,7 +203,7 @@ Card {
         readonly property var tab: card.tabs[card.viewIndex] || null
         sourceComponent: tab === null ? null : ({
             stream: streamView, ffn: ffnView, next: nextView, generation: generationView,
-            cache: cacheView, blocks: blocksView, knockout: knockoutView,
+            cache: cacheView, blocks: blocksView, knockout: knockoutView, training: trainingView,
             attention: attentionView
         })[tab.name]
     }
@@ -244,6 +245,7 @@ Card {
     Component { id: cacheView; CacheView { cell: card.cell } }
     Component { id: blocksView; BlocksView { cell: card.cell } }
     Component { id: knockoutView; KnockoutView { cell: card.cell } }
+    Component { id: trainingView; TrainingView { cell: card.cell } }
     Component {
         id: attentionView
         Loader {

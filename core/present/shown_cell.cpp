@@ -1,0 +1,19 @@
+#include "core/present/shown_cell.h"
+
+namespace attnbook {
+
+TransformerCellSpec shownSpec(const TransformerCellSpec& authored,
+                              const TransformerResult* computed) {
+    TransformerCellSpec shown = authored;
+    if (computed && computed->training) {
+        shown.config = computed->training->weights;
+        // A reader's new token takes its row of the vocab as trained.
+        const TransformerConfig& c = shown.config;
+        for (size_t w = 0; w < c.vocabLabels.size() && w < c.vocab.n_rows; ++w) {
+            shown.vocab[c.vocabLabels[w]] = c.vocab.row(arma::uword(w));
+        }
+    }
+    return shown;
+}
+
+} // namespace attnbook
