@@ -550,3 +550,95 @@ TEST_CASE("transformerTypedValuesAreFoundAndFixed") {
     const Computed after = compute(parseLesson(fix.bytes, kLessonPath));
     CHECK(findTypedNumbers(after.lesson, after.results).empty());
 }
+
+namespace {
+
+// kValid with a train key before its closing fence.
+std::string withTrain(const std::string& train) {
+    std::string text = kValid;
+    text.insert(text.rfind("```\n"), train);
+    return text;
+}
+
+} // namespace
+
+// A cell that trains: its training and its trained numbers in compute's JSON, bindable; the
+// same cell trained from a text file of sentences in its folder gives the same numbers.
+TEST_CASE("transformerTrainsFromTheLessonsSentences") {
+    const std::string train = "train:\n"
+                              "  data: [[a, b, a], [b, a, b, a]]\n"
+                              "  held_out: [[a, a, b]]\n"
+                              "  steps: 12\n"
+                              "  optimizer: sgd\n"
+                              "  lr: 0.1\n";
+    const std::string text = withTrain(train) +
+                             "\nLoss {{t.training.loss[0]:4}} → {{t.training.loss[12]:4}}, held "
+                             "out {{t.training.held_out_loss[12]:4}}.<!-- general -->"
+                             "{{? t.training.loss[12] < t.training.loss[0]}}\n";
+    const Computed c = compute(parseLesson(text, "t.md"));
+    CHECK_MESSAGE(c.problems.empty(), describe(c.problems));
+    const ComputedCell* cell = c.results.cell("t");
+    REQUIRE((cell && cell->transformer && cell->transformer->training));
+    const TrainingResult& t = *cell->transformer->training;
+    CHECK(t.loss.size() == 13);
+    CHECK(t.heldOutLoss.size() == 13);
+    CHECK(t.gradNorm.size() == 12);
+    CHECK(t.shown == 12);
+    const nlohmann::json json = nlohmann::json::parse(cell->json.dump());
+    CHECK(json.at("training").at("loss").size() == 13);
+    CHECK(json.at("training").at("shown") == 12);
+    CHECK(json.at("training").at("weights").at("layers")[0].contains("attention"));
+    // The cell's own numbers are the trained model's: its loss is not the untrained one's.
+    const Computed untrained = compute(parseLesson(kValid, "t.md"));
+    CHECK(*cell->transformer->loss != *untrained.results.cell("t")->transformer->loss);
+
+    // The sentences from a file beside the lesson: the same training, the file among the
+    // cell's data files (a bundle carries it).
+    const test::TempDir dir;
+    REQUIRE(test::writeFile(dir.path() / "sentences.txt", "a b a\nb a b a\n"));
+    std::string fromFile = train;
+    fromFile.replace(fromFile.find("[[a, b, a], [b, a, b, a]]"),
+                     std::string("[[a, b, a], [b, a, b, a]]").size(), "{file: sentences.txt}");
+    const std::string path = (dir.path() / "t.md").string();
+    const Computed file = compute(parseLesson(withTrain(fromFile), path));
+    CHECK_MESSAGE(file.problems.empty(), describe(file.problems));
+    const auto& fileTraining = file.results.cell("t")->transformer->training;
+    REQUIRE(fileTraining);
+    CHECK(fileTraining->loss == t.loss);
+    CHECK(lessonDataFiles(file.lesson) == std::vector<std::string>{"sentences.txt"});
+}
+
+TEST_CASE("transformerTrainErrorsPointAtTheValue") {
+    struct Case {
+        const char* train;
+        const char* at;
+        const char* message;
+    };
+    const Case cases[] = {
+        {"train:\n  data: [[a, zebra]]\n  steps: 3\n", "[a, zebra]",
+         "train.data: 'zebra' is not in the vocab"},
+        {"train:\n  data: [[a, b]]\n  steps: 3\n  show: 4\n", "4\n",
+         "train.show must be between 0 and steps (3)"},
+        {"train:\n  data: [[a, b]]\n", "data:", "train needs steps"},
+        {"train:\n  data: [[a, b]]\n  steps: 3\n  optimizer: rmsprop\n", "rmsprop",
+         "train.optimizer must be sgd or adam"},
+        {"train:\n  data: [[a, b]]\n  steps: 3\n  lr: 0\n", "0\n",
+         "train.lr must be a number above 0"},
+        {"train:\n  data: {file: ../x.txt}\n  steps: 3\n", "../x.txt", "train.data: ../x.txt:"},
+        {"train:\n  data: [[a, b]]\n  steps: 3\n  init: {seed: -1}\n", "-1",
+         "train.init.seed must be a whole number"},
+    };
+    for (const Case& e : cases) {
+        test::dataRow(e.message, [&] {
+            const std::string text = withTrain(e.train);
+            const auto [line, column] = positionOf(text, e.at);
+            const Computed c = compute(parseLesson(text, "t.md"));
+            REQUIRE_MESSAGE(c.problems.size() == 1, describe(c.problems));
+            const Diagnostic& d = c.problems.front();
+            CHECK(d.severity == Severity::Error);
+            CHECK_MESSAGE((d.line == line && d.column == column),
+                          "expected " << line << ":" << column << ", got " << describe(c.problems));
+            CHECK_MESSAGE(d.message.find(e.message) != std::string::npos, describe(c.problems));
+        });
+    }
+}
