@@ -171,7 +171,8 @@ MenuBar {
                 model: [
                     { title: qsTr("Attention, the full lesson"), path: "qrc:/documents/attention.md" },
                     { title: qsTr("Attention and transformers, the short lesson"), path: "qrc:/documents/transformers.md" },
-                    { title: qsTr("A transformer, taken apart"), path: "qrc:/documents/transformer.md" }
+                    { title: qsTr("A transformer, taken apart"), path: "qrc:/documents/transformer.md" },
+                    { title: qsTr("How training sets the grids"), path: "qrc:/documents/training.md" }
                 ]
                 delegate: MenuItem {
                     required property var modelData
