@@ -1,6 +1,5 @@
 #include "exports/lesson_notebook.h"
 
-#include "core/present/shown_cell.h"
 #include "exports/notebook_cells.h"
 #include "exports/notebook_python.h"
 #include "exports/notebook_transformer.h"
@@ -85,9 +84,7 @@ ExportResult renderLessonNotebook(const Lesson& lesson, const LessonResults& res
                 part = attentionNotebookCells(cell->id, *spec, *computed->attention);
             } else if (const TransformerCellSpec* transformer = cell->transformer();
                        transformer && computed && computed->transformer) {
-                part = transformerNotebookCells(
-                    cell->id, shownSpec(*transformer, computed->transformer.get()),
-                    *computed->transformer);
+                part = transformerNotebookCells(cell->id, *transformer, *computed->transformer);
             } else if (const ChartCellSpec* chart = cell->chart(); chart && computed) {
                 part = chartNotebookCells(cell->id, *chart);
             } else if (const QuizCellSpec* quiz = cell->quiz()) {

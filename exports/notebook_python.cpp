@@ -62,7 +62,9 @@ const std::set<std::string>& reservedNames() {
             // the transformer's functions (notebook_transformer_functions.cpp)
             "math erf layer_norm activation transformer_layer chances transformer_forward "
             "cross_entropy next_chances splitmix64 pick_word transformer_generate "
-            "show_transformer check_against_attnbook transformer_knockouts "
+            "show_transformer check_against_attnbook transformer_knockouts layer_norm_backward "
+            "activation_slope transformer_gradients trainable_parameters gradient_at "
+            "random_initial_weights transformer_train "
             // the names a chart cell's code assigns around its variable
             "t series points label xs ys";
         std::set<std::string> all;

@@ -209,6 +209,44 @@ void writeModel(std::string& out, const TransformerCellSpec& spec, const Transfo
     out += "}\n";
 }
 
+// The training of docs/training.md, run in NumPy from the weights written above (or random
+// ones), leaving the shown step's weights in `model`; then the tokens' rows of the trained vocab.
+void writeTraining(std::string& out, const TrainingSpec& t, const TransformerConfig& c) {
+    const auto sentences = [&](const std::vector<std::vector<int>>& all) {
+        std::string list = "[\n";
+        for (const std::vector<int>& rows : all) {
+            std::vector<std::string> words;
+            for (int row : rows) {
+                words.push_back(c.vocabLabels[size_t(row)]);
+            }
+            list += "        " + pythonStrings(words) + ",\n";
+        }
+        return list + "    ]";
+    };
+    std::vector<std::string> moving;
+    for (const auto& [on, name] : {std::pair{t.trainable.attention, "attention"},
+                                   {t.trainable.ffn, "ffn"},
+                                   {t.trainable.norm, "norm"},
+                                   {t.trainable.vocab, "vocab"}}) {
+        if (on) {
+            moving.push_back(name);
+        }
+    }
+    out += "\n# Training (docs/training.md), in NumPy: full batch, each sentence on its own\n";
+    out +=
+        "training = transformer_train(\n    model,\n    data=" + sentences(t.data) +
+        ",\n    held_out=" + sentences(t.heldOut) + ",\n    steps=" + std::to_string(t.steps) +
+        ", optimizer=" + (t.optimizer == TrainingSpec::Optimizer::Adam ? "\"adam\"" : "\"sgd\"") +
+        ", lr=" + pythonNumber(t.lr) + ",\n    init=" +
+        (t.init ? "{\"seed\": " + std::to_string(t.init->seed) +
+                      ", \"scale\": " + pythonNumber(t.init->scale) + "}"
+                : std::string("None")) +
+        ", trainable=" + pythonStrings(moving) + ", show=" + std::to_string(t.shownStep()) +
+        ",\n)\n";
+    out += "X0 = vocab[[vocab_words.index(token) for token in tokens]]  # the trained rows\n";
+    out += "X = X0 + P\n";
+}
+
 // attnbook's own numbers for check_against_attnbook.
 void writeAttnbookNumbers(std::string& out, const TransformerResult& r) {
     out += "{\n";
@@ -245,6 +283,10 @@ std::string transformerCode(const std::string& id, const TransformerCellSpec& sp
         writeLayer(out, spec, r, l);
     }
     writeModel(out, spec, r);
+
+    if (spec.training) {
+        writeTraining(out, *spec.training, c);
+    }
 
     out += "\n# Forward: the blocks, the final LN, the logits and the chances\n";
     out += "forward = transformer_forward(X, model)\n";
@@ -287,6 +329,9 @@ std::string transformerCode(const std::string& id, const TransformerCellSpec& sp
     out += "    \"tokens\": tokens, \"X0\": X0, \"P\": P, \"X\": X, **forward,\n";
     out += "    \"next\": next_chances(forward[\"probs\"][-1], model[\"words\"]),\n";
     out += "    \"loss\": loss, \"generation\": generation,\n";
+    if (spec.training) {
+        out += "    \"training\": training,\n";
+    }
     if (c.knockouts) {
         out += "    \"knockout\": knockout,\n";
     }
@@ -294,7 +339,8 @@ std::string transformerCode(const std::string& id, const TransformerCellSpec& sp
     out += "show_transformer(" + key + ", tokens)\n";
     out += "check_against_attnbook(" + key + ", ";
     writeAttnbookNumbers(out, r);
-    out += ")\n";
+    // After training, two implementations' rounding has had many steps to grow.
+    out += spec.training ? ", tolerance=1e-9)\n" : ")\n";
     return out;
 }
 
@@ -354,12 +400,15 @@ std::vector<NotebookCell> transformerNotebookCells(const std::string& id,
                     ? " — refused: " + markdownLiteral(r.generation.refused) + ".\n"
                     : ".\n";
     }
-    if (r.training) {
-        const TrainingResult& t = *r.training;
-        text += "- Trained in attnbook: the weights below are those after step " +
-                std::to_string(t.shown) + " of " + plural(int(t.gradNorm.size()), "step", "steps") +
-                " of training on the cell's sentences; the loss went from " +
-                pythonNumber(t.loss.front()) + " to " + pythonNumber(t.loss.back()) + ".\n";
+    if (spec.training) {
+        const TrainingSpec& t = *spec.training;
+        text += "- Trains: " + plural(t.steps, "step", "steps") + " of " +
+                (t.optimizer == TrainingSpec::Optimizer::Adam ? "Adam" : "SGD") + " (lr " +
+                pythonNumber(t.lr) + ") on " + plural(int(t.data.size()), "sentence", "sentences") +
+                (t.init ? ", from random weights (seed " + std::to_string(t.init->seed) + ")"
+                        : std::string()) +
+                "; the code below trains in NumPy and shows the model after step " +
+                std::to_string(t.shownStep()) + ".\n";
     }
     if (!spec.loadedFrom.empty()) {
         text += "- Read from files: ";

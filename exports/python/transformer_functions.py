@@ -130,6 +130,230 @@ def transformer_knockouts(X, model, target_rows):
     }
 
 
+# ---- Training (docs/training.md): the backward pass and the optimiser steps ----
+
+
+def layer_norm_backward(G, X, ln, eps):
+    """∂L/∂X and {"gamma", "beta"} gradients of LN over the rows X, from G = ∂L/∂LN(X); the
+    identity (ln None) passes G through."""
+    if ln is None:
+        return G, None
+    mean = X.mean(axis=1, keepdims=True)
+    inv = 1 / np.sqrt(((X - mean) ** 2).mean(axis=1, keepdims=True) + eps)
+    xhat = (X - mean) * inv
+    G_xhat = G * ln["gamma"]
+    G_X = inv * (G_xhat - G_xhat.mean(axis=1, keepdims=True)
+                 - xhat * (G_xhat * xhat).mean(axis=1, keepdims=True))
+    return G_X, {"gamma": (G * xhat).sum(axis=0), "beta": G.sum(axis=0)}
+
+
+def activation_slope(name, x):
+    """act′(x), element by element."""
+    if name == "gelu":  # Φ(x) + x φ(x)
+        return 0.5 * (1 + erf(x / math.sqrt(2))) + x * np.exp(-x * x / 2) / math.sqrt(2 * math.pi)
+    if name == "gelu_tanh":
+        c = math.sqrt(2 / math.pi)
+        t = np.tanh(c * (x + 0.044715 * x * x * x))
+        return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * c * (1 + 3 * 0.044715 * x * x)
+    return (x > 0).astype(float)  # relu
+
+
+def transformer_gradients(X, model, forward, target_rows, weight):
+    """∂L/∂θ of L = weight · Σ_r −log p[r][target_r] at temperature 1: the backward pass of
+    transformer.md, stage by stage in reverse, by the names of `grad`."""
+    G_logits = np.zeros_like(forward["probs"])  # (n × V)
+    for r, target in enumerate(target_rows):
+        if target is not None:
+            G_logits[r] = weight * forward["probs"][r]
+            G_logits[r, target] -= weight
+    grads = {"U": G_logits.T @ forward["final_ln"], "b_U": G_logits.sum(axis=0),
+             "layers": [None] * len(model["layers"])}
+    last = forward["layers"][-1]["resid2"] if forward["layers"] else X
+    G, grads["final_ln"] = layer_norm_backward(G_logits @ model["U"], last, model["final_ln"],
+                                               model["eps"])
+    for l in reversed(range(len(forward["layers"]))):
+        layer, out = model["layers"][l], forward["layers"][l]
+        g = {"ln2": None, "ffn": None}
+        G_R = G.copy()  # Xˡ = R + F: ∂L/∂R gets ∂L/∂Xˡ, and more through the FFN
+        if layer["ffn"] is not None:
+            f, cache = layer["ffn"], out["ffn"]
+            G_pre = (G @ f["W_2"]) * activation_slope(f["activation"], cache["pre"])
+            g["ffn"] = {"W_1": G_pre.T @ out["ln2"], "b_1": G_pre.sum(axis=0),
+                        "W_2": G.T @ cache["act"], "b_2": G.sum(axis=0)}
+            G_G, g["ln2"] = layer_norm_backward(G_pre @ f["W_1"], out["resid1"], layer["ln2"],
+                                                model["eps"])
+            G_R = G_R + G_G
+        a, att = layer["attention"], out["attention"]
+        g["attention"] = {"W_O": G_R.T @ att["concat"], "b_O": G_R.sum(axis=0)}
+        G_Q, G_K, G_V = attention_backward(G_R @ a["W_O"], att["Q"], att["K"], att["V"],
+                                           att["head"], a["heads"], a["d_k"], a["d_v"],
+                                           a["scale"])
+        for name, G_W in (("Q", G_Q), ("K", G_K), ("V", G_V)):
+            g["attention"]["W_" + name] = G_W.T @ att["X"]
+            g["attention"]["b_" + name] = G_W.sum(axis=0)
+        G_H = G_Q @ a["W_Q"] + G_K @ a["W_K"] + G_V @ a["W_V"]
+        G_X, g["ln1"] = layer_norm_backward(G_H, out["input"], layer["ln1"], model["eps"])
+        G = G_R + G_X  # R = Xˡ⁻¹ + A
+        grads["layers"][l] = g
+    grads["X0"] = G  # the positions are constant
+    return grads
+
+
+def trainable_parameters(model, trainable):
+    """(holder, key, path to its gradient) for every parameter that moves, in `grad` order."""
+    out = []
+    for l, layer in enumerate(model["layers"]):
+        if "attention" in trainable:
+            for name in ("W_Q", "b_Q", "W_K", "b_K", "W_V", "b_V", "W_O", "b_O"):
+                out.append((layer["attention"], name, ("layers", l, "attention", name)))
+        if "norm" in trainable:
+            for ln in ("ln1", "ln2"):
+                if layer[ln] is not None:
+                    out.append((layer[ln], "gamma", ("layers", l, ln, "gamma")))
+                    out.append((layer[ln], "beta", ("layers", l, ln, "beta")))
+        if "ffn" in trainable and layer["ffn"] is not None:
+            for name in ("W_1", "b_1", "W_2", "b_2"):
+                out.append((layer["ffn"], name, ("layers", l, "ffn", name)))
+    if "norm" in trainable and model["final_ln"] is not None:
+        out.append((model["final_ln"], "gamma", ("final_ln", "gamma")))
+        out.append((model["final_ln"], "beta", ("final_ln", "beta")))
+    if "vocab" in trainable:
+        out.append((model, "embed", ("vocab",)))
+        if model["U"] is not model["embed"]:
+            out.append((model, "U", ("U",)))
+        out.append((model, "b_U", ("b_U",)))
+    return out
+
+
+def gradient_at(grads, path):
+    """The gradient a path names, or None where the pass computed none."""
+    for step in path:
+        if grads is None:
+            return None
+        grads = grads[step]
+    return grads
+
+
+def random_initial_weights(model, seed, scale):
+    """scale · z into the vocab rows, then each layer's W_Q, W_K, W_V, W_O, W_1, W_2, then a
+    separate U, row by row; biases 0, γ 1, β 0. z = √(−2 ln(1 − u₁)) · cos(2π u₂), u from
+    splitmix64 seeded by `seed`, (x >> 11) · 2⁻⁵³."""
+    state = seed
+
+    def fill(M):
+        nonlocal state
+        for r in range(M.shape[0]):
+            for c in range(M.shape[1]):
+                state, x1 = splitmix64(state)
+                state, x2 = splitmix64(state)
+                u1, u2 = (x1 >> 11) * 2.0 ** -53, (x2 >> 11) * 2.0 ** -53
+                M[r, c] = scale * (math.sqrt(-2.0 * math.log(1.0 - u1)) * math.cos(2.0 * math.pi * u2))
+
+    fill(model["embed"])
+    for layer in model["layers"]:
+        a = layer["attention"]
+        for name in ("W_Q", "W_K", "W_V", "W_O"):
+            fill(a[name])
+        if layer["ffn"] is not None:
+            fill(layer["ffn"]["W_1"])
+            fill(layer["ffn"]["W_2"])
+        for holder, names in ((a, ("b_Q", "b_K", "b_V", "b_O")), (layer["ffn"], ("b_1", "b_2"))):
+            for name in names if holder is not None else ():
+                holder[name][:] = 0.0
+        for ln in ("ln1", "ln2"):
+            if layer[ln] is not None:
+                layer[ln]["gamma"][:] = 1.0
+                layer[ln]["beta"][:] = 0.0
+    if model["final_ln"] is not None:
+        model["final_ln"]["gamma"][:] = 1.0
+        model["final_ln"]["beta"][:] = 0.0
+    if model["U"] is not model["embed"]:
+        fill(model["U"])
+    model["b_U"][:] = 0.0
+
+
+def transformer_train(model, data, held_out, steps, optimizer, lr, init, trainable, show):
+    """docs/training.md: full-batch training on the sentences in `data` (lists of words), each
+    run on its own at temperature 1 without padding; SGD or Adam. Leaves the weights after step
+    `show` in `model` and returns the loss before each step and after the last, the held-out
+    loss, ‖g‖₂ at each step and the step shown."""
+    if init is not None:
+        random_initial_weights(model, init["seed"], init["scale"])
+    run = dict(model, temperature=1, layers=[
+        dict(layer, attention=dict(layer["attention"], padding=None)) for layer in model["layers"]])
+    d = model["embed"].shape[1]
+
+    def prepared(sentences):
+        out = []
+        for words in sentences:
+            rows = [model["embed_words"].index(w) for w in words]
+            targets = [model["words"].index(w) for w in words[1:]] + [None]
+            if len(words) > 1:
+                out.append((rows, targets))
+        return out
+
+    def inputs(rows):
+        P = sinusoidal_positions(len(rows), d) if model["positional"] == "sinusoidal" \
+            else np.zeros((len(rows), d))
+        return model["embed"][rows] + P
+
+    def loss_over(sentences, gradients=False):
+        M = sum(len(rows) - 1 for rows, _ in sentences)
+        loss, total = 0.0, None
+        for rows, targets in sentences:
+            X = inputs(rows)
+            forward = transformer_forward(X, run)
+            loss += (len(rows) - 1) / M * cross_entropy(forward["logits"], 1, targets)
+            if gradients:
+                grads = transformer_gradients(X, run, forward, targets, 1 / M)
+                vocab = np.zeros_like(model["embed"])  # each token's row of ∂L/∂X0 added
+                np.add.at(vocab, rows, grads["X0"])
+                if model["U"] is model["embed"]:
+                    vocab += grads["U"]
+                grads["vocab"] = vocab
+                found = [gradient_at(grads, path) for _, _, path in params]
+                total = found if total is None else [
+                    t if g is None else (g if t is None else t + g) for t, g in zip(total, found)]
+        return loss, total
+
+    params = trainable_parameters(model, trainable)
+    train, held = prepared(data), prepared(held_out)
+    result = {"loss": [], "held_out_loss": [], "grad_norm": [], "shown": 0}
+    moments = [(0.0, 0.0) for _ in params]
+    kept = None
+    for step in range(steps + 1):
+        loss, total = loss_over(train, gradients=step < steps)
+        if not math.isfinite(loss):
+            break
+        result["loss"].append(loss)
+        if held:
+            result["held_out_loss"].append(loss_over(held)[0])
+        if step <= show:
+            kept = [holder[key].copy() for holder, key, _ in params]
+            result["shown"] = step
+        if step == steps:
+            break
+        total = [np.zeros_like(holder[key]) if g is None else g
+                 for (holder, key, _), g in zip(params, total)]
+        result["grad_norm"].append(math.sqrt(sum(float((g * g).sum()) for g in total)))
+        for i, ((holder, key, _), g) in enumerate(zip(params, total)):
+            if optimizer == "sgd":
+                holder[key] -= lr * g
+                continue
+            m, v = moments[i]
+            m = 0.9 * m + (1 - 0.9) * g
+            v = 0.999 * v + (1 - 0.999) * g * g
+            moments[i] = (m, v)
+            m_hat = m / (1 - 0.9 ** (step + 1))
+            v_hat = v / (1 - 0.999 ** (step + 1))
+            holder[key] -= lr * (m_hat / (np.sqrt(v_hat) + 1e-8))
+    for (holder, key, _), value in zip(params, kept):
+        holder[key][...] = value  # the weights of the step shown
+    if not held:
+        del result["held_out_loss"]
+    return result
+
+
 def splitmix64(state):
     """(the new state, the next 64-bit output): Python ints kept to 64 bits by masking."""
     mask = (1 << 64) - 1

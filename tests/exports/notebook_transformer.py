@@ -210,6 +210,29 @@ def random_cell(rng, index):
     return f"```transformer t{index:02d}\n" + "\n".join(lines) + "\n```\n"
 
 
+# A cell that trains by SGD from its own weights, with held-out sentences and only attention and
+# the vocab moving (documents/training.md covers Adam from random weights).
+TRAINED_CELL = """```transformer trained
+tokens: [a, b, c]
+vocab: {a: [1, 0, 0, 0.5], b: [0, 1, 0, -0.5], c: [0, 0, 1, 0.25], d: [0.5, 0.5, 0, 0]}
+positional: sinusoidal
+layers:
+  - attention: {heads: 2, mask: causal, b_O: [0.1, 0, 0, -0.1]}
+    ffn: {W_1: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 1]], W_2: [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]], activation: gelu_tanh}
+targets: [b, c, d]
+train:
+  data: [[a, b, c, d], [b, c, d, a], [c, d, a, b], [a, c, b, d, a]]
+  held_out: [[d, a, b, c]]
+  steps: 25
+  optimizer: sgd
+  lr: 0.3
+  trainable: [attention, vocab]
+  show: 20
+```
+
+"""
+
+
 def write_lesson(folder, documents, seed=7):
     rng = random.Random(seed)
     data = os.path.join(folder, "data")
@@ -223,6 +246,7 @@ def write_lesson(folder, documents, seed=7):
              "\n# Cells that cover the options\n\n"]
     for cell in fixed_cells(rng, data):
         parts += [cell, "\n"]
+    parts.append(TRAINED_CELL)
     parts.append("# Random cells\n\n")
     for index in range(12):
         parts += [random_cell(rng, index), "\n"]
@@ -273,6 +297,10 @@ def main():
     comparison = notebook_numpy.Comparison()
     cells = notebook_numpy.check_lesson(attnbook, lesson, work, comparison)
     check_bundle(attnbook, lesson, work, comparison)
+    # The shipped lessons of transformer cells: knock-outs (transformer.md) and training.
+    for shipped in ("transformer.md", "training.md"):
+        cells += notebook_numpy.check_lesson(attnbook, os.path.join(documents, shipped), work,
+                                             comparison)
     print(f"{cells} cells, {comparison.numbers} numbers compared; the largest difference is "
           f"{comparison.worst:.3g} of max(1, |value|) (at {comparison.worst_at})")
     for failure in comparison.failures[:40]:
