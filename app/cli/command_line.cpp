@@ -27,6 +27,7 @@
 #include <cstring>
 #include <iostream>
 #include <new>
+#include <tuple>
 
 namespace attnbook {
 namespace {
@@ -349,14 +350,16 @@ int checkCommand(const QStringList& arguments) {
         return checkCommand(again);
     }
     std::vector<Diagnostic> all = lessonProblems(whatIf->lesson, whatIf->results);
-    // The sweep tries the reader's what-ifs on the file as it is, not on a --set what-if.
-    if ((options.has("--strict") || options.has("--what-ifs")) && !options.has("--set") &&
-        !hasErrors(all)) {
+    // The sweep tries the reader's what-ifs on the file as it is, not on a --set what-if. It
+    // runs with errors too (over the cells that compute), so that an author fixing one problem
+    // at a time sees the rest: the errors first, then what the sweep found, each in line order.
+    if ((options.has("--strict") || options.has("--what-ifs")) && !options.has("--set")) {
         AttentionEngine engine;
         SweepReport sweep = sweepReaderWhatIfs(whatIf->lesson, whatIf->results, engine);
         all.insert(all.end(), sweep.warnings.begin(), sweep.warnings.end());
-        std::stable_sort(all.begin(), all.end(),
-                         [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+        std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
+            return std::tie(a.severity, a.line) < std::tie(b.severity, b.line);
+        });
     }
     for (Diagnostic& d : all) {
         d.line = whatIf->originalLine(d.line); // the file's lines, not the what-if's

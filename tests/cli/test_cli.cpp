@@ -291,6 +291,16 @@ class TestCli : public QObject {
         const Run quiet = attnbook({"check", guarded, "--strict"});
         QVERIFY2(quiet.exitCode == 0, quiet.err.constData());
         QVERIFY2(quiet.err.isEmpty(), quiet.err.constData());
+
+        // With an error elsewhere the sweep still runs: the error first, then the sentence.
+        const QString broken = write("sweep-broken.md", cell + "Because the mask is causal, red "
+                                                               "reads only itself.\n\nIt gives "
+                                                               "{{colour.outptu[0][0]}}.\n");
+        const Run both = attnbook({"check", broken, "--what-ifs"});
+        QCOMPARE(both.exitCode, 3);
+        const qsizetype error = both.err.indexOf("sweep-broken.md:14:10: error: binding");
+        const qsizetype sweep = both.err.indexOf("sweep-broken.md:12:1: warning: this sentence");
+        QVERIFY2(error >= 0 && sweep > error, both.err.constData());
     }
 
     // Issue 22: --fix leaves a number that equals a constant of the cell (the scale) beside
