@@ -519,17 +519,6 @@ PdfBoxPtr ffnView(const TransformerCellSpec& spec, const TransformerResult& r,
 
 // ---- The next word ----
 
-// The chosen word: generation's first pick, else the greedy pick.
-int chosenWord(const TransformerResult& r) {
-    if (r.generation.ran && !r.generation.steps.empty()) {
-        return r.generation.steps.front().word;
-    }
-    if (r.probs.is_empty()) {
-        return -1;
-    }
-    return pickGreedy(r.probs.row(r.probs.n_rows - 1));
-}
-
 Figure nextWordsFigure(const TransformerResult& r, int chosen, const QString& mark, qreal width) {
     const arma::uword last = r.probs.n_rows - 1;
     // The words by chance, as `next` lists them (at most 10), and the chosen word if it is not
@@ -602,7 +591,7 @@ PdfBoxPtr nextView(const TransformerCellSpec& spec, const TransformerResult& r,
     auto box = cellViewBox(
         QStringLiteral("The next word after “%1” (row %2)").arg(tokenAt(r, last)).arg(last + 1),
         area);
-    const int chosen = chosenWord(r);
+    const int chosen = transformer_views::chosenNextWord(r);
     const bool generated = r.generation.ran && !r.generation.steps.empty();
     const QString mark = !generated ? QStringLiteral("greedy pick")
                          : spec.config.generate->pick == PickKind::Greedy

@@ -93,11 +93,19 @@ double ffnRange(const TransformerResult& result, int layer) {
     return largestMagnitude(result.layers[size_t(layer)].ffnAct);
 }
 
+int chosenNextWord(const TransformerResult& result) {
+    if (result.generation.ran && !result.generation.steps.empty()) {
+        return result.generation.steps.front().word;
+    }
+    if (result.probs.is_empty()) {
+        return -1;
+    }
+    return pickGreedy(result.probs.row(result.probs.n_rows - 1));
+}
+
 std::vector<NextWord> nextWords(const TransformerResult& result, int count, bool drawComing) {
-    const std::string chosen = !result.generation.steps.empty()
-                                   ? result.generation.steps.front().label
-                               : !result.next.empty() && !drawComing ? result.next[0].word
-                                                                     : std::string();
+    const int pick = drawComing && result.generation.steps.empty() ? -1 : chosenNextWord(result);
+    const std::string chosen = pick >= 0 ? result.words[size_t(pick)] : std::string();
     std::vector<NextWord> words;
     for (size_t i = 0; i < result.next.size() && int(i) < count; ++i) {
         const std::string& word = result.next[i].word;

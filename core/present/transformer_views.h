@@ -117,8 +117,11 @@ double changeRange(const TransformerResult& result, int stage);
 // [] outside the layers run.
 std::vector<FfnRow> ffnRows(const TransformerResult& result, int layer);
 double ffnRange(const TransformerResult& result, int layer);
-// The top `count` chances; the word generation picked first is chosen, else the most likely,
-// none while a sampled draw is `drawComing` (it may pick another).
+// The word the cell picks next, as an index into its words: generation's first pick, else the
+// likeliest (the first in order on a tie); −1 without chances. One rule for every renderer.
+int chosenNextWord(const TransformerResult& result);
+// The top `count` chances, chosenNextWord marked, none while a sampled draw is `drawComing`
+// (it may pick another).
 std::vector<NextWord> nextWords(const TransformerResult& result, int count, bool drawComing);
 std::vector<GeneratedWord> generationSteps(const TransformerResult& result);
 int headsOf(const TransformerResult& result, int layer);
