@@ -243,14 +243,14 @@ int computeCommand(const QStringList& arguments) {
 // `check --fix`: rewrites each hand-typed number (typed_numbers.h) into its binding in
 // FILE, through the output policy as `edit` writes, and says what it did. Returns false
 // after printing why when nothing could be written, with `exitCode` set.
-// The hand-typed numbers whose binding holds in every what-if a reader can make and in the
-// worksheet variants (typed_number_coincidences.h); the others are reported and left.
-std::vector<TypedNumber> bindingsThatHold(const std::string& file, const Lesson& lesson,
-                                          const LessonResults& results) {
+// Every hand-typed number weighed as --fix weighs it: its binding against every what-if a
+// reader can make and the worksheet variants (typed_number_coincidences.h). One implementation
+// for --fix, which binds only those that hold, and for check, whose advice says the same.
+CoincidenceCheck weighTypedNumbers(const Lesson& lesson, const LessonResults& results) {
     constexpr int kVariantsWeighed = 6; // as many as a worksheet of attention.md can differ in
     CoincidenceCheck check(results, findTypedNumbers(lesson, results));
     if (check.sites().empty()) {
-        return {};
+        return check;
     }
     AttentionEngine engine;
     forEachReaderWhatIf(lesson, results, engine,
@@ -265,6 +265,14 @@ std::vector<TypedNumber> bindingsThatHold(const std::string& file, const Lesson&
             }
         }
     }
+    return check;
+}
+
+// The hand-typed numbers whose binding holds (weighTypedNumbers); the others are reported and
+// left.
+std::vector<TypedNumber> bindingsThatHold(const std::string& file, const Lesson& lesson,
+                                          const LessonResults& results) {
+    const CoincidenceCheck check = weighTypedNumbers(lesson, results);
     std::vector<TypedNumber> out;
     for (size_t i = 0; i < check.sites().size(); ++i) {
         const TypedNumber& site = check.sites()[i];
@@ -276,6 +284,35 @@ std::vector<TypedNumber> bindingsThatHold(const std::string& file, const Lesson&
         }
     }
     return out;
+}
+
+// check's advice for a hand-typed number that --fix would not bind: the reason, not a binding
+// that holds only by coincidence.
+void adviseAsFixWould(std::vector<Diagnostic>& all, const Lesson& lesson,
+                      const LessonResults& results) {
+    if (std::none_of(all.begin(), all.end(), [](const Diagnostic& d) {
+            return d.message.find(" is typed by hand but equals ") != std::string::npos;
+        })) {
+        return; // nothing typed: no what-ifs to weigh
+    }
+    const CoincidenceCheck check = weighTypedNumbers(lesson, results);
+    for (size_t i = 0; i < check.sites().size(); ++i) {
+        if (check.why(i).empty()) {
+            continue;
+        }
+        const TypedNumber& site = check.sites()[i];
+        const Diagnostic said = site.diagnostic();
+        for (Diagnostic& d : all) {
+            if (d.line == said.line && d.column == said.column && d.message == said.message) {
+                d.message = site.typed + " is typed by hand" +
+                            (site.inVaryingQuiz
+                                 ? " in a quiz whose cell varies on worksheets (false on every "
+                                   "other variant), and "
+                                 : ", and ") +
+                            check.why(i);
+            }
+        }
+    }
 }
 
 bool fixTypedNumbersInFile(const CommandOptions& options, const WhatIf& whatIf, int& exitCode) {
@@ -350,6 +387,9 @@ int checkCommand(const QStringList& arguments) {
         return checkCommand(again);
     }
     std::vector<Diagnostic> all = lessonProblems(whatIf->lesson, whatIf->results);
+    if (!options.has("--set")) {
+        adviseAsFixWould(all, whatIf->lesson, whatIf->results);
+    }
     // The sweep tries the reader's what-ifs on the file as it is, not on a --set what-if. It
     // runs with errors too (over the cells that compute), so that an author fixing one problem
     // at a time sees the rest: the errors first, then what the sweep found, each in line order.

@@ -320,6 +320,13 @@ class TestCli : public QObject {
                                   "becomes [0.5000, 0.0000] while colour.scale stays 0.5"),
                  fix.err.constData());
         QVERIFY(fix.out.contains(": nothing to fix\n"));
+        // check advises what --fix does: the reason, not a binding to write.
+        const Run check = attnbook({"check", path});
+        QVERIFY2(check.err.contains(":13:60: warning: 0.5 is typed by hand, and it equals "
+                                    "colour.scale only by coincidence, it seems: when "
+                                    "colour.tokens=[blue, red]"),
+                 check.err.constData());
+        QVERIFY2(!check.err.contains("write {{colour.scale"), check.err.constData());
         QCOMPARE(readAll(path), varying);
     }
 
