@@ -31,6 +31,10 @@
 //             (TransformerEngine::generate with steps = 2 minus steps = 1, paired runs);
 //             full_seconds the forward pass over the 513 tokens it stands for;
 //             cached_ratio = seconds / full_seconds.
+// knockouts:  the GPT-shaped cell's L·h + 3L knock-out passes (docs/transformer.md), against
+//             as many forward passes' products at the yardstick's rate.
+// train_step: one Adam step over 8 sentences of 64 tokens of the small cell (docs/training.md):
+//             a run of steps = 1 minus steps = 0, against 3 × their forward products.
 //
 // Usage: attnbook-bench [--quick] [--transformer]
 //   --quick: only the two smallest attention sizes; --transformer: only the transformer figures
@@ -38,6 +42,8 @@
 #include "core/document/lesson.h"
 #include "core/math/attention_engine.h"
 #include "core/math/transformer_engine.h"
+#include "core/math/transformer_knockouts.h"
+#include "core/math/transformer_training.h"
 
 #include <armadillo>
 
@@ -385,6 +391,52 @@ void benchGeneration(TransformerConfig config, const TransformerShape& s) {
                  median(oneStep), median(twoSteps), s.n + 1, mismatch);
 }
 
+// Knock-outs (docs/transformer.md): L·h + 3L forward passes, each without one part, against
+// the same passes' dense products at BLAS speed.
+void benchKnockouts(TransformerConfig config, const TransformerShape& s, GemmYardstick& gemm) {
+    TransformerEngine engine;
+    config.knockouts = true;
+    const int passes = knockoutPasses(config);
+    TransformerResult result;
+    const Timing t =
+        timeAgainstGemm([&] { result.knockouts = computeKnockouts(engine, config); }, gemm);
+    const double flops = passes * transformerForwardFlops(s);
+    std::printf("knockouts n=%d d=%d h=%d d_ff=%d layers=%d V=%d passes=%d ", s.n, s.d, s.h, s.dFF,
+                s.layers, s.V, passes);
+    printSeconds(t.seconds);
+    std::printf(" gemm_ratio=%.2f\n", t.seconds / (flops / t.gemmRate));
+    std::fflush(stdout);
+}
+
+// Training (docs/training.md): one step on `sentences` sentences of s.n tokens (each a forward
+// and a backward pass, then the optimiser), against 3 × their forward products at BLAS speed.
+void benchTraining(const TransformerConfig& config, const TransformerShape& s, int sentences,
+                   GemmYardstick& gemm) {
+    TrainingSpec spec;
+    spec.steps = 1;
+    spec.optimizer = TrainingSpec::Optimizer::Adam;
+    for (int i = 0; i < sentences; ++i) {
+        std::vector<int> rows(size_t(s.n));
+        for (int r = 0; r < s.n; ++r) {
+            rows[size_t(r)] = (r * 7 + i * 13) % int(config.vocab.n_rows);
+        }
+        spec.data.push_back(rows);
+    }
+    // steps = 1 costs a step and the loss after it; steps = 0 the loss alone: their difference
+    // is one step.
+    TrainingSpec none = spec;
+    none.steps = 0;
+    const Timing one = timeAgainstGemm([&] { trainTransformer(config, spec); }, gemm);
+    const Timing zero = timeAgainstGemm([&] { trainTransformer(config, none); }, gemm);
+    const double step = one.seconds - zero.seconds;
+    const double flops = 3.0 * sentences * transformerForwardFlops(s);
+    std::printf("train_step n=%d d=%d h=%d d_ff=%d layers=%d V=%d sentences=%d ", s.n, s.d, s.h,
+                s.dFF, s.layers, s.V, sentences);
+    printSeconds(step);
+    std::printf(" gemm_ratio=%.2f\n", step / (flops / one.gemmRate));
+    std::fflush(stdout);
+}
+
 void benchTransformers(GemmYardstick& gemm) {
     const TransformerShape gpt{64, 768, 12, 3072, 2, 1000};
     const TransformerShape small{512, 64, 4, 256, 2, 1000};
@@ -402,6 +454,12 @@ void benchTransformers(GemmYardstick& gemm) {
     });
     benchTransformer(configs[0], gpt, gemm, gptCell.files + smallCell.files, readSeconds);
     benchGeneration(configs[1], small);
+    benchKnockouts(configs[0], gpt, gemm);
+    TransformerConfig trainable = configs[1]; // sinusoidal positions: trainable
+    trainable.generate.reset();
+    benchTraining(trainable,
+                  TransformerShape{64, small.d, small.h, small.dFF, small.layers, small.V}, 8,
+                  gemm);
 }
 
 } // namespace
