@@ -179,8 +179,8 @@ void TransformerCellModel::recompute() {
     const TransformerConfig config = live_.config();
     accept(runTransformerStep(
         wholeInline_ ? TransformerStep::Rest : TransformerStep::Forward, steps_.serial(),
-        [&] { return transformerInlineStep(config, wholeInline_); }, id_.toStdString(),
-        quoted_ ? &all : nullptr));
+        [&] { return keptTraining(transformerInlineStep(config, wholeInline_)); },
+        id_.toStdString(), quoted_ ? &all : nullptr));
     scheduleWorker(); // the rest, when it did not run here
     Q_EMIT updatingChanged();
 }
@@ -194,11 +194,20 @@ void TransformerCellModel::scheduleWorker() {
     // them on the GUI thread): the destructor waits for the job, so they outlive it.
     auto config = std::make_shared<const TransformerConfig>(live_.config());
     if (*step == TransformerStep::Forward) {
-        startJob(*step, [config] { return transformerForwardStep(*config); });
+        startJob(*step, [this, config] { return keptTraining(transformerForwardStep(*config)); });
     } else {
-        startJob(*step,
-                 [config, forward = result_] { return transformerRestStep(*config, *forward); });
+        startJob(*step, [this, config, forward = result_] {
+            return keptTraining(transformerRestStep(*config, *forward));
+        });
     }
+}
+
+// A what-if starts from the trained weights and does not train again: its result carries the
+// lesson's training, so that prose quoting training.* still reads it (docs/training.md).
+std::shared_ptr<TransformerResult>
+TransformerCellModel::keptTraining(std::shared_ptr<TransformerResult> result) const {
+    result->training = training_;
+    return result;
 }
 
 void TransformerCellModel::startJob(TransformerStep step,

@@ -198,6 +198,8 @@ class TransformerCellModel : public QObject {
     using Outcome = TransformerOutcome; // one step of a recompute (see the class comment)
 
     QString edit(const std::function<std::string(TransformerLiveCell&)>& change);
+    std::shared_ptr<TransformerResult>
+    keptTraining(std::shared_ptr<TransformerResult> result) const;
     void recompute();
     // Starts the next job the worker owes, if it is free: the forward step of the latest
     // settings, else the rest of the shown forward result.

@@ -182,6 +182,37 @@ class TransformerWindowTest : public QObject {
         QCOMPARE(cell->result().grad.layers.size(), size_t(cell->layersRun()));
     }
 
+    // documents/training.md's `learner` trains when the lesson opens; a reader's what-if starts
+    // from its trained weights and keeps its training: the loss curve stays, prose quoting
+    // training.* still reads it, and the chances are the trained model's at the new setting.
+    void aTrainedCellKeepsItsTrainingUnderWhatIfs() {
+        LessonSession session;
+        QVERIFY(session.open(QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/training.md")));
+        auto* cell = qobject_cast<TransformerCellModel*>(session.cell(QStringLiteral("learner")));
+        QVERIFY(cell);
+        QTRY_VERIFY(cell->complete());
+        const QVariantMap curve = cell->shown()->training();
+        QCOMPARE(curve.value(QStringLiteral("loss")).toList().size(), 151);
+        const QString before = allProse(session);
+        QVERIFY2(before.contains(QStringLiteral("After\n150 steps the loss is")),
+                 qPrintable(before));
+        QVERIFY(!before.contains(QStringLiteral("—")));
+        const double mat = cell->result().probs(4, 7); // the trained model's chance of mat
+
+        QCOMPARE(cell->setTemperature(2.0), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(cell->complete(), 20000);
+        QCOMPARE(cell->shown()->training().value(QStringLiteral("loss")).toList().size(), 151);
+        QVERIFY(cell->result().training != nullptr);
+        const QString after = allProse(session);
+        QVERIFY2(after.contains(QStringLiteral("After\n150 steps the loss is")), qPrintable(after));
+        QVERIFY2(!after.contains(QStringLiteral("—")), qPrintable(after));
+        // Hotter, the trained model is less sure of mat, but still gives it the most.
+        QVERIFY(cell->result().probs(4, 7) < mat);
+        QCOMPARE(
+            cell->shown()->nextWords().value(0).toMap().value(QStringLiteral("word")).toString(),
+            QStringLiteral("mat"));
+    }
+
     void keepWritesTheLessonsKeys() {
         QTemporaryDir dir;
         LessonSession session;
