@@ -68,6 +68,9 @@ struct TransformerCellSpec {
     std::vector<std::string> vocabOrder;       // labels in file order
     int blockSize = 2;                         // keys per block in the `blocks` view
     std::optional<TrainingSpec> training;      // the `train` key (docs/training.md)
+    // The lesson's text reads ID.knockout: the knock-outs are needed for its words, not only
+    // for the view (config.knockouts is either); what the what-if sweep computes.
+    bool knockoutsQuoted = false;
     std::optional<WorksheetSpec> worksheet;
     std::map<std::string, std::string> loadedFrom; // as AttentionCellSpec's
 };

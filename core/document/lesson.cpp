@@ -83,13 +83,14 @@ void askForQuotedKnockouts(Lesson& lesson) {
     std::string text;
     for (LessonCell& cell : lesson.cells) {
         auto* spec = std::get_if<TransformerCellSpec>(&cell.read.spec);
-        if (!spec || spec->config.knockouts) {
+        if (!spec) {
             continue;
         }
         if (text.empty()) {
             text = lesson.document.serialize();
         }
-        spec->config.knockouts = text.find(cell.id + ".knockout") != std::string::npos;
+        spec->knockoutsQuoted = text.find(cell.id + ".knockout") != std::string::npos;
+        spec->config.knockouts = spec->config.knockouts || spec->knockoutsQuoted;
     }
 }
 

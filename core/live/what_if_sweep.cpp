@@ -371,7 +371,9 @@ std::optional<ComputedCell> viewedCell(const LessonCell& cell, const ReaderViewW
     }
     try {
         TransformerEngine engine(TransformerLimits{attention.limits()});
-        auto result = std::make_shared<TransformerResult>(engine.compute(live.config()));
+        TransformerConfig config = live.config();
+        config.knockouts = cell.transformer()->knockoutsQuoted; // only what sentences read
+        auto result = std::make_shared<TransformerResult>(engine.compute(config));
         ComputedCell out{cell.id, cell.kind, true,   transformerJson(cell.id, *result, nullptr),
                          nullptr, {},        nullptr};
         out.transformer = std::move(result);
@@ -401,8 +403,14 @@ forEachReaderWhatIf(const Lesson& lesson, const LessonResults& results, Attentio
             if (!applied) {
                 continue;
             }
-            const Lesson changed =
-                parseLesson(document.serialize(), lesson.document.path, lesson.files);
+            Lesson changed = parseLesson(document.serialize(), lesson.document.path, lesson.files);
+            // The sentences read only the knock-outs they quote: those a view alone asks for
+            // (L·h + 3L passes per what-if) are not computed here.
+            for (LessonCell& c : changed.cells) {
+                if (auto* spec = std::get_if<TransformerCellSpec>(&c.read.spec)) {
+                    spec->config.knockouts = spec->knockoutsQuoted;
+                }
+            }
             // Only the changed cell is computed again: the others read the same body.
             ComputePolicy onlyTheChangedCell;
             onlyTheChangedCell.reuse = [&](const LessonCell& other) {
