@@ -226,6 +226,21 @@ PdfBoxPtr settingsView(const LessonCell& cell, const TransformerCellSpec& spec,
                          ? QStringLiteral("greedy (the most likely word)")
                          : QStringLiteral("sampled with seed %1").arg(c.generate->seed)));
     }
+    if (spec.training && r.training) {
+        const TrainingSpec& t = *spec.training;
+        row(QStringLiteral("Training"),
+            QStringLiteral("%1 %2 of %3 (lr %4) on %5 sentences%6; the numbers are the model's "
+                           "after step %7")
+                .arg(t.steps)
+                .arg(t.steps == 1 ? "step" : "steps")
+                .arg(t.optimizer == TrainingSpec::Optimizer::Adam ? QStringLiteral("Adam")
+                                                                  : QStringLiteral("SGD"))
+                .arg(shortest(t.lr))
+                .arg(t.data.size())
+                .arg(t.init ? QStringLiteral(" from random weights (seed %1)").arg(t.init->seed)
+                            : QString())
+                .arg(r.training->shown));
+    }
     if (const QString from = weightSources(cell, spec); !from.isEmpty()) {
         row(QStringLiteral("Weights read from"), from);
     }
