@@ -4,31 +4,30 @@
 #include "core/document/lesson.h"
 #include "exports/bundle_reader.h"
 
+#include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QString>
+#include <QtCore/QTemporaryFile>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
-#include <unistd.h>
-
 namespace {
 
-// One temporary file per process, rewritten for every input (readBundle reads a path), and
-// removed when the process ends: a replay run leaves nothing behind in /tmp.
+// One temporary file per process, in the system's temporary folder (QTemporaryFile: TMPDIR,
+// a unique name), rewritten for every input (readBundle reads a path) and removed when the
+// process ends: a replay run leaves nothing behind.
 struct ScratchFile {
+    QTemporaryFile file{QDir::tempPath() + QStringLiteral("/attnbook-fuzz-bundle-XXXXXX")};
     QString path;
     ScratchFile() {
-        char name[] = "/tmp/attnbook-fuzz-bundle-XXXXXX";
-        const int fd = ::mkstemp(name);
-        if (fd >= 0) {
-            ::close(fd);
+        if (file.open()) {
+            path = file.fileName();
+            file.close(); // the name stays reserved until the object goes
         }
-        path = QString::fromLocal8Bit(name);
     }
-    ~ScratchFile() { QFile::remove(path); }
 };
 
 QString scratchPath() {
