@@ -102,6 +102,7 @@ GradientCheckReport transformerGradientCheck(const TransformerConfig& config,
     }
     TransformerConfig probe = config;
     probe.generate.reset();
+    probe.knockouts = false; // each probe reads the objective alone, not L·h + 3L passes more
     probe.upstream = analytic.grad.logits; // the objective's seed, targets or not
     if (!config.targets.empty()) {
         probe.upstream.reset();
