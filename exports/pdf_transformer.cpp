@@ -49,6 +49,17 @@ QString shortest(double v) {
     return readable(v, 6).remove(QRegularExpression(QStringLiteral("\\.?0+$")));
 }
 
+// How a cell trains: "Adam, lr 0.05, 4 sentences, from random weights (seed 7)".
+QString trainingMethod(const TrainingSpec& t) {
+    return QStringLiteral("%1, lr %2, %3 sentences%4")
+        .arg(t.optimizer == TrainingSpec::Optimizer::Adam ? QStringLiteral("Adam")
+                                                          : QStringLiteral("SGD"))
+        .arg(shortest(t.lr))
+        .arg(t.data.size())
+        .arg(t.init ? QStringLiteral(", from random weights (seed %1)").arg(t.init->seed)
+                    : QString());
+}
+
 qreal textWidth(const QFont& font, const QString& text) {
     return QFontMetricsF(font, layoutDevice()).horizontalAdvance(text);
 }
@@ -227,18 +238,11 @@ PdfBoxPtr settingsView(const LessonCell& cell, const TransformerCellSpec& spec,
                          : QStringLiteral("sampled with seed %1").arg(c.generate->seed)));
     }
     if (spec.training && r.training) {
-        const TrainingSpec& t = *spec.training;
         row(QStringLiteral("Training"),
-            QStringLiteral("%1 %2 of %3 (lr %4) on %5 sentences%6; the numbers are the model's "
-                           "after step %7")
-                .arg(t.steps)
-                .arg(t.steps == 1 ? "step" : "steps")
-                .arg(t.optimizer == TrainingSpec::Optimizer::Adam ? QStringLiteral("Adam")
-                                                                  : QStringLiteral("SGD"))
-                .arg(shortest(t.lr))
-                .arg(t.data.size())
-                .arg(t.init ? QStringLiteral(" from random weights (seed %1)").arg(t.init->seed)
-                            : QString())
+            QStringLiteral("%1 %2: %3; the numbers are the model's after step %4")
+                .arg(spec.training->steps)
+                .arg(spec.training->steps == 1 ? "step" : "steps")
+                .arg(trainingMethod(*spec.training))
                 .arg(r.training->shown));
     }
     if (const QString from = weightSources(cell, spec); !from.isEmpty()) {
@@ -715,14 +719,9 @@ PdfBoxPtr trainingView(const TransformerCellSpec& spec, const TransformerResult&
     auto box = cellViewBox(QStringLiteral("Training: the loss at each step"), area);
     const int last = int(curve->loss.size()) - 1;
     addNote(*box,
-            QStringLiteral("%1, lr %2, %3 sentences%4. The loss fell from %5 to %6 in %7 "
-                           "steps; every other view shows the model after step %8 (loss %9).")
-                .arg(t.optimizer == TrainingSpec::Optimizer::Adam ? QStringLiteral("Adam")
-                                                                  : QStringLiteral("SGD"))
-                .arg(shortest(t.lr))
-                .arg(t.data.size())
-                .arg(t.init ? QStringLiteral(", from random weights (seed %1)").arg(t.init->seed)
-                            : QString())
+            QStringLiteral("%1. The loss fell from %2 to %3 in %4 steps; every other view "
+                           "shows the model after step %5 (loss %6).")
+                .arg(trainingMethod(t))
                 .arg(fixed(curve->loss.front(), 4), fixed(curve->loss.back(), 4))
                 .arg(last)
                 .arg(curve->shown)

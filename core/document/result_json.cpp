@@ -230,7 +230,8 @@ Json attentionJson(const std::string& id, const AttentionResult& r, const JsonSe
 
 namespace {
 
-Json layerNormGradJson(const arma::rowvec& gamma, const arma::rowvec& beta) {
+// A LayerNorm's {gamma, beta} (its weights or their gradients), or null for the identity.
+Json gammaBetaJson(const arma::rowvec& gamma, const arma::rowvec& beta) {
     if (gamma.is_empty()) {
         return Json(nullptr); // the identity: nothing to learn
     }
@@ -319,8 +320,8 @@ Json layerGradJson(const TransformerLayerGradients& lg) {
     a.set("W_V", jsonMatrix(ag.W_V)).set("b_V", jsonVector(ag.b_V));
     a.set("W_O", jsonMatrix(ag.W_O)).set("b_O", jsonVector(ag.b_O));
     o.set("attention", std::move(a));
-    o.set("ln1", layerNormGradJson(lg.ln1Gamma, lg.ln1Beta));
-    o.set("ln2", layerNormGradJson(lg.ln2Gamma, lg.ln2Beta));
+    o.set("ln1", gammaBetaJson(lg.ln1Gamma, lg.ln1Beta));
+    o.set("ln2", gammaBetaJson(lg.ln2Gamma, lg.ln2Beta));
     if (lg.W1.is_empty()) {
         o.set("ffn", Json(nullptr));
     } else {
@@ -383,9 +384,9 @@ Json trainedWeightsJson(const TransformerConfig& c, const TrainingSpec::Trainabl
         }
         if (t.norm) {
             o.set("ln1", layer.ln1.identity ? Json(nullptr)
-                                            : layerNormGradJson(layer.ln1.gamma, layer.ln1.beta));
+                                            : gammaBetaJson(layer.ln1.gamma, layer.ln1.beta));
             o.set("ln2", layer.ln2.identity ? Json(nullptr)
-                                            : layerNormGradJson(layer.ln2.gamma, layer.ln2.beta));
+                                            : gammaBetaJson(layer.ln2.gamma, layer.ln2.beta));
         }
         if (t.ffn) {
             if (!layer.ffn.present) {
@@ -401,9 +402,8 @@ Json trainedWeightsJson(const TransformerConfig& c, const TrainingSpec::Trainabl
     }
     out.set("layers", Json(std::move(layers)));
     if (t.norm) {
-        out.set("final_ln", c.finalLn.identity
-                                ? Json(nullptr)
-                                : layerNormGradJson(c.finalLn.gamma, c.finalLn.beta));
+        out.set("final_ln", c.finalLn.identity ? Json(nullptr)
+                                               : gammaBetaJson(c.finalLn.gamma, c.finalLn.beta));
     }
     if (t.vocab) {
         out.set("vocab", jsonMatrix(c.vocab));
@@ -444,7 +444,7 @@ Json transformerGradJson(const TransformerGradients& g, const JsonSelection* par
         }
         return Json(std::move(layers));
     });
-    grad.set("final_ln", layerNormGradJson(g.finalGamma, g.finalBeta));
+    grad.set("final_ln", gammaBetaJson(g.finalGamma, g.finalBeta));
     setSelected(grad, "unembed", part, tableOf(g.unembed));
     setSelected(grad, "b_U", part, [&](const JsonSelection*) { return jsonVector(g.unembedBias); });
     if (!g.vocab.is_empty()) {

@@ -1343,8 +1343,10 @@ uint64_t splitmix(uint64_t& state) {
 
 // The cell of `draw` with `words` (vocab rows) as its tokens: what a full recompute of a
 // longer sequence reads. No targets; the loss is not looked at.
-tref::Cell extended(const Draw& draw, const std::vector<int>& words) {
-    tref::Cell cell = draw.cell;
+// `weights` (a cell of `draw`) reading `words`: its tokens, X0 their rows of the tied vocab, and
+// the positions for their number.
+tref::Cell withWords(const Draw& draw, tref::Cell weights, const std::vector<int>& words) {
+    tref::Cell cell = std::move(weights);
     cell.n = int(words.size());
     cell.tokenWords = words;
     cell.X0 = Matrix(cell.n, cell.d);
@@ -1354,6 +1356,11 @@ tref::Cell extended(const Draw& draw, const std::vector<int>& words) {
         }
     }
     cell.P = draw.sinusoidal ? tref::sinusoidal(cell.n, cell.d) : Matrix(cell.n, cell.d);
+    return cell;
+}
+
+tref::Cell extended(const Draw& draw, const std::vector<int>& words) {
+    tref::Cell cell = withWords(draw, draw.cell, words);
     cell.targets.clear();
     cell.upstream = Matrix(cell.n, cell.V, 1);
     return cell;
@@ -1515,16 +1522,7 @@ struct RefTraining {
 // `draw`'s cell running `words` (rows of its tied vocab) with each next word as its target.
 tref::Cell sentenceCell(const Draw& draw, const tref::Cell& weights,
                         const std::vector<int>& words) {
-    tref::Cell cell = weights;
-    cell.n = int(words.size());
-    cell.tokenWords = words;
-    cell.X0 = Matrix(cell.n, cell.d);
-    for (int r = 0; r < cell.n; ++r) {
-        for (int c = 0; c < cell.d; ++c) {
-            cell.X0.at(r, c) = cell.U.at(words[size_t(r)], c);
-        }
-    }
-    cell.P = draw.sinusoidal ? tref::sinusoidal(cell.n, cell.d) : Matrix(cell.n, cell.d);
+    tref::Cell cell = withWords(draw, weights, words);
     cell.T = 1;
     cell.targets.assign(words.begin() + 1, words.end());
     cell.targets.push_back(-1);
