@@ -66,6 +66,7 @@ ExportResult renderLessonNotebook(const Lesson& lesson, const LessonResults& res
                      notebookFunctions() + (transformers ? transformerFunctions() : ""),
                      false,
                      {}});
+    const std::map<std::string, NotebookModelSharing> sharing = notebookModelSharing(lesson);
     int question = 0;
     const int total = int(doc.segments.size());
     int done = 0;
@@ -84,7 +85,10 @@ ExportResult renderLessonNotebook(const Lesson& lesson, const LessonResults& res
                 part = attentionNotebookCells(cell->id, *spec, *computed->attention);
             } else if (const TransformerCellSpec* transformer = cell->transformer();
                        transformer && computed && computed->transformer) {
-                part = transformerNotebookCells(cell->id, *transformer, *computed->transformer);
+                const auto shared = sharing.find(cell->id);
+                part = transformerNotebookCells(cell->id, *transformer, *computed->transformer,
+                                                shared == sharing.end() ? NotebookModelSharing{}
+                                                                        : shared->second);
             } else if (const ChartCellSpec* chart = cell->chart(); chart && computed) {
                 part = chartNotebookCells(cell->id, *chart);
             } else if (const QuizCellSpec* quiz = cell->quiz()) {

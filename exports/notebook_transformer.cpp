@@ -145,7 +145,8 @@ void writeLayer(std::string& out, const TransformerCellSpec& spec, const Transfo
     out += "})\n";
 }
 
-void writeInputs(std::string& out, const TransformerCellSpec& spec) {
+void writeInputs(std::string& out, const TransformerCellSpec& spec,
+                 const NotebookModelSharing& sharing) {
     const TransformerConfig& c = spec.config;
     const auto note = [&](const std::string& key) {
         if (const auto from = spec.loadedFrom.find(key); from != spec.loadedFrom.end()) {
@@ -153,7 +154,14 @@ void writeInputs(std::string& out, const TransformerCellSpec& spec) {
         }
     };
     out += "tokens = " + pythonStrings(c.tokens) + "\n";
-    if (!c.vocabLabels.empty()) {
+    if (!sharing.readsFrom.empty()) {
+        const std::string model = "shared_models[" + pythonString(sharing.readsFrom) + "]";
+        out += "# The model of the cell " + pythonString(sharing.readsFrom) +
+               " (model: " + sharing.readsFrom + "), written out once above\n";
+        out += "vocab_words = " + model + "[\"vocab_words\"]\n";
+        out += "vocab = " + model + "[\"vocab\"]  # (V × d) one vector per word\n";
+        out += "X0 = vocab[[vocab_words.index(token) for token in tokens]]  # (n × d)\n";
+    } else if (!c.vocabLabels.empty()) {
         note("vocab");
         out += "vocab_words = " + pythonStrings(c.vocabLabels) + "  # one per row of vocab\n";
         out += "vocab = matrix(" + pythonMatrix(c.vocab) + ")  # (V × d) one vector per word\n";
@@ -273,16 +281,49 @@ std::string normText(const LayerNormParams& ln, bool on) {
 
 } // namespace
 
+std::map<std::string, NotebookModelSharing> notebookModelSharing(const Lesson& lesson) {
+    std::map<std::string, NotebookModelSharing> out;
+    for (const LessonCell& cell : lesson.cells) {
+        const TransformerCellSpec* spec = cell.transformer();
+        if (!spec || !spec->sharedModel) {
+            continue;
+        }
+        const SharedModelUse& use = *spec->sharedModel;
+        const LessonCell* named = lesson.cell(use.cell);
+        const TransformerCellSpec* model = named ? named->transformer() : nullptr;
+        const auto takes = [&](const char* key) {
+            return std::find(use.keys.begin(), use.keys.end(), key) != use.keys.end();
+        };
+        if (model && takes("vocab") && takes("layers") && !spec->training && !model->training &&
+            !model->config.vocabLabels.empty() && spec->config.run == model->config.run) {
+            out[cell.id].readsFrom = use.cell;
+            out[use.cell].keeps = true;
+        }
+    }
+    return out;
+}
+
 std::string transformerCode(const std::string& id, const TransformerCellSpec& spec,
-                            const TransformerResult& r) {
+                            const TransformerResult& r, const NotebookModelSharing& sharing) {
     const TransformerConfig& c = spec.config;
     std::string out = "# The cell " + pythonString(id) + ", recomputed in NumPy.\n";
-    writeInputs(out, spec);
-    out += "\nlayers = []  # the blocks in order, each a dict of its weights\n";
-    for (int l = 0; l < r.layersRun; ++l) {
-        writeLayer(out, spec, r, l);
+    writeInputs(out, spec, sharing);
+    if (!sharing.readsFrom.empty()) {
+        out += "layers = shared_models[" + pythonString(sharing.readsFrom) +
+               "][\"layers\"][:" + std::to_string(r.layersRun) + "]  # its first " +
+               plural(r.layersRun, "block", "blocks") + "\n";
+    } else {
+        out += "\nlayers = []  # the blocks in order, each a dict of its weights\n";
+        for (int l = 0; l < r.layersRun; ++l) {
+            writeLayer(out, spec, r, l);
+        }
     }
     writeModel(out, spec, r);
+    if (sharing.keeps) {
+        out += "# Later cells name this model (model: " + id + "): its numbers, kept for them\n";
+        out += "shared_models[" + pythonString(id) +
+               "] = {\"vocab_words\": vocab_words, \"vocab\": vocab, \"layers\": layers}\n";
+    }
 
     if (spec.training) {
         writeTraining(out, *spec.training, c);
@@ -346,7 +387,8 @@ std::string transformerCode(const std::string& id, const TransformerCellSpec& sp
 
 std::vector<NotebookCell> transformerNotebookCells(const std::string& id,
                                                    const TransformerCellSpec& spec,
-                                                   const TransformerResult& r) {
+                                                   const TransformerResult& r,
+                                                   const NotebookModelSharing& sharing) {
     const TransformerConfig& c = spec.config;
     std::string text = "**Transformer cell " + markdownCode(id) + "**\n\n";
     std::string tokens;
@@ -410,7 +452,16 @@ std::vector<NotebookCell> transformerNotebookCells(const std::string& id,
                 "; the code below trains in NumPy and shows the model after step " +
                 std::to_string(t.shownStep()) + ".\n";
     }
-    if (!spec.loadedFrom.empty()) {
+    if (spec.sharedModel) {
+        text += "- The model of the cell " + markdownCode(spec.sharedModel->cell) +
+                (spec.sharedModel->layers > 0
+                     ? " (its first " + plural(spec.sharedModel->layers, "block", "blocks") + ")"
+                     : std::string()) +
+                (sharing.readsFrom.empty() ? ", written out again below"
+                                           : ", whose numbers its code reads from there") +
+                ".\n";
+    }
+    if (!spec.loadedFrom.empty() && sharing.readsFrom.empty()) {
         text += "- Read from files: ";
         size_t i = 0;
         for (const auto& [key, from] : spec.loadedFrom) {
@@ -424,7 +475,8 @@ std::vector<NotebookCell> transformerNotebookCells(const std::string& id,
             pythonString(id) +
             "]` holds them at full precision. Its last line compares the loss, the next word "
             "and the generated words with the numbers attnbook computed.\n";
-    return {markdownCell(id + "-settings", text), codeCell(id, transformerCode(id, spec, r))};
+    return {markdownCell(id + "-settings", text),
+            codeCell(id, transformerCode(id, spec, r, sharing))};
 }
 
 } // namespace attnbook

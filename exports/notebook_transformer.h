@@ -12,18 +12,33 @@
 
 #include "core/document/lesson.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace attnbook {
 
+// How a cell's code shares a model (docs/transformer.md, "A shared model"): the numbers of a
+// model are written once, in the code of the cell that writes them.
+struct NotebookModelSharing {
+    bool keeps = false;    // later cells read this cell's model: store it in shared_models[ID]
+    std::string readsFrom; // this cell's vocab and blocks are shared_models[readsFrom]'s
+};
+
+// Which cells of the lesson keep a model for others and which read one. A cell reads its model
+// from the notebook only where the numbers are the same: it takes the named cell's vocab and
+// blocks, neither trains, and both run the same blocks, norms and FFNs.
+std::map<std::string, NotebookModelSharing> notebookModelSharing(const Lesson& lesson);
+
 std::vector<NotebookCell> transformerNotebookCells(const std::string& id,
                                                    const TransformerCellSpec& spec,
-                                                   const TransformerResult& result);
+                                                   const TransformerResult& result,
+                                                   const NotebookModelSharing& sharing = {});
 
 // The Python source of a transformer cell's code cell.
 std::string transformerCode(const std::string& id, const TransformerCellSpec& spec,
-                            const TransformerResult& result);
+                            const TransformerResult& result,
+                            const NotebookModelSharing& sharing = {});
 
 // The functions the transformer cells call (LayerNorm, the activations, the pre-norm block and
 // the stack, the chances, the loss, splitmix64 and generation with a key/value cache), appended

@@ -704,7 +704,7 @@ std::string cellYamlText(const CellBlock& cell) {
 }
 
 ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics,
-                  const DataFiles* files) {
+                  const DataFiles* files, ModelBodies* models) {
     if (!cell.closed || cell.id.empty() || !isValidCellId(cell.id)) {
         return {};
     }
@@ -720,7 +720,24 @@ ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics,
         body.at = {cell.openLine, cell.indent + 1};
         body.kind = YamlNode::Kind::Map; // an empty body: report what is missing
     }
-    return readCellBody(cell.kind, cell.id, body, diagnostics, files);
+    if (cell.kind != CellKind::Transformer) {
+        return readCellBody(cell.kind, cell.id, body, diagnostics, files);
+    }
+    static const ModelBodies none;
+    std::optional<SharedModelUse> use;
+    std::optional<YamlNode> withModel =
+        withSharedModel(body, cell.id, models ? *models : none, diagnostics, use);
+    ReadCell read;
+    if (withModel) {
+        read = readCellBody(cell.kind, cell.id, *withModel, diagnostics, files);
+    }
+    if (auto* spec = std::get_if<TransformerCellSpec>(&read.spec)) {
+        spec->sharedModel = std::move(use);
+    }
+    if (models) {
+        (*models)[cell.id] = read.ok() ? std::move(withModel) : std::optional<YamlNode>();
+    }
+    return read;
 }
 
 } // namespace attnbook

@@ -6,6 +6,7 @@
 #include "core/document/data_files.h"
 #include "core/document/diagnostic.h"
 #include "core/document/document.h"
+#include "core/document/shared_model.h"
 
 namespace attnbook {
 
@@ -24,9 +25,10 @@ std::string cellYamlText(const CellBlock& cell);
 
 // Parses the YAML of `cell` and reads it. Problems go to `diagnostics`; the
 // spec is empty when an error makes the cell unusable. `{file: PATH}` values
-// are read from `files` (none: they are errors).
+// are read from `files` (none: they are errors). A transformer cell's `model: ID` is taken
+// from `models` (the cells read before it), and the cell is added there for the next.
 ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics,
-                  const DataFiles* files = nullptr);
+                  const DataFiles* files = nullptr, ModelBodies* models = nullptr);
 
 // Reads an already parsed body (used by --set to check one value in place).
 ReadCell readCellBody(CellKind kind, const std::string& id, const YamlNode& body,

@@ -3,6 +3,7 @@
 // position of every value so that later errors can point at it.
 
 #include "core/document/file_value_source.h"
+#include "core/document/shared_model.h"
 #include "core/document/yaml_tree.h"
 #include "core/math/attention_config.h"
 #include "core/math/transformer_config.h"
@@ -73,6 +74,7 @@ struct TransformerCellSpec {
     bool knockoutsQuoted = false;
     std::optional<WorksheetSpec> worksheet;
     std::map<std::string, std::string> loadedFrom; // as AttentionCellSpec's
+    std::optional<SharedModelUse> sharedModel;     // `model: ID` (shared_model.h)
 };
 
 struct QuizCellSpec {

@@ -113,12 +113,13 @@ Lesson parseLesson(std::string bytes, const std::string& path,
     ParsedDocument parsed = parseDocument(*text, path);
     lesson.document = std::move(parsed.document);
     lesson.diagnostics = std::move(parsed.diagnostics);
+    ModelBodies models; // the transformer cells read so far, for `model: ID`
     for (const CellBlock* block : lesson.document.cells()) {
         LessonCell cell;
         cell.id = block->id;
         cell.kind = block->kind;
         cell.openLine = block->openLine;
-        cell.read = readCell(*block, lesson.diagnostics, lesson.files.get());
+        cell.read = readCell(*block, lesson.diagnostics, lesson.files.get(), &models);
         lesson.cells.push_back(std::move(cell));
     }
     collapseMissingDataFiles(lesson.diagnostics);
@@ -355,6 +356,28 @@ Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonR
     return *value.value;
 }
 
+namespace {
+
+// A cell whose shared model (`model: ID`) did not compute fails as that cell did: its problem is
+// said once, where the model is written, and here only at the `model:` value.
+bool modelFailed(const LessonCell& cell, const TransformerCellSpec& spec, LessonResults& results) {
+    if (!spec.sharedModel) {
+        return false;
+    }
+    const ComputedCell* named = results.cell(spec.sharedModel->cell);
+    if (named && named->ok) {
+        return false;
+    }
+    const FilePosition at = cell.read.positions.of("model");
+    results.diagnostics.push_back({Severity::Error, at.line, at.column,
+                                   "model: the cell '" + spec.sharedModel->cell +
+                                       "' does not compute; its model is used once it does",
+                                   cell.id});
+    return true;
+}
+
+} // namespace
+
 LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
                             const ComputePolicy& policy) {
     LessonResults results;
@@ -371,6 +394,9 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
         } else if (const AttentionCellSpec* spec = cell.attention()) {
             computeAttention(cell, *spec, engine, policy, results);
         } else if (const TransformerCellSpec* transformer = cell.transformer()) {
+            if (modelFailed(cell, *transformer, results)) {
+                continue;
+            }
             computeTransformer(cell, *transformer, engine, policy, results);
         } else if (const ChartCellSpec* chart = cell.chart()) {
             ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}, nullptr};

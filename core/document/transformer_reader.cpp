@@ -42,7 +42,7 @@ const std::vector<std::string>& transformerKeys() {
     static const std::vector<std::string> keys = {
         "tokens",  "vocab",    "X",           "positional", "layers",   "eps",      "final_ln",
         "unembed", "b_U",      "temperature", "targets",    "upstream", "generate", "focus",
-        "views",   "controls", "worksheet",   "block_size", "train"};
+        "views",   "controls", "worksheet",   "block_size", "train",    "model"};
     return keys;
 }
 

@@ -1,5 +1,7 @@
 #include "core/live/authoring_edits.h"
 
+#include "core/document/cell_editor.h"
+#include "core/document/cell_reader.h"
 #include "core/document/cell_rename.h"
 #include "core/document/document_edits.h"
 #include "core/document/json.h"
@@ -40,6 +42,45 @@ std::string nearestAttention(const Document& document, int after) {
         }
     }
     return nearest;
+}
+
+// A new transformer cell below a transformer cell above `after` (the nearest) uses that cell's
+// model with its prompt (docs/transformer.md, "A shared model"); "" without one, or when its
+// YAML gives no prompt to copy.
+std::string sharedModelBody(const Document& document, int after) {
+    const CellBlock* nearest = nullptr;
+    for (int i = 0; i <= after && i < int(document.segments.size()); ++i) {
+        const Segment& s = document.segments[size_t(i)];
+        if (s.isCell() && s.cell().kind == CellKind::Transformer) {
+            nearest = &s.cell();
+        }
+    }
+    if (!nearest) {
+        return {};
+    }
+    YamlNode body;
+    try {
+        body = parseYaml(cellYamlText(*nearest), nearest->bodyFirstLine, nearest->indent);
+    } catch (const YamlError&) {
+        return {};
+    }
+    const YamlNode* tokens = body.isMap() ? body.find("tokens") : nullptr;
+    if (!tokens || !tokens->isSequence() || tokens->items.empty()) {
+        return {};
+    }
+    std::vector<std::string> words;
+    for (const YamlNode& item : tokens->items) {
+        if (!item.isScalar()) {
+            return {};
+        }
+        words.push_back(item.scalar);
+    }
+    std::string out = "model: " + nearest->id + "\ntokens: " + yamlFlowStrings(words) + "\n";
+    if (const YamlNode* positional = body.find("positional");
+        positional && positional->isScalar()) {
+        out += "positional: " + positional->scalar + "\n";
+    }
+    return out + "views: [stream, next]\n";
 }
 
 void collectPaths(const Json& json, const std::string& path,
@@ -136,7 +177,10 @@ AuthoringEdit AuthoringEdits::insertBelow(int row, const RowPlace& place, const 
                               : kind == "transformer" ? CellKind::Transformer
                                                       : CellKind::Attention;
     const std::string id = unusedCellId(edited, kind);
-    const std::string body = newCellBody(templateLesson, kind, nearestAttention(edited, after));
+    const std::string shared = kind == "transformer" ? sharedModelBody(edited, after) : "";
+    const std::string body =
+        !shared.empty() ? shared
+                        : newCellBody(templateLesson, kind, nearestAttention(edited, after));
     if (const auto error = insertCell(edited, after, cellKind, id, body)) {
         return refusal(*error);
     }

@@ -6,6 +6,10 @@ import math
 
 erf = np.vectorize(math.erf, otypes=[float])  # NumPy has no erf: C's erf, element by element
 
+# The models cells share (docs/transformer.md, "A shared model"): by the cell that writes one,
+# its words, vectors and blocks, stored by that cell's code for the cells that name it.
+shared_models = {}
+
 
 def layer_norm(X, ln, eps):
     """LN(x) = γ ⊙ (x − μ) / √(σ² + ε) + β for each row x of X, μ and σ² the row's mean and

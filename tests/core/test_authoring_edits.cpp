@@ -169,6 +169,24 @@ TEST_CASE("Insert offers a transformer cell: a one-layer model that computes as 
     REQUIRE(cell);
     CHECK(cell->kind == CellKind::Transformer);
     CHECK_EQ(after.errorCount(), 0u);
+
+    // Below it, a second one uses its model with its prompt (docs/transformer.md).
+    const auto cellRow =
+        std::find_if(after.rows().begin(), after.rows().end(),
+                     [](const LessonRow& r) { return r.cellId == "transformer1"; });
+    REQUIRE(cellRow != after.rows().end());
+    const int below2 = int(cellRow - after.rows().begin());
+    const AuthoringEdit second =
+        AuthoringEdits(after.working())
+            .insertBelow(below2, after.rowPlace(below2), "transformer", templateBytes());
+    REQUIRE(second.made());
+    LiveLesson both;
+    open(both, second.after);
+    const CellBlock* named = both.working().findCell("transformer2");
+    REQUIRE(named);
+    CHECK_EQ(named->body, "model: transformer1\ntokens: [red, blue, red]\n"
+                          "positional: sinusoidal\nviews: [stream, next]\n");
+    CHECK_EQ(both.errorCount(), 0u);
 }
 
 TEST_CASE("cells are duplicated, moved, renamed and deleted by id") {
