@@ -12,6 +12,8 @@
 #include "core/math/shares_shown.h"
 #include "exports/pdf_figures.h"
 
+#include <algorithm>
+
 namespace attnbook {
 AttentionCellModel::AttentionCellModel(const std::string& id, const AttentionCellSpec& spec,
                                        QObject* parent)
@@ -26,6 +28,9 @@ AttentionCellModel::AttentionCellModel(const std::string& id, const AttentionCel
     connect(&runner_, &AttentionRecomputeRunner::updatingChanged, this,
             &AttentionCellModel::updatingChanged);
     connect(&runner_, &AttentionRecomputeRunner::refused, this, &AttentionCellModel::refused);
+    // New numbers are new worked steps.
+    connect(this, &AttentionCellModel::recomputed, this, &AttentionCellModel::arithmeticChanged);
+    connect(this, &AttentionCellModel::recomputed, this, &AttentionCellModel::traceChanged);
 }
 
 AttentionCellModel* AttentionCellModel::create(const std::string& id, const AttentionCellSpec& spec,
@@ -302,6 +307,39 @@ QVariantList AttentionCellModel::arithmetic(int head, int digits) const {
 
 QVariantList AttentionCellModel::trace(int head, int digits) const {
     return traceSections(*result_, head, focus(), digits);
+}
+
+int AttentionCellModel::arithmeticHead() const {
+    return std::clamp(arithmeticHead_, 0, std::max(heads() - 1, 0));
+}
+
+void AttentionCellModel::setArithmeticHead(int head) {
+    if (head != arithmeticHead_) {
+        arithmeticHead_ = head;
+        Q_EMIT arithmeticChanged();
+    }
+}
+
+int AttentionCellModel::traceHead() const {
+    return std::clamp(traceHead_, 0, std::max(heads() - 1, 0));
+}
+
+void AttentionCellModel::setTraceHead(int head) {
+    if (head != traceHead_) {
+        traceHead_ = head;
+        Q_EMIT traceChanged();
+    }
+}
+
+int AttentionCellModel::traceStep() const {
+    return std::clamp(traceStep_, 0, std::max(int(traceSteps().size()) - 1, 0));
+}
+
+void AttentionCellModel::setTraceStep(int step) {
+    if (step != traceStep_) {
+        traceStep_ = step;
+        Q_EMIT traceChanged();
+    }
 }
 
 QVariantList AttentionCellModel::shownKeys() const {

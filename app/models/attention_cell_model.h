@@ -84,6 +84,16 @@ class AttentionCellModel : public QObject {
     Q_PROPERTY(QStringList gradientNames READ gradientNames CONSTANT)
     // An edit's numbers are being computed: what the views show is the last complete result.
     Q_PROPERTY(bool updating READ updating NOTIFY updatingChanged)
+    // The worked views: the reader's choices and what they show, as properties whose change
+    // signals fire on every recompute and on every choice, so that a binding reading them
+    // follows both. The choices live here, not in the views, so a card rebuilt after it
+    // scrolled away shows the same head and step.
+    Q_PROPERTY(
+        int arithmeticHead READ arithmeticHead WRITE setArithmeticHead NOTIFY arithmeticChanged)
+    Q_PROPERTY(QVariantList arithmeticSteps READ arithmeticSteps NOTIFY arithmeticChanged)
+    Q_PROPERTY(int traceHead READ traceHead WRITE setTraceHead NOTIFY traceChanged)
+    Q_PROPERTY(int traceStep READ traceStep WRITE setTraceStep NOTIFY traceChanged)
+    Q_PROPERTY(QVariantList traceSteps READ traceSteps NOTIFY traceChanged)
 
   public:
     // Writes the changed keys into the document; returns why not, or nullopt.
@@ -176,8 +186,18 @@ class AttentionCellModel : public QObject {
     Q_INVOKABLE QString keep();
 
     // What the views read for the focus row, generated from the live numbers.
-    Q_INVOKABLE QVariantList arithmetic(int head, int digits) const;
-    Q_INVOKABLE QVariantList trace(int head, int digits) const;
+    QVariantList arithmetic(int head, int digits) const;
+    QVariantList trace(int head, int digits) const;
+    // Each chosen head reads as the nearest head the cell has (a what-if with fewer heads
+    // keeps the reader's choice for when they come back); the step as the nearest step.
+    int arithmeticHead() const;
+    void setArithmeticHead(int head);
+    QVariantList arithmeticSteps() const { return arithmetic(arithmeticHead(), kWorkedDigits); }
+    int traceHead() const;
+    void setTraceHead(int head);
+    int traceStep() const;
+    void setTraceStep(int step);
+    QVariantList traceSteps() const { return trace(traceHead(), kWorkedDigits); }
     Q_INVOKABLE QVariantList focusShares(int head) const;
     // The keys the shares view shows for the focus row (core/math/shares_shown.h: the paper's).
     Q_INVOKABLE QVariantList shownKeys() const;
@@ -212,6 +232,8 @@ class AttentionCellModel : public QObject {
   Q_SIGNALS:
     void recomputed();
     void updatingChanged();
+    void arithmeticChanged();
+    void traceChanged();
     // An edit accepted at once was refused when the worker computed it (its numbers
     // overflow): the cell is back at the last state that computed.
     void refused(const QString& reason);
@@ -248,7 +270,11 @@ class AttentionCellModel : public QObject {
     double lastComputeMs_ = 0.0;
     // Computes each change, inline or on the worker (after live_ and result_, which it reads).
     AttentionRecomputeRunner runner_;
-    QString layerInput_; // see layerInput
+    QString layerInput_;                    // see layerInput
+    static constexpr int kWorkedDigits = 4; // the worked views' decimals
+    int arithmeticHead_ = 0;
+    int traceHead_ = 0;
+    int traceStep_ = 0;
 };
 
 } // namespace attnbook

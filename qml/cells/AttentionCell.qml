@@ -35,7 +35,9 @@ Card {
     headerExtras: [
         Text {
             textFormat: Text.PlainText
-            visible: card.cell.edited
+            // Its place is kept while hidden, so that Compare, Undo, Reset and Keep never move.
+            opacity: card.cell.edited ? 1 : 0
+            Accessible.ignored: !card.cell.edited
             text: qsTr("edited")
             // As tall as the buttons beside it, its word centred on theirs.
             height: compareSwitch.height
@@ -50,6 +52,9 @@ Card {
             // views show the last ones. Said only after 150 ms, so quick edits do not flicker.
             objectName: "updating"
             visible: card.cell.updating && updatingDelay.elapsed
+            // A whole width: the header's right-aligned row then keeps its buttons to the pixel
+            // when this appears at its left.
+            width: Math.ceil(implicitWidth)
             text: qsTr("updating…")
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize

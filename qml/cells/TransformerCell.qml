@@ -56,7 +56,9 @@ Card {
     headerExtras: [
         Text {
             textFormat: Text.PlainText
-            visible: card.cell.edited
+            // Its place is kept while hidden, so that Compare, Undo, Reset and Keep never move.
+            opacity: card.cell.edited ? 1 : 0
+            Accessible.ignored: !card.cell.edited
             text: qsTr("edited")
             height: undoButton.height
             verticalAlignment: Text.AlignVCenter
@@ -67,6 +69,9 @@ Card {
         Text {
             textFormat: Text.PlainText
             visible: card.cell.updating
+            // A whole width: the header's right-aligned row then keeps its buttons to the pixel
+            // when this appears at its left.
+            width: Math.ceil(implicitWidth)
             text: qsTr("updating…")
             height: undoButton.height
             verticalAlignment: Text.AlignVCenter

@@ -9,20 +9,16 @@ ColumnLayout {
     id: view
     required property AttentionCellModel cell
     property real availableWidth: 700
-    property int head: 0
-    property int digits: 4
     spacing: 8
 
     HeadPicker {
         heads: view.cell.heads
-        head: Math.min(view.head, view.cell.heads - 1)
-        onHeadChanged: view.head = head
+        head: view.cell.arithmeticHead
+        onHeadChanged: view.cell.arithmeticHead = head
     }
     Repeater {
-        model: {
-            view.cell.revision
-            return view.cell.arithmetic(Math.min(view.head, view.cell.heads - 1), view.digits)
-        }
+        // A property of the cell: it says when a what-if or another head changes the steps.
+        model: view.cell.arithmeticSteps
         delegate: WorkedLines {
             required property var modelData
             title: modelData.title

@@ -12,21 +12,18 @@ ColumnLayout {
     id: view
     required property AttentionCellModel cell
     property real availableWidth: 700
-    property int head: 0
-    property int step: 0
     spacing: 8
 
-    readonly property var steps: {
-        view.cell.revision
-        return view.cell.trace(Math.min(view.head, view.cell.heads - 1), 4)
-    }
-    readonly property int shownStep: Math.min(step, Math.max(steps.length - 1, 0))
+    // Properties of the cell: they say when a what-if, another head or another step changes
+    // them, and the cell keeps the choices while the lesson is open.
+    readonly property var steps: view.cell.traceSteps
+    readonly property int shownStep: view.cell.traceStep
     readonly property bool atFirst: shownStep <= 0
     readonly property bool atLast: shownStep >= steps.length - 1
     function go(delta: int) {
         // A button that is about to be disabled hands the keyboard to the box.
         const keyboardHere = backButton.activeFocus || nextButton.activeFocus
-        view.step = Math.max(0, Math.min(view.shownStep + delta, view.steps.length - 1))
+        view.cell.traceStep = Math.max(0, Math.min(view.shownStep + delta, view.steps.length - 1))
         if (keyboardHere && (view.atFirst || view.atLast))
             stepBox.forceActiveFocus()
     }
@@ -34,8 +31,8 @@ ColumnLayout {
     Keys.onLeftPressed: view.go(-1)
     Keys.onRightPressed: view.go(1)
     Keys.onPressed: event => {
-        if (event.key === Qt.Key_Home) { view.step = 0; event.accepted = true }
-        else if (event.key === Qt.Key_End) { view.step = view.steps.length - 1; event.accepted = true }
+        if (event.key === Qt.Key_Home) { view.cell.traceStep = 0; event.accepted = true }
+        else if (event.key === Qt.Key_End) { view.cell.traceStep = view.steps.length - 1; event.accepted = true }
     }
 
     RowLayout {
@@ -43,8 +40,8 @@ ColumnLayout {
         visible: view.cell.heads > 1
         HeadPicker {
             heads: view.cell.heads
-            head: Math.min(view.head, view.cell.heads - 1)
-            onHeadChanged: view.head = head
+            head: view.cell.traceHead
+            onHeadChanged: view.cell.traceHead = head
         }
     }
     RowLayout {

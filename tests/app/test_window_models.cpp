@@ -256,6 +256,50 @@ class WindowModelsTest : public QObject {
         QVERIFY(std::abs(cell->weight(0, 2, 2) - 0.6440) < 5e-5);
     }
 
+    // The worked views read properties that say when a what-if or a choice changes them, and
+    // the choices outlive the view (a card rebuilt after scrolling asks the cell again).
+    void workedViewsFollowEditsAndKeepTheirChoices() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        AttentionCellModel* cell = attention(session, "colour");
+        QSignalSpy trace(cell, &AttentionCellModel::traceChanged);
+        QSignalSpy arithmetic(cell, &AttentionCellModel::arithmeticChanged);
+        const QVariantList traceBefore = cell->traceSteps();
+        const QVariantList arithmeticBefore = cell->arithmeticSteps();
+        QVERIFY(!traceBefore.isEmpty());
+        QCOMPARE(cell->setMask(QStringLiteral("causal")), QString());
+        QVERIFY(trace.count() >= 1);
+        QVERIFY(arithmetic.count() >= 1);
+        QVERIFY(cell->traceSteps() != traceBefore);
+        QVERIFY(cell->arithmeticSteps() != arithmeticBefore);
+
+        // A head chosen on two heads reads as the last head on one, and comes back with two.
+        QCOMPARE(cell->setHeads(2), QString());
+        trace.clear();
+        cell->setTraceHead(1);
+        QCOMPARE(trace.count(), 1);
+        QCOMPARE(cell->traceHead(), 1);
+        const QVariantList secondHead = cell->traceSteps();
+        QVERIFY(secondHead != cell->trace(0, 4));
+        QCOMPARE(cell->setHeads(1), QString());
+        QCOMPARE(cell->traceHead(), 0);
+        QCOMPARE(cell->setHeads(2), QString());
+        QCOMPARE(cell->traceHead(), 1);
+        QCOMPARE(cell->traceSteps(), secondHead);
+
+        // The step: kept, and read as the last step there is.
+        cell->setTraceStep(2);
+        QCOMPARE(cell->traceStep(), 2);
+        cell->setTraceStep(99);
+        QCOMPARE(cell->traceStep(), int(cell->traceSteps().size()) - 1);
+        // The arithmetic's head is its own choice.
+        QCOMPARE(cell->arithmeticHead(), 0);
+        arithmetic.clear();
+        cell->setArithmeticHead(1);
+        QCOMPARE(arithmetic.count(), 1);
+        QCOMPARE(cell->arithmeticSteps(), cell->arithmetic(1, 4));
+    }
+
     void refusalsLeaveTheCellAsItWas() {
         LessonSession session;
         QVERIFY(session.open(kWindowLesson));

@@ -283,6 +283,49 @@ Item {
             verify(box.activeFocus, "the keyboard is not lost when Back is disabled")
         }
 
+        // The trace follows a what-if at the step it shows, and the cell keeps that step and
+        // head when its card is made again (as after it scrolled away and back).
+        function test_traceFollowsAndOutlivesItsCard() {
+            click("heads_2")
+            card.cell.traceHead = 1
+            click("traceNext")
+            click("traceNext")
+            const step = control("traceStep")
+            const title = step.title
+            verify(title.indexOf("3.") === 0, title)
+            const before = JSON.stringify(step.lines)
+            click("positional_sinusoidal")
+            compare(control("traceStep").title, title, "the same step")
+            verify(JSON.stringify(control("traceStep").lines) !== before, "with the new numbers")
+            const after = JSON.stringify(control("traceStep").lines)
+            const again = createTemporaryObject(cellComponent, root,
+                                                { cell: session.cell("colour"), width: 1060 })
+            waitForRendering(again)
+            const stepAgain = findChild(again, "traceStep")
+            compare(stepAgain.title, title)
+            compare(JSON.stringify(stepAgain.lines), after)
+            compare(session.cell("colour").traceHead, 1)
+        }
+
+        // No control moves when a neighbour's value changes: the settings, and the cell's
+        // Compare, Undo, Reset and Keep, stay where they are through a run of what-ifs.
+        function test_noControlMovesWhenANeighbourChanges() {
+            const names = ["heads_1", "heads_4", "mask_none", "mask_causal", "positional_none",
+                           "scale_sqrt", "scale_divisor", "compare", "undoWhatIf", "reset", "keep"]
+            const place = name => {
+                const item = control(name)
+                const at = item.mapToItem(root, 0, 0)
+                return [Math.round(at.x), Math.round(at.y)]
+            }
+            const before = names.map(place)
+            for (const change of ["heads_2", "mask_causal", "positional_sinusoidal", "scale_off",
+                                  "heads_4", "mask_none"]) {
+                click(change)
+                for (let i = 0; i < names.length; ++i)
+                    compare(place(names[i]), before[i], names[i] + " after " + change)
+            }
+        }
+
         // Undo on the cell takes back one what-if at a time.
         function test_undoButton() {
             const undo = control("undoWhatIf")
