@@ -139,7 +139,7 @@ ExportResult renderExport(const Lesson& lesson, const ExportRequest& request, Re
         return ExportResult::failed(problem);
     }
     try {
-        // A document with any error is not printed (document-format.md "Errors"): not a
+        // A document with any error is not printed (docs/lesson-format.md "Errors"): not a
         // reading error, not a cell that cannot compute, not a binding that does not resolve.
         out->errors = errorsOf(lesson.diagnostics);
         if (!out->errors.empty()) {

@@ -531,7 +531,7 @@ std::vector<PdfBoxPtr> transformerGivensBoxes(const LessonCell& cell, const Tran
 }
 
 // A quiz about a cell prints right after that cell's exercise; the others follow under
-// "Questions", each after the givens of the cell it asks about (document-format.md).
+// "Questions", each after the givens of the cell it asks about (docs/lesson-format.md).
 std::vector<PdfBoxPtr> sheetBoxes(const WorksheetVariant& v, Sheet sheet, const QString& student,
                                   const CellPrintArea& area) {
     const Lesson& lesson = v.lesson;

@@ -747,7 +747,7 @@ ExportResult computeVariant(const Lesson& lesson, const VariantPlan& plan, int n
         }
     }
     // Quiz text is printed with this variant's numbers; a claim it relies on must hold for
-    // them too, or the sheet would say something false (document-format.md).
+    // them too, or the sheet would say something false (docs/lesson-format.md).
     for (const LessonClaim& claim : lessonClaims(out->lesson, out->results)) {
         if (!claim.cellId.empty() && !claim.verdict.holds) {
             const std::string why =

@@ -206,7 +206,7 @@ int computeCommand(const QStringList& arguments) {
     if (!whatIf) {
         return exitCode;
     }
-    // A document with any error, a broken binding included, is refused (document-format.md
+    // A document with any error, a broken binding included, is refused (docs/lesson-format.md
     // "Errors"); its warnings are check's business. A claim that a --set what-if makes false
     // is not an error of the document: "claims" lists it with holds: false. Nor, after a
     // reader's what-if (every set within the cell's controls), is a binding that no longer

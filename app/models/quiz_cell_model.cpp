@@ -86,7 +86,7 @@ void QuizCellModel::checkNumber(const QString& text) {
         return;
     }
     QString reason;
-    // A fraction such as 1/2 is a number too (document-format.md).
+    // A fraction such as 1/2 is a number too (docs/lesson-format.md).
     std::optional<double> typed = text.contains(u'/')
                                       ? parseAnswerNumber(text.trimmed().toStdString())
                                       : parseTypedNumber(text, reason);

@@ -285,7 +285,7 @@ double areaTangent(double a) {
     return checked(std::atanh(a));
 }
 
-// A parser with the expression language of document-format.md: muParser's functions and
+// A parser with the expression language of docs/lesson-format.md: muParser's functions and
 // the arithmetic, comparison and logical operators, but never its assignment ('=', '+='…),
 // which would change a value the lesson shows ({{a.d = 5}} showed 5), and never a NaN.
 void defineLanguage(mu::Parser& parser) {

@@ -43,7 +43,7 @@ struct FileValueSpec {
     FilePosition labelsAt;
     std::vector<EntryOverride> set;
 
-    // The keys but `set` as flow YAML, in the order document-format.md lists them.
+    // The keys but `set` as flow YAML, in the order docs/lesson-format.md lists them.
     std::string reference() const {
         std::string out = "file: " + yamlFlowScalar(path);
         if (!tensor.empty()) {

@@ -179,6 +179,13 @@ class SentenceCutter {
             }
             return;
         }
+        if (open_ && stopped_ && isClosingMark(c)) {
+            // "*the cat sat.*": the closing marks after its full stop are the sentence's own,
+            // so a claim or a general mark right after them is the sentence's too.
+            current_.words += c;
+            extend(i + 1);
+            return;
+        }
         startContent(i, line_, column_);
         current_.words += c;
         extend(i + 1);
@@ -189,9 +196,12 @@ class SentenceCutter {
 
     // Whether a full stop at `i - 1` ends its sentence: closing marks, then a space, the end, a
     // claim or a comment. "0.5" does not.
+    static bool isClosingMark(char c) {
+        return std::string_view(")]*_\"'").find(c) != std::string_view::npos;
+    }
+
     bool endsSentence(size_t i) const {
-        while (i < text_.size() &&
-               std::string_view(")]*_\"'").find(text_[i]) != std::string::npos) {
+        while (i < text_.size() && isClosingMark(text_[i])) {
             ++i;
         }
         return i >= text_.size() || isSpace(text_[i]) || text_.compare(i, 3, "{{?") == 0 ||

@@ -116,7 +116,7 @@ Json gradientCheckJson(const GradientCheckReport& check) {
     return out;
 }
 
-// The settings that sentences state and claims test (document-format.md, "Expressions and
+// The settings that sentences state and claims test (docs/lesson-format.md, "Expressions and
 // claims"): the mask, the padded keys, whether the scores are divided by √d_k (the scale in
 // use, to rounding, whatever the cell wrote: `scale: 2` at d_k = 4 divides by √4 too), and
 // which projections are the identity.

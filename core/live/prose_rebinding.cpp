@@ -65,7 +65,7 @@ std::optional<std::string> ProseBinder::boundMarkdown(const Binding& binding) co
 }
 
 // A claim shows nothing while it holds. When a what-if makes it false, the sentence it guards
-// keeps its words and gets a visible mark (document-format.md).
+// keeps its words and gets a visible mark (docs/lesson-format.md).
 std::string ProseBinder::claimMark(const Binding& claim) const {
     if (awaitsRest(claim)) {
         return {}; // not decided yet: no mark flashes while the gradients are checked

@@ -99,6 +99,107 @@ bool namesTokenByHand(const std::string& words, const std::string& label) {
     return false;
 }
 
+// Common words that are tokens of the lessons too: named bare, they are English, not the token.
+bool isFunctionWord(const std::string& word) {
+    static const std::set<std::string> words = {
+        "the",  "a",    "an",   "and",  "or",   "of",   "to",   "in",   "on",   "at",
+        "by",   "for",  "with", "from", "is",   "it",   "its",  "was",  "be",   "as",
+        "that", "this", "not",  "no",   "but",  "if",   "so",   "we",   "you",  "they",
+        "he",   "she",  "his",  "her",  "them", "one",  "two",  "all",  "any",  "each",
+        "new",  "old",  "up",   "out",  "into", "than", "then", "what", "which"};
+    return words.count(lower(word)) > 0;
+}
+
+// A token named in plain words: a word of three letters or more that is not one of English's
+// function words ("the cat sat" names cat and sat; "the" is English).
+bool namesTokenBare(const std::string& words, const std::string& label) {
+    if (label.size() < 3 || isFunctionWord(label) ||
+        !std::all_of(label.begin(), label.end(),
+                     [](unsigned char c) { return std::isalpha(c) || c >= 0x80; })) {
+        return false;
+    }
+    return findWord(words, label) != std::string::npos;
+}
+
+// The text outside `code spans`: a number in code is a name or a formula, not a claim.
+std::string outsideCode(const std::string& words) {
+    std::string out;
+    bool code = false;
+    for (char c : words) {
+        if (c == '`') {
+            code = !code;
+            out += ' ';
+        } else if (!code) {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// A number or a proportion in words, a comparison or a rank: what a sentence says about a
+// cell's numbers without binding them ("about 67%", "three times as much", "more than 0.9",
+// "less than a third", "the largest", "orthogonal", "the second pick"). "" when it says none.
+// Each is true for some numbers only, so it needs a claim that reads them.
+std::string numberWords(const std::string& sentenceWords) {
+    const std::string words = outsideCode(sentenceWords);
+    // A percentage or a decimal typed by hand: "67%", "67 percent", "0.9".
+    for (size_t i = 0; i < words.size(); ++i) {
+        if (!std::isdigit(static_cast<unsigned char>(words[i])) ||
+            (i > 0 && (isWordChar(words[i - 1]) || words[i - 1] == '.'))) {
+            continue;
+        }
+        size_t end = i;
+        while (end < words.size() && std::isdigit(static_cast<unsigned char>(words[end]))) {
+            ++end;
+        }
+        const bool decimal = end + 1 < words.size() && words[end] == '.' &&
+                             std::isdigit(static_cast<unsigned char>(words[end + 1]));
+        if (decimal) {
+            size_t last = end + 1;
+            while (last < words.size() && std::isdigit(static_cast<unsigned char>(words[last]))) {
+                ++last;
+            }
+            return words.substr(i, last - i);
+        }
+        size_t after = end;
+        while (after < words.size() && words[after] == ' ') {
+            ++after;
+        }
+        if (after < words.size() && words[after] == '%') {
+            return words.substr(i, after + 1 - i);
+        }
+        if (lower(words.substr(after, 7)) == "percent") {
+            return words.substr(i, after + 7 - i);
+        }
+    }
+    static const std::vector<std::string> phrases = {
+        // proportions and multiples
+        "half", "a third", "two thirds", "a quarter", "three quarters", "a fifth", "a tenth",
+        "twice", "double", "triple", "times as", "times more", "times larger", "times the",
+        // comparisons and approximations
+        "more than", "less than", "fewer than", "larger than", "smaller than", "greater than",
+        "higher than", "lower than", "bigger than", "at least", "at most", "as much as",
+        "as large as", "about the same", "roughly", "nearly", "almost", "approximately", "close to",
+        // ranks and relations
+        "largest", "smallest", "biggest", "highest", "lowest", "the most", "the least", "the top",
+        "second pick", "second choice", "second-best", "runner-up", "first choice", "wins", "beats",
+        "outweighs", "orthogonal", "perpendicular", "equal", "equally", "identical", "uniform",
+        "uniformly", "evenly", "all of its", "nearly all", "most of"};
+    for (const std::string& phrase : phrases) {
+        if (const size_t at = findWord(words, phrase); at != std::string::npos) {
+            return words.substr(at, phrase.size());
+        }
+    }
+    return {};
+}
+
+// "cell.first" for a path: the part of a cell's result it reads ("playground.head",
+// "tiny.next"), what decides whether a claim reads the numbers a sentence states.
+std::string pathRoot(const BindingPath& path) {
+    const auto* first = path.steps.empty() ? nullptr : std::get_if<std::string>(&path.steps[0]);
+    return path.cellId + "." + (first ? *first : std::string());
+}
+
 std::vector<std::string> tokensOf(const LessonResults& results, const std::string& cellId) {
     std::vector<std::string> tokens;
     const ComputedCell* cell = results.cell(cellId);
@@ -182,11 +283,19 @@ std::vector<QuizText> quizTextsOf(const Lesson& lesson) {
 
 // One reason a sentence may be false under one what-if.
 struct Suspect {
+    enum class Kind {
+        Value,   // a bound number changed: any claim that can fail states its condition
+        Setting, // the words name the setting: a claim must fail when that setting changes
+        Numbers, // the words state a quantity or a relation: a claim must read those numbers
+    };
     std::string setting; // "try.mask=causal (causal mask)"
     std::string says;
     std::string now;
-    bool byWords = false; // the words name the setting (claims that never fail do not help)
-    std::string key;      // "playground.scale": what the words name
+    Kind kind = Kind::Value;
+    std::string key; // "playground.scale": what the words name
+    // Kind::Numbers: the parts of the results the sentence's changed values read
+    // ("playground.head"), or, binding none, the cell it is about ("playground.").
+    std::vector<std::string> reads;
 };
 
 // The sweep over one lesson: its sentences before any what-if, then each what-if in turn.
@@ -194,7 +303,8 @@ class Sweep {
   public:
     Sweep(const Lesson& lesson, const LessonResults& results)
         : results_(results), sentences_(proseSentences(lesson.document, quizTextsOf(lesson))),
-          suspects_(sentences_.sentences.size()), claimFailedUnder_(sentences_.sentences.size()) {
+          suspects_(sentences_.sentences.size()), claimFailedUnder_(sentences_.sentences.size()),
+          failedClaimReads_(sentences_.sentences.size()) {
         for (const ProseSentence& sentence : sentences_.sentences) {
             std::vector<std::string> values;
             for (const Binding& binding : sentence.values) {
@@ -228,6 +338,9 @@ class Sweep {
                         paragraphMarked = true;
                         if (other == s) {
                             claimFailedUnder_[s].insert(key);
+                            for (const BindingPath& path : claim.paths) {
+                                failedClaimReads_[s].insert(pathRoot(path));
+                            }
                         }
                     }
                 }
@@ -239,15 +352,38 @@ class Sweep {
                 found->setting = setting;
                 found->key = key;
                 suspects_[s].push_back(*found);
-                continue;
             }
+            // The values it shows that this what-if changes, and what those values read.
+            std::optional<size_t> firstChanged;
+            std::vector<std::string> changedReads;
             for (size_t v = 0; v < sentence.values.size(); ++v) {
-                const std::string after = shown(now, sentence.values[v]);
-                if (after != shownBefore_[s][v]) {
-                    suspects_[s].push_back(
-                        {setting, quoted(shownBefore_[s][v]), quoted(after), false, {}});
-                    break;
+                if (shown(now, sentence.values[v]) != shownBefore_[s][v]) {
+                    firstChanged = firstChanged.value_or(v);
+                    for (const BindingPath& path : sentence.values[v].paths) {
+                        changedReads.push_back(pathRoot(path));
+                    }
                 }
+            }
+            // Its words state a quantity or a relation of numbers that this what-if changes:
+            // those it binds, or, binding none, those of the cell it is about.
+            const bool numbersChanged = sentence.values.empty() ? isAbout(sentence, whatIf.cellId)
+                                                                : firstChanged.has_value();
+            if (numbersChanged) {
+                if (const std::string said = numberWords(sentence.words); !said.empty()) {
+                    suspects_[s].push_back(
+                        {setting, quoted(said), whatIf.now, Suspect::Kind::Numbers, key,
+                         sentence.values.empty() ? std::vector<std::string>{whatIf.cellId + "."}
+                                                 : changedReads});
+                }
+            }
+            if (firstChanged) {
+                const size_t v = *firstChanged;
+                suspects_[s].push_back({setting,
+                                        quoted(shownBefore_[s][v]),
+                                        quoted(shown(now, sentence.values[v])),
+                                        Suspect::Kind::Value,
+                                        {},
+                                        {}});
             }
         }
     }
@@ -256,12 +392,9 @@ class Sweep {
         std::vector<Diagnostic> out;
         for (size_t s = 0; s < sentences_.sentences.size(); ++s) {
             std::vector<const Suspect*> kept;
+            std::set<std::string> settings; // the what-ifs the kept suspects come from
             for (const Suspect& suspect : suspects_[s]) {
-                // A claim that some what-if breaks states the condition of the sentence's
-                // numbers; one that never fails states nothing. Words that name a setting
-                // need a claim that fails when that setting changes: one about the setting.
-                const std::set<std::string>& failed = claimFailedUnder_[s];
-                if (suspect.byWords ? !failed.count(suspect.key) : failed.empty()) {
+                if (!guarded(s, suspect) && settings.insert(suspect.setting).second) {
                     kept.push_back(&suspect);
                 }
             }
@@ -284,6 +417,31 @@ class Sweep {
     }
 
   private:
+    // Whether a claim of sentence `s` guards it against `suspect`. A claim that some what-if
+    // breaks states the condition of the sentence's numbers; one that never fails states
+    // nothing. Words that name a setting need a claim that fails when that setting changes:
+    // one about the setting. Words that state a quantity or a relation ("more than half", "the
+    // largest") need one that reads the numbers they are about, not one about the mask.
+    bool guarded(size_t s, const Suspect& suspect) const {
+        switch (suspect.kind) {
+        case Suspect::Kind::Value:
+            return !claimFailedUnder_[s].empty();
+        case Suspect::Kind::Setting:
+            return claimFailedUnder_[s].count(suspect.key) > 0;
+        case Suspect::Kind::Numbers:
+            for (const std::string& read : failedClaimReads_[s]) {
+                for (const std::string& about : suspect.reads) {
+                    // "cell." (a sentence that binds nothing) is any part of that cell.
+                    if (read == about || (about.back() == '.' && read.rfind(about, 0) == 0)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+        return false;
+    }
+
     // Whether the sentence is about the cell: it or its paragraph binds it, or, binding
     // nothing, it stands in the cell's section.
     bool isAbout(const ProseSentence& sentence, const std::string& cellId) const {
@@ -306,7 +464,9 @@ class Sweep {
         const std::string& now = whatIf.now;
         for (const std::string& word : topicWords(key)) {
             if (const size_t at = findWord(sentence.words, word); at != std::string::npos) {
-                return Suspect{{}, quoted(sentence.words.substr(at, word.size())), now, true, {}};
+                return Suspect{{},  quoted(sentence.words.substr(at, word.size())),
+                               now, Suspect::Kind::Setting,
+                               {},  {}};
             }
         }
         const bool countChanged = key == "heads" || key == "layers" ||
@@ -316,7 +476,7 @@ class Sweep {
                 const std::string said = count + " " + noun;
                 if (findWord(sentence.words, said) != std::string::npos &&
                     (count != "one" && count != "1" && count != "single") == (noun.back() == 's')) {
-                    return Suspect{{}, quoted(said), now, true, {}};
+                    return Suspect{{}, quoted(said), now, Suspect::Kind::Setting, {}, {}};
                 }
             }
         }
@@ -326,12 +486,14 @@ class Sweep {
         for (size_t i = 0; i < tokensBefore.size(); ++i) {
             const std::string& label = tokensBefore[i];
             const bool moved = i >= tokensNow.size() || tokensNow[i] != label;
-            if (moved && namesTokenByHand(sentence.words, label)) {
+            if (moved && (namesTokenByHand(sentence.words, label) ||
+                          namesTokenBare(sentence.words, label))) {
                 return Suspect{{},
                                quoted(label),
                                "token " + std::to_string(i + 1) + ": " +
                                    (i < tokensNow.size() ? tokensNow[i] : std::string("none")),
-                               true,
+                               Suspect::Kind::Setting,
+                               {},
                                {}};
             }
         }
@@ -346,6 +508,8 @@ class Sweep {
     std::vector<std::vector<Suspect>> suspects_;
     // Per sentence: the settings ("cell.key") under which one of its own claims failed.
     std::vector<std::set<std::string>> claimFailedUnder_;
+    // Per sentence: what its claims that failed under some what-if read (pathRoot).
+    std::vector<std::set<std::string>> failedClaimReads_;
 };
 
 } // namespace

@@ -1,4 +1,4 @@
-// {file: PATH} cell values (document-format.md): every format and slicing
+// {file: PATH} cell values (docs/lesson-format.md): every format and slicing
 // option against files NumPy wrote (make_data_fixtures.py runs at test
 // time), every unsafe path refused, errors that name the file and the key
 // at the value's line and column, and loaded values computing exactly like

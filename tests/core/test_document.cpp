@@ -1,5 +1,5 @@
 // The document model: parse, validate with file positions, bindings, and
-// writing back byte for byte (document-format.md, reliability.md §1–9).
+// writing back byte for byte (docs/lesson-format.md, reliability.md §1–9).
 #include "core/document/bindings.h"
 #include "core/document/cell_editor.h"
 #include "core/document/lesson.h"

@@ -1,4 +1,4 @@
-// Expressions and claims in prose (document-format.md, "Expressions and
+// Expressions and claims in prose (docs/lesson-format.md, "Expressions and
 // claims"): parsing, evaluation with muParser, claims that `check` enforces
 // and `compute` lists, and the errors of each.
 #include "core/document/bindings.h"

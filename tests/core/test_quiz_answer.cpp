@@ -1,4 +1,4 @@
-// Judging a numeric quiz answer (document-format.md, quiz cells): the default tolerance, an
+// Judging a numeric quiz answer (docs/lesson-format.md, quiz cells): the default tolerance, an
 // absolute or relative one as written, whole numbers, fractions, and `cell:`.
 #include "core/document/lesson.h"
 #include "core/document/quiz_answer.h"

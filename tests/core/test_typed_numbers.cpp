@@ -1,4 +1,4 @@
-// The lint of hand-typed numbers and `check --fix` (document-format.md, "Hand-typed
+// The lint of hand-typed numbers and `check --fix` (docs/lesson-format.md, "Hand-typed
 // numbers"): what is found, where, which binding is named, and the exact bytes a fix writes.
 #include "core/document/lesson.h"
 #include "core/document/typed_numbers.h"

@@ -98,11 +98,20 @@ TEST_CASE("sentences: a claim or a general mark after the full stop belongs to t
     CHECK(s[4].source == "Last.");
     CHECK(s[4].section == s[0].section + 1);
     CHECK_FALSE(s[4].general);
+
+    // Closing emphasis after the full stop is the sentence's: the mark after it is too.
+    const Lesson listed = parseLesson(
+        std::string("# One\n\n- *the cat sat .*<!-- general -->\n- *a dog ran .*\n"), "x.md");
+    const LessonSentences items = proseSentences(listed.document);
+    REQUIRE(items.sentences.size() == 2);
+    CHECK(items.sentences[0].source == "*the cat sat .*");
+    CHECK(items.sentences[0].general);
+    CHECK_FALSE(items.sentences[1].general);
 }
 
 TEST_CASE("the sweep finds nothing in the shipped lessons, and tries their what-ifs") {
-    for (const std::string name :
-         {"guide.md", "attention.md", "transformers.md", "real-head.md", "transformer.md"}) {
+    for (const std::string name : {"guide.md", "attention.md", "transformers.md", "real-head.md",
+                                   "transformer.md", "training.md"}) {
         CAPTURE(name);
         const Computed c = compute(shipped(name), name);
         AttentionEngine engine;
@@ -310,5 +319,147 @@ TEST_CASE("the sweep reads a quiz's explanation, not its question") {
     REQUIRE(all.size() == 1);
     CHECK(all[0].line == planted.lineOf("  The middle token"));
     CHECK(all[0].column == 3);
-    CHECK(contains(all[0].message, "(it says 'blue'"));
+    // The first what-if that moves a token it names: the first red one, named in plain words.
+    CHECK_MESSAGE(contains(all[0].message, "(it says 'red'"), all[0].message);
+}
+
+namespace {
+
+// transformer.md with `text` after the paragraph that introduces its playground (whose
+// controls open the prompt, the temperature and generation).
+Planted plantInTransformer(const std::string& text) {
+    std::string lesson = shipped("transformer.md");
+    const std::string anchor =
+        "try other seeds.<!-- general --> No sentence of this lesson depends on it.\n";
+    const size_t at = lesson.find(anchor);
+    REQUIRE(at != std::string::npos);
+    lesson.insert(at + anchor.size(), "\n" + text);
+    return {lesson, int(std::count(lesson.begin(), lesson.begin() + long(at), '\n')) + 3};
+}
+
+// Each planted sentence is false under some what-if a reader can make, in one of the four ways
+// the sweep once missed. Every one must be reported, at its own line.
+void checkEveryPlantedSentenceIsFound(const Planted& planted,
+                                      const std::vector<std::string>& sentences,
+                                      const std::string& path) {
+    const Computed c = compute(planted.text, path);
+    AttentionEngine engine;
+    const std::vector<Diagnostic> all = sweepReaderWhatIfs(c.lesson, c.results, engine).warnings;
+    for (const std::string& sentence : sentences) {
+        CAPTURE(sentence);
+        const Diagnostic* found = warningAt(all, planted.lineOf(sentence));
+        CHECK_MESSAGE(found, "not reported: " << sentence);
+    }
+    // Nothing else: the lesson around them stays quiet.
+    CHECK_EQ(all.size(), sentences.size());
+}
+
+// `name` with `text` right after the cell `cellId`, in that cell's section.
+Planted plantAfterCell(const std::string& name, const std::string& cellId,
+                       const std::string& text) {
+    std::string lesson = shipped(name);
+    const size_t open = lesson.find("```attention " + cellId + "\n");
+    REQUIRE(open != std::string::npos);
+    const size_t close = lesson.find("\n```\n", open);
+    REQUIRE(close != std::string::npos);
+    const size_t at = close + 5;
+    lesson.insert(at, "\n" + text);
+    return {lesson, int(std::count(lesson.begin(), lesson.begin() + long(at), '\n')) + 2};
+}
+
+std::string paragraphs(const std::vector<std::string>& sentences) {
+    std::string text;
+    for (const std::string& sentence : sentences) {
+        text += sentence + "\n\n";
+    }
+    return text;
+}
+
+} // namespace
+
+TEST_CASE("the sweep finds twenty planted sentences of the four kinds it once missed") {
+    // Twelve in the attention lesson, after its playground (tokens red, blue, red; every control).
+    const std::vector<std::string> attention = {
+        // numbers and proportions in words
+        "In the playground the first token keeps about 38% of its attention for itself.",
+        "The first token gives {{playground.head[0].weights[0][1]:2}} to the second, three times "
+        "as much as to the third.",
+        "The first row's largest share is more than 0.3.",
+        "The last token gives less than a third of its attention to the first.",
+        // qualitative facts with no bound number
+        "The playground's first and second token vectors are orthogonal.",
+        "For the first token, the second token is the second pick.",
+        "The middle token spreads its attention evenly.",
+        // a token named in plain words
+        "The middle token is blue, so it stands out.",
+        "Each red token reads the others the same way.",
+        // a bound number whose only claim guards something else
+        "The first token gives {{playground.head[0].weights[0][0]:2}} to itself, more than to "
+        "any other token.{{? playground.mask == \"none\"}}",
+        "Its output starts with {{playground.output[0][0]:2}}, nearly twice the second "
+        "entry.{{? playground.heads == 1}}",
+        "The first token's largest share is {{playground.head[0].weights[0][0]:2}}.{{? "
+        "playground.d_k == 4}}",
+    };
+    checkEveryPlantedSentenceIsFound(plantInAttention(paragraphs(attention)), attention,
+                                     "attention.md");
+
+    // Eight in the transformer lesson, after its playground (prompt "a dog"; tokens,
+    // temperature, generation).
+    const std::vector<std::string> transformer = {
+        "After a dog the playground gives its top word less than half of the chance.",
+        "At this temperature the top word's chance is about 0.3.",
+        "The playground's top two words are almost equally likely.",
+        "Its top word beats the second by only a hair.",
+        "The prompt ends with dog, an animal.",
+        "A dog is what the playground starts from.",
+        "The playground's top word takes {{playground.next[0].prob:2}}, more than twice the "
+        "third word's chance.{{? playground.n == 2}}",
+        "Its top word takes {{playground.next[0].prob:2}} of the chance, less than a "
+        "third.{{? playground.n == 2}}",
+    };
+    checkEveryPlantedSentenceIsFound(plantInTransformer(paragraphs(transformer)), transformer,
+                                     "transformer.md");
+}
+
+TEST_CASE("the sweep finds planted sentences in the other three shipped lessons too") {
+    struct Plant {
+        const char* lesson;
+        const char* cell;
+        std::vector<std::string> sentences;
+    };
+    const Plant plants[] = {
+        {"guide.md",
+         "try",
+         {"In the cell above, the first red token gives blue less than half of its attention.",
+          "Here blue sits between two reds."}},
+        {"transformers.md",
+         "them_toy",
+         {"In this toy, the pronoun gives keys more than 0.5 of its attention.",
+          "The vectors of the two nouns are orthogonal."}},
+        {"real-head.md",
+         "head",
+         {"In this head, slept looks back at its subject.",
+          "The last row gives its largest share to the subject."}},
+    };
+    for (const Plant& plant : plants) {
+        CAPTURE(plant.lesson);
+        checkEveryPlantedSentenceIsFound(
+            plantAfterCell(plant.lesson, plant.cell, paragraphs(plant.sentences)), plant.sentences,
+            plant.lesson);
+    }
+}
+
+TEST_CASE("a claim that reads the numbers guards words about them") {
+    const std::vector<std::string> guarded = {
+        "The first token gives {{playground.head[0].weights[0][0]:2}} to itself, more than to "
+        "any other token.{{? playground.head[0].weights[0][0] > playground.head[0].weights[0][1]}}",
+        "In the playground the first token keeps about {{100 * "
+        "playground.head[0].weights[0][0]:0}}% of its attention for itself.<!-- general -->",
+    };
+    const Planted planted = plantInAttention(paragraphs(guarded));
+    const std::vector<Diagnostic> all = sweep(planted.text);
+    for (const Diagnostic& d : all) {
+        FAIL_CHECK(d.line << ": " << d.message);
+    }
 }

@@ -227,7 +227,7 @@ Item {
         }
 
         // A what-if that makes a claim false marks the sentence it guards, keeping
-        // its words; Reset clears the mark (document-format.md).
+        // its words; Reset clears the mark (docs/lesson-format.md).
         function test_falseClaimIsMarked() {
             openLesson("claims.md")
             const row = rowOf("colour") + 1
