@@ -10,6 +10,7 @@
 #include "core/live/transformer_steps.h"
 #include "exports/heat_palette.h"
 
+#include <QLocale>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -35,7 +36,16 @@ TransformerCellModel::TransformerCellModel(const std::string& id, const Transfor
       training_(computed ? computed->training : nullptr), result_(std::move(computed)),
       wholeInline_(transformerCost(spec.config).multiplyAdds < kInlineWork),
       steps_(wholeInline_ || transformerFirstStepWork(spec.config) < kInlineWork),
-      shown_(new TransformerShownViews(*this)) {}
+      shown_(new TransformerShownViews(*this)) {
+    untrained_ = spec;
+    if (spec.training) {
+        trainingSpec_ = *spec.training;
+    }
+    lessonTraining_ = training_;
+    connect(&runner_, &TrainingRunner::progressChanged, this,
+            &TransformerCellModel::trainingProgressChanged);
+    connect(&runner_, &TrainingRunner::finished, this, &TransformerCellModel::trainingEnded);
+}
 
 TransformerCellModel::~TransformerCellModel() {
     if (watcher_) {
@@ -138,10 +148,23 @@ bool TransformerCellModel::undoWhatIf() {
 }
 
 void TransformerCellModel::reset() {
-    if (!live_.edited()) {
+    if (!edited()) {
         return;
     }
     live_.reset();
+    if (training_ != lessonTraining_) {
+        // Back to the lesson's own training and the step it shows.
+        runner_.cancel();
+        run_.reset();
+        wantedStep_.reset();
+        trainingSpec_ = *untrained_.training;
+        if (watcher_) {
+            watcher_->waitForFinished();
+        }
+        live_.replaceWeights(shownSpec(untrained_, lessonTraining_->weights));
+        training_ = lessonTraining_;
+        Q_EMIT trainingChanged();
+    }
     recompute();
 }
 
@@ -166,6 +189,130 @@ QString TransformerCellModel::keep() {
                     .arg(toQStringList(plan.notKept).join(QStringLiteral("; ")));
     }
     return said.isEmpty() ? tr("Nothing to keep.") : said.join(QLatin1Char(' '));
+}
+
+QString TransformerCellModel::trainingOptimizer() const {
+    return trainingSpec_.optimizer == TrainingSpec::Optimizer::Adam ? QStringLiteral("adam")
+                                                                    : QStringLiteral("sgd");
+}
+
+int TransformerCellModel::trainingSeed() const {
+    return trainingSpec_.init ? int(trainingSpec_.init->seed) : 0;
+}
+
+QString TransformerCellModel::keptNote() const {
+    if (!run_) {
+        return {};
+    }
+    const TrainingWatch& watch = run_->watch;
+    const QString size = QLocale::system().formattedDataSize(qint64(watch.bytesKept));
+    return watch.every == 1
+               ? tr("%1 steps kept for the slider (%2)").arg(watch.steps.size()).arg(size)
+               : tr("%1 steps kept for the slider, every %2th (%3)")
+                     .arg(watch.steps.size())
+                     .arg(watch.every)
+                     .arg(size);
+}
+
+QString TransformerCellModel::train(int steps, const QString& optimizer, double lr, int seed) {
+    if (!trains()) {
+        return tr("this cell does not train (it has no train key)");
+    }
+    if (!allows(QStringLiteral("train"))) {
+        return tr("this cell's training is fixed by the lesson");
+    }
+    if (steps < 0 || steps > kMaxReaderSteps) {
+        return tr("steps must be a whole number from 0 to %1").arg(kMaxReaderSteps);
+    }
+    if (!(lr > 0) || !std::isfinite(lr)) {
+        return tr("the learning rate must be a number above 0");
+    }
+    if (optimizer != QLatin1String("sgd") && optimizer != QLatin1String("adam")) {
+        return tr("the optimizer is sgd or adam");
+    }
+    if (seed < 0) {
+        return tr("the seed is a whole number from 0");
+    }
+    TrainingSpec spec = trainingSpec_;
+    spec.steps = steps;
+    spec.show = steps; // a new run is shown at its end
+    spec.lr = lr;
+    spec.optimizer = optimizer == QLatin1String("sgd") ? TrainingSpec::Optimizer::Sgd
+                                                       : TrainingSpec::Optimizer::Adam;
+    if (spec.init) {
+        spec.init->seed = std::uint64_t(seed);
+    }
+    // Charged against the limits before it starts, as compute charges it (cell_cost.h).
+    CellCost work;
+    work.multiplyAdds = trainingWork(untrained_.config, spec);
+    if (const std::string why = costProblem(work, costLimits()); !why.empty()) {
+        return tr("this training would take %1: fewer steps, please")
+            .arg(QString::fromStdString(why));
+    }
+    wantedStep_.reset();
+    trainingProblem_.clear();
+    runner_.start(untrained_.config, spec, TransformerLimits{});
+    Q_EMIT trainingChanged();
+    return {};
+}
+
+QString TransformerCellModel::showStep(int step) {
+    if (!trains()) {
+        return tr("this cell does not train (it has no train key)");
+    }
+    if (run_) {
+        const auto* kept = keptStepNear(run_->watch, step);
+        if (kept && (!training_ || kept->first != training_->shown)) {
+            showTrained(run_->result, kept->first, kept->second);
+        }
+        return {};
+    }
+    // The lesson's run kept only its shown step: run it once more, watched, for the others.
+    wantedStep_ = step;
+    if (!runner_.running()) {
+        runner_.start(untrained_.config, trainingSpec_, TransformerLimits{});
+    }
+    return {};
+}
+
+void TransformerCellModel::trainingEnded(std::shared_ptr<const TrainingRun> run) {
+    if (!run) {
+        Q_EMIT trainingChanged(); // cancelled: the last run stays on show
+        return;
+    }
+    if (!run->error.empty()) {
+        trainingProblem_ = QString::fromStdString(run->error);
+        Q_EMIT trainingChanged();
+        return;
+    }
+    run_ = std::move(run);
+    trainingSpec_ = run_->spec;
+    const int step = wantedStep_.value_or(run_->result.shown);
+    wantedStep_.reset();
+    const auto* kept = keptStepNear(run_->watch, step);
+    if (kept) {
+        showTrained(run_->result, kept->first, kept->second);
+    }
+}
+
+void TransformerCellModel::showTrained(const TrainingResult& result, int step,
+                                       const TransformerConfig& weights) {
+    auto shown = std::make_shared<TrainingResult>();
+    shown->loss = result.loss;
+    shown->heldOutLoss = result.heldOutLoss;
+    shown->gradNorm = result.gradNorm;
+    shown->stopped = result.stopped;
+    shown->trainable = result.trainable;
+    shown->shown = step;
+    shown->weights = weights;
+    // The worker's jobs read configurations that alias the weights being replaced.
+    if (watcher_) {
+        watcher_->waitForFinished();
+    }
+    live_.replaceWeights(shownSpec(untrained_, shown->weights));
+    training_ = std::move(shown);
+    Q_EMIT trainingChanged();
+    recompute();
 }
 
 void TransformerCellModel::recompute() {

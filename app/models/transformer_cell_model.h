@@ -13,6 +13,7 @@
 // on the worker (40–70 ms per what-if); a GPT-2-sized cell runs both steps on the worker.
 // Until the rest arrives, `complete` is false and prose that quotes it waits (LessonSession).
 
+#include "app/models/training_runner.h"
 #include "app/models/transformer_shown_views.h"
 #include "core/document/expression.h"
 #include "core/document/json.h"
@@ -84,6 +85,22 @@ class TransformerCellModel : public QObject {
     Q_PROPERTY(int shownColumns READ shownColumns NOTIFY recomputed)
     // What the views show: every view reads its numbers from here (transformer_shown_views.h).
     Q_PROPERTY(attnbook::TransformerShownViews* shown READ shown CONSTANT)
+    // Training in the window (docs/training.md): the settings a reader may change, the step
+    // every other view shows, and a run on the worker with its progress.
+    Q_PROPERTY(bool trains READ trains CONSTANT)
+    Q_PROPERTY(bool randomStart READ randomStart CONSTANT)
+    Q_PROPERTY(int trainingSteps READ trainingSteps NOTIFY trainingChanged)
+    Q_PROPERTY(QString trainingOptimizer READ trainingOptimizer NOTIFY trainingChanged)
+    Q_PROPERTY(double trainingLr READ trainingLr NOTIFY trainingChanged)
+    Q_PROPERTY(int trainingSeed READ trainingSeed NOTIFY trainingChanged)
+    Q_PROPERTY(int shownStep READ shownStep NOTIFY trainingChanged)
+    // The steps the slider offers are every `keptEvery`-th (all of them while they fit in the
+    // memory the window gives them); 0 before the first watched run kept any.
+    Q_PROPERTY(int keptEvery READ keptEvery NOTIFY trainingChanged)
+    Q_PROPERTY(QString keptNote READ keptNote NOTIFY trainingChanged)
+    Q_PROPERTY(QString trainingProblem READ trainingProblem NOTIFY trainingChanged)
+    Q_PROPERTY(bool trainingRunning READ trainingRunning NOTIFY trainingProgressChanged)
+    Q_PROPERTY(double trainingProgress READ trainingProgress NOTIFY trainingProgressChanged)
 
   public:
     using Keeper = std::function<std::optional<std::string>(
@@ -114,7 +131,7 @@ class TransformerCellModel : public QObject {
     int seed() const { return int(live_.settings().seed); }
     QString mask() const;
     QString positional() const;
-    bool edited() const { return live_.edited(); }
+    bool edited() const { return live_.edited() || training_ != lessonTraining_; }
     bool canUndoWhatIf() const { return live_.canUndo(); }
     qint64 whatIfStamp() const { return live_.latestStamp(); }
     bool hasLoss() const { return result_->loss.has_value(); }
@@ -155,6 +172,30 @@ class TransformerCellModel : public QObject {
     // what was kept and what is only the reader's view, or why not.
     Q_INVOKABLE QString keep();
 
+    bool trains() const { return untrained_.training.has_value(); }
+    bool randomStart() const { return trains() && untrained_.training->init.has_value(); }
+    int trainingSteps() const { return trainingSpec_.steps; }
+    QString trainingOptimizer() const;
+    double trainingLr() const { return trainingSpec_.lr; }
+    int trainingSeed() const;
+    int shownStep() const { return training_ ? training_->shown : 0; }
+    int keptEvery() const { return run_ ? run_->watch.every : 0; }
+    QString keptNote() const;
+    QString trainingProblem() const { return trainingProblem_; }
+    bool trainingRunning() const { return runner_.running(); }
+    double trainingProgress() const { return runner_.progress(); }
+    // Trains again with these settings on the worker (the latest call wins); "" when started,
+    // else why not (nothing changed).
+    Q_INVOKABLE QString train(int steps, const QString& optimizer, double lr, int seed);
+    Q_INVOKABLE void cancelTraining() { runner_.cancel(); }
+    // Every other view shows the model after `step` steps: at once from the kept steps (the
+    // nearest one kept), or after one watched run that keeps them.
+    Q_INVOKABLE QString showStep(int step);
+    // Blocks until no training run is going (tests).
+    void waitForTraining() { runner_.waitForFinished(); }
+    // The most steps a reader may ask for (the limits charge the work too).
+    static constexpr int kMaxReaderSteps = 5000;
+
     // The views' numbers and the reader's choices among them (each a property that says when
     // it changes).
     TransformerShownViews* shown() const { return shown_; }
@@ -193,8 +234,14 @@ class TransformerCellModel : public QObject {
   Q_SIGNALS:
     void recomputed();
     void updatingChanged();
+    void trainingChanged();
+    void trainingProgressChanged();
 
   private:
+    // A training run ended (null: cancelled or superseded).
+    void trainingEnded(std::shared_ptr<const TrainingRun> run);
+    // Every view shows `weights` (a step of `result`'s training) from now on.
+    void showTrained(const TrainingResult& result, int step, const TransformerConfig& weights);
     using Outcome = TransformerOutcome; // one step of a recompute (see the class comment)
 
     QString edit(const std::function<std::string(TransformerLiveCell&)>& change);
@@ -228,6 +275,16 @@ class TransformerCellModel : public QObject {
     TransformerStepQueue steps_;
     std::unique_ptr<QFutureWatcher<Outcome>> watcher_; // the worker: one job at a time
     std::shared_ptr<const JsonSelection> quoted_;
+    // Training: the cell as the lesson wrote it (before any training), the spec of the run
+    // shown, the lesson's own training (Reset goes back to it), the latest watched run, a step
+    // the reader asked for before any run had kept steps, and the runner.
+    TransformerCellSpec untrained_;
+    TrainingSpec trainingSpec_;
+    std::shared_ptr<const TrainingResult> lessonTraining_;
+    std::shared_ptr<const TrainingRun> run_;
+    std::optional<int> wantedStep_;
+    QString trainingProblem_;
+    TrainingRunner runner_;
     std::shared_ptr<const Json> json_;
     TransformerShownViews* shown_; // a child of this model
     std::map<int, QPointer<AttentionCellModel>> layerModels_;

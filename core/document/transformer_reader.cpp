@@ -28,7 +28,7 @@ const std::vector<std::string>& transformerViewNames() {
 const std::vector<std::string>& transformerControlNames() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> all = attentionControlNames();
-        for (const char* own : {"layers", "norm", "ffn", "temperature", "generate"}) {
+        for (const char* own : {"layers", "norm", "ffn", "temperature", "generate", "train"}) {
             all.emplace_back(own);
         }
         return all;

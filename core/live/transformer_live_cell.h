@@ -78,6 +78,12 @@ class TransformerLiveCell {
 
     TransformerKeepPlan keepPlan() const;
 
+    // The cell's numbers replaced by `shown` (the same cell at another training step, or after
+    // another training run): the reader's settings and their undo stay, since they are about
+    // tokens and switches. Configurations made before alias the old weights: the caller lets
+    // every job that holds one finish first.
+    void replaceWeights(TransformerCellSpec shown) { authored_ = std::move(shown); }
+
     // The most tokens a reader may have (the cell's own cost grows with n²).
     static constexpr int kMaxTokens = 32;
 

@@ -1,5 +1,7 @@
 #include "core/math/transformer_training.h"
 
+#include "core/math/training_watch.h"
+
 #include "core/math/attention_shapes.h"
 #include "core/math/transformer_engine.h"
 #include "core/math/transformer_stages.h"
@@ -317,8 +319,49 @@ double trainingWork(const TransformerConfig& cell, const TrainingSpec& spec) {
     return steps * perToken * (3.0 * trained + held) * std::max(1.0, longest / 8);
 }
 
+namespace {
+
+// The bytes of every number a step's weights hold (what one kept step costs).
+size_t weightBytes(TransformerConfig& w) {
+    size_t numbers = 0;
+    for (const Slot& slot : slotsOf(w, {}, {}, {true, true, true, true})) {
+        numbers += slot.value->n_elem;
+    }
+    return numbers * sizeof(double);
+}
+
+TrainingResult train(const TransformerConfig& cell, const TrainingSpec& spec,
+                     const TransformerLimits& limits, TrainingWatch* watch);
+
+} // namespace
+
 TrainingResult trainTransformer(const TransformerConfig& cell, const TrainingSpec& spec,
                                 const TransformerLimits& limits) {
+    return train(cell, spec, limits, nullptr);
+}
+
+TrainingResult trainTransformer(const TransformerConfig& cell, const TrainingSpec& spec,
+                                const TransformerLimits& limits, TrainingWatch& watch) {
+    watch.steps.clear();
+    watch.bytesKept = 0;
+    watch.cancelled = false;
+    return train(cell, spec, limits, &watch);
+}
+
+const std::pair<int, TransformerConfig>* keptStepNear(const TrainingWatch& watch, int step) {
+    const std::pair<int, TransformerConfig>* nearest = nullptr;
+    for (const auto& kept : watch.steps) {
+        if (!nearest || std::abs(kept.first - step) < std::abs(nearest->first - step)) {
+            nearest = &kept;
+        }
+    }
+    return nearest;
+}
+
+namespace {
+
+TrainingResult train(const TransformerConfig& cell, const TrainingSpec& spec,
+                     const TransformerLimits& limits, TrainingWatch* watch) {
     if (cell.positional == PositionalKind::Learned) {
         fail("train", "training with learned positions is not supported: each sentence has its "
                       "own length, and the positions are given for the cell's n tokens");
@@ -361,7 +404,28 @@ TrainingResult trainTransformer(const TransformerConfig& cell, const TrainingSpe
             out.heldOutLoss.push_back(lossOver(engine, w, heldOut, heldM));
         }
     };
+    if (watch) {
+        const size_t perStep = std::max<size_t>(weightBytes(w), 1);
+        const size_t fit = std::max<size_t>(watch->byteBudget / perStep, 2);
+        // Steps 0 … S kept every `every`-th, and the last: at most `fit` of them.
+        watch->every = int((size_t(spec.steps) + fit - 2) / (fit - 1));
+        watch->every = std::max(watch->every, 1);
+    }
+    // Keeps the weights after `step` steps when the watch wants that step.
+    const auto keep = [&](int step) {
+        if (!watch || (step % watch->every != 0 && step != spec.steps)) {
+            return;
+        }
+        TransformerConfig kept = w;
+        withTokenRows(kept);
+        watch->bytesKept += weightBytes(kept);
+        watch->steps.emplace_back(step, std::move(kept));
+    };
     for (int step = 0;; ++step) {
+        if (watch && watch->keepGoing && !watch->keepGoing(step)) {
+            watch->cancelled = true;
+            break;
+        }
         // The loss and ∂L/∂θ at the weights this step starts from, sentence by sentence.
         const std::vector<Slot> params = slotsOf(w, {}, {}, spec.trainable);
         std::vector<arma::mat> total(params.size());
@@ -406,6 +470,7 @@ TrainingResult trainTransformer(const TransformerConfig& cell, const TrainingSpe
         }
         out.loss.push_back(loss);
         heldOutLoss();
+        keep(step);
         if (step <= show) {
             out.weights = w; // the shown step, or the last good one before it
             out.shown = step;
@@ -445,5 +510,7 @@ TrainingResult trainTransformer(const TransformerConfig& cell, const TrainingSpe
     withTokenRows(out.weights);
     return out;
 }
+
+} // namespace
 
 } // namespace attnbook

@@ -4,14 +4,18 @@ namespace attnbook {
 
 TransformerCellSpec shownSpec(const TransformerCellSpec& authored,
                               const TransformerResult* computed) {
+    return computed && computed->training ? shownSpec(authored, computed->training->weights)
+                                          : authored;
+}
+
+TransformerCellSpec shownSpec(const TransformerCellSpec& authored,
+                              const TransformerConfig& trained) {
     TransformerCellSpec shown = authored;
-    if (computed && computed->training) {
-        shown.config = computed->training->weights;
-        // A reader's new token takes its row of the vocab as trained.
-        const TransformerConfig& c = shown.config;
-        for (size_t w = 0; w < c.vocabLabels.size() && w < c.vocab.n_rows; ++w) {
-            shown.vocab[c.vocabLabels[w]] = c.vocab.row(arma::uword(w));
-        }
+    shown.config = trained;
+    // A reader's new token takes its row of the vocab as trained.
+    const TransformerConfig& c = shown.config;
+    for (size_t w = 0; w < c.vocabLabels.size() && w < c.vocab.n_rows; ++w) {
+        shown.vocab[c.vocabLabels[w]] = c.vocab.row(arma::uword(w));
     }
     return shown;
 }

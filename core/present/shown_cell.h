@@ -10,5 +10,8 @@ namespace attnbook {
 
 TransformerCellSpec shownSpec(const TransformerCellSpec& authored,
                               const TransformerResult* computed);
+// The authored cell with the weights `trained` (a training step's): its vocab rows too.
+TransformerCellSpec shownSpec(const TransformerCellSpec& authored,
+                              const TransformerConfig& trained);
 
 } // namespace attnbook

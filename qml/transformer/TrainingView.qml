@@ -1,5 +1,6 @@
 pragma ComponentBehavior: Bound
 import QtQuick
+import QtQuick.Controls
 import QtQuick.Layouts
 import Attnbook
 import Attnbook.Models
@@ -21,6 +22,8 @@ ColumnLayout {
         return most > 0 ? most : 1
     }
     spacing: 6
+    property string refusal: ""
+    function report(why: string) { view.refusal = why }
 
     Text {
         textFormat: Text.PlainText
@@ -118,5 +121,133 @@ ColumnLayout {
             color: Theme.mutedText
             font.pixelSize: Theme.smallSize
         }
+    }
+    // The step every other view shows: a slider over the steps (docs/training.md). The
+    // weights of the steps it offers are kept in memory; the first move keeps them by training
+    // once more, watched.
+    RowLayout {
+        visible: view.ready && view.cell.allows("train")
+        Layout.topMargin: 6
+        spacing: 8
+        Text { textFormat: Text.PlainText; text: qsTr("Show step"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+        Slider {
+            objectName: "shownStep"
+            from: 0
+            to: view.lastStep
+            stepSize: Math.max(view.cell.keptEvery, 1)
+            snapMode: Slider.SnapAlways
+            value: view.cell.shownStep
+            implicitWidth: Theme.scaled(300)
+            onMoved: view.report(view.cell.showStep(Math.round(value)))
+            Accessible.name: qsTr("The training step every view shows")
+        }
+        Text {
+            textFormat: Text.PlainText
+            objectName: "shownStepReadout"
+            // As wide as the last step, so nothing beside it moves.
+            Layout.preferredWidth: widestStep.advanceWidth
+            TextMetrics { id: widestStep; font.family: Theme.monoFamily; font.pixelSize: Theme.smallSize; text: String(view.lastStep) + "0" }
+            text: String(view.cell.shownStep)
+            color: Theme.text
+            font.family: Theme.monoFamily
+            font.pixelSize: Theme.smallSize
+        }
+        Text {
+            textFormat: Text.PlainText
+            objectName: "keptNote"
+            text: view.cell.keptNote
+            color: Theme.mutedText
+            font.pixelSize: Theme.smallSize
+        }
+    }
+    // Train again: the settings a reader may change; the latest Train wins, and Cancel keeps
+    // the run on show.
+    RowLayout {
+        visible: view.ready && view.cell.allows("train")
+        spacing: 8
+        Text { textFormat: Text.PlainText; text: qsTr("Steps"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+        SpinBox {
+            id: stepsBox
+            objectName: "trainingSteps"
+            from: 0
+            to: 5000
+            stepSize: 10
+            editable: true
+            value: view.cell.trainingSteps
+            Accessible.name: qsTr("Training steps")
+        }
+        Choice {
+            id: optimizerChoice
+            name: "optimizer"
+            accessibleName: qsTr("Optimizer")
+            current: view.cell.trainingOptimizer
+            options: [
+                { value: "sgd", label: "SGD", tip: qsTr("Each step moves every weight by lr times its gradient") },
+                { value: "adam", label: "Adam", tip: qsTr("Each step scales the move by the gradients seen so far") }
+            ]
+            onChosen: value => optimizerChoice.current = value
+        }
+        Text { textFormat: Text.PlainText; text: qsTr("lr"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+        TextField {
+            id: lrField
+            objectName: "trainingLr"
+            text: String(view.cell.trainingLr)
+            implicitWidth: Theme.scaled(70)
+            selectByMouse: true
+            Accessible.name: qsTr("Learning rate")
+        }
+        Text { textFormat: Text.PlainText; visible: view.cell.randomStart; text: qsTr("seed"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
+        SpinBox {
+            id: seedBox
+            objectName: "trainingSeed"
+            visible: view.cell.randomStart
+            from: 0
+            to: 999999
+            editable: true
+            value: view.cell.trainingSeed
+            Accessible.name: qsTr("Seed of the random start")
+        }
+        Button {
+            objectName: "trainAgain"
+            text: qsTr("Train")
+            onClicked: view.report(view.cell.train(stepsBox.value, optimizerChoice.current,
+                                                   Number(lrField.text), seedBox.value))
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Train again from the start with these settings")
+        }
+        ProgressBar {
+            objectName: "trainingProgress"
+            // Its place is kept while no run goes, so that nothing beside it moves.
+            opacity: view.cell.trainingRunning ? 1 : 0
+            value: view.cell.trainingProgress
+            implicitWidth: Theme.scaled(120)
+            Accessible.name: qsTr("Training progress")
+        }
+        Button {
+            objectName: "cancelTraining"
+            text: qsTr("Cancel")
+            opacity: view.cell.trainingRunning ? 1 : 0
+            enabled: view.cell.trainingRunning
+            onClicked: view.cell.cancelTraining()
+        }
+    }
+    // A run, the slider or Reset changed the settings on show: the boxes say them again.
+    Connections {
+        target: view.cell
+        function onTrainingChanged() {
+            stepsBox.value = view.cell.trainingSteps
+            optimizerChoice.current = view.cell.trainingOptimizer
+            lrField.text = String(view.cell.trainingLr)
+            seedBox.value = view.cell.trainingSeed
+        }
+    }
+    Text {
+        textFormat: Text.PlainText
+        objectName: "trainingRefusal"
+        visible: text.length > 0
+        text: view.refusal.length > 0 ? view.refusal : view.cell.trainingProblem
+        color: Theme.warning
+        font.pixelSize: Theme.smallSize
     }
 }

@@ -6,6 +6,8 @@
 #include "app/models/cell_list_model.h"
 #include "app/models/lesson_session.h"
 #include "app/models/transformer_cell_model.h"
+#include "core/document/lesson.h"
+#include "core/math/transformer_training.h"
 #include "tests/test_files.h"
 
 #include <QDir>
@@ -211,6 +213,87 @@ class TransformerWindowTest : public QObject {
         QCOMPARE(
             cell->shown()->nextWords().value(0).toMap().value(QStringLiteral("word")).toString(),
             QStringLiteral("mat"));
+    }
+
+    // docs/training.md "In the window": the Show step slider moves every view to the model at
+    // that step, exactly as compute shows that step; Train runs again with the reader's settings
+    // and shows what trainTransformer gives; Cancel keeps the run on show; Reset goes back.
+    void theShownStepAndANewRunMoveEveryView() {
+        const QString path = QStringLiteral(ATTNBOOK_SOURCE_DIR "/documents/training.md");
+        LessonSession session;
+        QVERIFY(session.open(path));
+        auto* cell = qobject_cast<TransformerCellModel*>(session.cell(QStringLiteral("learner")));
+        auto* start =
+            qobject_cast<TransformerCellModel*>(session.cell(QStringLiteral("learner_start")));
+        QVERIFY(cell && start);
+        QTRY_VERIFY(cell->complete());
+        QTRY_VERIFY(start->complete());
+        QVERIFY(cell->trains());
+        QCOMPARE(cell->shownStep(), 150);
+        QCOMPARE(cell->keptEvery(), 0); // nothing kept before the first move
+
+        // Step 0: the first move trains once more, watched; then the views show the model
+        // learner_start shows (the same cell with show: 0), to the last bit.
+        QSignalSpy changed(cell, &TransformerCellModel::trainingChanged);
+        QCOMPARE(cell->showStep(0), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(cell->shownStep(), 0, 20000);
+        QTRY_VERIFY(cell->complete());
+        QVERIFY(changed.count() >= 1);
+        QCOMPARE(cell->keptEvery(), 1);
+        QVERIFY2(cell->keptNote().startsWith(QStringLiteral("151 steps kept")),
+                 qPrintable(cell->keptNote()));
+        QVERIFY(arma::approx_equal(cell->result().probs, start->result().probs, "absdiff", 0.0));
+        QCOMPARE(cell->shown()->training().value(QStringLiteral("shown")).toInt(), 0);
+        QVERIFY(cell->edited());
+
+        // Another step, at once (a forward pass from the kept weights).
+        QCOMPARE(cell->showStep(30), QString());
+        QCOMPARE(cell->shownStep(), 30);
+        QTRY_VERIFY(cell->complete());
+
+        // Train again: 40 steps of SGD at lr 0.5, what trainTransformer gives.
+        QCOMPARE(cell->train(40, QStringLiteral("sgd"), 0.5, 7), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!cell->trainingRunning(), 20000);
+        QTRY_COMPARE(cell->shownStep(), 40);
+        QTRY_VERIFY(cell->complete());
+        const Lesson lesson = loadLesson(path.toStdString());
+        const TransformerCellSpec* spec = lesson.cell("learner")->transformer();
+        QVERIFY(spec && spec->training);
+        TrainingSpec sgd = *spec->training;
+        sgd.steps = 40;
+        sgd.show = 40;
+        sgd.lr = 0.5;
+        sgd.optimizer = TrainingSpec::Optimizer::Sgd;
+        const TrainingResult expected = trainTransformer(spec->config, sgd);
+        const QVariantList loss = cell->shown()->training().value(QStringLiteral("loss")).toList();
+        QCOMPARE(loss.size(), 41);
+        for (int i = 0; i < 41; ++i) {
+            QCOMPARE(loss[i].toDouble(), expected.loss[size_t(i)]);
+        }
+        QCOMPARE(cell->trainingSteps(), 40);
+        QCOMPARE(cell->trainingOptimizer(), QStringLiteral("sgd"));
+
+        // A long run cancelled: the 40-step run stays on show.
+        QCOMPARE(cell->train(5000, QStringLiteral("adam"), 0.01, 7), QString());
+        cell->cancelTraining();
+        cell->waitForTraining();
+        QTRY_VERIFY(!cell->trainingRunning());
+        QCOMPARE(cell->shownStep(), 40);
+        QCOMPARE(cell->trainingSteps(), 40);
+
+        // Refusals change nothing.
+        QVERIFY(!cell->train(-1, QStringLiteral("sgd"), 0.5, 7).isEmpty());
+        QVERIFY(!cell->train(10, QStringLiteral("rmsprop"), 0.5, 7).isEmpty());
+        QVERIFY(!cell->train(10, QStringLiteral("sgd"), 0.0, 7).isEmpty());
+        QVERIFY(!start->train(10, QStringLiteral("sgd"), 0.5, 7).isEmpty()); // controls: []
+
+        // Reset: the lesson's own training and step.
+        cell->reset();
+        QCOMPARE(cell->shownStep(), 150);
+        QCOMPARE(cell->trainingSteps(), 150);
+        QTRY_VERIFY(cell->complete());
+        QVERIFY(!cell->edited());
+        QCOMPARE(cell->shown()->training().value(QStringLiteral("loss")).toList().size(), 151);
     }
 
     void keepWritesTheLessonsKeys() {

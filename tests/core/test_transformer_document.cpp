@@ -1,5 +1,5 @@
 // documents/transformer.md and the transformer cell as a document reads it (transformer.md,
-// document-format.md): the lesson checks clean and its main cell, which reads every weight
+// docs/lesson-format.md): the lesson checks clean and its main cell, which reads every weight
 // of the tiny trained decoder from documents/data/tiny, gives the logits, chances and loss
 // of reference.json; every reading error of a transformer cell points at the exact line and
 // column of the value at fault; a cell far too large is refused before it is computed;
@@ -10,6 +10,7 @@
 #include "core/document/cell_editor.h"
 #include "core/document/lesson.h"
 #include "core/document/typed_numbers.h"
+#include "core/math/training_watch.h"
 
 #include "test_support.h"
 
@@ -641,4 +642,61 @@ TEST_CASE("transformerTrainErrorsPointAtTheValue") {
             CHECK_MESSAGE(d.message.find(e.message) != std::string::npos, describe(c.problems));
         });
     }
+}
+
+// docs/training.md "In the window": a watched run is the same run, bit for bit; the weights it
+// keeps for a step are those a run shown at that step ends with; a small budget keeps every
+// k-th step (the first and the last always); asked to stop, it stops at that step.
+TEST_CASE("transformerWatchedTrainingKeepsEachStepsWeights") {
+    const Lesson lesson = parseLesson(
+        withTrain("train:\n  data: [[a, b, a], [b, a, b]]\n  steps: 12\n  lr: 0.1\n"), "t.md");
+    const LessonCell* cell = lesson.cell("t");
+    REQUIRE(cell);
+    const TransformerCellSpec* spec = cell->transformer();
+    REQUIRE((spec && spec->training));
+    TrainingWatch watch;
+    const TrainingResult watched = trainTransformer(spec->config, *spec->training, {}, watch);
+    const TrainingResult plain = trainTransformer(spec->config, *spec->training);
+    CHECK(watched.loss == plain.loss);
+    CHECK(watched.gradNorm == plain.gradNorm);
+    CHECK_FALSE(watch.cancelled);
+    REQUIRE_EQ(watch.steps.size(), size_t(13));
+    CHECK_EQ(watch.every, 1);
+    for (const int k : {0, 5, 12}) {
+        CAPTURE(k);
+        TrainingSpec upToK = *spec->training;
+        upToK.show = k;
+        const TrainingResult shown = trainTransformer(spec->config, upToK);
+        const auto& [step, kept] = watch.steps[size_t(k)];
+        CHECK_EQ(step, k);
+        CHECK(arma::approx_equal(kept.vocab, shown.weights.vocab, "absdiff", 0.0));
+        CHECK(arma::approx_equal(kept.X0, shown.weights.X0, "absdiff", 0.0));
+        CHECK(arma::approx_equal(kept.layers[0].attention.wQ.weights,
+                                 shown.weights.layers[0].attention.wQ.weights, "absdiff", 0.0));
+        CHECK(arma::approx_equal(kept.layers[0].ffn.W1, shown.weights.layers[0].ffn.W1, "absdiff",
+                                 0.0));
+        CHECK_EQ(keptStepNear(watch, k), &watch.steps[size_t(k)]);
+    }
+
+    // Room for four steps' weights: steps 0, 4, 8 and 12, and a slider between them snaps.
+    const size_t perStep = watch.bytesKept / watch.steps.size();
+    TrainingWatch tight;
+    tight.byteBudget = 4 * perStep;
+    trainTransformer(spec->config, *spec->training, {}, tight);
+    CHECK_EQ(tight.every, 4);
+    std::vector<int> kept;
+    for (const auto& [step, weights] : tight.steps) {
+        kept.push_back(step);
+    }
+    CHECK_EQ(kept, (std::vector<int>{0, 4, 8, 12}));
+    CHECK_LE(tight.bytesKept, tight.byteBudget);
+    CHECK_EQ(keptStepNear(tight, 5)->first, 4);
+    CHECK_EQ(keptStepNear(tight, 11)->first, 12);
+
+    // Asked to stop before step 3.
+    TrainingWatch stop;
+    stop.keepGoing = [](int step) { return step < 3; };
+    const TrainingResult cut = trainTransformer(spec->config, *spec->training, {}, stop);
+    CHECK(stop.cancelled);
+    CHECK_EQ(cut.loss.size(), size_t(3));
 }
