@@ -1,5 +1,7 @@
 #include "exports/html_cells.h"
 
+#include "core/present/bound_markdown.h"
+
 #include "exports/html_escape.h"
 #include "exports/html_figures.h"
 #include "exports/pdf_transformer.h"
@@ -45,11 +47,6 @@ QString boxFigureHtml(const PdfBox& box, const QString& view, const QString& lab
     return QStringLiteral("<figure class=\"view drawn\" data-view=\"%1\">\n<div class=\"paper\">"
                           "%2</div>\n</figure>\n")
         .arg(htmlPageText(view), boxSvg(box, htmlFigureArea().width, label));
-}
-
-// Markdown from the lesson (a quiz's words), bindings replaced, authors' notes left out.
-QString boundMarkdown(const std::string& text, const LessonResults& results) {
-    return qs(withoutHtmlComments(boundText(text, results).toStdString()));
 }
 
 const char* const kViewTitles[][2] = {
@@ -216,12 +213,12 @@ QString quizCellHtml(const std::string& id, const QuizCellSpec& quiz, int number
                                   "number\">Question %2</p>\n")
                        .arg(cellAnchor(id))
                        .arg(number);
-    html += proseHtml(boundMarkdown(quiz.question, results), noHeadings, nullptr, options);
+    html += proseHtml(qs(boundMarkdown(quiz.question, results)), noHeadings, nullptr, options);
     if (!quiz.choices.empty()) {
         html += QLatin1String("<ol class=\"choices\" type=\"A\">\n");
         for (const std::string& choice : quiz.choices) {
             html += QStringLiteral("<li>%1</li>\n")
-                        .arg(inlineProseHtml(boundMarkdown(choice, results)));
+                        .arg(inlineProseHtml(qs(boundMarkdown(choice, results))));
         }
         html += QLatin1String("</ol>\n");
     }
@@ -231,7 +228,7 @@ QString quizCellHtml(const std::string& id, const QuizCellSpec& quiz, int number
         const int i = answer && answer->isNumber() ? int(answer->number()) : quiz.choice;
         html += QStringLiteral("<p><strong>Answer: %1.</strong>").arg(QChar(u'A' + i));
         if (i >= 0 && size_t(i) < quiz.choices.size()) {
-            html += u' ' + inlineProseHtml(boundMarkdown(quiz.choices[size_t(i)], results));
+            html += u' ' + inlineProseHtml(qs(boundMarkdown(quiz.choices[size_t(i)], results)));
         }
         html += QLatin1String("</p>\n");
         break;
@@ -245,11 +242,11 @@ QString quizCellHtml(const std::string& id, const QuizCellSpec& quiz, int number
     }
     case QuizCellSpec::AnswerKind::Text:
         html += QLatin1String("<p><strong>Sample answer:</strong></p>\n") +
-                proseHtml(boundMarkdown(quiz.text, results), noHeadings, nullptr, options);
+                proseHtml(qs(boundMarkdown(quiz.text, results)), noHeadings, nullptr, options);
         break;
     }
     if (!quiz.explain.empty()) {
-        html += proseHtml(boundMarkdown(quiz.explain, results), noHeadings, nullptr, options);
+        html += proseHtml(qs(boundMarkdown(quiz.explain, results)), noHeadings, nullptr, options);
     }
     return html + QLatin1String("</details>\n</section>\n");
 }

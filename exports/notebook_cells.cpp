@@ -3,6 +3,8 @@
 // bias, mask and scale as Python; the pieces share the Markdown and code-cell helpers above.
 #include "exports/notebook_cells.h"
 
+#include "core/present/bound_markdown.h"
+
 #include "exports/notebook_python.h"
 
 #include "core/document/html_comments.h"
@@ -597,13 +599,11 @@ std::vector<NotebookCell> chartNotebookCells(const std::string& id, const ChartC
 
 // ---- Quizzes ----
 
+// A quiz's text as boundMarkdown gives it, without raw HTML (a notebook would render it).
 namespace {
 
-// A quiz's text with its bindings replaced by their values, as Markdown without raw HTML.
-std::string boundMarkdown(const std::string& text, const LessonResults& results) {
-    const std::vector<ProsePiece> pieces = scanProse(text, 1);
-    return markdownWithoutHtml(substituteBindings(
-        text, pieces, [&](const Binding& binding) { return results.boundText(binding); }));
+std::string quizMarkdown(const std::string& text, const LessonResults& results) {
+    return markdownWithoutHtml(boundMarkdown(text, results));
 }
 
 } // namespace
@@ -612,10 +612,10 @@ std::vector<NotebookCell> quizNotebookCells(const std::string& id, const QuizCel
                                             int number, const Json* answer,
                                             const LessonResults& results) {
     std::string text = "**Question " + std::to_string(number) + ".** " +
-                       boundMarkdown(quiz.question, results) + "\n";
+                       quizMarkdown(quiz.question, results) + "\n";
     for (size_t i = 0; i < quiz.choices.size(); ++i) {
         text += std::string(i ? "" : "\n") + "- **" + char('A' + int(i)) + ".** " +
-                boundMarkdown(quiz.choices[i], results) + "\n";
+                quizMarkdown(quiz.choices[i], results) + "\n";
     }
     text += "\n<details><summary>Answer</summary>\n\n";
     switch (quiz.answerKind) {
@@ -623,7 +623,7 @@ std::vector<NotebookCell> quizNotebookCells(const std::string& id, const QuizCel
         const int i = answer && answer->isNumber() ? int(answer->number()) : quiz.choice;
         text += std::string("**Answer: ") + char('A' + i) + ".**";
         if (i >= 0 && size_t(i) < quiz.choices.size()) {
-            text += " " + boundMarkdown(quiz.choices[size_t(i)], results);
+            text += " " + quizMarkdown(quiz.choices[size_t(i)], results);
         }
         break;
     }
@@ -634,12 +634,12 @@ std::vector<NotebookCell> quizNotebookCells(const std::string& id, const QuizCel
         break;
     }
     case QuizCellSpec::AnswerKind::Text:
-        text += "**Sample answer:** " + boundMarkdown(quiz.text, results);
+        text += "**Sample answer:** " + quizMarkdown(quiz.text, results);
         break;
     }
     text += "\n";
     if (!quiz.explain.empty()) {
-        text += "\n" + boundMarkdown(quiz.explain, results) + "\n";
+        text += "\n" + quizMarkdown(quiz.explain, results) + "\n";
     }
     text += "\n</details>\n";
     return {markdown(id, text)};

@@ -4,6 +4,8 @@
 // in a shared header of their own.
 #include "exports/pdf_cells.h"
 
+#include "core/present/bound_markdown.h"
+
 #include "core/math/worked_steps.h"
 #include "exports/pdf_prose.h"
 
@@ -537,21 +539,16 @@ std::vector<PdfBoxPtr> chartCellBoxes(const std::string& id, const ChartCellSpec
     return boxes;
 }
 
-QString boundText(const std::string& text, const LessonResults& results) {
-    const std::vector<ProsePiece> pieces = scanProse(text, 1);
-    return qs(substituteBindings(
-        text, pieces, [&](const Binding& binding) { return results.boundText(binding); }));
-}
-
 std::vector<PdfBoxPtr> quizCellBoxes(const QuizCellSpec& quiz, int number,
                                      const LessonResults& results, const CellPrintArea& area) {
     QString markdown = QStringLiteral("**Question %1.** ").arg(number) +
-                       boundText(quiz.question, results) + QStringLiteral("\n");
+                       qs(boundMarkdown(quiz.question, results)) + QStringLiteral("\n");
     if (!quiz.choices.empty()) {
         markdown += QStringLiteral("\n\n");
         for (size_t i = 0; i < quiz.choices.size(); ++i) {
-            markdown +=
-                QStringLiteral("%1. %2\n").arg(i + 1).arg(boundText(quiz.choices[i], results));
+            markdown += QStringLiteral("%1. %2\n")
+                            .arg(i + 1)
+                            .arg(qs(boundMarkdown(quiz.choices[i], results)));
         }
     }
     const qreal pad = 8;

@@ -55,9 +55,6 @@ std::vector<PdfBoxPtr> chartCellBoxes(const std::string& id, const ChartCellSpec
 std::vector<PdfBoxPtr> quizCellBoxes(const QuizCellSpec& quiz, int number,
                                      const LessonResults& results, const CellPrintArea& area);
 
-// Text with its bindings replaced by the results' values (quiz questions, choices, explanations).
-QString boundText(const std::string& text, const LessonResults& results);
-
 // One line about the cell's set-up: "tokens red, blue, red · width 4 · 1 head · scores ÷ √4".
 QString attentionSummary(const AttentionCellSpec& spec, const AttentionResult& result);
 

@@ -3,6 +3,8 @@
 // line, variants and the roster; splitting sheet from key would duplicate that layout.
 #include "exports/worksheet_pdf.h"
 
+#include "core/present/bound_markdown.h"
+
 #include "core/document/quiz_answer.h"
 #include "core/document/source_text.h"
 #include "core/math/worked_steps.h"
@@ -336,7 +338,7 @@ QString answerText(const QuizCellSpec& quiz, const Json* answer, const LessonRes
     case QuizCellSpec::AnswerKind::Choice: {
         const int i = answer && answer->isNumber() ? int(answer->number()) : quiz.choice;
         const QString choice = i >= 0 && size_t(i) < quiz.choices.size()
-                                   ? boundText(quiz.choices[size_t(i)], results)
+                                   ? qs(boundMarkdown(quiz.choices[size_t(i)], results))
                                    : QString();
         const auto shown = std::find(order.begin(), order.end(), size_t(i));
         const int letter = shown == order.end() ? i : int(shown - order.begin());
@@ -385,7 +387,7 @@ PdfBoxPtr quizBox(const LessonCell& cell, const QuizCellSpec& quiz, int number,
     const qreal pad = 8;
     const qreal textWidth = area.width - 2 * pad - 3;
     QString markdown =
-        QStringLiteral("**%1.** ").arg(number) + boundText(quiz.question, results) + u'\n';
+        QStringLiteral("**%1.** ").arg(number) + qs(boundMarkdown(quiz.question, results)) + u'\n';
     int rightPlace = -1;
     for (size_t place = 0; place < order.size(); ++place) {
         const size_t i = order[place];
@@ -394,7 +396,7 @@ PdfBoxPtr quizBox(const LessonCell& cell, const QuizCellSpec& quiz, int number,
         markdown += QStringLiteral("\n%1 **%2.** %3\n")
                         .arg(ticked ? QStringLiteral("☒") : QStringLiteral("☐"))
                         .arg(QChar(u'A' + int(place)))
-                        .arg(boundText(quiz.choices[i], results));
+                        .arg(qs(boundMarkdown(quiz.choices[i], results)));
     }
     PrintProseStyle style;
     style.justify = false;
@@ -424,7 +426,7 @@ PdfBoxPtr quizBox(const LessonCell& cell, const QuizCellSpec& quiz, int number,
     // The key's answer decides the room: the worksheet leaves the same, at least three lines.
     QString keyMarkdown = answerText(quiz, answer, results, order);
     if (!quiz.explain.empty()) {
-        keyMarkdown += QStringLiteral("\n\n") + boundText(quiz.explain, results);
+        keyMarkdown += QStringLiteral("\n\n") + qs(boundMarkdown(quiz.explain, results));
     }
     PrintProseStyle keyStyle;
     keyStyle.bodySize = 9.5;
