@@ -35,12 +35,15 @@
 //             as many forward passes' products at the yardstick's rate.
 // train_step: one Adam step over 8 sentences of 64 tokens of the small cell (docs/training.md):
 //             a run of steps = 1 minus steps = 0, against 3 × their forward products.
+// train_watched: 10 of those steps with every step's weights kept for the window's slider,
+//             against the same run keeping none (plain_ratio; docs/training.md "In the window").
 //
 // Usage: attnbook-bench [--quick] [--transformer]
 //   --quick: only the two smallest attention sizes; --transformer: only the transformer figures
 #include "bench/transformer_bench_cell.h"
 #include "core/document/lesson.h"
 #include "core/math/attention_engine.h"
+#include "core/math/training_watch.h"
 #include "core/math/transformer_engine.h"
 #include "core/math/transformer_knockouts.h"
 #include "core/math/transformer_training.h"
@@ -437,6 +440,34 @@ void benchTraining(const TransformerConfig& config, const TransformerShape& s, i
     std::fflush(stdout);
 }
 
+// The window's watched training (core/math/training_watch.h): the same 10 steps with every
+// step's weights kept for the Show step slider, against the run that keeps none.
+void benchWatchedTraining(const TransformerConfig& config, const TransformerShape& s, int sentences,
+                          GemmYardstick& gemm) {
+    TrainingSpec spec;
+    spec.steps = 10;
+    for (int i = 0; i < sentences; ++i) {
+        std::vector<int> rows(size_t(s.n));
+        for (int r = 0; r < s.n; ++r) {
+            rows[size_t(r)] = (r * 7 + i * 13) % int(config.vocab.n_rows);
+        }
+        spec.data.push_back(rows);
+    }
+    size_t kept = 0;
+    const Timing watched = timeAgainstGemm(
+        [&] {
+            TrainingWatch watch;
+            trainTransformer(config, spec, {}, watch);
+            kept = watch.bytesKept;
+        },
+        gemm);
+    const Timing plain = timeAgainstGemm([&] { trainTransformer(config, spec); }, gemm);
+    std::printf("train_watched steps=10 sentences=%d kept=%.1fMB ", sentences, double(kept) / 1e6);
+    printSeconds(watched.seconds);
+    std::printf(" plain_ratio=%.3f\n", watched.seconds / plain.seconds);
+    std::fflush(stdout);
+}
+
 void benchTransformers(GemmYardstick& gemm) {
     const TransformerShape gpt{64, 768, 12, 3072, 2, 1000};
     const TransformerShape small{512, 64, 4, 256, 2, 1000};
@@ -460,6 +491,9 @@ void benchTransformers(GemmYardstick& gemm) {
     benchTraining(trainable,
                   TransformerShape{64, small.d, small.h, small.dFF, small.layers, small.V}, 8,
                   gemm);
+    benchWatchedTraining(trainable,
+                         TransformerShape{64, small.d, small.h, small.dFF, small.layers, small.V},
+                         8, gemm);
 }
 
 } // namespace
