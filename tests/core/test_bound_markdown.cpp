@@ -16,9 +16,9 @@ TEST_CASE("boundMarkdownIsTheOneRuleForAQuizsWords") {
     const LessonResults results = computeLesson(lesson, engine);
     REQUIRE(results.cell("c"));
     // The token shows as written, not as emphasis or a link; the note and the claim vanish.
-    CHECK_EQ(boundMarkdown("Is {{c.tokens[0]}} first?<!-- check the order -->{{? c.n == 2}}",
-                           results),
-             "Is \\*cat\\* first?");
+    CHECK_EQ(
+        boundMarkdown("Is {{c.tokens[0]}} first?<!-- check the order -->{{? c.n == 2}}", results),
+        "Is \\*cat\\* first?");
     CHECK_EQ(boundMarkdown("Then {{c.tokens[1]}}.", results), "Then \\[1\\].");
     CHECK_EQ(boundMarkdown("{{c.head[0].weights[0][0]:2}} of it", results), "0.67 of it");
     CHECK_EQ(boundMarkdown("Nothing {{c.nothing}} here", results), "Nothing {{c.nothing}} here");
