@@ -1,6 +1,7 @@
 #include "exports/html_cells.h"
 
 #include "core/present/bound_markdown.h"
+#include "core/present/view_titles.h"
 
 #include "exports/html_escape.h"
 #include "exports/html_figures.h"
@@ -47,21 +48,6 @@ QString boxFigureHtml(const PdfBox& box, const QString& view, const QString& lab
     return QStringLiteral("<figure class=\"view drawn\" data-view=\"%1\">\n<div class=\"paper\">"
                           "%2</div>\n</figure>\n")
         .arg(htmlPageText(view), boxSvg(box, htmlFigureArea().width, label));
-}
-
-const char* const kViewTitles[][2] = {
-    {"heatmap", "Heatmap of the shares"}, {"shares", "Shares of attention"},
-    {"arithmetic", "Arithmetic"},         {"trace", "Trace"},
-    {"gradients", "Gradients"},
-};
-
-QString viewTitle(const std::string& view) {
-    for (const auto& entry : kViewTitles) {
-        if (view == entry[0]) {
-            return QString::fromUtf8(entry[1]);
-        }
-    }
-    return qs(view);
 }
 
 } // namespace
@@ -162,7 +148,7 @@ QString attentionCellHtml(const std::string& id, const AttentionCellSpec& spec,
         }
         for (const PdfBoxPtr& box : attentionViewBoxes(spec, r, {view}, spec.config.focus, area)) {
             html += boxFigureHtml(*box, qs(view),
-                                  QStringLiteral("%1 of cell %2").arg(viewTitle(view), qs(id)));
+                                  QStringLiteral("%1 of cell %2").arg(qs(viewTitle(view)), qs(id)));
         }
     }
     return html + QLatin1String("</section>\n");

@@ -5,6 +5,7 @@
 #include "exports/pdf_cells.h"
 
 #include "core/present/bound_markdown.h"
+#include "core/present/view_titles.h"
 
 #include "core/math/worked_steps.h"
 #include "exports/pdf_prose.h"
@@ -83,7 +84,7 @@ PdfBoxPtr cellHeaderBox(const QString& kind, const std::string& id, const QStrin
 
 namespace {
 
-Figure viewTitle(const QString& title, qreal width) {
+Figure viewTitleFigure(const QString& title, qreal width) {
     return labelFigure(title, pdf::font(pdf::kSans, 8.5, true), pdf::kInk, width);
 }
 
@@ -91,7 +92,7 @@ Figure viewTitle(const QString& title, qreal width) {
 
 std::shared_ptr<FigureRowsBox> cellViewBox(const QString& title, const CellPrintArea& area) {
     auto box = std::make_shared<FigureRowsBox>(area.width, area.maxHeight);
-    FigureRowsBox::Row titleRow{{viewTitle(title, area.width)}};
+    FigureRowsBox::Row titleRow{{viewTitleFigure(title, area.width)}};
     titleRow.keepWithNext = true;
     box->addRow(titleRow);
     box->keepTogether = true;
@@ -225,7 +226,7 @@ PdfBoxPtr traceView(const AttentionResult& r, int focus, const CellPrintArea& ar
 
 PdfBoxPtr matricesView(const AttentionCellSpec& spec, const AttentionResult& r,
                        const CellPrintArea& area, const AttentionViewOptions& o) {
-    auto box = viewBox(o.titlePrefix + QStringLiteral("Matrices"), area);
+    auto box = viewBox(o.titlePrefix + qs(viewTitle("matrices")), area);
     std::vector<std::vector<Figure>> groups;
     int group = -1;
     for (NamedMatrix& m : attentionMatrices(spec, r, true)) {
@@ -259,7 +260,7 @@ PdfBoxPtr matricesView(const AttentionCellSpec& spec, const AttentionResult& r,
 
 PdfBoxPtr heatmapView(const AttentionResult& r, const CellPrintArea& area,
                       const AttentionViewOptions& o) {
-    auto box = viewBox(o.titlePrefix + QStringLiteral("Heatmap of the shares"), area);
+    auto box = viewBox(o.titlePrefix + qs(viewTitle("heatmap")), area);
     std::vector<Figure> figures;
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
         figures.push_back(heatmapFigure(r, head));
@@ -270,7 +271,7 @@ PdfBoxPtr heatmapView(const AttentionResult& r, const CellPrintArea& area,
 
 PdfBoxPtr sharesView(const AttentionResult& r, int focus, const CellPrintArea& area,
                      const AttentionViewOptions& o) {
-    auto box = viewBox(o.titlePrefix + QStringLiteral("Shares of attention"), area);
+    auto box = viewBox(o.titlePrefix + qs(viewTitle("shares")), area);
     std::vector<Figure> figures;
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
         figures.push_back(sharesFigure(r, head, focus, r.h > 1 ? area.width / 2 - 12 : area.width));
@@ -281,7 +282,7 @@ PdfBoxPtr sharesView(const AttentionResult& r, int focus, const CellPrintArea& a
 
 PdfBoxPtr gradientsView(const AttentionResult& r, const CellPrintArea& area,
                         const AttentionViewOptions& o) {
-    auto box = viewBox(o.titlePrefix + QStringLiteral("Gradients"), area);
+    auto box = viewBox(o.titlePrefix + qs(viewTitle("gradients")), area);
     const AttentionGradients& g = r.grad;
     const QStringList rows = queryLabels(r);
     std::vector<Figure> figures;

@@ -4,6 +4,8 @@
 // helpers in a shared header of their own.
 #include "exports/pdf_transformer.h"
 
+#include "core/present/view_titles.h"
+
 #include "core/document/json.h"
 #include "core/math/blockwise_attention.h"
 #include "core/math/layer_norm.h"
@@ -748,7 +750,7 @@ PdfBoxPtr trainingView(const TransformerCellSpec& spec, const TransformerResult&
 
 PdfBoxPtr generationView(const TransformerCellSpec& spec, const TransformerResult& r,
                          const CellPrintArea& area) {
-    auto box = cellViewBox(QStringLiteral("Generation"), area);
+    auto box = cellViewBox(qs(viewTitle("generation")), area);
     const GenerationResult& g = r.generation;
     if (!spec.config.generate) {
         addNote(*box,
@@ -1024,7 +1026,7 @@ PdfBoxPtr blocksView(const TransformerCellSpec& spec, const TransformerResult& r
 
 PdfBoxPtr gradientsView(const TransformerCellSpec& spec, const TransformerResult& r,
                         const CellPrintArea& area) {
-    auto box = cellViewBox(QStringLiteral("Gradients"), area);
+    auto box = cellViewBox(qs(viewTitle("gradients")), area);
     GridTable t;
     t.headers = {QStringLiteral("parameter"), QStringLiteral("shape"), QStringLiteral("‖∂L/∂·‖"),
                  QStringLiteral("largest |entry|")};

@@ -1,10 +1,10 @@
 #pragma once
 // The QVariants the cell models hand QML: lists of words and numbers, and an attention result's
-// warnings, shares and worked steps as its views read them (core/live/attention_views.h, which
+// warnings, shares and worked steps as its views read them (core/present/attention_views.h, which
 // also gives the single numbers weightAt and outputEntry). One conversion for both cell models
 // (attention_cell_model.h, transformer_cell_model.h).
 
-#include "core/live/attention_views.h"
+#include "core/present/attention_views.h"
 
 #include <QString>
 #include <QStringList>

@@ -117,21 +117,6 @@ RowCheck checkRows(const AttentionResult& r) {
     return check;
 }
 
-std::string compareProblem(const AttentionResult& a, const AttentionResult& b) {
-    if (a.h != b.h) {
-        const auto heads = [](int h) {
-            return h == 1 ? std::string("1 head") : std::to_string(h) + " heads";
-        };
-        return "Compare needs the lesson's " + heads(a.h) + "; the cell now has " + heads(b.h) +
-               ".";
-    }
-    if (a.n != b.n || a.m != b.m) {
-        return "Compare needs the lesson's " + std::to_string(a.m) + " tokens; the cell now has " +
-               std::to_string(b.m) + ".";
-    }
-    return "";
-}
-
 RecomputeOutcome CellComputer::run(const RecomputeJob& job,
                                    std::shared_ptr<AttentionResult> buffer) {
     const auto started = std::chrono::steady_clock::now();

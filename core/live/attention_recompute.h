@@ -58,10 +58,6 @@ struct RowCheck {
 };
 RowCheck checkRows(const AttentionResult& result);
 
-// Why Compare cannot set the cell now beside the lesson's (another number of heads or tokens),
-// in a sentence, or "" when it can.
-std::string compareProblem(const AttentionResult& authored, const AttentionResult& now);
-
 // One recompute. Everything it reads is shared read-only; it writes only `buffer`.
 struct RecomputeJob {
     std::shared_ptr<const EditableAttention> state;    // what to compute

@@ -307,15 +307,9 @@ Card {
             width: card.contentWidth
             spacing: 6
             SectionTitle {
-                text: ({
-                    matrices: qsTr("Matrices"),
-                    heatmap: card.compare && card.cell.compareAvailable
-                             ? qsTr("Heatmap: change against the lesson") : qsTr("Heatmap of the weights"),
-                    shares: qsTr("Shares"),
-                    arithmetic: qsTr("Arithmetic"),
-                    trace: qsTr("Trace"),
-                    gradients: qsTr("Gradients")
-                })[viewBox.modelData] || viewBox.modelData
+                // The paper's names (core/present/view_titles.h); a compared heatmap says so.
+                text: viewBox.modelData === "heatmap" && card.compare && card.cell.compareAvailable
+                      ? qsTr("Heatmap: change against the lesson") : ViewNames.title(viewBox.modelData)
             }
             Loader {
                 width: parent.width

@@ -18,14 +18,14 @@ Card {
     property string keepMessage: ""
     readonly property bool hasControls: cell.controls.length > 0
     readonly property var ownViews: [
-        { name: "stream", label: qsTr("Residual stream") },
-        { name: "ffn", label: qsTr("FFN") },
-        { name: "next", label: qsTr("Next word") },
-        { name: "generation", label: qsTr("Generation") },
-        { name: "cache", label: qsTr("Cache") },
-        { name: "blocks", label: qsTr("Attention in blocks") },
-        { name: "knockout", label: qsTr("Knock-outs") },
-        { name: "training", label: qsTr("Training") }
+        { name: "stream", label: ViewNames.title("stream") },
+        { name: "ffn", label: ViewNames.title("ffn") },
+        { name: "next", label: ViewNames.title("next") },
+        { name: "generation", label: ViewNames.title("generation") },
+        { name: "cache", label: ViewNames.title("cache") },
+        { name: "blocks", label: ViewNames.title("blocks") },
+        { name: "knockout", label: ViewNames.title("knockout") },
+        { name: "training", label: ViewNames.title("training") }
     ]
     readonly property var tabs: {
         // In the order the lesson lists them, its first view showing first; the attention

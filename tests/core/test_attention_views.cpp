@@ -1,11 +1,13 @@
 // Issue 24: what an attention cell's views read of its result, built without Qt
-// (core/live/attention_views.h): the focus row's steps and shares, single entries that are 0
+// (core/present/attention_views.h): the focus row's steps and shares, single entries that are 0
 // outside the result, the warnings and the gradient check in words, padding flags, the
 // gradients a mode has, and the range of Compare's scale.
+#include "core/document/cell_specs.h"
 #include "core/document/lesson.h"
 #include "core/document/matrix_names.h"
-#include "core/live/attention_views.h"
 #include "core/math/shares_shown.h"
+#include "core/present/attention_views.h"
+#include "core/present/view_titles.h"
 
 #include "test_support.h"
 
@@ -124,4 +126,14 @@ TEST_CASE("Compare's range: the largest share change, 0 when the cells cannot be
     CHECK(range == largestShareChange(*edited, *authored));
     CHECK(shareChangeRange(*authored, *test::attentionOfDistinctTokens(6)) ==
           0.0); // a token more: no compare
+}
+
+// Every view a cell may ask for has a name in the one table the window and the paper read.
+TEST_CASE("everyViewHasATitleInTheOneTable") {
+    for (const std::string& view : transformerViewNames()) { // the attention views' included
+        CAPTURE(view);
+        CHECK_NE(viewTitle(view), view);
+    }
+    CHECK_EQ(viewTitle("heatmap"), "Heatmap of the shares");
+    CHECK_EQ(viewTitle("no such view"), "no such view");
 }

@@ -7,6 +7,7 @@
 #include "core/live/attention_live_cell.h"
 #include "core/live/attention_recompute.h"
 #include "core/live/live_undo.h"
+#include "core/present/attention_views.h"
 
 #include <doctest/doctest.h>
 

@@ -36,4 +36,8 @@ std::vector<std::string> parameterGradientNames(const AttentionConfig& config);
 // (compareProblem).
 double shareChangeRange(const AttentionResult& authored, const AttentionResult& now);
 
+// Why Compare cannot set the cell now beside the lesson's (another number of heads or tokens),
+// in a sentence, or "" when it can.
+std::string compareProblem(const AttentionResult& authored, const AttentionResult& now);
+
 } // namespace attnbook

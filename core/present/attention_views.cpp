@@ -1,7 +1,6 @@
-#include "core/live/attention_views.h"
+#include "core/present/attention_views.h"
 
 #include "core/document/matrix_names.h"
-#include "core/live/attention_recompute.h"
 #include "core/math/shares_shown.h"
 
 namespace attnbook {
@@ -88,6 +87,21 @@ std::vector<std::string> parameterGradientNames(const AttentionConfig& config) {
 
 double shareChangeRange(const AttentionResult& authored, const AttentionResult& now) {
     return compareProblem(authored, now).empty() ? largestShareChange(now, authored) : 0.0;
+}
+
+std::string compareProblem(const AttentionResult& a, const AttentionResult& b) {
+    if (a.h != b.h) {
+        const auto heads = [](int h) {
+            return h == 1 ? std::string("1 head") : std::to_string(h) + " heads";
+        };
+        return "Compare needs the lesson's " + heads(a.h) + "; the cell now has " + heads(b.h) +
+               ".";
+    }
+    if (a.n != b.n || a.m != b.m) {
+        return "Compare needs the lesson's " + std::to_string(a.m) + " tokens; the cell now has " +
+               std::to_string(b.m) + ".";
+    }
+    return "";
 }
 
 } // namespace attnbook
