@@ -1,6 +1,6 @@
 #pragma once
 // Worksheet variants: every variant draws fresh numbers for the cells whose worksheet.vary says
-// so (document-format.md), small integers a student can work with by hand, redrawn until the
+// so (docs/lesson-format.md), small integers a student can work with by hand, redrawn until the
 // variant is workable: no token vector or query/key slice that is all zeros, and in every row of
 // every head one clear largest share (no tie between different tokens).
 //

@@ -3,7 +3,7 @@
 // value at PATH in cell ID's computed JSON, rounded to DIGITS decimals
 // (default 4); `{{EXPR:DIGITS}}` for an expression over such paths, and
 // `{{? EXPR}}` for a claim that shows nothing (expression.h). `{{{{` writes a
-// literal `{{`. Code spans and code blocks are left alone (document-format.md).
+// literal `{{`. Code spans and code blocks are left alone (docs/lesson-format.md).
 
 #include "core/document/document.h"
 #include "core/document/expression.h"

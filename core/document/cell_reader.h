@@ -1,6 +1,6 @@
 #pragma once
 // Reads a cell's YAML tree into its spec, collecting every problem with its
-// file position rather than stopping at the first (document-format.md).
+// file position rather than stopping at the first (docs/lesson-format.md).
 
 #include "core/document/cell_specs.h"
 #include "core/document/data_files.h"

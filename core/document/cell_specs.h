@@ -87,7 +87,7 @@ struct QuizCellSpec {
     double number = 0.0;
     std::string text; // the binding (without braces) or the free text
     // `tolerance:` as written: absolute (0.001) or relative (1%); unset: the default of
-    // document-format.md (quiz_answer.h computes it).
+    // docs/lesson-format.md (quiz_answer.h computes it).
     struct Tolerance {
         double absolute = 0.0;
         double relative = 0.0;

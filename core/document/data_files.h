@@ -1,5 +1,5 @@
 #pragma once
-// Where a lesson's `{file: PATH}` values come from (document-format.md): the
+// Where a lesson's `{file: PATH}` values come from (docs/lesson-format.md): the
 // lesson's own folder, or the `data/files/` entries of a bundle held in
 // memory. Every read goes through one of these, so the safety rules stand in
 // one place: PATH is a plain relative path, it stays inside the folder once

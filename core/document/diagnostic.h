@@ -1,6 +1,6 @@
 #pragma once
 // A problem found in a document, at the file's line and column (both from 1),
-// printed as `FILE:LINE:COLUMN: error: MESSAGE` (document-format.md).
+// printed as `FILE:LINE:COLUMN: error: MESSAGE` (docs/lesson-format.md).
 
 #include <cstddef>
 #include <string>

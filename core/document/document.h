@@ -2,7 +2,7 @@
 // A lesson file as an exact sequence of byte ranges: front matter, prose and
 // cells. Writing it back joins the same bytes, so a document saved without
 // edits is unchanged, and an edited cell rewrites only its own body lines
-// (document-format.md). Fences are found by cmark, a CommonMark parser.
+// (docs/lesson-format.md). Fences are found by cmark, a CommonMark parser.
 
 #include "core/document/diagnostic.h"
 #include "core/document/source_text.h"

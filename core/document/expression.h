@@ -1,5 +1,5 @@
 #pragma once
-// The inside of one `{{…}}` in prose (document-format.md, "Expressions and
+// The inside of one `{{…}}` in prose (docs/lesson-format.md, "Expressions and
 // claims"): a bare path, an expression over paths, or a claim `? EXPR`, with
 // optional `:DIGITS`. Expressions are evaluated with muParser, the library
 // chart formulas use; this file only finds the paths and hands muParser the rest.

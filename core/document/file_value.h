@@ -1,5 +1,5 @@
 #pragma once
-// A cell value read from a file next to the lesson (document-format.md):
+// A cell value read from a file next to the lesson (docs/lesson-format.md):
 //
 //   W_Q: {file: c_attn.npy, cols: [0, 64], transpose: true}
 //   W_K: {file: model.safetensors, tensor: h.0.attn.c_attn.weight, cols: [768, 832],

@@ -1,7 +1,7 @@
 #pragma once
 // Where a cell's matrix or vector came from when it was read from a file ({file: PATH, ...}),
 // so that Keep can write an edit of it as the same reference with the changed entries beside
-// it, and never types out the file's numbers (document-format.md, "set"):
+// it, and never types out the file's numbers (docs/lesson-format.md, "set"):
 //
 //   W_Q: {file: data/c_attn.npy, cols: [0, 8], transpose: true, set: [[1, 1, 5]]}
 //

@@ -116,7 +116,7 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
 // and for claims that are false, warnings for `{{` left unclosed and for
 // hand-typed numbers that equal a cell's value (they go stale when the cell changes).
 // With `FalseClaims::AreListed`, a false claim is not an error: `compute` after
-// --set what-ifs lists it in its "claims" instead (document-format.md). With
+// --set what-ifs lists it in its "claims" instead (docs/lesson-format.md). With
 // `FalseClaims::AreListedWithBrokenBindings` (a reader's what-if, which never makes a lesson
 // unusable: issue 22) neither is a binding, in prose, quiz text or a quiz's answer, that no
 // longer resolves: "claims" lists it as not holding, with why (lessonBrokenBindings).

@@ -1,5 +1,5 @@
 #pragma once
-// How a numeric quiz answer is judged (document-format.md, quiz cells): one rule for the
+// How a numeric quiz answer is judged (docs/lesson-format.md, quiz cells): one rule for the
 // window that grades it and the answer key that prints it.
 
 #include "core/document/cell_specs.h"

@@ -1,6 +1,6 @@
 #pragma once
 // The words of a cell's settings, both ways, for every cell kind. The mask's, the positional
-// encoding's and the pick's are the lesson's own (document-format.md, transformer.md): the cell
+// encoding's and the pick's are the lesson's own (docs/lesson-format.md, transformer.md): the cell
 // readers read them, Keep and the result JSON write them, and the window's controls show them.
 // The scale's ("sqrt", "off", "divisor") are the controls' only: YAML writes `scale: true`,
 // `false` or a number.

@@ -1,6 +1,6 @@
 #pragma once
 // A transformer cell may take its model from an earlier transformer cell: `model: tiny`, or
-// `model: {cell: tiny, layers: 1}` for that model's first blocks (docs/document-format.md,
+// `model: {cell: tiny, layers: 1}` for that model's first blocks (docs/transformer.md,
 // "A shared model"). The model is written once and read by every cell that names it; what a
 // cell writes itself (its prompt, positions, temperature, …) stays its own.
 
@@ -23,7 +23,7 @@ struct SharedModelUse {
 
 // The keys that make up a model: the vocabulary, the blocks, the final LayerNorm and its ε,
 // the scoring, and how it trains. Positions are a reader's control of each cell, so a cell
-// writes its own (docs/document-format.md says why).
+// writes its own (docs/transformer.md says why).
 const std::vector<std::string>& sharedModelKeys();
 
 // The transformer cells read so far, in lesson order: each body with the model it took

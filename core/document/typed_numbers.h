@@ -1,5 +1,5 @@
 #pragma once
-// Hand-typed numbers (document-format.md, "Hand-typed numbers"): a decimal
+// Hand-typed numbers (docs/lesson-format.md, "Hand-typed numbers"): a decimal
 // such as 0.2327 or a vector such as [1, 0, 0, 0] typed in prose, a table or
 // a quiz's text that equals a cell's value at the precision shown; a percentage such as 38%
 // that equals a share of the cell the text is about; a whole number such as 6 that is exactly

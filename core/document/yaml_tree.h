@@ -1,7 +1,7 @@
 #pragma once
 // A cell body's YAML as a small tree that remembers where each value stands
 // in the file. Built from yaml-cpp's parser events, so that the rules a lesson
-// needs are ours to enforce (document-format.md): YAML 1.2 core scalars, no
+// needs are ours to enforce (docs/lesson-format.md): YAML 1.2 core scalars, no
 // anchors or aliases, no duplicate keys, no nesting deeper than 64.
 
 #include <optional>

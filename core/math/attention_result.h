@@ -58,7 +58,7 @@ struct AttentionInputs {
     int focus = 0;
     std::vector<std::string> tokens;      // labels of the m key rows
     std::vector<std::string> queryTokens; // labels of the n query rows
-    // The settings that prose may state and claims test (document-format.md, "Expressions and
+    // The settings that prose may state and claims test (docs/lesson-format.md, "Expressions and
     // claims"), as the configuration had them: the mask, the padded keys (m flags, all false
     // without padding) and which of W_Q, W_K, W_V, W_O are the identity (none in direct mode).
     MaskKind mask = MaskKind::None;
