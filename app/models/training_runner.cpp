@@ -2,6 +2,9 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <exception>
+#include <new>
+
 namespace attnbook {
 
 TrainingRunner::TrainingRunner(QObject* parent) : QObject(parent) {
@@ -36,6 +39,11 @@ void TrainingRunner::start(const TransformerConfig& cell, const TrainingSpec& sp
                 run->result = trainTransformer(cell, spec, limits, run->watch);
             } catch (const InvalidConfig& e) {
                 run->error = e.error().message;
+            } catch (const std::bad_alloc&) {
+                // Nothing is rethrown on the GUI thread: the cell says why and keeps its run.
+                run->error = "not enough memory for this training: fewer steps, please";
+            } catch (const std::exception& e) {
+                run->error = std::string("the training failed: ") + e.what();
             }
             run->watch.keepGoing = nullptr;
             return run;
