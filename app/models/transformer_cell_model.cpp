@@ -184,9 +184,16 @@ QString TransformerCellModel::keep() {
         }
         said << tr("Kept %1 in the lesson (unsaved).").arg(keys.join(QStringLiteral(", ")));
     }
-    if (!plan.notKept.empty()) {
+    QStringList notKept = toQStringList(plan.notKept);
+    if (training_ != lessonTraining_) {
+        // docs/training.md "In the window": a reader's training is the window's view.
+        notKept << tr("the training on show (step %1 of %2)")
+                       .arg(training_->shown)
+                       .arg(trainingSpec_.steps);
+    }
+    if (!notKept.empty()) {
         said << tr("Not part of the lesson, so not kept: %1.")
-                    .arg(toQStringList(plan.notKept).join(QStringLiteral("; ")));
+                    .arg(notKept.join(QStringLiteral("; ")));
     }
     return said.isEmpty() ? tr("Nothing to keep.") : said.join(QLatin1Char(' '));
 }
@@ -297,12 +304,8 @@ void TransformerCellModel::trainingEnded(std::shared_ptr<const TrainingRun> run)
 
 void TransformerCellModel::showTrained(const TrainingResult& result, int step,
                                        const TransformerConfig& weights) {
-    auto shown = std::make_shared<TrainingResult>();
-    shown->loss = result.loss;
-    shown->heldOutLoss = result.heldOutLoss;
-    shown->gradNorm = result.gradNorm;
-    shown->stopped = result.stopped;
-    shown->trainable = result.trainable;
+    // The run as it was, shown at `step`.
+    auto shown = std::make_shared<TrainingResult>(result);
     shown->shown = step;
     shown->weights = weights;
     // The worker's jobs read configurations that alias the weights being replaced.

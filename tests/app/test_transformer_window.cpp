@@ -281,6 +281,10 @@ class TransformerWindowTest : public QObject {
         QCOMPARE(cell->shownStep(), 40);
         QCOMPARE(cell->trainingSteps(), 40);
 
+        // Keep says the training is the window's view, not the lesson's.
+        QVERIFY2(cell->keep().contains(QLatin1String("the training on show (step 40 of 40)")),
+                 qPrintable(cell->keep()));
+
         // Refusals change nothing.
         QVERIFY(!cell->train(-1, QStringLiteral("sgd"), 0.5, 7).isEmpty());
         QVERIFY(!cell->train(10, QStringLiteral("rmsprop"), 0.5, 7).isEmpty());
