@@ -8,6 +8,7 @@
 #include "core/math/transformer_stages.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -121,12 +122,29 @@ double transformerFirstStepWork(const TransformerConfig& c) {
     return transformerForwardCost(c) + transformerGenerationWork(c);
 }
 
+double formulaWorkPerPoint(const std::string& formula) {
+    // muParser runs its bytecode once per point. Measured against dgemm on the 2-core machine
+    // (attnbook-bench --costs): an operator with its operands costs about 5 multiply-adds'
+    // time (2.5 per byte), a function call or a power about 140 (sin, exp and pow are library
+    // calls). Charging bytes alone let sin(n)+sin(n)+… run 20 times longer than its estimate.
+    double calls = 0;
+    for (size_t i = 0; i < formula.size(); ++i) {
+        const char c = formula[i];
+        const bool opensCall =
+            c == '(' && i > 0 &&
+            (std::isalnum(static_cast<unsigned char>(formula[i - 1])) || formula[i - 1] == '_');
+        if (c == '^' || opensCall) {
+            ++calls;
+        }
+    }
+    return 10 + 2.5 * double(formula.size()) + 140 * calls;
+}
+
 CellCost chartCost(const ChartCellSpec& chart) {
     const double points = std::max(chart.points, 0);
     CellCost cost;
     for (const ChartSeriesSpec& series : chart.series) {
-        // muParser evaluates its bytecode once per point: about one step per formula byte.
-        cost.multiplyAdds += points * (10 + double(series.formula.size()));
+        cost.multiplyAdds += points * formulaWorkPerPoint(series.formula);
         const double numbers = 2 * points; // x and y
         cost.jsonBytes += kJsonTextPerNumber * numbers;
         cost.bytes += 8 * numbers + (kJsonTreePerNumber + kJsonTextPerNumber) * numbers;

@@ -45,6 +45,8 @@ struct CostLimits {
 
 CellCost attentionCost(const AttentionShapes& shapes);
 CellCost chartCost(const ChartCellSpec& chart);
+// What one evaluation of a chart formula costs, in multiply-adds of this machine's dgemm.
+double formulaWorkPerPoint(const std::string& formula);
 // Each layer's attention as an attention cell, plus the stream, the FFN, the logits, the
 // gradient check's spend (transformerForwardCost, the same sampling) and generation's steps.
 struct TransformerConfig;

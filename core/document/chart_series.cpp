@@ -7,6 +7,18 @@
 #include <cmath>
 
 namespace attnbook {
+namespace {
+
+// A formula as a message quotes it: whole when short, else its start, so that what is wrong
+// with it (said after it) survives the message's own length limit.
+std::string quotedFormula(const std::string& formula) {
+    constexpr size_t kLongest = 60;
+    return formula.size() <= kLongest ? formula
+                                      : formula.substr(0, kLongest) + "… (" +
+                                            std::to_string(formula.size()) + " characters)";
+}
+
+} // namespace
 
 std::vector<double> chartXValues(const ChartCellSpec& chart) {
     std::vector<double> xs(size_t(std::max(chart.points, 2)));
@@ -38,15 +50,16 @@ bool computeChartSeries(const ChartCellSpec& chart, const std::string& cellId,
                 const double y = parser.Eval();
                 if (!std::isfinite(y)) {
                     diagnostics.push_back({Severity::Error, spec.at.line, spec.at.column,
-                                           "the formula " + spec.formula + " is not finite at " +
-                                               chart.variable + " = " + shortestDouble(value),
+                                           "the formula " + quotedFormula(spec.formula) +
+                                               " is not finite at " + chart.variable + " = " +
+                                               shortestDouble(value),
                                            cellId});
                     fine = false;
                     break;
                 }
                 if (chart.yLog && y <= 0) {
                     diagnostics.push_back({Severity::Error, spec.at.line, spec.at.column,
-                                           "the formula " + spec.formula + " is " +
+                                           "the formula " + quotedFormula(spec.formula) + " is " +
                                                shortestDouble(y) + " at " + chart.variable + " = " +
                                                shortestDouble(value) +
                                                ", which a log axis cannot show",
@@ -57,9 +70,9 @@ bool computeChartSeries(const ChartCellSpec& chart, const std::string& cellId,
                 series.y.push_back(y);
             }
         } catch (const mu::Parser::exception_type& e) {
-            diagnostics.push_back({Severity::Error, spec.at.line,
-                                   spec.at.column + 1 + int(e.GetPos()),
-                                   "in the formula " + spec.formula + ": " + e.GetMsg(), cellId});
+            diagnostics.push_back(
+                {Severity::Error, spec.at.line, spec.at.column + 1 + int(e.GetPos()),
+                 "in the formula " + quotedFormula(spec.formula) + ": " + e.GetMsg(), cellId});
             fine = false;
         }
         if (series.y.size() == xs.size()) {

@@ -149,6 +149,53 @@ TEST_CASE("aCostlyChartIsRefusedBeforeAllocating") {
           std::string::npos);
 }
 
+// A 20 KB formula of function calls over 100,000 points took 10 s in check while its estimate
+// charged its bytes as multiply-adds: a call of sin costs about 140 of them (cell_cost.cpp).
+TEST_CASE("aFormulaIsChargedItsCallsNotOnlyItsBytes") {
+    std::string calls, sums;
+    for (int i = 0; i < 2800; ++i) {
+        calls += i ? "+sin(n)" : "sin(n)";
+    }
+    for (int i = 0; i < 2000; ++i) {
+        sums += i ? "+n" : "n";
+    }
+    REQUIRE(calls.size() < 20000); // muParser's own limit
+    CHECK(formulaWorkPerPoint(calls) == doctest::Approx(10 + 2.5 * 19599 + 140 * 2800));
+    CHECK(formulaWorkPerPoint("n^2/2 + sqrt(n)") == doctest::Approx(10 + 2.5 * 15 + 140 * 2));
+    CHECK(formulaWorkPerPoint(sums) == doctest::Approx(10 + 2.5 * 3999));
+    const auto chart = [](const std::string& formula) {
+        return "```chart c\nx: {var: n, from: 1, to: 100, points: 100000}\nseries:\n"
+               "  - {label: a, y: \"" +
+               formula + "\"}\n```\n";
+    };
+    AttentionEngine engine;
+    const LessonResults refused = computeLesson(parseLesson(chart(calls), "calls.md"), engine);
+    REQUIRE_EQ(refused.diagnostics.size(), size_t(1));
+    CHECK(refused.diagnostics.front().message.find("cell 'c' is too costly") != std::string::npos);
+    // Its bytes alone, without calls, are within the limit, and compute.
+    const LessonResults computed = computeLesson(parseLesson(chart(sums), "sums.md"), engine);
+    CHECK(computed.diagnostics.empty());
+}
+
+// muParser's message follows the formula: a long formula is quoted by its start, so the reason
+// is not cut off by the message's own limit.
+TEST_CASE("aLongFormulasErrorSaysWhy") {
+    std::string calls;
+    for (int i = 0; i < 3000; ++i) {
+        calls += i ? "+sin(n)" : "sin(n)";
+    }
+    const Lesson lesson = parseLesson("```chart c\nx: {var: n, from: 1, to: 4}\nseries:\n"
+                                      "  - {label: a, y: \"" +
+                                          calls + "\"}\n```\n",
+                                      "long.md");
+    AttentionEngine engine;
+    const LessonResults results = computeLesson(lesson, engine);
+    REQUIRE_EQ(results.diagnostics.size(), size_t(1));
+    const std::string& message = results.diagnostics.front().message;
+    CHECK_MESSAGE(message.find("(20999 characters): ") != std::string::npos, message);
+    CHECK_MESSAGE(message.size() < 300, message);
+}
+
 // A quiz answer of 1e400 is a number too large, not the text "1e400".
 TEST_CASE("aQuizAnswerThatIsNotFiniteIsAnError") {
     const Lesson lesson =
