@@ -412,15 +412,18 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
             results.cells.push_back(std::move(out));
         }
     }
-    // Back into document order.
+    // Back into document order, in one pass (a lesson may have thousands of cells): each
+    // lesson cell takes the first computed cell of its id not yet taken.
+    std::map<std::string, std::vector<size_t>> computedAt; // by id, last first
+    for (size_t i = results.cells.size(); i-- > 0;) {
+        computedAt[results.cells[i].id].push_back(i);
+    }
     std::vector<ComputedCell> ordered;
     for (const LessonCell& cell : lesson.cells) {
-        for (ComputedCell& c : results.cells) {
-            if (c.id == cell.id && !c.id.empty()) {
-                ordered.push_back(std::move(c));
-                c.id.clear();
-                break;
-            }
+        const auto found = computedAt.find(cell.id);
+        if (!cell.id.empty() && found != computedAt.end() && !found->second.empty()) {
+            ordered.push_back(std::move(results.cells[found->second.back()]));
+            found->second.pop_back();
         }
     }
     results.cells = std::move(ordered);

@@ -1,6 +1,8 @@
 #include "core/live/what_if_sweep.h"
 
+#include "core/document/cell_cost.h"
 #include "core/document/cell_editor.h"
+#include "core/document/cell_reread.h"
 #include "core/document/prose_sentences.h"
 #include "core/document/result_json.h"
 #include "core/live/reader_what_ifs.h"
@@ -516,14 +518,75 @@ class Sweep {
 
 namespace {
 
-// The lesson's results with one cell's replaced by `cell`.
-LessonResults withCell(const LessonResults& results, ComputedCell cell) {
-    LessonResults out;
-    out.diagnostics = results.diagnostics;
-    for (const ComputedCell& c : results.cells) {
-        out.cells.push_back(c.id == cell.id ? std::move(cell) : c);
+// The lesson's results with one cell replaced, in place: a cell is swapped in and back out,
+// and each quiz's answer is resolved again, since an answer may bind the cell. Copying every
+// other cell's JSON for each what-if made the sweep quadratic in the lesson's cells.
+class ResultsWithOneCell {
+  public:
+    ResultsWithOneCell(const Lesson& lesson, const LessonResults& results)
+        : lesson_(lesson), scratch_(results) {
+        for (size_t i = 0; i < scratch_.cells.size(); ++i) {
+            at_[scratch_.cells[i].id] = i;
+        }
     }
-    return out;
+
+    void visit(ComputedCell cell, const std::function<void(const LessonResults&)>& visitor) {
+        const auto found = at_.find(cell.id);
+        if (found == at_.end()) {
+            return;
+        }
+        std::swap(scratch_.cells[found->second], cell);
+        const size_t diagnostics = scratch_.diagnostics.size();
+        std::vector<std::pair<size_t, Json>> answers; // each quiz's answer before
+        for (const LessonCell& quizCell : lesson_.cells) {
+            const QuizCellSpec* quiz = quizCell.quiz();
+            const auto quizAt = at_.find(quizCell.id);
+            if (!quiz || quizAt == at_.end()) {
+                continue;
+            }
+            Json answer = quizJson(quizCell.id, resolveQuizAnswer(quizCell, *quiz, scratch_));
+            std::swap(scratch_.cells[quizAt->second].json, answer);
+            answers.emplace_back(quizAt->second, std::move(answer));
+        }
+        visitor(scratch_);
+        for (auto& [index, answer] : answers) {
+            scratch_.cells[index].json = std::move(answer);
+        }
+        scratch_.diagnostics.resize(diagnostics);
+        std::swap(scratch_.cells[found->second], cell);
+    }
+
+  private:
+    const Lesson& lesson_;
+    LessonResults scratch_;
+    std::map<std::string, size_t> at_;
+};
+
+// The cell re-read after a what-if, computed alone (with the cell whose model it names, as it
+// was): nullopt when it does not compute, as the window refuses it.
+std::optional<ComputedCell> recomputed(const Lesson& lesson, const LessonResults& results,
+                                       LessonCell cell, AttentionEngine& engine) {
+    Lesson alone;
+    alone.files = lesson.files;
+    if (const TransformerCellSpec* spec = cell.transformer(); spec && spec->sharedModel) {
+        if (const LessonCell* model = lesson.cell(spec->sharedModel->cell)) {
+            alone.cells.push_back(*model);
+        }
+    }
+    const std::string id = cell.id;
+    alone.cells.push_back(std::move(cell));
+    // The other cell is the lesson's, as it was.
+    ComputePolicy onlyThisCell;
+    onlyThisCell.reuse = [&](const LessonCell& other) {
+        return other.id == id ? nullptr : results.cell(other.id);
+    };
+    LessonResults now = computeLesson(alone, engine, onlyThisCell);
+    for (ComputedCell& c : now.cells) {
+        if (c.id == id && c.ok) {
+            return std::move(c);
+        }
+    }
+    return std::nullopt;
 }
 
 // A transformer cell under one of the window's views, computed as the window computes it.
@@ -549,57 +612,88 @@ std::optional<ComputedCell> viewedCell(const LessonCell& cell, const ReaderViewW
 
 } // namespace
 
+double sweepWork(const LessonCell& cell, size_t whatIfs, size_t lessonBytes) {
+    // Besides computing the cell, a what-if reads the cell again and has every sentence read
+    // under it: measured (attnbook-bench --costs) at about 3e4 multiply-adds' time for the
+    // first and 60 per byte of the lesson's text for the second.
+    constexpr double kPerWhatIf = 3e4;
+    constexpr double kPerLessonByte = 60;
+    const double overhead = kPerWhatIf + kPerLessonByte * double(lessonBytes);
+    return double(whatIfs) * (cellCost(cell).multiplyAdds + overhead);
+}
+
 size_t
 forEachReaderWhatIf(const Lesson& lesson, const LessonResults& results, AttentionEngine& engine,
-                    const std::function<void(const SweepWhatIf&, const LessonResults&)>& visit) {
+                    const std::function<void(const SweepWhatIf&, const LessonResults&)>& visit,
+                    std::vector<Diagnostic>* skipped) {
     size_t ran = 0;
+    const CellRereader rereader(lesson);
+    ResultsWithOneCell withCell(lesson, results);
+    double spent = 0; // by the cells swept so far
+    const size_t lessonBytes = lesson.document.serialize().size();
     for (const LessonCell& cell : lesson.cells) {
         const ComputedCell* computed = results.cell(cell.id);
         if (!computed || !computed->ok) {
             continue; // its own error says what is wrong
         }
-        for (const ReaderWhatIf& whatIf : readerWhatIfs(cell)) {
+        const std::vector<ReaderWhatIf> whatIfs = readerWhatIfs(cell);
+        const std::vector<ReaderViewWhatIf> views = readerViewWhatIfs(cell);
+        const double work = sweepWork(cell, whatIfs.size() + views.size(), lessonBytes);
+        if (spent + work > costLimits().maxMultiplyAdds) {
+            if (skipped) {
+                CellCost cost;
+                cost.multiplyAdds = spent + work;
+                skipped->push_back(
+                    {Severity::Warning, cell.openLine, 1,
+                     "the what-if sweep skips cell '" + cell.id + "': its " +
+                         std::to_string(whatIfs.size() + views.size()) + " what-ifs would take " +
+                         (spent > 0 ? "the sweep to " : "") + costProblem(cost, costLimits()) +
+                         ", so the sentences are not checked against them",
+                     cell.id});
+            }
+            continue;
+        }
+        spent += work;
+        for (const ReaderWhatIf& whatIf : whatIfs) {
             Document document = lesson.document;
             bool applied = true;
             for (const auto& [key, yaml] : whatIf.keys) {
                 applied = applied && !setCellKey(document, cell.id, key, yaml);
             }
-            if (!applied) {
+            std::vector<Diagnostic> problems;
+            std::optional<LessonCell> changed =
+                applied ? rereader.reread(document, cell.id, problems) : std::nullopt;
+            if (!changed) {
                 continue;
             }
-            Lesson changed = parseLesson(document.serialize(), lesson.document.path, lesson.files);
             // The sentences read only the knock-outs they quote: those a view alone asks for
             // (L·h + 3L passes per what-if) are not computed here.
-            for (LessonCell& c : changed.cells) {
-                if (auto* spec = std::get_if<TransformerCellSpec>(&c.read.spec)) {
-                    spec->config.knockouts = spec->knockoutsQuoted;
-                }
+            if (auto* spec = std::get_if<TransformerCellSpec>(&changed->read.spec)) {
+                spec->config.knockouts = spec->knockoutsQuoted;
             }
-            // Only the changed cell is computed again: the others read the same body.
-            ComputePolicy onlyTheChangedCell;
-            onlyTheChangedCell.reuse = [&](const LessonCell& other) {
-                return other.id == cell.id ? nullptr : results.cell(other.id);
-            };
-            const LessonResults now = computeLesson(changed, engine, onlyTheChangedCell);
-            const ComputedCell* after = now.cell(cell.id);
-            if (!after || !after->ok) {
+            std::optional<ComputedCell> after =
+                recomputed(lesson, results, std::move(*changed), engine);
+            if (!after) {
                 continue; // the window refuses what the cell cannot compute
             }
             ++ran;
             const auto& [key, yaml] = whatIf.keys.front();
-            visit({cell.id, key, shortened(whatIf.setText(0)) + " (" + whatIf.label + ")",
-                   key + ": " + shortened(yaml)},
-                  now);
+            const SweepWhatIf named{cell.id, key,
+                                    shortened(whatIf.setText(0)) + " (" + whatIf.label + ")",
+                                    key + ": " + shortened(yaml)};
+            withCell.visit(std::move(*after), [&](const LessonResults& now) { visit(named, now); });
         }
-        for (const ReaderViewWhatIf& view : readerViewWhatIfs(cell)) {
+        for (const ReaderViewWhatIf& view : views) {
             if (std::optional<ComputedCell> viewed = viewedCell(cell, view, engine)) {
                 ++ran;
                 // A view's key is its control; "mask " keeps a transformer's mask view apart
                 // from an attention cell's `mask` key (the same words name both).
-                visit({cell.id, view.control == "mask" ? "mask " : view.control,
-                       cell.id + ": " + view.label + " (the window's view; no key holds it)",
-                       view.label},
-                      withCell(results, std::move(*viewed)));
+                const SweepWhatIf named{cell.id, view.control == "mask" ? "mask " : view.control,
+                                        cell.id + ": " + view.label +
+                                            " (the window's view; no key holds it)",
+                                        view.label};
+                withCell.visit(std::move(*viewed),
+                               [&](const LessonResults& now) { visit(named, now); });
             }
         }
     }
@@ -610,10 +704,13 @@ SweepReport sweepReaderWhatIfs(const Lesson& lesson, const LessonResults& result
                                AttentionEngine& engine) {
     SweepReport report;
     Sweep sweep(lesson, results);
+    std::vector<Diagnostic> skipped;
     report.whatIfs = forEachReaderWhatIf(
         lesson, results, engine,
-        [&](const SweepWhatIf& whatIf, const LessonResults& now) { sweep.tryWhatIf(whatIf, now); });
+        [&](const SweepWhatIf& whatIf, const LessonResults& now) { sweep.tryWhatIf(whatIf, now); },
+        &skipped);
     report.warnings = sweep.warnings();
+    report.warnings.insert(report.warnings.end(), skipped.begin(), skipped.end());
     return report;
 }
 

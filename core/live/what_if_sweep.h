@@ -37,13 +37,20 @@ struct SweepWhatIf {
     std::string now;     // "mask: causal", "norm off"
 };
 
+// What sweeping `whatIfs` what-ifs of `cell` costs, in multiply-adds (cell_cost.h): each
+// computes the cell again and has every sentence of the lesson (`lessonBytes` long) read.
+double sweepWork(const LessonCell& cell, size_t whatIfs, size_t lessonBytes);
+
 // Applies each what-if a reader can make (readerWhatIfs and readerViewWhatIfs of every cell
 // that computes) and calls `visit` with the lesson's results under it. Only the changed cell
 // is computed again; a what-if its cell cannot compute is skipped, as the window refuses it.
-// Returns how many ran.
+// The sweep is charged before each cell's what-ifs run: a cell whose what-ifs would take the
+// whole sweep past the work limit (costLimits, --max-work) is skipped, and `skipped` (when
+// given) gets a warning at the cell that says so with the estimate. Returns how many ran.
 size_t
 forEachReaderWhatIf(const Lesson& lesson, const LessonResults& results, AttentionEngine& engine,
-                    const std::function<void(const SweepWhatIf&, const LessonResults&)>& visit);
+                    const std::function<void(const SweepWhatIf&, const LessonResults&)>& visit,
+                    std::vector<Diagnostic>* skipped = nullptr);
 
 SweepReport sweepReaderWhatIfs(const Lesson& lesson, const LessonResults& results,
                                AttentionEngine& engine);

@@ -2,6 +2,7 @@
 // false without a mark), the sentences it reads, the lint for whole numbers and percentages,
 // and the coincidences check --fix declines. The planted sentences stand in a copy of
 // documents/attention.md, after its playground, whose controls open everything.
+#include "core/document/cell_cost.h"
 #include "core/document/lesson.h"
 #include "core/document/prose_sentences.h"
 #include "core/document/typed_numbers.h"
@@ -462,4 +463,45 @@ TEST_CASE("a claim that reads the numbers guards words about them") {
     for (const Diagnostic& d : all) {
         FAIL_CHECK(d.line << ": " << d.message);
     }
+}
+
+// A 400-token cell made the sweep behind check --strict run 47 s (2010 what-ifs, each with its
+// gradient check). The sweep is charged cell by cell before it runs (sweepWork), and a cell
+// that would take it past --max-work is skipped with a warning that says so and why.
+TEST_CASE("the sweep is charged before each cell's what-ifs, and skips what would pass the limit") {
+    const std::string cell = "```attention a\ntokens: [red, blue, red]\nvocab:\n  red: [1, 0]\n"
+                             "  blue: [0, 1]\nheads: 1\nmask: none\npositional: none\n```\n\n"
+                             "Red gives {{a.head[0].weights[0][1]:4}} to blue, more than half.\n\n";
+    std::string second = cell;
+    second.replace(second.find("attention a"), 11, "attention b");
+    second.replace(second.find("{{a."), 4, "{{b.");
+    const std::string text = "# Two\n\n" + cell + second;
+    const Computed c = compute(text, "two.md");
+    const size_t whatIfs = readerWhatIfs(c.lesson.cells[0]).size();
+    REQUIRE(whatIfs > 3);
+    const double one = sweepWork(c.lesson.cells[0], whatIfs, text.size());
+    CHECK(one == doctest::Approx(sweepWork(c.lesson.cells[1], whatIfs, text.size())));
+
+    AttentionEngine engine;
+    const SweepReport both = sweepReaderWhatIfs(c.lesson, c.results, engine);
+    CHECK(both.whatIfs == 2 * whatIfs);
+
+    const CostLimits before = costLimits();
+    CostLimits room = before;
+    room.maxMultiplyAdds = 1.5 * one; // the first cell's sweep, not both
+    setCostLimits(room);
+    const SweepReport first = sweepReaderWhatIfs(c.lesson, c.results, engine);
+    setCostLimits(before);
+    CHECK(first.whatIfs == whatIfs);
+    const auto skip = std::find_if(first.warnings.begin(), first.warnings.end(),
+                                   [](const Diagnostic& d) { return d.cellId == "b"; });
+    REQUIRE(skip != first.warnings.end());
+    CHECK(skip->line == c.lesson.cells[1].openLine);
+    CHECK_MESSAGE(contains(skip->message, "the what-if sweep skips cell 'b': its " +
+                                              std::to_string(whatIfs) +
+                                              " what-ifs would take the sweep to about "),
+                  skip->message);
+    CHECK_MESSAGE(contains(skip->message, "multiply-adds (the limit is "), skip->message);
+    CHECK_MESSAGE(contains(skip->message, "--max-work), so the sentences are not checked"),
+                  skip->message);
 }
