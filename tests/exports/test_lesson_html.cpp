@@ -21,6 +21,7 @@
 #include "exports/pdf_cells.h"
 #include "exports/pdf_lesson.h"
 #include "exports/pdf_transformer.h"
+#include "exports/polyline_thinning.h"
 
 #include "core/document/lesson.h"
 #include "core/math/attention_engine.h"
@@ -354,6 +355,55 @@ class TestLessonHtml : public QObject {
                                 "b")); // U+FFFD in UTF-8
         const QJsonObject page = checkPage(e.page);
         QCOMPARE(strings(page[QStringLiteral("errors")]), QStringList());
+    }
+
+    // A chart of 100,000 points per series draws what its figure can show: at most four
+    // vertices per column of a quarter point (polyline_thinning.h). It wrote every point as a
+    // vertex: 3.4 MB of SVG for two series.
+    void aChartOfManyPointsDrawsWhatItCanShow() {
+        const char* lesson = "# Many points\n\n```chart c\ntitle: t\n"
+                             "x: {label: n, var: n, from: 1, to: 100, points: 100000}\n"
+                             "series:\n  - {label: a, y: \"n\"}\n"
+                             "  - {label: b, y: \"sin(n)\"}\n```\n";
+        const Exported e = exportPage(lesson, "points.md");
+        QVERIFY(!hasErrors(e.lesson.diagnostics));
+        QVERIFY2(e.page.size() < 200 * 1024, QByteArray::number(e.page.size()));
+        QVERIFY(e.page.contains("<polyline") || e.page.contains("<path"));
+        QCOMPARE(strings(checkPage(e.page)[QStringLiteral("errors")]), QStringList());
+    }
+
+    void thinningKeepsEachColumnsEndsAndExtremes() {
+        std::vector<QPointF> wave;
+        for (int k = 0; k < 10000; ++k) {
+            wave.emplace_back(k * 0.001, std::sin(k * 0.37) * (k % 7));
+        }
+        const std::vector<QPointF> kept = thinnedPolyline(wave, 0.25);
+        QCOMPARE(kept.front(), wave.front());
+        QCOMPARE(kept.back(), wave.back());
+        // 10 units wide in columns of 0.25: 40 columns, at most 4 vertices each.
+        QVERIFY2(kept.size() <= 160, QByteArray::number(qulonglong(kept.size())));
+        for (int column = 0; column < 40; ++column) {
+            double low = 1e9, high = -1e9, keptLow = 1e9, keptHigh = -1e9;
+            for (const QPointF& p : wave) {
+                if (int(std::floor(p.x() / 0.25)) == column) {
+                    low = std::min(low, p.y());
+                    high = std::max(high, p.y());
+                }
+            }
+            for (const QPointF& p : kept) {
+                if (int(std::floor(p.x() / 0.25)) == column) {
+                    keptLow = std::min(keptLow, p.y());
+                    keptHigh = std::max(keptHigh, p.y());
+                }
+            }
+            QCOMPARE(keptLow, low);
+            QCOMPARE(keptHigh, high);
+        }
+        for (size_t k = 1; k < kept.size(); ++k) {
+            QVERIFY(kept[k].x() >= kept[k - 1].x()); // in the order the line passes them
+        }
+        const std::vector<QPointF> few(wave.begin(), wave.begin() + 4);
+        QCOMPARE(thinnedPolyline(few, 0.25).size(), size_t(4));
     }
 
     // The same lesson gives the same bytes: from `attnbook export --html`, from File → Export →
