@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
+#include <unordered_map>
 
 namespace attnbook {
 
@@ -93,8 +94,10 @@ class TreeBuilder : public YAML::EventHandler {
         YamlNode done = std::move(stack_.back());
         stack_.pop_back();
         flow_.pop_back();
+        // Each key's line by name, to find a duplicate in one pass (a vocab may have 50,000).
+        std::unordered_map<std::string, int> keyLines;
         for (size_t i = 0; i < done.items.size(); i += 2) {
-            checkDuplicate(done, done.items[i]);
+            checkDuplicate(keyLines, done.items[i]);
             done.entries.emplace_back(std::move(done.items[i]), std::move(done.items[i + 1]));
         }
         done.items.clear();
@@ -152,15 +155,15 @@ class TreeBuilder : public YAML::EventHandler {
             stack_.back().items.push_back(std::move(node));
         }
     }
-    static void checkDuplicate(const YamlNode& map, const YamlNode& key) {
+    static void checkDuplicate(std::unordered_map<std::string, int>& keyLines,
+                               const YamlNode& key) {
         if (!key.isScalar()) {
             throw YamlError(key.at, "a map key must be a plain name");
         }
-        for (const auto& [earlier, value] : map.entries) {
-            if (earlier.scalar == key.scalar) {
-                throw YamlError(key.at, "duplicate key '" + key.scalar + "' (also at line " +
-                                            std::to_string(earlier.at.line) + ")");
-            }
+        const auto [earlier, isNew] = keyLines.emplace(key.scalar, key.at.line);
+        if (!isNew) {
+            throw YamlError(key.at, "duplicate key '" + key.scalar + "' (also at line " +
+                                        std::to_string(earlier->second) + ")");
         }
     }
 

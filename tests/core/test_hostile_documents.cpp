@@ -196,6 +196,24 @@ TEST_CASE("aLongFormulasErrorSaysWhy") {
     CHECK_MESSAGE(message.size() < 300, message);
 }
 
+// A map's keys were checked for duplicates against every earlier key: a vocab of 50,000 words
+// took 10 s to read (`check`), now 1 s. The duplicate is still found, with both lines.
+TEST_CASE("aLargeMapIsReadInLinearTime") {
+    std::string vocab;
+    for (int i = 0; i < 50000; ++i) {
+        vocab += "  w" + std::to_string(i) + ": [1, 0]\n";
+    }
+    const std::string cell = "```attention c\ntokens: [w1]\nvocab:\n" + vocab;
+    const auto start = std::chrono::steady_clock::now();
+    const Lesson lesson = parseLesson("# V\n\n" + cell + "```\n", "v.md");
+    CHECK(test::millisecondsSince(start) < 5000);
+    CHECK(lesson.diagnostics.empty());
+    const Lesson twice = parseLesson("# V\n\n" + cell + "  w7: [0, 1]\n```\n", "v.md");
+    REQUIRE_EQ(twice.diagnostics.size(), size_t(1));
+    CHECK_EQ(twice.diagnostics.front().line, 50006);
+    CHECK_EQ(twice.diagnostics.front().message, "duplicate key 'w7' (also at line 13)");
+}
+
 // A quiz answer of 1e400 is a number too large, not the text "1e400".
 TEST_CASE("aQuizAnswerThatIsNotFiniteIsAnError") {
     const Lesson lesson =
