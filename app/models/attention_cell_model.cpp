@@ -68,7 +68,11 @@ AttentionCellModel::fromComputed(const std::string& id, const AttentionCellSpec&
 AttentionCellModel::~AttentionCellModel() = default;
 
 QStringList AttentionCellModel::vocabWords() const {
-    return toQStringList(state().vocabOrder);
+    if (vocabWordsRevision_ != revision_) {
+        vocabWordsShown_ = toQStringList(state().vocabOrder);
+        vocabWordsRevision_ = revision_;
+    }
+    return vocabWordsShown_;
 }
 
 QStringList AttentionCellModel::tokens() const {

@@ -264,6 +264,11 @@ class AttentionCellModel : public QObject {
     std::shared_ptr<const Json> json_;
     Keeper keeper_;
     int revision_ = 0;
+    // The vocab's words as QML reads them. QML reads a list property again for every element
+    // it takes, so building it on each read made a combo box of V words cost V² (10,000 words:
+    // a minute); built once per revision, each read is a shared copy.
+    mutable QStringList vocabWordsShown_;
+    mutable int vocabWordsRevision_ = -1;
     RowCheck rowCheck_;
     bool editedBesidesFocus_ = false; // the focus is compared at once (edited())
     std::vector<int> allowedHeads_;

@@ -54,7 +54,11 @@ TransformerCellModel::~TransformerCellModel() {
 }
 
 QStringList TransformerCellModel::vocabWords() const {
-    return toQStringList(live_.authored().vocabOrder);
+    // Built once: a reader's what-ifs never change the model's vocab (see the header).
+    if (vocabWordsShown_.isEmpty()) {
+        vocabWordsShown_ = toQStringList(live_.authored().vocabOrder);
+    }
+    return vocabWordsShown_;
 }
 
 bool TransformerCellModel::learnedPositional() const {

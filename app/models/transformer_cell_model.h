@@ -262,6 +262,10 @@ class TransformerCellModel : public QObject {
     QString id_;
     QStringList views_, controls_;
     TransformerLiveCell live_;
+    // The vocab's words as QML reads them. QML reads a list property again for every element
+    // it takes, so building it on each read made a combo box of V words cost V²; the model's
+    // vocab is the lesson's (no what-if changes it), built on the first read.
+    mutable QStringList vocabWordsShown_;
     std::shared_ptr<const TrainingResult> training_;
     std::shared_ptr<const TransformerResult> result_;
     QString problem_;

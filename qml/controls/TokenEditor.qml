@@ -25,6 +25,22 @@ ColumnLayout {
         }
         return -1
     }
+    // Replacing a token: one list of the vocab's words for every chip, opened under the chip's
+    // name (WordPicker makes only the rows in view, whatever the vocab's size).
+    function pickWordFor(index: int, under: Item) {
+        wordPicker.tokenIndex = index
+        wordPicker.parent = under
+        wordPicker.y = under.height
+        wordPicker.open()
+    }
+    WordPicker {
+        id: wordPicker
+        objectName: "replaceTokenPicker"
+        property int tokenIndex: -1
+        words: editor.cell.vocabWords
+        onPicked: word => editor.report(editor.cell.renameToken(wordPicker.tokenIndex, word))
+    }
+
     // Past this many tokens, chips would fill the screen: the sentence is
     // summarised and edited in the lesson file instead.
     readonly property int maximumChips: 64
@@ -107,24 +123,13 @@ ColumnLayout {
                             horizontalAlignment: Text.AlignHCenter
                             verticalAlignment: Text.AlignVCenter
                         }
-                        onClicked: editor.cell.usesVocab ? renameMenu.popup() : renameField.open()
+                        onClicked: editor.cell.usesVocab ? editor.pickWordFor(chip.index, nameButton) : renameField.open()
                         ToolTip.visible: hovered
                         ToolTip.delay: 500
                         ToolTip.text: editor.cell.usesVocab
                             ? qsTr("Replace token %1 with another word from the vocab").arg(chip.index + 1)
                             : qsTr("Rename token %1").arg(chip.index + 1)
                         Accessible.name: qsTr("Token %1: %2").arg(chip.index + 1).arg(chip.modelData)
-                        ThemedMenu {
-                            id: renameMenu
-                            Repeater {
-                                model: editor.cell.vocabWords
-                                delegate: PlainMenuItem {
-                                    required property string modelData
-                                    text: modelData
-                                    onTriggered: editor.report(editor.cell.renameToken(chip.index, modelData))
-                                }
-                            }
-                        }
                         Popup {
                             id: renameField
                             y: parent.height

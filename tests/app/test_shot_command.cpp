@@ -14,7 +14,7 @@ struct Run {
     QString errors;
 };
 
-Run shot(const QStringList& arguments) {
+Run shot(const QStringList& arguments, int milliseconds = 120000) {
     QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     // No display: the command must find its own way offscreen.
@@ -24,7 +24,7 @@ Run shot(const QStringList& arguments) {
     process.setProcessEnvironment(environment);
     process.start(QStringLiteral(ATTNBOOK_EXECUTABLE),
                   QStringList{QStringLiteral("shot")} + arguments);
-    if (!process.waitForFinished(120000)) {
+    if (!process.waitForFinished(milliseconds)) {
         process.kill();
         return {};
     }
@@ -74,6 +74,30 @@ class ShotCommandTest : public QObject {
         QVERIFY(!cell.isNull());
         // A dark page: most of it is dark.
         QVERIFY(inkShare(cell) > 0.5);
+    }
+
+    // A vocab of 20,000 words opens as fast as `check` reads it. The window read its word list
+    // again for each word it laid out (V² string conversions) and made a menu item per word and
+    // token: 10,000 words took a minute, 20,000 over two; now about two seconds. The 30 s
+    // allowed here is the 10 s the hostile round asks for, with room for a loaded machine.
+    void aLargeVocabOpensAtOnce() {
+        QTemporaryDir dir;
+        QByteArray lesson = "# Words\n\n```attention c\ntokens: [w1, w2, w3]\nvocab:\n";
+        for (int i = 0; i < 20000; ++i) {
+            lesson += "  w" + QByteArray::number(i) + ": [" + QByteArray::number(i % 3) + ", " +
+                      QByteArray::number(i % 5) + "]\n";
+        }
+        lesson += "```\n";
+        const QString path = dir.filePath(QStringLiteral("words.md"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(lesson) == lesson.size());
+        file.close();
+        const QString out = dir.filePath(QStringLiteral("words.png"));
+        const Run run = shot(
+            {path, QStringLiteral("--out"), out, QStringLiteral("--cell"), QStringLiteral("c")},
+            30000);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(!QImage(out).isNull());
     }
 
     void usageErrors() {

@@ -185,6 +185,35 @@ Item {
             compare(card.cell.tokens, ["red", "green", "red"])
         }
 
+        // A token's name opens the vocab's words (WordPicker: rows made as they scroll into
+        // view, for a vocab of any size); typing filters, Down and Return pick, a click picks.
+        function test_replaceATokenFromTheVocab() {
+            click("tokenName_1")
+            const picker = findChild(card, "replaceTokenPicker")
+            verify(picker, "the word picker")
+            tryCompare(picker, "opened", true)
+            compare(picker.shown, ["red", "blue", "green", "yellow"])
+            keyClick(Qt.Key_R)
+            keyClick(Qt.Key_E)
+            compare(picker.shown, ["red", "green"])
+            grabImage(root).save(shotsFolder + "/word-picker.png")
+            keyClick(Qt.Key_Down)
+            keyClick(Qt.Key_Return)
+            tryCompare(picker, "visible", false)
+            compare(card.cell.tokens, ["red", "green", "red"])
+            // Again on the first token, by a click on a row this time.
+            click("tokenName_0")
+            tryCompare(picker, "opened", true)
+            compare(picker.shown, ["red", "blue", "green", "yellow"]) // the filter starts empty
+            const list = findChild(picker.contentItem, "wordList")
+            waitForRendering(list)
+            const blueRow = list.itemAtIndex(1)
+            verify(blueRow, "the row of blue")
+            mouseClick(blueRow)
+            tryCompare(picker, "visible", false)
+            compare(card.cell.tokens, ["blue", "green", "red"])
+        }
+
         function test_dragTokenToReorder() {
             // Positions in the card, which stays put while the chip moves.
             const blue = control("token_1")
