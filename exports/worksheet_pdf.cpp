@@ -5,6 +5,7 @@
 
 #include "core/present/bound_markdown.h"
 
+#include "core/document/cell_cost.h"
 #include "core/document/quiz_answer.h"
 #include "core/document/source_text.h"
 #include "core/math/worked_steps.h"
@@ -613,9 +614,14 @@ PdfSection sheetSection(const WorksheetVariant& v, Sheet sheet, const QString& s
     return section;
 }
 
+// One variant's share of the export. Its worker lays out every page the variant prints (its
+// sheet, or each roster name's, and its key) and keeps its answers; it then lets go of the
+// variant's lesson and results, so that memory holds pages, not N computed lessons (400
+// variants of a transformer lesson held 5 GB).
 struct VariantWork {
     ExportResult status;
-    WorksheetVariant variant;
+    WorksheetVariant variant; // its lesson and results emptied once laid out
+    std::vector<SheetAnswer> answers;
     PdfSection worksheet; // without a roster
     PdfSection key;
 };
@@ -644,6 +650,30 @@ void runReleasing(QThreadPool& pool, QSemaphore& finished, std::atomic<bool>& st
     });
 }
 
+// Every sheet is laid out before the first page is written (its page numbers count them all),
+// so the laid-out pages of all of them are in memory at once: about 100 kB per question on a
+// sheet (measured: attention.md 54 kB, transformer.md 108 kB; a roster of 1000 names for
+// transformer.md held 1.27 GB). Charged before anything is drawn (cell_cost.h's limits); "" when
+// they fit.
+QString sheetsOverMemory(const Lesson& lesson, int worksheets, int keys) {
+    constexpr double kBytesPerQuestion = 100e3;
+    double questions = double(exerciseCells(lesson).size());
+    for (const LessonCell& cell : lesson.cells) {
+        questions += cell.quiz() ? 1 : 0;
+    }
+    CellCost cost;
+    cost.bytes = double(worksheets + keys) * std::max(1.0, questions) * kBytesPerQuestion;
+    const std::string why = costProblem(cost, costLimits());
+    if (why.empty()) {
+        return {};
+    }
+    return QStringLiteral("%1 sheets%2 of %3 questions each would hold %4: ask for fewer")
+        .arg(worksheets)
+        .arg(keys > 0 ? QStringLiteral(" and %1 keys").arg(keys) : QString())
+        .arg(questions)
+        .arg(QString::fromStdString(why));
+}
+
 // Each question's different answers among the variants, in sheet order; `found` from the plan
 // for the questions about cells that vary, else the same as `distinct`.
 std::vector<QuestionSpread> answerSpread(const std::vector<VariantWork>& work,
@@ -651,7 +681,7 @@ std::vector<QuestionSpread> answerSpread(const std::vector<VariantWork>& work,
     std::vector<QuestionSpread> out;
     std::map<std::string, std::set<std::string>> answers;
     for (const VariantWork& w : work) {
-        for (const SheetAnswer& a : variantAnswers(w.variant)) {
+        for (const SheetAnswer& a : w.answers) {
             if (answers[a.question].insert(a.text).second && answers[a.question].size() == 1) {
                 out.push_back({a.question, 0, 0, 0});
             }
@@ -749,6 +779,16 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
         return ExportResult::cancelled();
     }
 
+    if (const QString tooLarge = sheetsOverMemory(
+            lesson, roster ? int(options.roster.size()) : sheets, options.answers ? sheets : 0);
+        !tooLarge.isEmpty()) {
+        return ExportResult::refused(tooLarge);
+    }
+
+    // The lesson's own results, for the cells no variant draws (computeVariant).
+    AttentionEngine engine;
+    const LessonResults lessonResults = computeLesson(lesson, engine);
+
     // The pool's threads never expire while it lives: the documents laid out on them keep font
     // data cached per thread, so the threads must outlive the documents (declared after).
     QThreadPool pool;
@@ -757,61 +797,46 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
     std::vector<VariantWork> work(static_cast<size_t>(sheets));
     std::vector<PdfSection> studentSheets(roster ? size_t(options.roster.size()) : 0);
 
-    const int steps = sheets + int(studentSheets.size());
     QSemaphore finished;
     std::atomic<bool> stop{false};
     const auto cancelled = [&] { return stop.load() || control.cancelled(); };
     for (int i = 0; i < sheets; ++i) {
         runReleasing(pool, finished, stop, work[size_t(i)].status, [&, i] {
             VariantWork& w = work[size_t(i)];
-            if (!cancelled()) {
-                w.status = computeVariant(lesson, plan, count > 0 ? i + 1 : 0, count, &w.variant);
-                if (!w.status.ok()) {
-                    stop = true;
-                } else {
-                    if (options.answers) {
-                        w.key = sheetSection(w.variant, Sheet::Key, {}, g);
-                    }
-                    if (!roster) {
-                        w.worksheet = sheetSection(w.variant, Sheet::Worksheet, {}, g);
-                    }
-                }
+            if (cancelled()) {
+                return;
             }
+            w.status = computeVariant(lesson, plan, count > 0 ? i + 1 : 0, count, &w.variant,
+                                      &lessonResults);
+            if (!w.status.ok()) {
+                stop = true;
+                return;
+            }
+            if (options.answers) {
+                w.key = sheetSection(w.variant, Sheet::Key, {}, g);
+            }
+            if (!roster) {
+                w.worksheet = sheetSection(w.variant, Sheet::Worksheet, {}, g);
+            }
+            // Each roster name whose sheet is this variant's (names take the variants in turn).
+            for (int name = i; name < int(studentSheets.size()) && !cancelled(); name += sheets) {
+                studentSheets[size_t(name)] =
+                    sheetSection(w.variant, Sheet::Worksheet, options.roster[name], g);
+            }
+            w.answers = variantAnswers(w.variant);
+            w.variant.lesson = Lesson{};
+            w.variant.results = LessonResults{};
+            w.variant.transformerGivens.clear();
         });
     }
-    int done = 0;
-    for (int i = 0; i < sheets; ++i) {
+    for (int done = 1; done <= sheets; ++done) {
         finished.acquire();
-        ++done;
-        control.report(done, steps, QStringLiteral("variant %1 of %2").arg(done).arg(sheets));
+        control.report(done, sheets, QStringLiteral("variant %1 of %2").arg(done).arg(sheets));
     }
     for (const VariantWork& w : work) {
         if (w.status.status == ExportStatus::InvalidDocument ||
             w.status.status == ExportStatus::Failed) {
             return w.status;
-        }
-    }
-    if (cancelled()) {
-        return ExportResult::cancelled();
-    }
-    std::vector<ExportResult> sheetFailures(studentSheets.size());
-    for (int s = 0; s < int(studentSheets.size()); ++s) {
-        runReleasing(pool, finished, stop, sheetFailures[size_t(s)], [&, s] {
-            if (!cancelled()) {
-                const WorksheetVariant& v = work[size_t(s % sheets)].variant;
-                studentSheets[size_t(s)] = sheetSection(v, Sheet::Worksheet, options.roster[s], g);
-            }
-        });
-    }
-    for (int s = 0; s < int(studentSheets.size()); ++s) {
-        finished.acquire();
-        ++done;
-        control.report(done, steps,
-                       QStringLiteral("sheet %1 of %2").arg(s + 1).arg(studentSheets.size()));
-    }
-    for (const ExportResult& failure : sheetFailures) {
-        if (failure.status == ExportStatus::Failed) {
-            return failure;
         }
     }
     if (cancelled()) {

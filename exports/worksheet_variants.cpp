@@ -707,7 +707,7 @@ ExportResult planVariants(const Lesson& lesson, std::uint64_t seed, int count, i
 }
 
 ExportResult computeVariant(const Lesson& lesson, const VariantPlan& plan, int number, int count,
-                            WorksheetVariant* out) {
+                            WorksheetVariant* out, const LessonResults* lessonResults) {
     out->number = number;
     out->count = count;
     out->seed = plan.seed;
@@ -733,8 +733,17 @@ ExportResult computeVariant(const Lesson& lesson, const VariantPlan& plan, int n
             out->transformerGivens[cell->id] = givens;
         }
     }
+    ComputePolicy policy;
+    if (lessonResults) {
+        const VariantDraw* draw = number > 0 ? &plan.variants.at(size_t(number - 1)) : nullptr;
+        policy.reuse = [lessonResults, draw](const LessonCell& cell) -> const ComputedCell* {
+            const bool drawn = draw && (draw->attention.count(cell.id) != 0 ||
+                                        draw->transformer.count(cell.id) != 0);
+            return drawn ? nullptr : lessonResults->cell(cell.id);
+        };
+    }
     AttentionEngine engine;
-    out->results = computeLesson(out->lesson, engine);
+    out->results = computeLesson(out->lesson, engine, policy);
     if (hasErrors(out->results.diagnostics)) {
         for (const Diagnostic& d : out->results.diagnostics) {
             if (d.severity == Severity::Error) {

@@ -129,9 +129,11 @@ ExportResult planVariants(const Lesson& lesson, std::uint64_t seed, int count, i
                           VariantPlan* plan);
 
 // Variant `number` of a plan (0: the lesson's own numbers) of `count`, computed: its lesson,
-// results and hash. InvalidDocument when a quiz's claim is false for its numbers.
+// results and hash. InvalidDocument when a quiz's claim is false for its numbers. `lessonResults`,
+// when given, are the lesson's own: the cells the variant does not draw are taken from them
+// rather than computed again (a variant of transformer.md computed its 22 cells for 2 drawn).
 ExportResult computeVariant(const Lesson& lesson, const VariantPlan& plan, int number, int count,
-                            WorksheetVariant* out);
+                            WorksheetVariant* out, const LessonResults* lessonResults = nullptr);
 
 // Variant `number` of `count` (0: the lesson's own numbers), planned and computed alone.
 ExportResult drawVariant(const Lesson& lesson, std::uint64_t seed, int number, int count,

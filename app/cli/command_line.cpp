@@ -4,6 +4,7 @@
 #include "app/cli/command_line.h"
 
 #include "app/cli/command_options.h"
+#include "app/cli/cost_limit_options.h"
 #include "app/cli/export_command.h"
 #include "core/document/cell_cost.h"
 #include "core/document/typed_numbers.h"
@@ -93,61 +94,13 @@ std::vector<Diagnostic> allDiagnostics(const Lesson& lesson, const LessonResults
     return all;
 }
 
-const std::vector<std::string> kLimitOptions = {"--max-memory", "--max-work", "--max-json"};
-
-// "512M", "2G", "1e9", "1048576": a positive number, K, M and G in powers of 1024.
-std::optional<double> readAmount(const std::string& text) {
-    if (text.empty()) {
-        return std::nullopt;
-    }
-    double scale = 1;
-    std::string digits = text;
-    switch (text.back()) {
-    case 'K':
-    case 'k':
-        scale = 1024.0;
-        break;
-    case 'M':
-    case 'm':
-        scale = 1024.0 * 1024;
-        break;
-    case 'G':
-    case 'g':
-        scale = 1024.0 * 1024 * 1024;
-        break;
-    default:
-        break;
-    }
-    if (scale != 1) {
-        digits.pop_back();
-    }
-    char* end = nullptr;
-    const double value = std::strtod(digits.c_str(), &end);
-    if (digits.empty() || end != digits.c_str() + digits.size() || !std::isfinite(value) ||
-        value <= 0) {
-        return std::nullopt;
-    }
-    return value * scale;
-}
-
-// Applies --max-memory, --max-work and --max-json (cell_cost.h); false after a usage error.
+// Applies --max-memory, --max-work and --max-json (cost_limit_options.h); false after a usage
+// error.
 bool applyCostLimits(const CommandOptions& options, int& exitCode) {
-    CostLimits limits;
-    double* targets[] = {&limits.maxBytes, &limits.maxMultiplyAdds, &limits.maxJsonBytes};
-    for (size_t i = 0; i < kLimitOptions.size(); ++i) {
-        if (!options.has(kLimitOptions[i])) {
-            continue;
-        }
-        const std::optional<double> amount = readAmount(options.value(kLimitOptions[i]));
-        if (!amount) {
-            exitCode =
-                usageError(kLimitOptions[i] + " takes a positive number (512M, 2G, 2e10), not '" +
-                           options.value(kLimitOptions[i]) + "'");
-            return false;
-        }
-        *targets[i] = *amount;
+    if (const std::string problem = applyCostLimitOptions(options); !problem.empty()) {
+        exitCode = usageError(problem);
+        return false;
     }
-    setCostLimits(limits);
     return true;
 }
 
@@ -372,9 +325,9 @@ bool fixTypedNumbersInFile(const CommandOptions& options, const WhatIf& whatIf, 
 int checkCommand(const QStringList& arguments) {
     CommandOptions options;
     int exitCode = ExitDone;
-    const std::optional<WhatIf> whatIf =
-        openForCommand(arguments, {kLimitOptions, {"--set"}, {"--strict", "--what-ifs", "--fix"}},
-                       options, exitCode);
+    const std::optional<WhatIf> whatIf = openForCommand(
+        arguments, {costLimitOptions(), {"--set"}, {"--strict", "--what-ifs", "--fix"}}, options,
+        exitCode);
     if (!whatIf) {
         return exitCode;
     }

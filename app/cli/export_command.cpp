@@ -2,6 +2,7 @@
 
 #include "app/cli/command_line.h"
 #include "app/cli/command_options.h"
+#include "app/cli/cost_limit_options.h"
 #include "exports/export_request.h"
 #include "exports/export_summary.h"
 #include "exports/lesson_source.h"
@@ -21,16 +22,19 @@ const char* const kExportUsage = "usage: attnbook export FILE [--pdf OUT.pdf] [-
                                  "KEY.pdf] [--variants N] [--seed S]\n"
                                  "                             [--roster NAMES.txt] [--verbose]]\n"
                                  "                            [--bundle OUT.zip] [--notebook "
-                                 "OUT.ipynb] [--html OUT.html]";
+                                 "OUT.ipynb] [--html OUT.html]\n"
+                                 "                            [--max-memory SIZE] [--max-work "
+                                 "COUNT] [--max-json SIZE]";
 
 using ExportOptions = CommandOptions;
 
 ExportOptions parseExportOptions(const QStringList& arguments) {
     ExportOptions options = parseCommandOptions(
-        arguments, {{"--pdf", "--paper", "--worksheet", "--answers", "--variants", "--seed",
-                     "--roster", "--bundle", "--notebook", "--html"},
-                    {},
-                    {"--verbose"}});
+        arguments,
+        {{"--pdf", "--paper", "--worksheet", "--answers", "--variants", "--seed", "--roster",
+          "--bundle", "--notebook", "--html", "--max-memory", "--max-work", "--max-json"},
+         {},
+         {"--verbose"}});
     if (!options.error.empty()) {
         return options;
     }
@@ -196,6 +200,9 @@ int runExportCommand(const QStringList& arguments) {
     const ExportOptions options = parseExportOptions(arguments);
     if (!options.error.empty()) {
         return usage(options.error);
+    }
+    if (const std::string problem = applyCostLimitOptions(options); !problem.empty()) {
+        return usage(problem);
     }
     std::string error;
     const std::optional<CommandExport> job = exportFromOptions(options, error);

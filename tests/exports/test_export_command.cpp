@@ -315,11 +315,20 @@ class TestExportCommand : public QObject {
              dir.filePath(QStringLiteral("none.txt"))},
             {kLesson, QStringLiteral("--pdf"), out, QStringLiteral("--colour")},
             {kLesson, kLesson, QStringLiteral("--pdf"), out},
+            {kLesson, QStringLiteral("--pdf"), out, QStringLiteral("--max-memory"),
+             QStringLiteral("3X")},
+            {kLesson, QStringLiteral("--pdf"), out, QStringLiteral("--max-work"),
+             QStringLiteral("-5")},
         };
         for (const QStringList& call : calls) {
             QVERIFY2(exportWith(call) == ExitUsage, qPrintable(call.join(u' ')));
         }
         QVERIFY(filesIn(dir.path()).isEmpty());
+        // The limits compute and check take (docs/command-line.md), export takes too.
+        QCOMPARE(exportWith({kLesson, QStringLiteral("--pdf"), out, QStringLiteral("--max-memory"),
+                             QStringLiteral("2G"), QStringLiteral("--max-work"),
+                             QStringLiteral("4e10")}),
+                 int(ExitDone));
     }
 
     void anInvalidDocumentExitsThree() {
