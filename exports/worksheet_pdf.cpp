@@ -650,19 +650,17 @@ void runReleasing(QThreadPool& pool, QSemaphore& finished, std::atomic<bool>& st
     });
 }
 
-// Every sheet is laid out before the first page is written (its page numbers count them all),
-// so the laid-out pages of all of them are in memory at once: about 100 kB per question on a
-// sheet (measured: attention.md 54 kB, transformer.md 108 kB; a roster of 1000 names for
-// transformer.md held 1.27 GB). Charged before anything is drawn (cell_cost.h's limits); "" when
-// they fit.
+// The questions a sheet asks: one per exercise and one per quiz.
+int sheetQuestions(const Lesson& lesson) {
+    return int(exerciseCells(lesson).size()) +
+           int(std::count_if(lesson.cells.begin(), lesson.cells.end(),
+                             [](const LessonCell& cell) { return cell.quiz() != nullptr; }));
+}
+
+// Why the laid-out sheets would pass the memory limit (laidOutSheetsBytes); "" when they fit.
 QString sheetsOverMemory(const Lesson& lesson, int worksheets, int keys) {
-    constexpr double kBytesPerQuestion = 100e3;
-    double questions = double(exerciseCells(lesson).size());
-    for (const LessonCell& cell : lesson.cells) {
-        questions += cell.quiz() ? 1 : 0;
-    }
     CellCost cost;
-    cost.bytes = double(worksheets + keys) * std::max(1.0, questions) * kBytesPerQuestion;
+    cost.bytes = laidOutSheetsBytes(lesson, worksheets, keys);
     const std::string why = costProblem(cost, costLimits());
     if (why.empty()) {
         return {};
@@ -670,7 +668,7 @@ QString sheetsOverMemory(const Lesson& lesson, int worksheets, int keys) {
     return QStringLiteral("%1 sheets%2 of %3 questions each would hold %4: ask for fewer")
         .arg(worksheets)
         .arg(keys > 0 ? QStringLiteral(" and %1 keys").arg(keys) : QString())
-        .arg(questions)
+        .arg(sheetQuestions(lesson))
         .arg(QString::fromStdString(why));
 }
 
@@ -701,6 +699,13 @@ std::vector<QuestionSpread> answerSpread(const std::vector<VariantWork>& work,
 }
 
 } // namespace
+
+double laidOutSheetsBytes(const Lesson& lesson, int worksheets, int keys) {
+    // About 100 kB per question on a sheet, measured (attnbook-cost-bench): attention.md 54 kB,
+    // transformer.md 108 kB; a roster of 1000 names for transformer.md held 1.27 GB.
+    constexpr double kBytesPerQuestion = 100e3;
+    return double(worksheets + keys) * std::max(1, sheetQuestions(lesson)) * kBytesPerQuestion;
+}
 
 QString rosterCsvPath(const QString& worksheetPath) {
     const QFileInfo info(worksheetPath);

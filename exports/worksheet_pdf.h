@@ -55,6 +55,11 @@ struct WorksheetFiles {
 
 inline constexpr int kMaxVariants = 1000;
 
+// What `worksheets` sheets and `keys` answer keys of the lesson hold in memory once laid out:
+// every sheet is laid out before the first page is written (its page numbers count them all).
+// renderWorksheets charges it against the memory limit before drawing anything.
+double laidOutSheetsBytes(const Lesson& lesson, int worksheets, int keys);
+
 ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& options,
                               WorksheetFiles* files, const ExportControl& control = {});
 

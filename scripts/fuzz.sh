@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Fuzzes the document reader, the bundle reader, --set values, the data-file readers and the
-# notebook generator (tests/fuzz) with libFuzzer, under AddressSanitizer and
-# UndefinedBehaviorSanitizer.
+# Fuzzes the document reader, the bundle reader, --set values, the data-file readers, the
+# notebook generator and the web page generator (tests/fuzz) with libFuzzer, under
+# AddressSanitizer and UndefinedBehaviorSanitizer.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     SECONDS per target (60), TARGET document, bundle,
-#                                             set_value, data_file, notebook (all five)
+#                                             set_value, data_file, notebook, html (all six)
 #
 # Installs what it needs when missing (scripts/setup.sh's packages, and Debian 12's clang 14
 # with libclang-rt-14-dev, which holds libFuzzer), builds with clang in build-fuzz/, seeds
@@ -19,7 +19,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(document bundle set_value data_file notebook)
+    targets=(document bundle set_value data_file notebook html)
 fi
 ATTNBOOK_SETUP_ONLY_PACKAGES=1 "$here/scripts/setup.sh"
 for p in clang libclang-rt-14-dev; do
@@ -47,7 +47,7 @@ for target in "${targets[@]}"; do
     rm -rf "$seeds"
     mkdir -p "$seeds" "$build/corpus/$target" "$build/findings"
     cp "$here/tests/fuzz/corpus/$target"/* "$seeds/" 2>/dev/null || true
-    if [ "$target" = document ] || [ "$target" = notebook ]; then
+    if [ "$target" = document ] || [ "$target" = notebook ] || [ "$target" = html ]; then
         cp "$here"/documents/*.md "$here"/tests/fixtures/errors/*.md "$seeds/"
     fi
     log="$build/findings/$target.log"

@@ -1,0 +1,154 @@
+// libFuzzer target: lesson → web page (exports/lesson_html.h). Any lesson that reads and
+// computes without errors is made into its page, and the page's markup is read the way a
+// browser's tokenizer starts: a finding is a page where lesson text became markup, i.e. a tag
+// the generator never writes (script, img, iframe, link, object, embed, form, input, base), an
+// event handler attribute (on…=), a src attribute, a link that leaves the page, a style that
+// fetches (url( in a style attribute), or a second style sheet past the page's head. The full
+// property (the page parses as HTML5 with no error, nothing fetches) is test_lesson_html's, with
+// html5lib; this target checks the lexical part of it in process, fast enough to fuzz.
+#include "exports/lesson_html.h"
+
+#include "core/document/cell_cost.h"
+#include "core/document/data_files.h"
+#include "core/document/lesson.h"
+#include "core/math/attention_engine.h"
+
+#include <QtGui/QGuiApplication>
+
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+namespace {
+
+void setFuzzLimits() {
+    attnbook::CostLimits limits;
+    limits.maxBytes = 64.0 * 1024 * 1024;
+    limits.maxMultiplyAdds = 2e7;
+    limits.maxJsonBytes = 4.0 * 1024 * 1024;
+    attnbook::setCostLimits(limits);
+}
+
+// The figures are painted with Qt's fonts: a GUI application, offscreen, made once.
+void startGui() {
+    static int argc = 1;
+    static char name[] = "fuzz_html";
+    static char* argv[] = {name, nullptr};
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    static QGuiApplication app(argc, argv);
+}
+
+std::string lower(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) {
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return out;
+}
+
+// Whether one tag (the text between < and >) is one the generator may write: its name is not
+// one that loads or runs anything, and no attribute is an event handler, a source, a link out
+// of the page or a style that fetches. Attribute values are skipped as a browser skips them.
+bool tagIsSafe(std::string_view tag) {
+    const std::string text = lower(tag);
+    size_t at = text[0] == '/' ? 1 : 0;
+    const size_t nameEnd = std::min(text.find_first_of(" \t\n\r\f/", at), text.size());
+    const std::string name = text.substr(at, nameEnd - at);
+    for (const char* forbidden :
+         {"script", "img", "iframe", "link", "object", "embed", "form", "input", "base", "image",
+          "foreignobject", "use", "audio", "video", "source", "frame", "style", "meta"}) {
+        if (name == forbidden) {
+            return false;
+        }
+    }
+    at = nameEnd;
+    const auto isSpace = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+    while (at < text.size()) {
+        while (at < text.size() && (isSpace(text[at]) || text[at] == '/')) {
+            ++at;
+        }
+        const size_t attributeStart = at;
+        while (at < text.size() && !isSpace(text[at]) && text[at] != '=' && text[at] != '/') {
+            ++at;
+        }
+        const std::string attribute = text.substr(attributeStart, at - attributeStart);
+        std::string value;
+        if (at < text.size() && text[at] == '=') {
+            ++at;
+            const char quote = at < text.size() ? text[at] : ' ';
+            if (quote == '"' || quote == '\'') {
+                const size_t close = text.find(quote, at + 1);
+                if (close == std::string::npos) {
+                    return false; // a value left open
+                }
+                value = text.substr(at + 1, close - at - 1);
+                at = close + 1;
+            } else {
+                const size_t start = at;
+                while (at < text.size() && !isSpace(text[at])) {
+                    ++at;
+                }
+                value = text.substr(start, at - start);
+            }
+        }
+        if (attribute.rfind("on", 0) == 0 || attribute == "src" || attribute == "srcset" ||
+            attribute == "xlink:href" || attribute == "action" || attribute == "formaction" ||
+            (attribute == "href" && value.rfind('#', 0) != 0) ||
+            (attribute == "style" && value.find("url(") != std::string::npos)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Every tag of the page past its head (whose meta tags and one style sheet the generator
+// writes), outside comments.
+bool pageIsSafe(const std::string& page) {
+    const size_t headEnd = page.find("</head>");
+    if (headEnd == std::string::npos) {
+        return false;
+    }
+    size_t at = headEnd + 7;
+    while ((at = page.find('<', at)) != std::string::npos) {
+        if (page.compare(at, 4, "<!--") == 0) {
+            at = page.find("-->", at);
+            if (at == std::string::npos) {
+                return false;
+            }
+            continue;
+        }
+        const size_t close = page.find('>', at);
+        if (close == std::string::npos ||
+            !tagIsSafe(std::string_view(page).substr(at + 1, close - at - 1))) {
+            return false;
+        }
+        at = close + 1;
+    }
+    return true;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    static const bool ready = (setFuzzLimits(), startGui(), true);
+    (void)ready;
+    using namespace attnbook;
+    const std::string bytes(reinterpret_cast<const char*>(data), size);
+    const Lesson lesson = parseLesson(bytes, "fuzz.md", memoryDataFiles({}));
+    AttentionEngine engine;
+    const LessonResults results = computeLesson(lesson, engine);
+    if (hasErrors(lessonProblems(lesson, results))) {
+        return 0;
+    }
+    QByteArray page;
+    if (!renderLessonHtml(lesson, results, &page).ok()) {
+        return 0;
+    }
+    if (!pageIsSafe(page.toStdString())) {
+        std::abort(); // lesson text became markup
+    }
+    return 0;
+}
