@@ -59,8 +59,8 @@ usage:
   attnbook --version | --help
 
 limits (check, compute): a cell whose estimated cost passes them is refused before
-  it is computed; SIZE takes K, M or G (binary), COUNT plain or with e (2e10)
-  --max-memory SIZE  (1G)   --max-work COUNT multiply-adds (2e10)   --max-json SIZE (64M)
+  it is computed; SIZE takes K, M or G (binary), COUNT plain or with e (7e9)
+  --max-memory SIZE  (1G)   --max-work COUNT multiply-adds (7e9)   --max-json SIZE (64M)
 
 exit codes: 0 done, 1 an output could not be written, 2 usage error,
             3 the document is invalid (FILE:LINE:COLUMN: error: ... on stderr)

@@ -123,21 +123,22 @@ double transformerFirstStepWork(const TransformerConfig& c) {
 }
 
 double formulaWorkPerPoint(const std::string& formula) {
-    // muParser runs its bytecode once per point. Measured against dgemm on the 2-core machine
-    // (attnbook-bench --costs): an operator with its operands costs about 5 multiply-adds'
-    // time (2.5 per byte), a function call or a power about 140 (sin, exp and pow are library
-    // calls). Charging bytes alone let sin(n)+sin(n)+… run 20 times longer than its estimate.
-    double calls = 0;
+    // muParser runs its bytecode once per point. Measured in the engine's multiply-adds
+    // (attnbook-cost-bench): an addition or a product with its operands costs about a quarter
+    // of one per byte (muParser folds and fuses them), a division, a power or a function call
+    // (sin, exp: library calls) about 12. Charging 2.5 a byte and nothing for calls let
+    // sin(n)+sin(n)+… run 20 times longer than its estimate.
+    double slow = 0;
     for (size_t i = 0; i < formula.size(); ++i) {
         const char c = formula[i];
         const bool opensCall =
             c == '(' && i > 0 &&
             (std::isalnum(static_cast<unsigned char>(formula[i - 1])) || formula[i - 1] == '_');
-        if (c == '^' || opensCall) {
-            ++calls;
+        if (c == '^' || c == '/' || opensCall) {
+            ++slow;
         }
     }
-    return 10 + 2.5 * double(formula.size()) + 140 * calls;
+    return 10 + 0.15 * double(formula.size()) + 12 * slow;
 }
 
 CellCost chartCost(const ChartCellSpec& chart) {

@@ -38,14 +38,14 @@ struct CellCost {
 };
 
 struct CostLimits {
-    double maxBytes = double(1ull << 30);      // 1 GiB
-    double maxMultiplyAdds = 2e10;             // about 5 s of this machine's dgemm
+    double maxBytes = double(1ull << 30); // 1 GiB
+    double maxMultiplyAdds = 7e9; // the engine's: about 5 s on the 2-core machine (1/32 of dgemm)
     double maxJsonBytes = double(64ull << 20); // 64 MiB, about 3 million numbers
 };
 
 CellCost attentionCost(const AttentionShapes& shapes);
 CellCost chartCost(const ChartCellSpec& chart);
-// What one evaluation of a chart formula costs, in multiply-adds of this machine's dgemm.
+// What one evaluation of a chart formula costs, in the engine's multiply-adds.
 double formulaWorkPerPoint(const std::string& formula);
 // Each layer's attention as an attention cell, plus the stream, the FFN, the logits, the
 // gradient check's spend (transformerForwardCost, the same sampling) and generation's steps.

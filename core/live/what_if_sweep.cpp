@@ -614,10 +614,10 @@ std::optional<ComputedCell> viewedCell(const LessonCell& cell, const ReaderViewW
 
 double sweepWork(const LessonCell& cell, size_t whatIfs, size_t lessonBytes) {
     // Besides computing the cell, a what-if reads the cell again and has every sentence read
-    // under it: measured (attnbook-bench --costs) at about 3e4 multiply-adds' time for the
-    // first and 60 per byte of the lesson's text for the second.
+    // under it: measured (attnbook-cost-bench) at about 3e4 of the engine's multiply-adds for
+    // the first and one per byte of the lesson's text for the second.
     constexpr double kPerWhatIf = 3e4;
-    constexpr double kPerLessonByte = 60;
+    constexpr double kPerLessonByte = 1;
     const double overhead = kPerWhatIf + kPerLessonByte * double(lessonBytes);
     return double(whatIfs) * (cellCost(cell).multiplyAdds + overhead);
 }
