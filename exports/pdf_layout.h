@@ -122,13 +122,6 @@ struct PdfSection {
 // Places the section's boxes on pages of `contentHeight` points.
 void paginate(PdfSection& section, qreal contentHeight);
 
-// Paints the sections, already paginated, into `out` as one PDF, with the document information
-// and an outline of the boxes that have an outline title. Reports one progress step per page
-// (from `firstStep` of `totalSteps`); stops at once when cancelled.
-ExportResult renderPdf(QIODevice& out, const PageGeometry& geometry, const PdfDocumentInfo& info,
-                       const std::vector<const PdfSection*>& sections, const ExportControl& control,
-                       int firstStep = 0, int totalSteps = 0);
-
 int pageCount(const std::vector<const PdfSection*>& sections);
 
 } // namespace attnbook

@@ -3,6 +3,7 @@
 #include "exports/export_output.h"
 #include "exports/pdf_cells.h"
 #include "exports/pdf_prose.h"
+#include "exports/pdf_render.h"
 #include "exports/pdf_transformer.h"
 
 #include "core/document/html_comments.h"

@@ -14,6 +14,7 @@
 #include "exports/pdf_figures.h"
 #include "exports/pdf_layout.h"
 #include "exports/pdf_prose.h"
+#include "exports/pdf_render.h"
 #include "exports/worksheet_answers.h"
 #include "exports/worksheet_transformer.h"
 
