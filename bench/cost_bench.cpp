@@ -120,9 +120,11 @@ void benchSweep(const char* kind, const std::string& text, GemmYardstick& gemm,
     AttentionEngine engine;
     const LessonResults results = computeLesson(lesson, engine);
     double work = 0;
-    for (const LessonCell& cell : lesson.cells) {
+    const std::vector<const CellBlock*> blocks = lesson.document.cells();
+    for (size_t i = 0; i < lesson.cells.size(); ++i) {
+        const LessonCell& cell = lesson.cells[i];
         work += sweepWork(cell, readerWhatIfs(cell).size() + readerViewWhatIfs(cell).size(),
-                          text.size());
+                          blocks[i]->body.size(), text.size());
     }
     // The limit raised so that the sweep runs whole: the bench times what the limit would refuse.
     const CostLimits before = costLimits();
@@ -205,6 +207,12 @@ int main(int argc, char** argv) {
     }
     benchSweep("sweep: 200 cells of 3 tokens", "# S\n\n" + small, gemm);
     benchSweep("sweep: one cell of 60 tokens", "# S\n\n" + attentionCell("big", 60, 4), gemm);
+    std::string words = "# W\n\n```attention w\ntokens: [w1, w2, w3]\nvocab:\n";
+    for (int i = 0; i < 10000; ++i) {
+        words += "  w" + std::to_string(i) + ": [" + std::to_string(i % 3) + ", 1]\n";
+    }
+    benchSweep("sweep: a vocab of 10,000 words",
+               words + "```\n\nIt gives {{w.head[0].weights[0][1]:4}}, more than half.\n", gemm);
     benchSweep("sweep: one cell of 120 tokens", "# S\n\n" + attentionCell("big", 120, 4), gemm);
     benchSweep("sweep: transformer.md", loadLesson(transformer).document.serialize(), gemm,
                transformer);

@@ -138,7 +138,7 @@ constexpr int kMaximumHeight = 32000;
 // each keeps its own height and the page's height is final; the second draws. The outline
 // beside the view is drawn from the first screen: a longer outline is cut there.
 QImage drawWholePage(QQuickWindow& window, int width) {
-    constexpr int kScreen = 1500;
+    constexpr int kScreen = 4000; // fewer screens to settle: a long lesson took 17 s at 1500
     window.resize(width, kScreen);
     const auto pageHeight = [&window] { return window.property("pageHeight").toReal(); };
     settle(pageHeight);
@@ -149,7 +149,9 @@ QImage drawWholePage(QQuickWindow& window, int width) {
     const auto lastTop = [view] {
         return std::max(0.0, view->property("contentHeight").toReal() - view->height());
     };
-    for (qreal y = 0; y <= lastTop(); y += view->height()) {
+    // Only as far as the picture goes: a lesson of 40,000 paragraphs was built row by row to
+    // its end (minutes) for a picture cut at kMaximumHeight.
+    for (qreal y = 0; y <= std::min<qreal>(lastTop(), kMaximumHeight); y += view->height()) {
         view->setProperty("contentY", y);
         settle(pageHeight);
     }

@@ -612,13 +612,16 @@ std::optional<ComputedCell> viewedCell(const LessonCell& cell, const ReaderViewW
 
 } // namespace
 
-double sweepWork(const LessonCell& cell, size_t whatIfs, size_t lessonBytes) {
-    // Besides computing the cell, a what-if reads the cell again and has every sentence read
-    // under it: measured (attnbook-cost-bench) at about 3e4 of the engine's multiply-adds for
-    // the first and one per byte of the lesson's text for the second.
+double sweepWork(const LessonCell& cell, size_t whatIfs, size_t cellBytes, size_t lessonBytes) {
+    // Besides computing the cell, a what-if edits the cell's YAML and reads it again (two
+    // parses: about 2,500 of the engine's multiply-adds a byte, so a vocab of 50,000 words
+    // costs a second a what-if) and has every sentence read under it (one a byte of the
+    // lesson); about 3e4 more whatever the sizes. Measured by attnbook-cost-bench.
     constexpr double kPerWhatIf = 3e4;
+    constexpr double kPerCellByte = 2500;
     constexpr double kPerLessonByte = 1;
-    const double overhead = kPerWhatIf + kPerLessonByte * double(lessonBytes);
+    const double overhead =
+        kPerWhatIf + kPerCellByte * double(cellBytes) + kPerLessonByte * double(lessonBytes);
     return double(whatIfs) * (cellCost(cell).multiplyAdds + overhead);
 }
 
@@ -631,6 +634,10 @@ forEachReaderWhatIf(const Lesson& lesson, const LessonResults& results, Attentio
     ResultsWithOneCell withCell(lesson, results);
     double spent = 0; // by the cells swept so far
     const size_t lessonBytes = lesson.document.serialize().size();
+    std::map<std::string, size_t> bodyBytes; // each cell's YAML, by id
+    for (const CellBlock* block : lesson.document.cells()) {
+        bodyBytes[block->id] = block->body.size();
+    }
     for (const LessonCell& cell : lesson.cells) {
         const ComputedCell* computed = results.cell(cell.id);
         if (!computed || !computed->ok) {
@@ -638,7 +645,8 @@ forEachReaderWhatIf(const Lesson& lesson, const LessonResults& results, Attentio
         }
         const std::vector<ReaderWhatIf> whatIfs = readerWhatIfs(cell);
         const std::vector<ReaderViewWhatIf> views = readerViewWhatIfs(cell);
-        const double work = sweepWork(cell, whatIfs.size() + views.size(), lessonBytes);
+        const double work =
+            sweepWork(cell, whatIfs.size() + views.size(), bodyBytes[cell.id], lessonBytes);
         if (spent + work > costLimits().maxMultiplyAdds) {
             if (skipped) {
                 CellCost cost;

@@ -38,8 +38,9 @@ struct SweepWhatIf {
 };
 
 // What sweeping `whatIfs` what-ifs of `cell` costs, in multiply-adds (cell_cost.h): each
-// computes the cell again and has every sentence of the lesson (`lessonBytes` long) read.
-double sweepWork(const LessonCell& cell, size_t whatIfs, size_t lessonBytes);
+// edits and reads again the cell's body (`cellBytes` long), computes the cell, and has every
+// sentence of the lesson (`lessonBytes` long) read.
+double sweepWork(const LessonCell& cell, size_t whatIfs, size_t cellBytes, size_t lessonBytes);
 
 // Applies each what-if a reader can make (readerWhatIfs and readerViewWhatIfs of every cell
 // that computes) and calls `visit` with the lesson's results under it. Only the changed cell

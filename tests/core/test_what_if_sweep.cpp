@@ -479,8 +479,11 @@ TEST_CASE("the sweep is charged before each cell's what-ifs, and skips what woul
     const Computed c = compute(text, "two.md");
     const size_t whatIfs = readerWhatIfs(c.lesson.cells[0]).size();
     REQUIRE(whatIfs > 3);
-    const double one = sweepWork(c.lesson.cells[0], whatIfs, text.size());
-    CHECK(one == doctest::Approx(sweepWork(c.lesson.cells[1], whatIfs, text.size())));
+    const size_t body = c.lesson.document.cells()[0]->body.size();
+    const double one = sweepWork(c.lesson.cells[0], whatIfs, body, text.size());
+    CHECK(one == doctest::Approx(sweepWork(c.lesson.cells[1], whatIfs, body, text.size())));
+    // Each what-if reads the cell's body again: a larger body costs more.
+    CHECK(sweepWork(c.lesson.cells[0], whatIfs, 100 * body, text.size()) > 10 * one);
 
     AttentionEngine engine;
     const SweepReport both = sweepReaderWhatIfs(c.lesson, c.results, engine);
