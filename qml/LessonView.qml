@@ -103,13 +103,15 @@ Flickable {
             // qmllint enable type
         }
     }
-    // Builds rows `first` to `last`; the number built.
+    // Builds rows `first` to `last`; the number built. A hidden row (all but one with the shot
+    // command's --cell) takes no room, so every one of them counted as near the view: a shot
+    // of one cell of a lesson of 2,500 rows built all 2,500 (27 s, 1 GB).
     function buildRows(first: int, last: int): int {
         let built = 0
         for (let row = first; row <= last && row < rows.count; ++row) {
             const entry = rows.itemAt(row)
             // qmllint disable type
-            if (entry && !entry.built) {
+            if (entry && entry.visible && !entry.built) {
                 entry.built = true
                 ++built
             }
@@ -610,8 +612,9 @@ Flickable {
                 property bool flashing: false
                 property bool editing: false
                 // See buildAll, buildNear and unbuildFar.
-                property bool built: view.buildAll || view.builtByEdit || view.toolsShown ||
-                                     view.onlyCell.length > 0
+                // With --cell, that cell alone is built (see buildRows).
+                property bool built: view.onlyCell.length > 0 ? view.onlyCell === cellId
+                                     : view.buildAll || view.builtByEdit || view.toolsShown
                 // The height the row had when built last: its placeholder's once let go.
                 property real builtHeight: 0
                 readonly property real estimatedHeight: builtHeight > 0 ? builtHeight : kind === "prose"

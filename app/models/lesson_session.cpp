@@ -20,6 +20,13 @@
 namespace attnbook {
 namespace {
 
+// The rows (paragraphs, headings, cells) the window lays out. Each is an item of the lesson's
+// column even before it is built, about half a millisecond apiece: a lesson of 80,000 rows
+// (1 MB of short paragraphs) took a minute to open. Past this many the window shows the first
+// ones and says so; `check`, `compute` and the exports read the whole lesson.
+constexpr size_t kMaxWindowRows = 10000;
+constexpr double kSecondsPerWindowRow = 0.0005;
+
 // A bundle, the bundled lesson or one that cannot be opened: read by the source that knows
 // where its data files are (its bundle, the executable), or the reason it could not be.
 Lesson readLessonSource(const QString& path) {
@@ -218,6 +225,9 @@ void LessonSession::present(const QString& path) {
     std::vector<OutlineModel::Heading> headings;
     const Document& doc = live_.lesson().document;
     for (const LessonRow& place : live_.rows()) {
+        if (rows.size() == kMaxWindowRows) {
+            break; // presentProblems says so
+        }
         rows.push_back(place.prosePiece >= 0
                            ? proseRow(place, headings, int(rows.size()))
                            : cellRow(place, doc.segments[size_t(place.place.segment)].cell()));
@@ -371,6 +381,19 @@ void LessonSession::presentProblems() {
                          ? QStringLiteral("%1:%2:%3").arg(fileName_).arg(d.line).arg(d.column)
                          : fileName_;
         p.targetRow = live_.rowOfProblem(d);
+        problems.push_back(std::move(p));
+    }
+    if (const size_t all = live_.rows().size(); all > kMaxWindowRows) {
+        ProblemListModel::Problem p;
+        p.error = false;
+        p.location = fileName_;
+        p.message = QStringLiteral("the window shows the first %L1 of this lesson's %L2 rows "
+                                   "(paragraphs, headings and cells): all of them would take "
+                                   "about %3 s to lay out. check, compute and export read the "
+                                   "whole lesson; a lesson this long reads better split in parts")
+                        .arg(qulonglong(kMaxWindowRows))
+                        .arg(qulonglong(all))
+                        .arg(qRound(double(all) * kSecondsPerWindowRow));
         problems.push_back(std::move(p));
     }
     problems_->setProblems(std::move(problems));

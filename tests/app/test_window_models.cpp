@@ -89,6 +89,30 @@ class WindowModelsTest : public QObject {
                                 "2 entries, so [2] is out of range"));
     }
 
+    // A lesson of 12,000 rows opens with the first 10,000 laid out and a warning that says so
+    // and why: every row is an item of the window's column, and 80,000 took a minute.
+    void aVeryLongLessonShowsItsFirstRowsAndSaysSo() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("long.md"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 12000; ++i) { // a heading and its paragraph are one row
+            f.write("# Part\n\nText " + QByteArray::number(i) + ".\n\n");
+        }
+        f.close();
+        LessonSession session;
+        QVERIFY(session.open(path)); // a warning, not an error
+        QCOMPARE(session.cells()->count(), 10000);
+        const ProblemListModel* problems = session.problems();
+        QCOMPARE(problems->count(), 1);
+        QVERIFY(!problems->problem(0).error);
+        QCOMPARE(problems->problem(0).message,
+                 QStringLiteral("the window shows the first 10,000 of this lesson's 12,000 rows "
+                                "(paragraphs, headings and cells): all of them would take about "
+                                "6 s to lay out. check, compute and export read the whole "
+                                "lesson; a lesson this long reads better split in parts"));
+    }
+
     void problemsAndOutlineUnderTester() {
         LessonSession session;
         QAbstractItemModelTester problemsTester(
