@@ -8,10 +8,7 @@
 // html5lib; this target checks the lexical part of it in process, fast enough to fuzz.
 #include "exports/lesson_html.h"
 
-#include "core/document/cell_cost.h"
-#include "core/document/data_files.h"
-#include "core/document/lesson.h"
-#include "core/math/attention_engine.h"
+#include "tests/fuzz/fuzz_lesson.h"
 
 #include <QtGui/QGuiApplication>
 
@@ -23,14 +20,6 @@
 #include <string_view>
 
 namespace {
-
-void setFuzzLimits() {
-    attnbook::CostLimits limits;
-    limits.maxBytes = 64.0 * 1024 * 1024;
-    limits.maxMultiplyAdds = 2e7;
-    limits.maxJsonBytes = 4.0 * 1024 * 1024;
-    attnbook::setCostLimits(limits);
-}
 
 // The figures are painted with Qt's fonts: a GUI application, offscreen, made once.
 void startGui() {
@@ -133,18 +122,15 @@ bool pageIsSafe(const std::string& page) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    static const bool ready = (setFuzzLimits(), startGui(), true);
+    static const bool ready = (attnbook::fuzz::setFuzzLimits(), startGui(), true);
     (void)ready;
     using namespace attnbook;
-    const std::string bytes(reinterpret_cast<const char*>(data), size);
-    const Lesson lesson = parseLesson(bytes, "fuzz.md", memoryDataFiles({}));
-    AttentionEngine engine;
-    const LessonResults results = computeLesson(lesson, engine);
-    if (hasErrors(lessonProblems(lesson, results))) {
+    const fuzz::ComputedInput input = fuzz::computedLesson(data, size);
+    if (!input.clean) {
         return 0;
     }
     QByteArray page;
-    if (!renderLessonHtml(lesson, results, &page).ok()) {
+    if (!renderLessonHtml(input.lesson, input.results, &page).ok()) {
         return 0;
     }
     if (!pageIsSafe(page.toStdString())) {

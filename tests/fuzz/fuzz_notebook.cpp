@@ -11,10 +11,7 @@
 // part of it in process, fast enough to fuzz.
 #include "exports/lesson_notebook.h"
 
-#include "core/document/cell_cost.h"
-#include "core/document/data_files.h"
-#include "core/document/lesson.h"
-#include "core/math/attention_engine.h"
+#include "tests/fuzz/fuzz_lesson.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -27,14 +24,6 @@
 #include <utility>
 
 namespace {
-
-void setFuzzLimits() {
-    attnbook::CostLimits limits;
-    limits.maxBytes = 64.0 * 1024 * 1024;
-    limits.maxMultiplyAdds = 2e7;
-    limits.maxJsonBytes = 4.0 * 1024 * 1024;
-    attnbook::setCostLimits(limits);
-}
 
 // Whether one line of generated Python keeps lesson text inside string literals: no control
 // character anywhere (a \r or \f would start a new line for Python or for a reader), every
@@ -72,18 +61,15 @@ bool lineIsSafe(const std::string& line) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    static const bool ready = (setFuzzLimits(), true);
+    static const bool ready = (attnbook::fuzz::setFuzzLimits(), true);
     (void)ready;
     using namespace attnbook;
-    const std::string bytes(reinterpret_cast<const char*>(data), size);
-    const Lesson lesson = parseLesson(bytes, "fuzz.md", memoryDataFiles({}));
-    AttentionEngine engine;
-    const LessonResults results = computeLesson(lesson, engine);
-    if (hasErrors(lessonProblems(lesson, results))) {
+    const fuzz::ComputedInput input = fuzz::computedLesson(data, size);
+    if (!input.clean) {
         return 0;
     }
     QByteArray notebook;
-    if (!renderLessonNotebook(lesson, results, &notebook).ok()) {
+    if (!renderLessonNotebook(input.lesson, input.results, &notebook).ok()) {
         return 0;
     }
     const QJsonObject root = QJsonDocument::fromJson(notebook).object();

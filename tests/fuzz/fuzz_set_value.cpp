@@ -1,8 +1,8 @@
 // libFuzzer target: `--set ID.KEY=YAML` values (app/what_if.h) applied to a small lesson
 // through the cell editor, then recomputed under tight cost limits.
-#include "core/document/cell_cost.h"
 #include "core/document/data_files.h"
 #include "core/live/what_if.h"
+#include "tests/fuzz/fuzz_lesson.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -21,11 +21,7 @@ const char* const kLesson = "# Set\n\n```attention colour\ntokens: [red, blue, r
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace attnbook;
     static const Lesson lesson = [] {
-        CostLimits limits;
-        limits.maxBytes = 64.0 * 1024 * 1024;
-        limits.maxMultiplyAdds = 2e7;
-        limits.maxJsonBytes = 4.0 * 1024 * 1024;
-        setCostLimits(limits);
+        fuzz::setFuzzLimits();
         return parseLesson(kLesson, "set.md", memoryDataFiles({}));
     }();
     // Each line is one --set argument.
