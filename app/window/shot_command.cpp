@@ -138,7 +138,7 @@ constexpr int kMaximumHeight = 32000;
 // each keeps its own height and the page's height is final; the second draws. The outline
 // beside the view is drawn from the first screen: a longer outline is cut there.
 QImage drawWholePage(QQuickWindow& window, int width) {
-    constexpr int kScreen = 4000; // fewer screens to settle: a long lesson took 17 s at 1500
+    constexpr int kScreen = 1500;
     window.resize(width, kScreen);
     const auto pageHeight = [&window] { return window.property("pageHeight").toReal(); };
     settle(pageHeight);

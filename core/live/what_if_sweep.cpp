@@ -523,10 +523,15 @@ namespace {
 // other cell's JSON for each what-if made the sweep quadratic in the lesson's cells.
 class ResultsWithOneCell {
   public:
-    ResultsWithOneCell(const Lesson& lesson, const LessonResults& results)
-        : lesson_(lesson), scratch_(results) {
+    ResultsWithOneCell(const Lesson& lesson, const LessonResults& results) : scratch_(results) {
         for (size_t i = 0; i < scratch_.cells.size(); ++i) {
             at_[scratch_.cells[i].id] = i;
+        }
+        for (const LessonCell& cell : lesson.cells) {
+            const auto at = at_.find(cell.id);
+            if (cell.quiz() && at != at_.end()) {
+                quizzes_.emplace_back(&cell, at->second);
+            }
         }
     }
 
@@ -538,15 +543,11 @@ class ResultsWithOneCell {
         std::swap(scratch_.cells[found->second], cell);
         const size_t diagnostics = scratch_.diagnostics.size();
         std::vector<std::pair<size_t, Json>> answers; // each quiz's answer before
-        for (const LessonCell& quizCell : lesson_.cells) {
-            const QuizCellSpec* quiz = quizCell.quiz();
-            const auto quizAt = at_.find(quizCell.id);
-            if (!quiz || quizAt == at_.end()) {
-                continue;
-            }
-            Json answer = quizJson(quizCell.id, resolveQuizAnswer(quizCell, *quiz, scratch_));
-            std::swap(scratch_.cells[quizAt->second].json, answer);
-            answers.emplace_back(quizAt->second, std::move(answer));
+        for (const auto& [quizCell, index] : quizzes_) {
+            Json answer =
+                quizJson(quizCell->id, resolveQuizAnswer(*quizCell, *quizCell->quiz(), scratch_));
+            std::swap(scratch_.cells[index].json, answer);
+            answers.emplace_back(index, std::move(answer));
         }
         visitor(scratch_);
         for (auto& [index, answer] : answers) {
@@ -557,9 +558,9 @@ class ResultsWithOneCell {
     }
 
   private:
-    const Lesson& lesson_;
     LessonResults scratch_;
-    std::map<std::string, size_t> at_;
+    std::map<std::string, size_t> at_;                          // each cell's place in scratch_
+    std::vector<std::pair<const LessonCell*, size_t>> quizzes_; // each quiz and its place
 };
 
 // The cell re-read after a what-if, computed alone (with the cell whose model it names, as it
