@@ -49,19 +49,27 @@ std::vector<SheetAnswer> transformerExerciseAnswers(const LessonCell& cell,
     const TransformerExercises e = transformerExercises(spec, result, givens);
     const std::string name = "exercise " + cell.id;
     std::vector<SheetAnswer> out;
-    out.push_back({name + " (a)", fixedNumber(e.norm.mean, kBoxDigits) + " " +
-                                      fixedNumber(e.norm.variance, kBoxDigits) + " " +
-                                      joined(e.norm.out)});
+    if (e.norm.present) {
+        out.push_back({name + ": LayerNorm", fixedNumber(e.norm.mean, kBoxDigits) + " " +
+                                                 fixedNumber(e.norm.variance, kBoxDigits) + " " +
+                                                 joined(e.norm.out)});
+    }
     if (e.ffn.present) {
-        out.push_back({name + " (b)", fixedNumber(e.ffn.pre, kBoxDigits) + " " +
-                                          fixedNumber(e.ffn.post, kBoxDigits)});
+        out.push_back({name + ": FFN unit", fixedNumber(e.ffn.pre, kBoxDigits) + " " +
+                                                fixedNumber(e.ffn.post, kBoxDigits)});
     }
     if (!e.next.words.empty()) {
-        out.push_back({name + " (c)", joined(e.next.probs) + e.next.words[size_t(e.next.pick)]});
+        out.push_back(
+            {name + ": next word", joined(e.next.probs) + e.next.words[size_t(e.next.pick)]});
     }
-    out.push_back({name + " (d)", fixedNumber(e.cache.withCache, 0) + " " +
-                                      fixedNumber(e.cache.without, 0) + " " +
-                                      fixedNumber(e.cache.numbers, 0)});
+    out.push_back({name + ": cache", fixedNumber(e.cache.withCache, 0) + " " +
+                                         fixedNumber(e.cache.without, 0) + " " +
+                                         fixedNumber(e.cache.numbers, 0)});
+    if (e.step) {
+        out.push_back({name + ": training step",
+                       joined(e.step->probs) + fixedNumber(e.step->loss, kBoxDigits) + " " +
+                           joined(e.step->gradScores) + joined(e.step->newRow)});
+    }
     return out;
 }
 

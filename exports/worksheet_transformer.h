@@ -4,13 +4,15 @@
 // answers with the working in that variant's numbers:
 //
 //   (a) LayerNorm of one vector: the focus token's input to layer 1's first LayerNorm — μ, σ²
-//       and the normalised vector (the first coordinates when d is large);
+//       and the normalised vector (the first coordinates when d is large), when it has one;
 //   (b) one unit of the FFN: one hidden unit's pre-activation z = g · w + b and act(z) for the
 //       focus row, from the given FFN input g, the unit's row w of W₁ and its bias b;
 //   (c) the next word: the chances softmax(logits / T) from the given logits of the model's
 //       most likely next words, and which word greedy decoding picks;
 //   (d) the cost of the key/value cache: comparisons with and without the cache at step t of a
-//       prompt of n tokens, and the cache's size after that step.
+//       prompt of n tokens, and the cache's size after that step;
+//   (e) when the cell trains by SGD and scores at most 5 words: one step of training by hand
+//       (core/present/training_step_exercise.h).
 //
 // Every given is printed at 4 decimals and every answer is computed from the printed givens,
 // so that a student with the sheet alone reaches the key's numbers.
@@ -19,6 +21,9 @@
 #include "exports/worksheet_variants.h"
 
 #include "core/math/transformer_result.h"
+#include "core/present/training_step_exercise.h"
+
+#include <optional>
 
 namespace attnbook {
 
@@ -29,6 +34,7 @@ struct TransformerExercises {
     QString focusWord;
 
     struct Norm {
+        bool present = true;         // false when layer 1 has no LayerNorm (`ln1: none`)
         arma::rowvec x, gamma, beta; // gamma and beta: ones and zeros unless the cell gives them
         bool gammaGiven = false, betaGiven = false;
         double eps = 1e-5;
@@ -64,6 +70,8 @@ struct TransformerExercises {
         double perPosition = 0; // Σ over layers of h·(d_k + d_v)
         double withCache = 0, without = 0, numbers = 0;
     } cache;
+
+    std::optional<TrainingStepExercise> step;
 };
 
 // A given number as printed, and as the answers are computed from it: 4 decimals.
