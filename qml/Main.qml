@@ -274,6 +274,10 @@ ApplicationWindow {
             session: lessonSession
             onSaveAs: fileActions.saveAs()
             onShowProblems: lessonColumn.contentY = 0 // the list of problems heads the lesson
+            Connections {
+                target: lessonSession
+                function onNotice(text: string) { fileBanners.news = text }
+            }
         }
         SplitView {
             Layout.fillWidth: true

@@ -7,15 +7,19 @@
 #include "app/models/file_url.h"
 #include "app/models/quiz_cell_model.h"
 #include "app/models/transformer_cell_model.h"
+#include "app/models/weights_file.h"
 #include "core/document/data_files.h"
+#include "core/live/trained_weights_keep.h"
 #include "core/live/undo_timeline.h"
 #include "exports/lesson_source.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
 #include <new>
+#include <type_traits>
 
 namespace attnbook {
 namespace {
@@ -317,6 +321,13 @@ QObject* LessonSession::makeQuizModel(const LessonCell& cell, const QuizCellSpec
 template <class Model> void LessonSession::wire(Model* model, const std::string& id) {
     model->setKeeper(
         [this](const std::string& cellId, const auto& keys) { return keep(cellId, keys); });
+    if constexpr (std::is_same_v<Model, TransformerCellModel>) {
+        model->setWeightsKeeping(
+            {[this](const std::string& fileName) { return besideLesson(fileName); },
+             [this](const std::string& cellId, const TransformerConfig& shown, bool replace) {
+                 return keepTrainedWeights(cellId, shown, replace);
+             }});
+    }
     connect(model, &Model::recomputed, this, [this, id, model] {
         show(live_.recomputed(id, model->sharedResult(), model->resultJson()));
     });
@@ -433,6 +444,44 @@ LessonSession::keep(const std::string& id,
                         std::move(kept.after));
     Q_EMIT edited();
     return std::nullopt;
+}
+
+bool LessonSession::besideLesson(const std::string& fileName) const {
+    const std::string& folder = live_.dataFolder();
+    return !folder.empty() &&
+           QFileInfo::exists(
+               QDir(QString::fromStdString(folder)).filePath(QString::fromStdString(fileName)));
+}
+
+std::string LessonSession::keepTrainedWeights(const std::string& id, const TransformerConfig& shown,
+                                              bool replace) {
+    const std::string& folder = live_.dataFolder();
+    if (folder.empty()) {
+        return "save the lesson as a file first: the trained weights go in a file beside it";
+    }
+    auto planned = attnbook::keepTrainedWeights(live_.working(), id, shown);
+    if (const std::string* refusal = std::get_if<std::string>(&planned)) {
+        return *refusal;
+    }
+    TrainedWeightsKeep& kept = std::get<TrainedWeightsKeep>(planned);
+    const QString path =
+        QDir(QString::fromStdString(folder)).filePath(QString::fromStdString(kept.fileName));
+    if (QFileInfo::exists(path) && !replace) {
+        return kept.fileName + " is already beside the lesson";
+    }
+    if (const auto error = writeWeightsFile(path, kept.fileBytes)) {
+        return kept.fileName + ": " + error->toStdString();
+    }
+    // The file may have been read before (a Keep replaced): the cell reads it afresh.
+    live_.forgetReadFiles();
+    const QString news =
+        tr("Wrote %1 beside the lesson; %2 now reads its weights from it and "
+           "trains no more (Undo takes the train key back).")
+            .arg(QString::fromStdString(kept.fileName), QString::fromStdString(id));
+    editor_->replaceAll(tr("Keep %1's trained weights").arg(QString::fromStdString(id)),
+                        kept.document.serialize());
+    Q_EMIT notice(news);
+    return {};
 }
 
 } // namespace attnbook

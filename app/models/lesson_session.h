@@ -128,6 +128,9 @@ class LessonSession : public QObject {
     void edited();
     void updatingChanged();
     void undoChanged();
+    // News of something done that the window should say once (a file written beside the
+    // lesson).
+    void notice(const QString& text);
 
   private:
     // Shows what live_ holds now: its rows, outline and problems, with a model for each cell.
@@ -152,6 +155,12 @@ class LessonSession : public QObject {
     void cellUpdatingChanged();
     std::optional<std::string> keep(const std::string& id,
                                     const std::vector<std::pair<std::string, std::string>>& keys);
+    // Keep on a cell that trains (docs/training.md, "Keep"): the weights on show into a file
+    // beside the lesson, the cell reading them; one Undo step. "" when kept, else why not.
+    std::string keepTrainedWeights(const std::string& id, const TransformerConfig& shown,
+                                   bool replace);
+    // The file Keep would write for a cell (`fileName` beside the lesson) is there already.
+    bool besideLesson(const std::string& fileName) const;
 
     CellListModel* cells_;
     ProblemListModel* problems_;

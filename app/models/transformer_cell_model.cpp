@@ -202,6 +202,26 @@ QString TransformerCellModel::keep() {
     return said.isEmpty() ? tr("Nothing to keep.") : said.join(QLatin1Char(' '));
 }
 
+bool TransformerCellModel::weightsFileExists() const {
+    return weightsKeeping_.exists && weightsKeeping_.exists(weightsFileName().toStdString());
+}
+
+QString TransformerCellModel::keepWeights(bool replace) {
+    if (!training_) {
+        return tr("this cell does not train (it has no train key)");
+    }
+    if (!weightsKeeping_.keep) {
+        return tr("this cell cannot be kept here");
+    }
+    if (trainingRunning()) {
+        return tr("wait for the training to finish, or cancel it");
+    }
+    // A successful keep reads the lesson again and replaces this model: nothing of it is used
+    // after the call.
+    return QString::fromStdString(
+        weightsKeeping_.keep(id_.toStdString(), training_->weights, replace));
+}
+
 QString TransformerCellModel::trainingOptimizer() const {
     return trainingSpec_.optimizer == TrainingSpec::Optimizer::Adam ? QStringLiteral("adam")
                                                                     : QStringLiteral("sgd");

@@ -171,6 +171,20 @@ class TransformerCellModel : public QObject {
     // Writes the settings that are part of the lesson into it (an unsaved change); returns
     // what was kept and what is only the reader's view, or why not.
     Q_INVOKABLE QString keep();
+    // Keep on a cell that trains (docs/training.md, "Keep"): the weights of the step on show go
+    // into weightsFileName() beside the lesson, and the cell reads them from there and trains
+    // no more (one Undo step). An existing file is replaced only when `replace`. "" when kept
+    // (the lesson is read again, this model with it), else why not.
+    Q_INVOKABLE QString keepWeights(bool replace);
+    Q_INVOKABLE QString weightsFileName() const { return id_ + QStringLiteral(".safetensors"); }
+    Q_INVOKABLE bool weightsFileExists() const;
+    struct WeightsKeeping {
+        std::function<bool(const std::string& fileName)> exists;
+        std::function<std::string(const std::string& cellId, const TransformerConfig& shown,
+                                  bool replace)>
+            keep;
+    };
+    void setWeightsKeeping(WeightsKeeping keeping) { weightsKeeping_ = std::move(keeping); }
 
     bool trains() const { return untrained_.training.has_value(); }
     bool randomStart() const { return trains() && untrained_.training->init.has_value(); }
@@ -272,6 +286,7 @@ class TransformerCellModel : public QObject {
     int revision_ = 0;
     int forwardRevision_ = 0; // bumped when new forward numbers are shown
     Keeper keeper_;
+    WeightsKeeping weightsKeeping_;
     double lastComputeMs_ = 0.0, lastCompletionMs_ = 0.0;
     bool wholeInline_ = true; // both steps at once on the GUI thread
     // Which step the worker computes next, and which outcome is still wanted (the forward

@@ -262,7 +262,9 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
             }
             for (const auto& [label, vec] : value.entries) {
                 brokenVocab.insert(label.scalar); // until its vector reads well
-                if (const auto v = in.vector(vec, "", "the vector of '" + label.scalar + "'")) {
+                // A word's vector may be read from a file (a row of a kept .safetensors).
+                const std::string key = isFileValue(vec) ? "vocab." + label.scalar : "";
+                if (const auto v = in.vector(vec, key, "the vector of '" + label.scalar + "'")) {
                     if (!spec.vocab.empty() && v->n_elem != spec.vocab.begin()->second.n_elem) {
                         in.error(vec.at,
                                  "the vector of '" + label.scalar + "' has " +

@@ -201,7 +201,8 @@ void readUnembed(BodyReader& in, const YamlNode& value, TransformerConfig& c) {
     }
     std::vector<arma::rowvec> rows;
     for (const auto& [label, vec] : value.entries) {
-        const auto v = in.vector(vec, "", "the unembedding of '" + label.scalar + "'");
+        const std::string key = isFileValue(vec) ? "unembed." + label.scalar : "";
+        const auto v = in.vector(vec, key, "the unembedding of '" + label.scalar + "'");
         if (!v) {
             continue;
         }

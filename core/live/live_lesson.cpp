@@ -96,6 +96,12 @@ void LiveLesson::reread(const std::string& bytes) {
     take(parseLesson(bytes, path_, lesson_.files));
 }
 
+void LiveLesson::forgetReadFiles() {
+    if (!dataFolder_.empty()) {
+        lesson_.files = filesBesideLesson(path_);
+    }
+}
+
 bool LiveLesson::rereadsAt(const std::string& path) const {
     return lessonFolder(path) != dataFolder_ &&
            (!lessonDataFiles(lesson_).empty() || errorCount() > 0);

@@ -91,6 +91,9 @@ class LiveLesson {
     // The folder the lesson's data files come from; "" when they come from a bundle, from the
     // executable, or from nowhere (a new lesson).
     const std::string& dataFolder() const { return dataFolder_; }
+    // The next read of the lesson reads its files from its folder again, not the bytes read
+    // before: a file beside it was just written (Keep's weights).
+    void forgetReadFiles();
     const Document& working() const { return working_; } // the document with kept edits
     const LessonResults& results() const { return results_; }
     // Every problem, in file order (lessonProblems), as last computed.

@@ -10,6 +10,8 @@ ColumnLayout {
     id: banners
     required property LessonSession session
     property string notice: ""
+    // Something done that is worth saying once (a file Keep wrote beside the lesson).
+    property string news: ""
     signal saveAs()
     signal showProblems()
 
@@ -152,6 +154,16 @@ ColumnLayout {
             ToolTip.visible: hovered
             ToolTip.delay: 500
             ToolTip.text: qsTr("Hide this message")
+            Accessible.name: qsTr("Dismiss the message")
+        }
+    }
+    Banner {
+        objectName: "newsBanner"
+        visible: banners.news.length > 0
+        message: banners.news
+        Button {
+            text: qsTr("Dismiss")
+            onClicked: banners.news = ""
             Accessible.name: qsTr("Dismiss the message")
         }
     }

@@ -242,6 +242,44 @@ ColumnLayout {
             seedBox.value = view.cell.trainingSeed
         }
     }
+    // Keep (docs/training.md): the weights on show into a file beside the lesson, which the
+    // cell then reads; an existing file is replaced only after asking.
+    RowLayout {
+        visible: view.ready
+        spacing: 8
+        Button {
+            objectName: "keepWeights"
+            text: qsTr("Keep these weights")
+            enabled: !view.cell.trainingRunning
+            opacity: enabled ? 1 : 0.4
+            onClicked: {
+                if (view.cell.weightsFileExists())
+                    replaceWeights.open()
+                else
+                    view.report(view.cell.keepWeights(false))
+            }
+            ToolTip.visible: hovered
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("Write the weights of step %1 into %2 beside the lesson; the cell then reads them from there and trains no more")
+                              .arg(view.cell.shownStep).arg(view.cell.weightsFileName())
+        }
+    }
+    ThemedDialog {
+        id: replaceWeights
+        objectName: "replaceWeightsDialog"
+        title: qsTr("Replace %1?").arg(view.cell.weightsFileName())
+        standardButtons: Dialog.Ok | Dialog.Cancel
+        width: 440
+        onAccepted: view.report(view.cell.keepWeights(true))
+        Text {
+            textFormat: Text.PlainText
+            width: parent.width
+            text: qsTr("A file of that name is already beside the lesson. Replace it with the weights of step %1?")
+                      .arg(view.cell.shownStep)
+            color: Theme.text
+            wrapMode: Text.WordWrap
+        }
+    }
     Text {
         textFormat: Text.PlainText
         objectName: "trainingRefusal"

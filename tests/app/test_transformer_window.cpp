@@ -4,6 +4,8 @@
 // change) and names what it leaves out; and every view draws in the real window (`shot`,
 // each view first in turn), without a QML error.
 #include "app/models/cell_list_model.h"
+#include "app/models/document_editor.h"
+#include "app/models/document_saver.h"
 #include "app/models/lesson_session.h"
 #include "app/models/transformer_cell_model.h"
 #include "core/document/lesson.h"
@@ -12,6 +14,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QProcess>
 #include <QSignalSpy>
@@ -319,6 +322,95 @@ class TransformerWindowTest : public QObject {
         QVERIFY(text.contains(QLatin1String("targets: [blue, red, ~]")));
         QVERIFY(text.contains(QLatin1String("temperature: 0.5")));
         QCOMPARE(text.count(QLatin1String("ffn: none")), 1); // the switch is not part of the lesson
+    }
+
+    // docs/training.md "Keep": the weights on show go into a file beside the lesson; the cell
+    // reads them from there, trains no more and shows the same numbers, before and after the
+    // lesson is saved and opened again; Undo brings the training back; an existing file is
+    // replaced only when asked; a lesson with no folder cannot keep.
+    void keepingTrainedWeightsWritesAFileTheCellReads() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("learn.md"));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(R"(# Learn
+
+```transformer l
+tokens: [a, b]
+vocab: {a: [0, 0, 0, 0], b: [0, 0, 0, 0], c: [0, 0, 0, 0]}
+positional: sinusoidal
+layers:
+  - attention: {heads: 1, mask: causal}
+    ffn: none
+targets: [b, c]
+views: [training, next]
+train:
+  data: [[a, b, c], [b, c, a]]
+  steps: 20
+  lr: 0.05
+  init: {seed: 3, scale: 0.5}
+  show: 15
+```
+
+After b the model says {{l.next[0].word}}.
+)");
+        }
+        LessonSession session;
+        QVERIFY(session.open(path));
+        auto* cell = qobject_cast<TransformerCellModel*>(session.cell(QStringLiteral("l")));
+        QVERIFY(cell && cell->trains());
+        QTRY_VERIFY(cell->complete());
+        const arma::mat probs = cell->result().probs;
+        QCOMPARE(cell->weightsFileName(), QStringLiteral("l.safetensors"));
+        QVERIFY(!cell->weightsFileExists());
+
+        QSignalSpy news(&session, &LessonSession::notice);
+        QCOMPARE(cell->keepWeights(false), QString());
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("l.safetensors"))));
+        QCOMPARE(news.count(), 1);
+        QVERIFY2(news.first().first().toString().contains(QLatin1String("Wrote l.safetensors")),
+                 qPrintable(news.first().first().toString()));
+        QVERIFY(session.unsavedChanges());
+        QVERIFY(!session.documentText().contains(QLatin1String("train:")));
+        auto* kept = qobject_cast<TransformerCellModel*>(session.cell(QStringLiteral("l")));
+        QVERIFY(kept && !kept->trains());
+        QTRY_VERIFY(kept->complete());
+        QVERIFY(arma::approx_equal(kept->result().probs, probs, "absdiff", 0.0));
+        QVERIFY(!kept->keepWeights(false).isEmpty()); // it trains no more
+
+        // Saved and opened again: the same numbers, read from the file.
+        QVERIFY(session.saver()->save());
+        {
+            LessonSession reopened;
+            QVERIFY(reopened.open(path));
+            auto* read = qobject_cast<TransformerCellModel*>(reopened.cell(QStringLiteral("l")));
+            QVERIFY(read && !read->trains());
+            QTRY_VERIFY(read->complete());
+            QVERIFY(arma::approx_equal(read->result().probs, probs, "absdiff", 0.0));
+        }
+
+        // Undo: the cell trains again; its file is there now, so Keep asks first.
+        session.editor()->undo();
+        auto* again = qobject_cast<TransformerCellModel*>(session.cell(QStringLiteral("l")));
+        QVERIFY(again && again->trains());
+        QTRY_VERIFY(again->complete());
+        QVERIFY(again->weightsFileExists());
+        QVERIFY2(again->keepWeights(false).contains(QLatin1String("already beside the lesson")),
+                 qPrintable(again->keepWeights(false)));
+        QVERIFY(session.documentText().contains(QLatin1String("train:")));
+        QCOMPARE(again->keepWeights(true), QString());
+        QVERIFY(!session.documentText().contains(QLatin1String("train:")));
+
+        // The lesson shipped inside the program has no folder to write beside.
+        LessonSession shipped;
+        shipped.open(QStringLiteral(":/documents/training.md"));
+        auto* learner =
+            qobject_cast<TransformerCellModel*>(shipped.cell(QStringLiteral("learner")));
+        QVERIFY(learner);
+        QTRY_VERIFY(learner->complete());
+        QVERIFY2(learner->keepWeights(false).contains(QLatin1String("save the lesson as a file")),
+                 qPrintable(learner->keepWeights(false)));
     }
 
     // Each view first in turn, drawn by the real window: no QML error, a page with ink.
