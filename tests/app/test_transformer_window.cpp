@@ -404,7 +404,7 @@ After b the model says {{l.next[0].word}}.
 
         // The lesson shipped inside the program has no folder to write beside.
         LessonSession shipped;
-        shipped.open(QStringLiteral(":/documents/training.md"));
+        QVERIFY(shipped.open(QStringLiteral(":/documents/training.md"))); // its data files too
         auto* learner =
             qobject_cast<TransformerCellModel*>(shipped.cell(QStringLiteral("learner")));
         QVERIFY(learner);
