@@ -24,6 +24,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
 
 namespace attnbook {
 
@@ -53,11 +54,12 @@ QString shortest(double v) {
 
 // How a cell trains: "Adam, lr 0.05, 4 sentences, from random weights (seed 7)".
 QString trainingMethod(const TrainingSpec& t) {
-    return QStringLiteral("%1, lr %2, %3 sentences%4")
+    return QStringLiteral("%1, lr %2, %3 %4%5")
         .arg(t.optimizer == TrainingSpec::Optimizer::Adam ? QStringLiteral("Adam")
                                                           : QStringLiteral("SGD"))
         .arg(shortest(t.lr))
         .arg(t.data.size())
+        .arg(t.data.size() == 1 ? QStringLiteral("sentence") : QStringLiteral("sentences"))
         .arg(t.init ? QStringLiteral(", from random weights (seed %1)").arg(t.init->seed)
                     : QString());
 }
@@ -140,14 +142,25 @@ QString normWords(const LayerNormParams& ln) {
 }
 
 // "data/tiny/model.safetensors (27 tensors); data/tiny/vocab.txt": where the weights came from.
-QString weightSources(const LessonCell& cell, const TransformerCellSpec& spec) {
+// The files the cell read, as paper lists them: those that gave weights (with how many values
+// each gave) and those that gave training sentences.
+struct CellSources {
+    QString weights, sentences;
+};
+
+CellSources cellSources(const LessonCell& cell, const TransformerCellSpec& spec) {
     std::map<std::string, int> tensors;
+    std::set<std::string> sentences;
     for (const auto& [key, origin] : spec.loadedFrom) {
+        if (key == "train.data" || key == "train.held_out") {
+            sentences.insert(origin);
+            continue;
+        }
         size_t end = origin.find(" tensor ");
         end = std::min(end, origin.find(", shape"));
         ++tensors[origin.substr(0, end)];
     }
-    QStringList parts;
+    QStringList weights, read;
     std::vector<std::string> files;
     for (const std::string& file : cell.read.dataFiles) {
         if (std::find(files.begin(), files.end(), file) == files.end()) {
@@ -156,13 +169,15 @@ QString weightSources(const LessonCell& cell, const TransformerCellSpec& spec) {
     }
     for (const std::string& file : files) {
         const auto it = tensors.find(file);
-        if (it != tensors.end() && it->second > 1) {
-            parts << QStringLiteral("%1 (%2 values)").arg(htmlEscaped(qs(file))).arg(it->second);
+        if (sentences.count(file) && it == tensors.end()) {
+            read << htmlEscaped(qs(file));
+        } else if (it != tensors.end() && it->second > 1) {
+            weights << QStringLiteral("%1 (%2 values)").arg(htmlEscaped(qs(file))).arg(it->second);
         } else {
-            parts << htmlEscaped(qs(file));
+            weights << htmlEscaped(qs(file));
         }
     }
-    return parts.join(QStringLiteral("; "));
+    return {weights.join(QStringLiteral("; ")), read.join(QStringLiteral("; "))};
 }
 
 QString tokenList(const std::vector<std::string>& tokens, size_t most = 12) {
@@ -247,8 +262,12 @@ PdfBoxPtr settingsView(const LessonCell& cell, const TransformerCellSpec& spec,
                 .arg(trainingMethod(*spec.training))
                 .arg(r.training->shown));
     }
-    if (const QString from = weightSources(cell, spec); !from.isEmpty()) {
-        row(QStringLiteral("Weights read from"), from);
+    const CellSources sources = cellSources(cell, spec);
+    if (!sources.weights.isEmpty()) {
+        row(QStringLiteral("Weights read from"), sources.weights);
+    }
+    if (!sources.sentences.isEmpty()) {
+        row(QStringLiteral("Sentences read from"), sources.sentences);
     }
     box->addRow(
         {{textFigure(htmlDocument(QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1.5\" "

@@ -35,6 +35,8 @@ std::optional<std::vector<std::vector<int>>> sentences(BodyReader& in, const Yam
         if (!text) {
             return std::nullopt;
         }
+        // Where the sentences came from, so that paper says "sentences", not "weights".
+        in.loadedFrom()[key] = value.find("file")->scalar;
         std::istringstream lines(*text);
         for (std::string line; std::getline(lines, line);) {
             std::istringstream split(line);

@@ -50,8 +50,10 @@ ColumnLayout {
         id: plot
         objectName: "trainingPlot"
         visible: view.ready
-        Layout.preferredWidth: Theme.scaled(480)
-        Layout.preferredHeight: Theme.scaled(200)
+        // As wide as the card allows: the steps are what a reader scrubs along.
+        Layout.fillWidth: true
+        Layout.maximumWidth: Theme.scaled(900)
+        Layout.preferredHeight: Theme.scaled(220)
         readonly property real plotLeft: Theme.scaled(44)
         readonly property real plotBottom: Theme.scaled(22)
         onPaint: {
@@ -86,7 +88,7 @@ ColumnLayout {
                 ctx.stroke()
             }
             if (view.curve.heldOut.length > 0)
-                line(view.curve.heldOut, Theme.strongBorder)
+                line(view.curve.heldOut, Theme.link) // a second hue: its rise is the point
             line(view.curve.loss, Theme.accent)
             ctx.strokeStyle = Theme.mutedText
             ctx.setLineDash([4, 3])
@@ -98,6 +100,7 @@ ColumnLayout {
             target: view
             function onCurveChanged() { plot.requestPaint() }
         }
+        onWidthChanged: requestPaint()
     }
     RowLayout {
         visible: view.ready
@@ -112,7 +115,7 @@ ColumnLayout {
             textFormat: Text.PlainText
             visible: view.ready && view.curve.heldOut.length > 0
             text: qsTr("━ on the held-out sentences")
-            color: Theme.strongBorder
+            color: Theme.link
             font.pixelSize: Theme.smallSize
         }
         Text {
@@ -127,6 +130,8 @@ ColumnLayout {
     // once more, watched.
     RowLayout {
         visible: view.ready && view.cell.allows("train")
+        Layout.fillWidth: true
+        Layout.maximumWidth: plot.Layout.maximumWidth
         Layout.topMargin: 6
         spacing: 8
         Text { textFormat: Text.PlainText; text: qsTr("Show step"); color: Theme.mutedText; font.pixelSize: Theme.smallSize }
@@ -138,6 +143,7 @@ ColumnLayout {
             snapMode: Slider.SnapAlways
             value: view.cell.shownStep
             implicitWidth: Theme.scaled(300)
+            Layout.fillWidth: true
             onMoved: view.report(view.cell.showStep(Math.round(value)))
             Accessible.name: qsTr("The training step every view shows")
         }
