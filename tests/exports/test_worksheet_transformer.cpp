@@ -1,7 +1,8 @@
 // The worksheet of a transformer cell: three variants and their key. Each key answer (LayerNorm
 // of one vector, one FFN unit, the next word, the cache's cost) equals the test's own
 // recomputation from that variant's numbers; neighbouring variants ask different questions; the
-// working printed in the key is in that variant's numbers; the sheet leaves the boxes empty.
+// working printed in the key is in that variant's numbers; the sheet leaves the boxes empty. A cell
+// that trains by SGD adds one step of training by hand, checked the same way.
 #include "exports/worksheet_pdf.h"
 #include "exports/worksheet_variants.h"
 #include "tests/exports/pdf_tools.h"
@@ -299,6 +300,85 @@ class TestWorksheetTransformer : public QObject {
         QCOMPARE(again.variantHashes, files_.variantHashes);
         QCOMPARE(sectionTexts(again.answers, again.variantLabels),
                  sectionTexts(files_.answers, files_.variantLabels));
+    }
+
+    // A cell that trains by SGD asks for one step by hand (docs/worksheets.md): the key's
+    // chances, loss, gradient on the scores and new row of the right word equal the test's own
+    // loops over that variant's printed numbers; the sheet asks and leaves the working out; a
+    // cell without LayerNorm asks no LayerNorm part.
+    void aTrainingCellAsksForOneStepByHand() {
+        const Lesson lesson = parseLesson(R"(# A step
+
+```transformer tiny
+tokens: [red]
+vocab: {red: [1, 0.5], blue: [0.5, 1], green: [-1, 0]}
+layers:
+  - attention: {heads: 1, mask: causal}
+    ffn: none
+    ln1: none
+    ln2: none
+final_ln: none
+targets: [blue]
+train:
+  data: [[red, blue]]
+  steps: 1
+  optimizer: sgd
+  lr: 0.5
+  show: 0
+worksheet:
+  vary:
+    vocab: {min: -1, max: 1, step: 0.5}
+```
+)",
+                                          "step.md");
+        QVERIFY(!hasErrors(lesson.diagnostics));
+        WorksheetOptions options;
+        options.variants = 3;
+        options.seed = 11;
+        WorksheetFiles files;
+        QVERIFY(renderWorksheets(lesson, options, &files).ok());
+        const QStringList sheets = sectionTexts(files.worksheet, files.variantLabels);
+        const QStringList keys = sectionTexts(files.answers, files.variantLabels);
+        for (int k = 1; k <= 3; ++k) {
+            WorksheetVariant v;
+            QVERIFY(drawVariant(lesson, options.seed, k, 3, &v).ok());
+            const TransformerResult& r = *v.results.cell("tiny")->transformer;
+            const TransformerConfig& c = v.lesson.cell("tiny")->transformer()->config;
+            // z is the last row of the final stream; the rows are the (tied) vocab's.
+            std::vector<double> z, scores;
+            for (arma::uword i = 0; i < 2; ++i) {
+                z.push_back(given(r.finalLn.out(0, i)));
+            }
+            double top = -1e300;
+            for (arma::uword w = 0; w < 3; ++w) {
+                double score = 0;
+                for (arma::uword i = 0; i < 2; ++i) {
+                    score += given(c.vocab(w, i)) * z[i];
+                }
+                scores.push_back(score);
+                top = std::max(top, score);
+            }
+            double total = 0;
+            for (double score : scores) {
+                total += std::exp(score - top);
+            }
+            const double pBlue = std::exp(scores[1] - top) / total;
+            const QString& key = keys[k - 1];
+            const QString variant = QStringLiteral("variant %1").arg(k);
+            QVERIFY2(key.contains(QStringLiteral("One step of training.")), qPrintable(variant));
+            QVERIFY2(key.contains(QStringLiteral("Loss: −ln p(blue) = −ln %1 = %2.")
+                                      .arg(num(pBlue), num(-std::log(pBlue)))),
+                     qPrintable(variant + u' ' + key));
+            QStringList newRow;
+            for (arma::uword i = 0; i < 2; ++i) {
+                newRow << num(given(c.vocab(1, i)) - 0.5 * (pBlue - 1) * z[i]);
+            }
+            QVERIFY2(key.contains(QStringLiteral("= [%1].").arg(newRow.join(QStringLiteral(", ")))),
+                     qPrintable(variant + u' ' + key));
+            QVERIFY(!key.contains(QStringLiteral("LayerNorm.")));
+            QVERIFY(sheets[k - 1].contains(QStringLiteral("One step of training.")));
+            QVERIFY(!sheets[k - 1].contains(QStringLiteral("Loss: −ln")));
+        }
     }
 
   private:
