@@ -93,7 +93,7 @@ int main(int argc, char* argv[]) {
                    .ok();
            }));
     // 30 sheets by a roster of 30: the default lesson's quizzes allow only 6 variants that all
-    // differ, so `--variants 30` is refused (issue 22), while a roster draws one per name.
+    // differ, so `--variants 30` is refused, while a roster draws one per name.
     WorksheetOptions sheets;
     for (int i = 1; i <= 30; ++i) {
         sheets.roster << QStringLiteral("Student %1").arg(i);

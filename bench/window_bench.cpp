@@ -1,5 +1,5 @@
-// attnbook-window-bench: how long the window takes from an edit to updated models (issue 9
-// and 14), and how long the GUI thread is ever blocked while a large cell recomputes on the
+// attnbook-window-bench: how long the window takes from an edit to updated models,
+// and how long the GUI thread is ever blocked while a large cell recomputes on the
 // worker. A benchmark: built by the default build, never run by CTest.
 //
 //   attnbook-window-bench [repetitions] [edits|block|gpt2|transformer]   (default 21, all four)
@@ -16,7 +16,7 @@
 //    for a core (on a loaded 2-core machine, behind the worker's BLAS threads and any build).
 //    The timer ticks once more after the numbers are shown, so that the swap itself (the
 //    result, the prose, the tables) is counted: it is the last thing the wait sees.
-// 3. A GPT-2-shaped cell (n = 64, d = 768, 12 heads, issue 14): edit → updated.
+// 3. A GPT-2-shaped cell (n = 64, d = 768, 12 heads): edit → updated.
 // 4. A GPT-2-small-shaped transformer cell (transformer.md: n = 64, d = 768, 12 heads,
 //    d_ff = 3072, 2 layers, 1000 words, its weights read from .npy files), quoted by prose, which
 //    recomputes on the worker in two steps: for every kind of what-if, the time from the call
@@ -30,7 +30,7 @@
 //    control: where each what-if's forward step computes, its time, the call's wall and CPU
 //    time, and the time until the new chances and until everything is shown.
 //
-// Targets (issue 9): every edit ≤ 16 ms at n = 512, d = 64; the GUI never blocked > 8 ms.
+// Targets: every edit ≤ 16 ms at n = 512, d = 64; the GUI never blocked > 8 ms.
 // The transformer cell: the new chances shown ≤ 150 ms after a what-if, the GUI never blocked
 // > 8 ms; `tiny`: each what-if's new chances within a frame (16 ms).
 // Longer than 500 lines on purpose: its four sections share the lesson fixtures, the timing
@@ -402,7 +402,7 @@ double benchBlocking(int n, int d, int repetitions) {
     return worstBusy;
 }
 
-// GPT-2 small's shape (issue 14): 64 tokens, width 768, 12 heads, causal.
+// GPT-2 small's shape: 64 tokens, width 768, 12 heads, causal.
 void benchGpt2Shaped(int repetitions) {
     const int n = 64, d = 768;
     std::string text = lessonText(n, d, true);

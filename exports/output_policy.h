@@ -1,5 +1,5 @@
 #pragma once
-// Where attnbook may write, for every command and the window (issue 11): `shot --out`, `edit`,
+// Where attnbook may write, for every command and the window: `shot --out`, `edit`,
 // `new`, `export`, Save and Save As all ask here, so one set of rules protects the user's files.
 //
 //   - An output is resolved as the file system will resolve it: links followed (a dangling

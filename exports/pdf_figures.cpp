@@ -128,7 +128,7 @@ bool isBlocked(const MatrixTable& t, int r, int c) {
 // The text and widths of every shown entry, and each column's widest parts.
 void measureEntries(const MatrixTable& t, MatrixLayout& l) {
     // An answer key's boxes keep their digits even when this variant's answers happen to be
-    // whole: one key must not say "2" where the next says "2.5000" (issue 22).
+    // whole: one key must not say "2" where the next says "2.5000".
     const bool wholeTable =
         t.mode != MatrixMode::Answer && allWhole(t.values.memptr(), t.values.n_elem);
     l.entries.assign(size_t(l.shownRows), std::vector<MatrixEntry>(size_t(l.shownCols)));

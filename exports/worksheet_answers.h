@@ -1,7 +1,7 @@
 #pragma once
 // The answers a worksheet asks for, as its key prints them: what two variants should not share
-// (issue 22, "Variants that differ"). A numeric quiz has one answer; an attention exercise has
-// one, every blank box at once; a transformer exercise one per part, (a) to (d). Multiple-choice
+// (docs/worksheets.md, "Variants"). A numeric quiz has one answer; an attention exercise has
+// one, every blank box at once; a transformer exercise one per part. Multiple-choice
 // and free-text quizzes are not here: their choices are shuffled instead (choiceOrder).
 
 #include "exports/worksheet_variants.h"

@@ -115,7 +115,7 @@ struct VariantPlan {
 };
 
 // Draws variants 1..count in order, so that neighbours and the whole class get different
-// answers (issue 22): each varying cell's draw is redone, up to 200 workable draws, while one
+// answers: each varying cell's draw is redone, up to 200 workable draws, while one
 // of its answers (its exercise, a numeric quiz about it, at the digits the key prints) is one
 // an earlier variant already has; else the draw that shares fewest is kept, and a question
 // whose answer it shares is not redrawn for in later variants (its answers are all taken).

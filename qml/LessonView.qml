@@ -57,7 +57,7 @@ Flickable {
 
     // Rows are built when they come within a screen of the view and let go again when they
     // are far from it (unbuildFar), so that opening a long lesson builds its first screens only
-    // (issue 11) and reading it to the end keeps a few screens of rows (issue 25). Until then a
+    // and reading it to the end keeps a few screens of rows. Until then a
     // row is a placeholder: an empty item of about its height (its own, once it was built),
     // with nothing inside (the row's tools, its cell and its highlight are made when it is
     // built), so that a lesson of a thousand rows makes a thousand small items, not a thousand
@@ -87,7 +87,7 @@ Flickable {
     }
     // Rows more than `keptScreens` screens above or below the view are let go again: their
     // cells' views (heatmaps, tables, charts) are most of the window's memory, and a lesson
-    // read to its end kept every one of them (530 MB for attention.md: issue 25, trip 9). A
+    // read to its end kept every one of them (530 MB for attention.md). A
     // row let go keeps the height it had, so nothing on screen moves; what the reader changed
     // lives in the cell's model, not in the row, and is there when the row is built again.
     readonly property real keptScreens: 3
@@ -541,7 +541,7 @@ Flickable {
         }
 
     // A Column, not a ColumnLayout: it places a thousand rows in one cheap pass, where a
-    // layout asked every row for its size hints on every change (issue 11).
+    // layout asked every row for its size hints on every change.
     Column {
         id: column
         x: (view.width - view.columnWidth) / 2
@@ -691,7 +691,7 @@ Flickable {
                             Rectangle {
                                 objectName: "rowHighlight_" + entry.index
                                 // Room between the frame and the text it marks: 8 pixels inside
-                                // the border (at 2 the frame touched a heading, issue 25), within
+                                // the border (at 2 the frame touched a heading), within
                                 // the 18 between rows.
                                 anchors.fill: parent
                                 anchors.margins: -(border.width + 8)

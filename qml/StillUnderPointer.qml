@@ -1,7 +1,7 @@
 pragma ComponentBehavior: Bound
 import QtQuick
 
-// Nothing moves under the pointer (issue 25, trip 7). A click can change the lesson's height
+// Nothing moves under the pointer. A click can change the lesson's height
 // above the control it pressed: a cell's summary wraps onto another line after "2 heads", a
 // paragraph above quotes a longer number, and at the end of the lesson the view keeps to the
 // end, so opening a sample answer pushed its button up out of view. For a moment after a

@@ -23,7 +23,7 @@ QtObject {
         // surfaceAlt and sunken.
         required property color controlEdge
         // The same for a disabled control (Compare before any change): fainter than an enabled
-        // one's, yet 3:1 or more too, so that the control is seen (issue 25: 1.44:1 in the dark).
+        // one's, yet 3:1 or more too, so that the control is seen (1.44:1 in the dark).
         required property color disabledEdge
         required property color accent
         // Text and marks drawn on the accent.
@@ -147,7 +147,7 @@ QtObject {
     //
     // The roles that have a disabled colour are set for the active and inactive groups only: a
     // plain `buttonText` sets all three groups, the disabled one too, so disabled controls (Back
-    // at the first step, Keep with nothing to keep) were drawn like enabled ones (issue 25, trip 10).
+    // at the first step, Keep with nothing to keep) were drawn like enabled ones.
     component ControlPalette: Palette {
         id: controlPalette
         required property Colours colours

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""How long the window keeps the CPU busy after opening a lesson (issue 11).
+"""How long the window keeps the CPU busy after opening a lesson.
 
     scripts/window_idle.py [--binary build/app/attnbook] [LESSON ...]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The window's resident memory over a reader's session (issue 25, trip 9):
+# The window's resident memory over a reader's session:
 #
 #     scripts/window_memory.sh [LESSON]        (default documents/attention.md)
 #

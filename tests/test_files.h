@@ -1,6 +1,6 @@
 #pragma once
 // Whole-file reads and writes for the Qt tests (tests/app and the other Qt test folders): one
-// copy here instead of one in every test file (issue 24). tests/core has its own, without Qt
+// copy here instead of one in every test file. tests/core has its own, without Qt
 // (tests/core/test_support.h).
 
 #include <QtCore/QByteArray>

@@ -164,7 +164,7 @@ int computeCommand(const QStringList& arguments) {
     // is not an error of the document: "claims" lists it with holds: false. Nor, after a
     // reader's what-if (every set within the cell's controls), is a binding that no longer
     // resolves (a row or a head that the setting took away): "claims" lists it too, with
-    // "unresolved": why, as the window shows it "—" with a mark (issue 22). An author's edit
+    // "unresolved": why, as the window shows it "—" with a mark. An author's edit
     // that breaks a binding is still refused.
     const FalseClaims falseClaims = options.all("--set").empty() ? FalseClaims::AreErrors
                                     : whatIf->byReader ? FalseClaims::AreListedWithBrokenBindings

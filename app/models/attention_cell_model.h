@@ -4,7 +4,7 @@
 // result the views read. Each edit is checked, and refused or applied, by the live cell at
 // once, which says what it changed; its numbers are computed by one route, its
 // AttentionRecomputeRunner's: inline for a cell whose estimated cost is tiny, else on a worker
-// thread, the latest edit winning, while `updating` is true (issue 9).
+// thread, the latest edit winning, while `updating` is true.
 
 #include "app/models/attention_recompute_runner.h"
 #include "core/document/editable_attention.h"

@@ -1,6 +1,6 @@
 #pragma once
 // The thread an attention cell's recompute runs on: inline for a cell whose estimated cost is
-// tiny, else on a worker (QtConcurrent), one job at a time, the latest edit winning (issue 9).
+// tiny, else on a worker (QtConcurrent), one job at a time, the latest edit winning.
 // The rules of the worker's queue and the jobs are core's (core/live/recompute_queue.h,
 // core/live/attention_recompute.h); this class only runs them on Qt's threads and hands each
 // outcome to the cell model that owns it (attention_cell_model.h).

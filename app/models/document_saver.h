@@ -36,7 +36,7 @@ class DocumentSaver : public QObject {
   public:
     explicit DocumentSaver(LessonSession* session);
 
-    // The recovery copy is written this long after the first unsaved edit (issue 25: at 30 s,
+    // The recovery copy is written this long after the first unsaved edit (at 30 s,
     // a window killed 5 s after Keep lost the edit). Writing it is a small atomic file write.
     static constexpr int kAutosaveMs = 2000;
 

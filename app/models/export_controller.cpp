@@ -76,7 +76,7 @@ void ExportController::documentEdited() {
     ++documentVersion_;
     const bool wasCurrent = previewCurrent();
     previewCurrent_ = false;
-    // The session read the edited document just before it said so (issue 24: each edit parsed
+    // The session read the edited document just before it said so (each edit parsed
     // the lesson twice, here a second time).
     worksheetAvailable_ = exportable() && lessonHasWorksheet(session_->lesson());
     Q_EMIT lessonChanged();
@@ -148,7 +148,7 @@ void ExportController::optionsEdited() {
     }
 }
 
-// A one-click choice (issue 25: "Render again" was needed after changing the export kind): its
+// A one-click choice ("Render again" was needed after changing the export kind): its
 // preview is rendered at once, or as soon as the render under way, now of no use, has stopped.
 void ExportController::choiceMade() {
     if (!renderOnChoice_ || !exportable()) {

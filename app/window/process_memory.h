@@ -1,7 +1,7 @@
 #pragma once
 // The window's memory as the system sees it. glibc keeps the heap a closed lesson freed for the
 // process's next allocations and returns it to the system only when asked: after another lesson
-// replaces one, the window asks (Main.qml), so its resident size falls back (issue 25).
+// replaces one, the window asks (Main.qml), so its resident size falls back.
 
 #include <QObject>
 #include <QtQml/qqmlregistration.h>

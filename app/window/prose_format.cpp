@@ -110,7 +110,7 @@ void formatProse(QTextDocument& doc, const QString& markdown, const ProseStyle& 
     font.setPixelSize(style.pixelSize);
     doc.setDefaultFont(font);
     // One edit block around the import and the styling: a document shown by a TextEdit lays
-    // out and resizes once at the end, not after every block (issue 11: per block, a 32 KB
+    // out and resizes once at the end, not after every block (per block, a 32 KB
     // paragraph-only lesson took 14 s to open).
     QTextCursor cursor(&doc);
     cursor.beginEditBlock();

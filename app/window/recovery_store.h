@@ -22,7 +22,7 @@ class RecoveryStore {
 
     // Writes atomically (QSaveFile): a crash mid-write leaves the old copy whole. Beside the
     // copy, its lesson's absolute path (COPY.path), so that a window opened on another lesson
-    // can offer it (issue 25: a copy was offered only when that same file was opened again).
+    // can offer it (a copy was offered only when that same file was opened again).
     bool write(const QString& lessonPath, const QByteArray& bytes, QString* error) const;
     // Every lesson with a copy that differs from the file on disk, newest copy first.
     QStringList lessonsWithCopies() const;

@@ -5,7 +5,7 @@
 // machine, a remote desktop, Xvfb), Qt Quick's own software renderer draws the same window (the
 // pixels `shot` draws) with half the memory and under half the CPU time: llvmpipe keeps every
 // texture and vertex buffer in the process's RAM beside Qt's copy, with its compiled shaders and
-// LLVM, and Qt 6.4's batch renderer keeps the buffers of a closed lesson for reuse (issue 25).
+// LLVM, and Qt 6.4's batch renderer keeps the buffers of a closed lesson for reuse.
 
 #include <QString>
 

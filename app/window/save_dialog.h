@@ -1,6 +1,6 @@
 #pragma once
 // Where to save, asked with Qt's own save dialog (QFileDialog: the desktop's dialog where there
-// is one, Qt's otherwise), for Save As, exports and figures alike (issue 25):
+// is one, Qt's otherwise), for Save As, exports and figures alike:
 //   - the name the user typed survives moving between folders;
 //   - choosing a filter ("PNG image") sets the name's extension, and so the format written;
 //   - the accept button says Save, and Enter saves;

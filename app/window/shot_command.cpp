@@ -134,7 +134,7 @@ constexpr int kMaximumHeight = 32000;
 // The whole page of the window, drawn a screen at a time with the lesson view scrolled over
 // it, so that only the rows near the screen are built (LessonView lets the others go): with
 // the window as tall as the page, every row of attention.md was built at once and the
-// command peaked at 509 MB (issue 25, trip 9). A first pass builds every row once, so that
+// command peaked at 509 MB. A first pass builds every row once, so that
 // each keeps its own height and the page's height is final; the second draws. The outline
 // beside the view is drawn from the first screen: a longer outline is cut there.
 QImage drawWholePage(QQuickWindow& window, int width) {

@@ -1,11 +1,11 @@
 #pragma once
-// What a cell will cost before anything is allocated for it (issue 11): memory, multiply-adds
+// What a cell will cost before anything is allocated for it: memory, multiply-adds
 // and the size of its JSON, estimated from its shapes alone (n, m, d, h, d_k, d_v, d_o for an
 // attention cell; series × points for a chart). computeLesson refuses a cell, and then every
 // later one, whose estimate passes the limits, with the cell, its line and the estimate, so
 // that `check` and `compute` finish in seconds or say up front why they will not.
 //
-// The model (measured on the 2-core machine of issue 11; see cell_cost.cpp):
+// The model (measured on a 2-core machine; see cell_cost.cpp):
 //   tensors   the forward pass keeps X0, P, X, Q, K, V, the scores and weights of every head
 //             (2·h·n·m: the dominant term), the contexts, concat and output; the backward pass
 //             one gradient per tensor; the gradient check a private copy of the configuration

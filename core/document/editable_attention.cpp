@@ -48,7 +48,7 @@ template <class Edit> EditRefusal tryEdit(EditableAttention& state, Edit edit) {
 
 // tryEdit for an edit that leaves the four weight matrices alone: they move into the copy
 // and back instead of being copied. They are most of a cell read from a model's files (19 MB
-// in GPT-2 small's shape), and the window makes every edit on the GUI thread (issue 9).
+// in GPT-2 small's shape), and the window makes every edit on the GUI thread.
 template <class Edit> EditRefusal tryEditKeepingWeights(EditableAttention& state, Edit edit) {
     WeightMatrices kept = takeWeights(state);
     EditableAttention candidate = state;

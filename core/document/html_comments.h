@@ -1,7 +1,7 @@
 #pragma once
 // HTML comments in a lesson's prose (`<!-- … -->`) are notes for its authors, as in the
 // template of `attnbook new`: the window's reading mode, the PDF, worksheets and the notebook
-// never show them (issue 25). The lesson file keeps them, byte for byte.
+// never show them. The lesson file keeps them, byte for byte.
 
 #include <string>
 #include <string_view>

@@ -118,7 +118,7 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
 // With `FalseClaims::AreListed`, a false claim is not an error: `compute` after
 // --set what-ifs lists it in its "claims" instead (docs/lesson-format.md). With
 // `FalseClaims::AreListedWithBrokenBindings` (a reader's what-if, which never makes a lesson
-// unusable: issue 22) neither is a binding, in prose, quiz text or a quiz's answer, that no
+// unusable) neither is a binding, in prose, quiz text or a quiz's answer, that no
 // longer resolves: "claims" lists it as not holding, with why (lessonBrokenBindings).
 enum class FalseClaims { AreErrors, AreListed, AreListedWithBrokenBindings };
 std::vector<Diagnostic> checkLesson(const Lesson& lesson, const LessonResults& results,

@@ -1,5 +1,5 @@
 #pragma once
-// The one table of an attention cell's input matrices by name (issue 24): "X0" (the token
+// The one table of an attention cell's input matrices by name: "X0" (the token
 // vectors), "W_Q" … "W_O", "b_Q" … "b_O", and in direct mode "queries", "keys", "values". For
 // each: the cell key that writes it, the member of AttentionConfig that holds it, its shape in
 // the resolved widths, the control that lets a reader edit it, the product an entry of it feeds,
@@ -65,7 +65,7 @@ const InputMatrixName* inputMatrixOfKey(std::string_view key);
 // The entry whose gradient the result calls grad.`name` ("X" → X0), or nullptr.
 const InputMatrixName* inputMatrixOfGradient(std::string_view name);
 
-// The one rule of which matrix a reader may edit (issue 24): the cell has it in its mode, and its
+// The one rule of which matrix a reader may edit: the cell has it in its mode, and its
 // controls include the one that edits it ("vectors" for the inputs, "projections" for W and b).
 bool readerMayEdit(const AttentionConfig& config, const std::vector<std::string>& controls,
                    std::string_view name);

@@ -1,5 +1,5 @@
 #pragma once
-// A number a reader types (issue 24: one rule, without Qt): into a matrix's cell, a divisor, a
+// A number a reader types (one rule, without Qt): into a matrix's cell, a divisor, a
 // quiz's answer. Read strictly, and when refused, say why in words a learner can act on
 // ("use a point for decimals: 1.5, not 1,5"). The window's fields and parseAnswerNumber
 // (quiz_answer.h) read through it.

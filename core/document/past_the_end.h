@@ -1,5 +1,5 @@
 #pragma once
-// One cause, one error (issue 25, trip 11): a cell that lost a token makes every binding that
+// One cause, one error: a cell that lost a token makes every binding that
 // read the last one fail ("colour.output has 2 entries, so [2] is out of range"), in prose,
 // claims and quiz answers alike. checkLesson and lessonProblems (lesson.cpp) report them as
 // one error, at the first, counting the others.

@@ -1,5 +1,5 @@
 #pragma once
-// A lesson's prose cut into sentences, for the what-if sweep of `check` (issue 22): what a
+// A lesson's prose cut into sentences, for the what-if sweep of `check`: what a
 // sentence says in words, which numbers and tokens it binds, which claims guard it, and which
 // cells it is about. A claim or an HTML comment written right after a sentence's full stop
 // belongs to that sentence ("…to itself.{{? EXPR}}"), as authors write them. An author marks a

@@ -13,7 +13,7 @@
 
 namespace attnbook {
 
-// The parts of a cell's JSON that some binding paths read (issue 9): a 512-token cell's whole
+// The parts of a cell's JSON that some binding paths read: a 512-token cell's whole
 // JSON costs more to build than the cell costs to compute, while its prose quotes a handful of
 // numbers. Of each table a path reaches, a selection keeps the rows it indexes (every row when
 // a path takes the whole table); the other rows are null and the tables no path names are

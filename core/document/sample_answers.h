@@ -1,5 +1,5 @@
 #pragma once
-// A coding challenge's sample answer (issue 25, trip 8): a short paragraph that names one
+// A coding challenge's sample answer: a short paragraph that names one
 // ("**Sample answer**") begins it, and it runs to the next heading. Students try the challenge
 // before they see it, so the window folds it behind "Show a sample answer" and the web page
 // in <details>; one rule for both, here.

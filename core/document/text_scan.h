@@ -1,7 +1,7 @@
 #pragma once
 // Small hand-written scanners for the patterns the reader checks on text a lesson controls.
 // std::regex (libstdc++) matches by recursion, one frame per character: a 40 KB cell id or
-// number overflowed the stack (issue 11). These run in one pass, in constant stack.
+// number overflowed the stack. These run in one pass, in constant stack.
 
 #include <string_view>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The way back from one what-if edit of an attention cell, for the window's Undo (issue 12):
+// The way back from one what-if edit of an attention cell, for the window's Undo:
 // the state the cell had before the edit, held as cheaply as the edit allows. The four weight
 // matrices are most of a large cell (19 MB in GPT-2 small's shape, and the window keeps up to
 // 200 steps), and most edits leave them alone: a step holds them only when the edit replaced

@@ -1,5 +1,5 @@
 #pragma once
-// An attention cell's what-ifs (attention.md, "controls"; issue 24): the authored cell, the
+// An attention cell's what-ifs (attention.md, "controls"): the authored cell, the
 // reader's state, the undo steps back to it, and the one path every edit takes, which says what
 // the edit changed (a CellChange, so no caller re-derives it) or why it was refused. No Qt: the
 // window's AttentionCellModel runs the recompute (attention_recompute.h) and adapts this to QML,

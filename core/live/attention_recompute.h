@@ -1,5 +1,5 @@
 #pragma once
-// Recomputing an attention cell after an edit (issue 9, "nothing heavy on the GUI thread"):
+// Recomputing an attention cell after an edit:
 // what an edit changed, one recompute as a job that owns or only reads what it touches (so it
 // can run on a worker thread and outlive the cell that started it), and what the views read
 // that is derived from a result (the row check, `edited`, the heads allowed, the JSON that

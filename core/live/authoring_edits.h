@@ -1,5 +1,5 @@
 #pragma once
-// Every edit an author makes in the window, as the lesson's bytes after it (issue 24: the
+// Every edit an author makes in the window, as the lesson's bytes after it (the
 // window's DocumentEditor only records them in its undo history and re-reads the lesson):
 // prose rewritten, a cell's YAML replaced, cells inserted, duplicated, deleted, moved and
 // renamed. Text comes as the editor holds it ("\n" line ends, no final one, textForEditing)

@@ -1,5 +1,5 @@
 #pragma once
-// The YAML editor's check of a cell before Apply (issue 24: no Qt): the problems the lesson
+// The YAML editor's check of a cell before Apply (no Qt): the problems the lesson
 // would have with a new body as one cell's, found by the whole-lesson check that
 // `attnbook check` runs (reading, computing, bindings, claims), so that an error only the
 // computation finds (heads: 3 at width 4) or one it causes elsewhere (a binding to a head that

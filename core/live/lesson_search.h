@@ -1,5 +1,5 @@
 #pragma once
-// Find in the lesson (Ctrl+F), without Qt (issue 24): every place a text occurs in the rows a
+// Find in the lesson (Ctrl+F), without Qt: every place a text occurs in the rows a
 // reader sees, in the lesson's order. The window gives each row's shown text (a prose row as
 // plain text, a cell's id, title, question, choices or tokens, one a line) and the text typed,
 // both with their case folded by Qt (QString::toCaseFolded, Unicode's folding): case is ignored

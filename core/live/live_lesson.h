@@ -1,5 +1,5 @@
 #pragma once
-// An open lesson as a reader changes it (issue 24): the lesson read from its bytes with its own
+// An open lesson as a reader changes it: the lesson read from its bytes with its own
 // source of data files (its folder, its bundle, or none), what was computed, the working
 // document with kept edits, the prose cut into pieces and where each row of the window's column
 // sits in the document, which cells the text quotes, and, after a cell's what-if, which prose

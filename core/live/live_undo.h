@@ -1,5 +1,5 @@
 #pragma once
-// The undo steps of a live cell of any kind (issue 24): each step is whatever takes that kind's
+// The undo steps of a live cell of any kind: each step is whatever takes that kind's
 // edit back (a WhatIfStep of an attention cell, the settings before a transformer cell's edit),
 // stamped on the one clock of every what-if (what_if_clock.h) so that Ctrl+Z takes back the
 // latest what-if of all cells, and bounded so a long session keeps the newest steps. A new cell

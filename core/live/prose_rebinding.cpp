@@ -56,7 +56,7 @@ std::optional<std::string> ProseBinder::boundMarkdown(const Binding& binding) co
     }
     if (readsEditedCell(binding)) {
         // The reader's what-if took this value away (an index past the new tokens, a layer
-        // switched off): a dash with the mark of a false claim, the reason on hover (issue 22).
+        // switched off): a dash with the mark of a false claim, the reason on hover.
         return "— " + whatIfMark(binding.expression + ": " + value.error);
     }
     // A binding that does not resolve as the author wrote it is listed as an error; in the

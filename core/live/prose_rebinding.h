@@ -1,6 +1,6 @@
 #pragma once
 // Prose and quiz text with their bindings written in, as the window shows them while a reader
-// changes cells (issue 24): which cells the text quotes and by which JSON paths, and how a bound
+// changes cells: which cells the text quotes and by which JSON paths, and how a bound
 // value or a claim reads under a what-if — its number, "…" while the rest of the what-if is
 // still computed, a dash with a mark when the what-if took the value away, and the mark of a
 // claim the what-if made false. No Qt: the live lesson (live_lesson.h) keeps one of each, and

@@ -1,7 +1,7 @@
 #pragma once
 // What a reader may do to a cell with the window's controls (its `controls:`), said in the
 // cell's own keys: which keys a `--set` may change and still be a reader's what-if, which never
-// makes a lesson unusable (issue 22), and the what-ifs a sweep of a lesson tries, each written
+// makes a lesson unusable, and the what-ifs a sweep of a lesson tries, each written
 // as the keys the window's Keep would write for it.
 
 #include "core/document/lesson.h"

@@ -1,5 +1,5 @@
 #pragma once
-// When a cell's worker computes what (issue 9, "the latest edit wins"), without Qt and without
+// When a cell's worker computes what, without Qt and without
 // threads: the window's cell models run the jobs (QtConcurrent) and ask these queues which job
 // to start next and which outcome to show, so the rules are doctested here
 // (tests/core/test_recompute_queue.cpp).

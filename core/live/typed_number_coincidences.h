@@ -1,5 +1,5 @@
 #pragma once
-// Whether `check --fix` may bind a hand-typed number (issue 22). A typed number that equals a
+// Whether `check --fix` may bind a hand-typed number. A typed number that equals a
 // cell's value in the lesson as written may still be that value only by coincidence: "which
 // gives 0.5" may be a share the author worked out that happens to equal the scale 1/√4.
 // --fix binds it only when the relationship holds in every what-if of the sweep and every

@@ -1,5 +1,5 @@
 #pragma once
-// Ctrl+Z's one timeline across the open lesson (issue 24): a reader's what-ifs in every cell and
+// Ctrl+Z's one timeline across the open lesson: a reader's what-ifs in every cell and
 // the author's edits of the document. A document edit re-reads the lesson and every cell starts
 // again from what the document says, so a what-if still standing is newer than every document
 // edit: the latest what-if (by its stamp on the one what-if clock, what_if_clock.h) is taken back

@@ -27,7 +27,7 @@ struct WhatIf {
     std::vector<std::string> errors;
     Document original; // the document as the file has it
     // Every set changes a key its cell's controls let a reader change (readerMayChange): a
-    // what-if the window allows, which never makes the lesson unusable (issue 22).
+    // what-if the window allows, which never makes the lesson unusable.
     bool byReader = false;
 
     // The file's line for a line of the what-if document: an edited cell may grow or

@@ -1,5 +1,5 @@
 #pragma once
-// The what-if sweep of `check --what-ifs` (and of `check --strict`, issue 22): every what-if a
+// The what-if sweep of `check --what-ifs` (and of `check --strict`): every what-if a
 // reader can make with a cell's controls (readerWhatIfs) is applied and recomputed, and each
 // prose sentence that may have become false without a mark is reported:
 //

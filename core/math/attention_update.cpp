@@ -1,4 +1,4 @@
-// The forward pass after an edit of some token vectors (issue 9, "recompute incrementally"):
+// The forward pass after an edit of some token vectors:
 // a token's vector is one row of X, so it changes one row of Q, K and V, and in each head one
 // column of the key-major scores (the token as a query) and one row (the token as a key).
 // Every query that may read a changed key renormalises its shares; the contexts and outputs

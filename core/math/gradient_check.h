@@ -93,7 +93,7 @@ double gradientCheckWork(double forwardWork, size_t total);
 // every entry of X, the weights and the biases, or of Q, K and V given directly.
 double gradientCheckEntries(double n, double m, double d, double h, double dK, double dV,
                             double dO);
-// The one formula of what an attention cell computed with its gradients costs (issue 24): the
+// The one formula of what an attention cell computed with its gradients costs: the
 // forward pass, the backward pass (about twice that) and exactly what its gradient check
 // spends. The cost limits that `check` and `compute` apply (core/document/cell_cost.cpp) and the
 // window's choice of thread (recomputeWork, core/live/attention_recompute.cpp) both charge this.
@@ -102,7 +102,7 @@ double attentionGradientsWork(double n, double m, double d, double h, double dK,
 double attentionGradientsWork(const AttentionResult& shape);
 
 // The gradient check in words, as the window, the lesson PDF and the transformer pages all say
-// it (one wording: issue 24): the error and the verdict, then how many entries were checked
+// it (one wording): the error and the verdict, then how many entries were checked
 // and where the largest difference is, and with `withSlopes` the two slopes there (the window,
 // where lines wrap; a figure label does not). One line when the check did not run.
 std::vector<std::string> gradientCheckSentences(const GradientCheckReport& check, bool withSlopes);

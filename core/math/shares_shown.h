@@ -1,5 +1,5 @@
 #pragma once
-// What the views of shares agree on, window and paper alike (issue 24: the window showed the
+// What the views of shares agree on, window and paper alike (the window showed the
 // 16 largest shares and the paper the first 32; the legend and the heatmap each worked out
 // Compare's range). With many keys a bar each is unreadable, so both show at most
 // kMaxSharesShown: the keys with the largest share over all heads, in the keys' order, so that

@@ -15,8 +15,8 @@
 namespace attnbook {
 
 // Prose without headings is cut between paragraphs once a piece is this long, so that the
-// window, which lays out the rows in view only, never lays out a megabyte for one screen
-// (issue 11). Shipped lessons have no piece this long.
+// window, which lays out the rows in view only, never lays out a megabyte for one screen.
+// Shipped lessons have no piece this long.
 inline constexpr size_t kLongProseBytes = 8192;
 
 struct ProsePieceRow {

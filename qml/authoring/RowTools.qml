@@ -6,7 +6,7 @@ import Attnbook.Models
 
 // The authoring tools above one row of the lesson: edit it, insert below,
 // and for cells duplicate, move, rename and delete. Drawn at full strength: dimmed until hovered,
-// the row's name read at 2.3:1 (issue 25); the muted colour is what makes them recede.
+// the row's name read at 2.3:1; the muted colour is what makes them recede.
 RowLayout {
     id: tools
     required property DocumentEditor editor

@@ -236,7 +236,7 @@ Card {
 
     // Why Compare is off: the shapes no longer match the lesson's (a disabled
     // switch shows no tooltip, so the reason is written out). Below the controls, so that
-    // the edit that turns it on moves nothing under the pointer (issue 25, trip 7).
+    // the edit that turns it on moves nothing under the pointer.
     Text {
         textFormat: Text.PlainText
         objectName: "compareNote"

@@ -3,7 +3,7 @@ import QtQuick.Controls
 import Attnbook
 
 // A small dialog drawn from the theme, with room around its title, its text and its buttons
-// (issue 25: About and "Unsaved changes" were cramped, the title against the frame). A popup
+// (About and "Unsaved changes" were cramped, the title against the frame). A popup
 // does not take the window's palette: the theme's palette for a popup (Theme.qml).
 Dialog {
     id: dialog

@@ -5,7 +5,7 @@ import QtQuick.Pdf // qmllint disable import
 // The pages of the rendered PDF. One view per file: a view is never pointed at another file
 // while it still loads pages of the last one. The view on show stays, faded, until the new
 // file's first page is drawn at the width that fits; only then does the new one take its place
-// (issue 25: the preview was blank for 2 s while the status said "Rendered").
+// (the preview was blank for 2 s while the status said "Rendered").
 Item {
     id: pages
     // The file to show; "" for none.

@@ -320,7 +320,7 @@ ColumnLayout {
                 onEditingFinished: apply()
                 // Ctrl+Z with nothing typed here is the window's Undo (the value just applied
                 // with Enter, a Keep): a TextInput takes every Ctrl+Z for its own text, so the key
-                // did nothing until a click moved the keyboard away (issue 25, trip 10). Outside
+                // did nothing until a click moved the keyboard away. Outside
                 // the window (a cell alone) it is the cell's Undo.
                 Keys.onPressed: event => {
                     if (!event.matches(StandardKey.Undo) || (text !== entry.editText && text !== entry.display))

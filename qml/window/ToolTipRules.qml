@@ -2,7 +2,7 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Templates as T
 
-// Tooltips get out of the way (issue 25, trip 14): one rule for every control's, set here on the
+// Tooltips get out of the way: one rule for every control's, set here on the
 // one tooltip they all share (ToolTip's attached instance). A tooltip waits half a second, leaves
 // after five and goes at the next press, so none stays over the question a student is answering.
 // (Each control's ToolTip.delay and timeout are written onto the shared tooltip as it is shown: a

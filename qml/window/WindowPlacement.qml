@@ -3,10 +3,10 @@ import QtQuick.Controls
 import Qt.labs.settings
 
 // What the window remembers between sessions (QSettings, category "window"): its zoom, and its
-// size, written as it closes (issue 25, trip 14): a teacher who sized it beside a projector's
+// size, written as it closes: a teacher who sized it beside a projector's
 // finds it so. (Not on every resize: a window that only goes away, as the tests' do, leaves the
 // size as it was.) Edit mode is not remembered: a window always opens as students see the
-// lesson, so a class never meets the authoring tools an author left on (issue 25, trip 14).
+// lesson, so a class never meets the authoring tools an author left on.
 Item {
     id: placement
     required property ApplicationWindow placed

@@ -1,4 +1,4 @@
-// The window's classroom features (issue 12) through their C++ models: a new word as a token,
+// The window's classroom features through their C++ models: a new word as a token,
 // what-if undo one step at a time, a matrix as tab-separated text, one figure saved as SVG or
 // PNG, find in the lesson, and the YAML editor's whole-lesson check.
 #include "tests/test_files.h"
@@ -104,7 +104,7 @@ class TestClassroom : public QObject {
         QVERIFY(!cell->canUndoWhatIf());
     }
 
-    // Ctrl+Z has one timeline (issue 24): the latest what-if first, in whichever cell it was
+    // Ctrl+Z has one timeline: the latest what-if first, in whichever cell it was
     // made, then the next latest, then the document's own edits; the menu names the cell.
     void undoTakesTheLatestWhatIfAcrossCellsThenTheDocument() {
         LessonSession session;
@@ -175,7 +175,7 @@ class TestClassroom : public QObject {
         QVERIFY(!scores.contains(QChar(0x2212)));
     }
 
-    // One table, one format (issue 12): "−1" never beside "0.9945". A table of whole numbers
+    // One table, one format: "−1" never beside "0.9945". A table of whole numbers
     // writes them whole; once one entry needs decimals, every entry has the same decimals.
     void aTableWritesItsEntriesOneWay() {
         LessonSession session;
@@ -323,7 +323,7 @@ class TestClassroom : public QObject {
         QCOMPARE(editor->checkCellSourceLine(QStringLiteral("colour"), oneToken), -1);
     }
 
-    // Issue 24: the YAML editor's check parsed the lesson under its bare file name, so a lesson
+    // The YAML editor's check parsed the lesson under its bare file name, so a lesson
     // whose cells read files found none when attnbook was started in another folder.
     void yamlCheckFindsTheLessonsDataFilesFromAnyFolder() {
         const QString before = QDir::currentPath();
@@ -341,7 +341,7 @@ class TestClassroom : public QObject {
         QCOMPARE(problem, QString());
     }
 
-    // Issue 24: a new lesson has no folder, so its {file: PATH} values come from nowhere — not
+    // A new lesson has no folder, so its {file: PATH} values come from nowhere — not
     // from the folder attnbook was started in, which would make it check clean here and fail
     // wherever it is saved.
     void aNewLessonReadsNoDataFilesFromTheWorkingFolder() {

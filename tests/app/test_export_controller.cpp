@@ -202,7 +202,7 @@ struct ExportWindow {
     }
 
     // Waits until the dialog's status line says "Rendered", and looks at the preview then and for
-    // the next few frames at most (issue 25: it stayed blank for 2 s while it said so). "" when
+    // the next few frames at most (it stayed blank for 2 s while it said so). "" when
     // the view of the file just rendered is on show with text on its page, else what was seen.
     QString pagesWhenItSaysRendered() {
         auto* status = window->findChild<QObject*>(QStringLiteral("exportStatus"));
@@ -273,8 +273,8 @@ class ExportControllerTest : public QObject {
     }
 
     // A worksheet is offered once an edit gives the lesson a quiz, and not before: the
-    // controller reads the session's lesson, which the session read for the edit (issue 24:
-    // the controller parsed the document a second time on every edit).
+    // controller reads the session's lesson, which the session read for the edit (the
+    // controller once parsed the document a second time on every edit).
     void worksheetFollowsTheSessionsEdits() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("plain.md"));
@@ -350,7 +350,7 @@ class ExportControllerTest : public QObject {
         QVERIFY(readAll(out.filePath(QStringLiteral("letter.pdf"))).startsWith("%PDF-"));
     }
 
-    // Issue 24: the window left the lesson's data files out of the inputs an export may not
+    // The window left the lesson's data files out of the inputs an export may not
     // replace, so the lesson PDF saved as the lesson's own weights.csv succeeded; the CLI
     // refused it. Both now take the inputs from the lesson (lessonInputs).
     void anExportNeverReplacesADataFile() {
@@ -417,7 +417,7 @@ class ExportControllerTest : public QObject {
         const auto previewBefore = snapshot(previewFolder);
 
         controller.setKind(ExportController::Worksheet);
-        controller.setVariants(6); // the most attention.md's quizzes allow (issue 22)
+        controller.setVariants(6); // the most attention.md's quizzes allow
         controller.setSeed(QStringLiteral("42"));
         controller.setAnswers(true);
         QCOMPARE(controller.optionsProblem(), QString());
@@ -629,7 +629,7 @@ class ExportControllerTest : public QObject {
 
     // A what-if changes numbers, not the document: a render under way goes on and its preview
     // is current. An edit of the document's bytes (Keep) leaves the preview, not current, and
-    // the lesson is read again only then (LessonSession::edited, issue 9).
+    // the lesson is read again only then (LessonSession::edited).
     void whatIfsDoNotDisturbARender() {
         LessonSession session;
         QVERIFY(session.open(QStringLiteral(WINDOW_FIXTURES "/window.md")));
@@ -710,7 +710,7 @@ class ExportControllerTest : public QObject {
         QVERIFY(!controller.previewCurrent());
     }
 
-    // Issue 25 trip 14, in the real window: "Render again" was needed after changing the
+    // In the real window: "Render again" was needed after changing the
     // export kind. A click on a kind renders it by itself.
     void dialogRendersAChosenKindByItself() {
         ExportWindow ui;
@@ -729,7 +729,7 @@ class ExportControllerTest : public QObject {
         }
     }
 
-    // Issue 25 trip 14: the preview was blank for 2 s while the status said "Rendered". Now it
+    // The preview was blank for 2 s while the status said "Rendered". Now it
     // says so once the new pages are drawn (the last ones stay, faded, until then).
     void dialogShowsThePagesWhenItSaysRendered() {
         ExportWindow ui;

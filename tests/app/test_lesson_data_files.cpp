@@ -1,4 +1,4 @@
-// Issue 24: a lesson in the window reads its {file: PATH} values from its own source — the
+// A lesson in the window reads its {file: PATH} values from its own source — the
 // folder it was opened from, the bundle it came in, nothing for a new one — through every
 // re-read: the YAML editor's check before Apply, the re-read after an edit, the export render,
 // and Save As, which moves it to the new folder's files. Nothing of one lesson's source is

@@ -1,4 +1,4 @@
-// File → Print (issue 25): the paper holds the lesson PDF's pages, rendered by the export route
+// File → Print: the paper holds the lesson PDF's pages, rendered by the export route
 // at the paper the print dialog chose. The system dialog itself needs a person; what it hands
 // on is tested here: a QPrinter writing a PDF file (QPrinter::PdfFormat) stands for the printer,
 // and its pages are compared with the lesson PDF's, sheet size, page count and pixels.

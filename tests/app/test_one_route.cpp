@@ -1,4 +1,4 @@
-// One route for every action (issue 9): the window and the command line read, compute, check
+// One route for every action: the window and the command line read, compute, check
 // and export a lesson through the same code, so they agree on every problem, every gradient
 // check and every exported byte. Each side is driven as a user drives it: the command line as
 // the real `attnbook` process, the window through its session and its File → Export controller.
@@ -220,7 +220,7 @@ class OneRouteTest : public QObject {
         }
     }
 
-    // The transformer lesson (issue 21): its PDF, its worksheet in 3 variants with the key, its
+    // The transformer lesson: its PDF, its worksheet in 3 variants with the key, its
     // bundle and its notebook, from File → Export and from `attnbook export`, are the same
     // (page texts for PDFs, the creation dates aside; bytes for the rest).
     void transformerLessonSameExports() {

@@ -1,4 +1,4 @@
-// Prose layout in time linear in its length (issue 11): formatProse imports and styles a
+// Prose layout in time linear in its length: formatProse imports and styles a
 // document that a TextEdit shows. Every change it announced made the TextEdit lay out and
 // resize again, so a 64 KB paragraph-only lesson took 145 s in `shot`; now the import and the
 // styling are one edit block, announced once, and tables are still styled.

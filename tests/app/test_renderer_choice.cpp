@@ -1,4 +1,4 @@
-// Which renderer draws the window (issue 25, trip 9): Qt Quick's software renderer where OpenGL
+// Which renderer draws the window: Qt Quick's software renderer where OpenGL
 // would be a CPU rasteriser, the GPU's OpenGL otherwise, and whatever the user's environment
 // names before either.
 #include "app/window/renderer_choice.h"

@@ -1,4 +1,4 @@
-// Save As, exports and figures ask where to save through SaveDialog (issue 25, trip 1): the
+// Save As, exports and figures ask where to save through SaveDialog: the
 // typed name survives moving into another folder, replacing an existing file is always asked
 // (and refusing writes nothing), the filter sets the extension, the button says Save and Enter
 // saves, and the other files an export writes (the answer key) are asked about by name. Each

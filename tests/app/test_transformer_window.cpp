@@ -114,7 +114,7 @@ class TransformerWindowTest : public QObject {
 
         // One layer: its stages go, and so does the second layer's attention. The sentence about
         // the second block has no value now: a dash and the mark of a false sentence, never the
-        // binding's raw text (issue 22).
+        // binding's raw text.
         QVERIFY(!allProse(session).contains(QStringLiteral("⚠")));
         QCOMPARE(cell->setLayersRun(1), QString());
         QCOMPARE(cell->stageNames().size(), 1 + 2 + 1);

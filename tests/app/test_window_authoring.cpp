@@ -256,7 +256,7 @@ class TestWindowAuthoring : public QObject {
         QVERIFY(!again.saver()->recoveryAvailable());
     }
 
-    // Issue 25: the recovery copy came 30 s after an edit, so a window killed 5 s after Keep
+    // The recovery copy came 30 s after an edit, so a window killed 5 s after Keep
     // lost it. It is written within seconds, by the timer alone.
     void theRecoveryCopyIsWrittenWithinSeconds() {
         const QString path = windowLesson();
@@ -278,7 +278,7 @@ class TestWindowAuthoring : public QObject {
         after.saver()->discardRecovery();
     }
 
-    // Issue 25: a copy was offered only when that same file was opened again; a window opened
+    // A copy was offered only when that same file was opened again; a window opened
     // on another lesson (or on none) now offers to open the lesson with unsaved edits.
     void anotherLessonsRecoveryCopyIsOffered() {
         const QString path = windowLesson();
@@ -411,7 +411,7 @@ class TestWindowAuthoring : public QObject {
         QVERIFY(checkLesson(lesson, results).empty());
     }
 
-    // Issue 25, trip 5: saving a lesson that now fails check said nothing, though every export
+    // Saving a lesson that now fails check said nothing, though every export
     // of it would be refused. The save goes through, and says what is wrong.
     void savingALessonThatFailsCheckSaysSo() {
         LessonSession session;

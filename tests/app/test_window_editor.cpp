@@ -190,7 +190,7 @@ class TestWindowEditor : public QObject {
         session_->editor()->undo();
     }
 
-    // Ctrl+Z right after clicking Keep or Duplicate undoes at once (issue 12: the clicked
+    // Ctrl+Z right after clicking Keep or Duplicate undoes at once (the clicked
     // control was disabled or rebuilt away, and the key went nowhere until the next click).
     void undoAtOnceAfterKeepAndDuplicate() {
         QVERIFY(window_);

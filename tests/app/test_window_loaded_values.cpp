@@ -1,7 +1,7 @@
 // The window on a cell whose matrices are read from files ({file: PATH}):
 // what-if edits of a loaded matrix recompute like any other, Keep writes the
 // edit beside the file reference as `set:` entries (its file is never
-// written; issue 25, trip 4), a second Keep adds to them, and an edit of most
+// written), a second Keep adds to them, and an edit of most
 // of a loaded matrix too large to type out stays a what-if with a reason.
 #include "tests/test_files.h"
 

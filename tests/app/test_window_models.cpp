@@ -65,7 +65,7 @@ class WindowModelsTest : public QObject {
         QVERIFY(!session.open(kBrokenLesson));
     }
 
-    // The problems panel says what check says (issue 25, trip 11): the cell meant for a
+    // The problems panel says what check says: the cell meant for a
     // misspelt id, and one error for the bindings that read past a cell's last token.
     void problemsSuggestAndFold() {
         QTemporaryDir dir;
@@ -423,7 +423,7 @@ class WindowModelsTest : public QObject {
         }
     }
 
-    // Issue 25, trip 8: a challenge's sample answer is a row of its own, from the paragraph
+    // A challenge's sample answer is a row of its own, from the paragraph
     // that names it to the next heading (a "# comment" in its code is not one), so the window
     // can fold it; a sentence that only mentions sample answers in passing is not one.
     void aSampleAnswerIsARowOfItsOwn() {
@@ -466,7 +466,7 @@ class WindowModelsTest : public QObject {
     }
 
     // A long stretch of prose without headings is cut between plain paragraphs, so that the
-    // window lays out the rows in view only (issue 11); never inside a list, an HTML comment
+    // window lays out the rows in view only; never inside a list, an HTML comment
     // or code, and never a shorter piece.
     void longProseIsCutBetweenParagraphs() {
         const std::string paragraph(100, 'w');
@@ -526,7 +526,7 @@ class WindowModelsTest : public QObject {
 
     // A numeric answer reads as the lesson writes it: attention.md's blue_self_score explains
     // {{colour.head[0].scores[1][1]:1}} ("0.5"), and the window said "the answer is 0.5000";
-    // a typed "0.3" came back as "0.3000 is not it" (issue 25, trip 13).
+    // a typed "0.3" came back as "0.3000 is not it".
     void quizNumbersInTheLessonsStyle() {
         const Lesson lesson = parseLesson("# Q\n\n```quiz q\nquestion: Blue's score?\n"
                                           "answer: \"{{c.s[1][1]}}\"\n"
@@ -593,7 +593,7 @@ class WindowModelsTest : public QObject {
         QCOMPARE(number->verdict(), QStringLiteral("wrong"));
         number->checkNumber(QStringLiteral("1/4")); // a fraction is a number
         QCOMPARE(number->verdict(), QStringLiteral("wrong"));
-        // Echoed as typed (issue 25, trip 13: "0.3" came back as "0.3000 is not it").
+        // Echoed as typed ("0.3" came back as "0.3000 is not it").
         QCOMPARE(number->feedback(),
                  QStringLiteral("Not quite: 1/4 is not it. Try again, or show the answer."));
         number->checkNumber(QStringLiteral("1/x"));

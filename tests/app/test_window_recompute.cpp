@@ -1,4 +1,4 @@
-// Recompute on the worker (issue 9): a large cell's edit is checked at once and computed off
+// Recompute on the worker: a large cell's edit is checked at once and computed off
 // the GUI thread, the latest edit wins, a stale result is never shown, the numbers match a
 // fresh computation, an overflow comes back as a refusal, a session can go away while its
 // cell computes, and the shipped lessons keep computing inline (so the Qt Quick tests and the

@@ -1,4 +1,4 @@
-// The errors an author meets, as `attnbook check` prints them (issue 25, trip 11): one cause,
+// The errors an author meets, as `attnbook check` prints them: one cause,
 // one error, in plain words, at the place to fix, with a suggestion where one exists.
 #include <QFile>
 #include <QProcess>

@@ -265,7 +265,7 @@ class TestCli : public QObject {
             "question: \"Blue's share is {{colour.head[0].weights[0][1]:4}}: how much"));
     }
 
-    // Issue 22: `check --what-ifs` (and --strict) reports a sentence a reader's what-if makes
+    // `check --what-ifs` (and --strict) reports a sentence a reader's what-if makes
     // false with no mark; a claim about the setting quiets it.
     void checkWhatIfsSweepsTheReadersSettings() {
         const QByteArray cell = "# Masked\n\n```attention colour\ntokens: [red, blue, red]\n"
@@ -303,7 +303,7 @@ class TestCli : public QObject {
         QVERIFY2(error >= 0 && sweep > error, both.err.constData());
     }
 
-    // Issue 22: --fix leaves a number that equals a constant of the cell (the scale) beside
+    // --fix leaves a number that equals a constant of the cell (the scale) beside
     // numbers that vary (red's scores, when a reader removes a token).
     void checkFixDeclinesACoincidence() {
         const QByteArray varying =

@@ -1,4 +1,4 @@
-// The command line's words for counts (issue 25, trip 14): "1 name", "1 variant", never
+// The command line's words for counts: "1 name", "1 variant", never
 // "1 names" or "name(s)". Run as a process, as a teacher runs it.
 #include <QFile>
 #include <QProcess>

@@ -1,4 +1,4 @@
-// The hostile round of issue 11, replayed: every defect it found, as the user met it, through
+// A hostile round, replayed: every defect it found, as the user met it, through
 // the real `attnbook` process. Each test failed on the main of that day.
 #include "tests/test_files.h"
 
@@ -244,7 +244,7 @@ class TestHostile : public QObject {
         QVERIFY2(run.err.isEmpty(), run.err.constData());
     }
 
-    // Issue 26, defect 2: shot replaced the lesson's data files (its matrix, its vocab labels,
+    // shot once replaced the lesson's data files (its matrix, its vocab labels,
     // or a link to either) with a PNG and exited 0; export and edit refused the same names.
     void shotNeverReplacesTheLessonsDataFiles() {
         const QByteArray embedding = "1,0,0,0\n0,1,0,0\n";
@@ -265,7 +265,7 @@ class TestHostile : public QObject {
         QVERIFY(QFileInfo(toMatrix).isSymLink());
     }
 
-    // Issue 26, defects 3 and 4: costs that grew faster than the lesson. Each took from 15 s to
+    // Costs that grew faster than the lesson. Each took from 15 s to
     // over 100 s before; each now takes a few seconds (the bound leaves room for a busy CI).
     void largeTablesBindingsClaimsAndProseStayFast() {
         const QString home = dir_.filePath("home-costs");

@@ -1,4 +1,4 @@
-// Issue 22: a what-if a reader can make never makes a lesson unusable. Every setting the cells'
+// A what-if a reader can make never makes a lesson unusable. Every setting the cells'
 // controls let a reader reach in the shipped lessons (core/live/reader_what_ifs.h: each
 // control's values one at a time, removing, replacing and swapping tokens), given to `attnbook
 // compute --set` as the keys the window's Keep would write, exits 0; a binding it breaks is
@@ -184,7 +184,7 @@ class TestReaderWhatIfs : public QObject {
                                      QStringLiteral("--set"), QStringLiteral("two_heads.heads=1")});
         QCOMPARE(run.exitCode, 3);
         QVERIFY(run.out.isEmpty());
-        // Both sentences read the second head: one cause, one error (issue 25, trip 11).
+        // Both sentences read the second head: one cause, one error.
         QVERIFY2(run.err.contains(": error: this and 1 more binding (to line ") &&
                      run.err.contains(") read past the end of two_heads's lists: binding "
                                       "{{two_heads.head[1].weights[0][0]}}: two_heads.head has "

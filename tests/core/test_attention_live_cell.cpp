@@ -1,4 +1,4 @@
-// An attention cell's what-ifs without Qt (core/live/attention_live_cell, issue 24): each edit
+// An attention cell's what-ifs without Qt (core/live/attention_live_cell): each edit
 // says what it changed, and the incremental recompute from that change (CellComputer::run from
 // the previous result) equals a full forward pass; Undo gives the cell back exactly; a refused
 // edit changes nothing and leaves no undo step.

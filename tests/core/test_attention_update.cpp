@@ -1,5 +1,5 @@
-// The incremental forward passes (AttentionEngine::updateRows and updateProjectedColumn,
-// issue 9) against a full recompute: random cells with projections, biases, positional encodings,
+// The incremental forward passes (AttentionEngine::updateRows and updateProjectedColumn)
+// against a full recompute: random cells with projections, biases, positional encodings,
 // causal masks, padding and several heads; some token vectors change, and every table the views
 // read must equal a fresh forward pass to 1e-12 (relative to values above 1), with the blocked
 // entries and the warnings exactly the same.

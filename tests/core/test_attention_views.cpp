@@ -1,4 +1,4 @@
-// Issue 24: what an attention cell's views read of its result, built without Qt
+// What an attention cell's views read of its result, built without Qt
 // (core/present/attention_views.h): the focus row's steps and shares, single entries that are 0
 // outside the result, the warnings and the gradient check in words, padding flags, the
 // gradients a mode has, and the range of Compare's scale.

@@ -1,4 +1,4 @@
-// An author's edits of the open lesson without Qt (core/live/authoring_edits, issue 24): each
+// An author's edits of the open lesson without Qt (core/live/authoring_edits): each
 // gives the document's bytes after it with only its own change (a CRLF lesson keeps CRLF), a
 // name for the undo history and the cell to show; a refused edit says why. The text goes
 // through the editor's form (textForEditing) and back unchanged.

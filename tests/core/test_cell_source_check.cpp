@@ -1,5 +1,5 @@
-// The YAML editor's check of a cell before Apply, without Qt (core/live/cell_source_check,
-// issue 24): the lesson is read with its own source of data files wherever attnbook was
+// The YAML editor's check of a cell before Apply, without Qt (core/live/cell_source_check):
+// the lesson is read with its own source of data files wherever attnbook was
 // started; the cell's own problems come first, at their line within the body; an error the
 // edit causes elsewhere is told, one the lesson has already is not.
 #include "core/live/cell_source_check.h"

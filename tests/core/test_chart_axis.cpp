@@ -1,6 +1,6 @@
 // A chart's axes (chart_axis.h), which the window's chart, the PDF's and the web page's share:
 // every decade of a log axis labelled in one style, the top one included, the data inside
-// (issue 25, trip 13: the window wrote "1e+06" beside "100000" and left the top decade bare).
+// (the window wrote "1e+06" beside "100000" and left the top decade bare).
 #include "core/document/chart_axis.h"
 
 #include "test_support.h"

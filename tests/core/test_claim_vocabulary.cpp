@@ -1,4 +1,4 @@
-// Issue 22: the facts a sentence states, in the cell's JSON for bindings and claims (the mask,
+// The facts a sentence states, in the cell's JSON for bindings and claims (the mask,
 // the padding, whether the scores are divided by √d_k, which projections are the identity,
 // the token at a row), words compared in claims, and what a reader's what-if may do: the
 // settings each control reaches, and bindings it breaks listed rather than refused.
@@ -193,7 +193,7 @@ TEST_CASE("brokenBindingsAreListedAfterAReadersWhatIf") {
         return n;
     };
     // The binding, the claim and the answer read past the end of one cell: one cause, one
-    // error (issue 25, trip 11), at the first of them, counting the others.
+    // error, at the first of them, counting the others.
     CHECK_EQ(errorCount(FalseClaims::AreErrors), size_t(1));
     CHECK_EQ(lessonProblems(c.lesson, c.results).front().message,
              "this and 2 more bindings (to line 13) read past the end of colour's lists: binding "

@@ -1,4 +1,4 @@
-// Issue 24: a lesson keeps its own source of data files, and a re-read of it (after each edit
+// A lesson keeps its own source of data files, and a re-read of it (after each edit
 // in the window) reads none of them again. Reads are counted through a DataFiles that counts;
 // a file changed on disk is read again, a problem is never kept, and a folder is the one the
 // lesson was in when it was opened, whatever the working directory is later.
@@ -185,7 +185,7 @@ TEST_CASE("aLinkLeadingOutsideIsRefusedAfterTheFileWasKept") {
 }
 
 // A lesson opened by a relative path reads beside it after the working directory changed
-// (issue 24: its files were looked up against the process's working directory at each read).
+// (its files were looked up against the process's working directory at each read).
 TEST_CASE("aLessonsFolderIsTheOneItWasOpenedFrom") {
     const test::WorkingDirectory restore;
     std::filesystem::current_path(kDocuments);

@@ -448,7 +448,7 @@ TEST_CASE("memoryFilesServeBundles") {
     REQUIRE_MESSAGE(l.cells[0].attention(), describe(l.diagnostics));
     CHECK(sameMatrix(l.cells[0].attention()->config.X0, baseMatrix()));
     // The bundle's files are that lesson's alone: another read under the same path looks
-    // beside it on disk (issue 24: a process-wide table kept them for the path forever).
+    // beside it on disk (a process-wide table kept them for the path forever).
     const Lesson other = parseLesson(
         "# T\n\n```attention a\ntokens: [a, b, c, d, e]\nX: {file: data/w.npy}\n```\n", path);
     CHECK_EQ(other.cells[0].attention(), nullptr);
@@ -458,7 +458,7 @@ TEST_CASE("memoryFilesServeBundles") {
 
 // A what-if edit of a loaded matrix works like one of a typed matrix; Keep
 // writes it back as the same file reference with the changed entries in
-// `set:` (issue 25, trip 4), and leaves the file and every unedited
+// `set:`, and leaves the file and every unedited
 // {file: PATH} value alone. A second Keep adds to the first one's entries.
 TEST_CASE("keepWritesAnEditOfALoadedMatrixAsSetEntries") {
     const std::string body = "tokens: [a, b, c, d, e]\nX: {file: m.csv, cols: [0, 4]}\n"
@@ -640,7 +640,7 @@ TEST_CASE("loadedComputesLikeTyped") {
     CHECK_EQ(x.cells[0].json.dump(), y.cells[0].json.dump());
 }
 
-// Issue 26: a CSV that starts with a UTF-8 byte order mark (as spreadsheets write it) was
+// A CSV that starts with a UTF-8 byte order mark (as spreadsheets write it) was
 // refused, and a file with old-Mac line ends (\r alone) reported every problem on line 1.
 TEST_CASE("aByteOrderMarkAndCarriageReturnLineEnds") {
     const auto write = [](const std::string& name, const std::string& bytes) {

@@ -229,7 +229,7 @@ TEST_CASE("claimsInQuizText") {
     CHECK(hasErrors(lessonProblems(c.lesson, c.results)));
 }
 
-// Issue 26: muParser's '=' assigned to a path ({{colour.d_k = 5}} showed 5), a top-level ','
+// MuParser's '=' assigned to a path ({{colour.d_k = 5}} showed 5), a top-level ','
 // showed the last of two expressions, and a claim held with a NaN inside (NaN != 1).
 TEST_CASE("noAssignmentNoCommaNoNaN") {
     std::string error;

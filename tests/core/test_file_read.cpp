@@ -1,5 +1,5 @@
 // readFileBytes (core/document/source_text.h), the one bounded read of a file on disk: a
-// lesson, a roster and a lesson's data files (issue 24: it was written twice, in two sets of
+// lesson, a roster and a lesson's data files (it was written twice, in two sets of
 // words). Each way a read fails, in its own words, and the data files of a folder saying the
 // same words for the same failures.
 #include "core/document/data_files.h"

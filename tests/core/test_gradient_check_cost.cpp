@@ -1,4 +1,4 @@
-// Issue 24: the gradient check's cost is one formula (attentionGradientsWork in
+// The gradient check's cost is one formula (attentionGradientsWork in
 // core/math/gradient_check.h). What `check` and `compute` charge (attentionCost) and what the
 // window charges when it picks a thread (recomputeWork) must equal what the check does: the
 // forward passes it ran, each costing the multiply-adds of its matrix products, counted here

@@ -1,4 +1,4 @@
-// Documents from the hostile round of issue 11 that crashed or misread the reader: lone
+// Documents from a hostile round that crashed or misread the reader: lone
 // carriage returns, values of tens of kilobytes where std::regex recursed per character, and
 // numbers too large for a double.
 #include "core/document/cell_cost.h"
@@ -262,7 +262,7 @@ TEST_CASE("aGradientCheckOfValuesThatAreNotNumbersDoesNotPass") {
     CHECK(finite.finish({}).passed());
 }
 
-// Issue 26: a terminal escape in a data file reached stderr raw, and a message echoed up to
+// A terminal escape in a data file reached stderr raw, and a message echoed up to
 // 200 KB of its input. Printed diagnostics escape control bytes and are cut.
 TEST_CASE("printedDiagnosticsHoldNoControlBytesAndStayShort") {
     const Diagnostic escape{Severity::Error, 3, 7, "bad value '\x1b]0;pwned\x07\x1b[31m' in x.csv",
@@ -281,7 +281,7 @@ TEST_CASE("printedDiagnosticsHoldNoControlBytesAndStayShort") {
     CHECK(printableText("aé", 2) == "a… (2 bytes more)");
 }
 
-// Issue 26: a chart formula could hold a line break (muParser skips it; the notebook did not),
+// A chart formula could hold a line break (muParser skips it; the notebook did not),
 // '=' (an assignment), ',' outside a function, ?: and comparisons, which NumPy writes otherwise.
 TEST_CASE("aChartFormulaIsOneExpressionOfPlainOperators") {
     const auto chart = [](const std::string& formula) {
@@ -299,7 +299,7 @@ TEST_CASE("aChartFormulaIsOneExpressionOfPlainOperators") {
     CHECK(hasError(chart("n # comment"), "'#' is not part of a chart formula"));
 }
 
-// Issue 24: check and compute charged the gradient check about 1e9 multiply-adds while the
+// Check and compute charged the gradient check about 1e9 multiply-adds while the
 // check spends at most 4e7 (20–30× over). The cost limits now charge what the check does.
 TEST_CASE("theGradientCheckIsChargedWhatItSpends") {
     const char* const cells[] = {

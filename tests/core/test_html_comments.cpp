@@ -1,4 +1,4 @@
-// HTML comments are authors' notes: never shown to students (issue 25, trip 2).
+// HTML comments are authors' notes: never shown to students.
 #include "core/document/html_comments.h"
 
 #include <doctest/doctest.h>

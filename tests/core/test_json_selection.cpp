@@ -1,4 +1,4 @@
-// The part of a cell's JSON that some binding paths read (JsonSelection, issue 9): every
+// The part of a cell's JSON that some binding paths read (JsonSelection): every
 // selected path resolves to the same value as in the whole JSON, or fails with the same
 // message, and the tables no path reads are not built.
 #include "core/document/bindings.h"

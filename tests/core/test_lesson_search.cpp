@@ -1,4 +1,4 @@
-// Find in the lesson without Qt (core/live/lesson_search, issue 24): occurrences do not overlap,
+// Find in the lesson without Qt (core/live/lesson_search): occurrences do not overlap,
 // and the current hit starts where the reader is, wraps around, and keeps its place when the rows
 // change under it. Case is folded by the window (Qt) before it searches.
 #include "core/live/lesson_search.h"

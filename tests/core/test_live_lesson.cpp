@@ -1,4 +1,4 @@
-// An open lesson as a reader changes it, without Qt (core/live/live_lesson, issue 24): it is read
+// An open lesson as a reader changes it, without Qt (core/live/live_lesson): it is read
 // from its bytes with its own source of data files, which later re-reads keep whatever the
 // working directory is; a cell's what-if (through the core attention live cell and its
 // recompute) writes again exactly the prose pieces and quizzes that quote the cell, with the new

@@ -1,4 +1,4 @@
-// Issue 24: what the window's cell models used to do themselves and core/live now does once for
+// What the window's cell models used to do themselves and core/live now does once for
 // every cell kind: undo steps on one clock (live_undo.h), the words of the settings
 // (setting_words.h), and for an attention cell the memory its recomputes reuse, Compare's
 // refusal and Keep's size limit (attention_recompute.h, attention_live_cell.h).

@@ -1,4 +1,4 @@
-// Issue 24: one table of an attention cell's input matrices (core/document/matrix_names.h) that
+// One table of an attention cell's input matrices (core/document/matrix_names.h) that
 // the editing, the cell reader, Keep and the window consult, and one rule of which matrix a
 // reader may edit.
 #include "core/document/editable_attention.h"

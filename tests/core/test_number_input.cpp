@@ -1,4 +1,4 @@
-// A number a reader types, one rule without Qt (core/document/number_input, issue 24): read
+// A number a reader types, one rule without Qt (core/document/number_input): read
 // strictly with the reason when refused; a quiz's answer (parseAnswerNumber) reads each side
 // of a fraction by the same rule, the real minus sign included.
 #include "core/document/number_input.h"

@@ -80,7 +80,7 @@ TEST_CASE("cellKey") {
 
 // A numeric answer is shown as the lesson writes the same value: attention.md's
 // blue_self_score explains "{{colour.head[0].scores[1][1]:1}}" (0.5), so the window does not
-// answer "0.5000" beside it (issue 25, trip 13).
+// answer "0.5000" beside it.
 TEST_CASE("shownDecimalsFollowTheLesson") {
     CHECK_EQ(quizShownDecimals(quizFrom("answer: \"{{c.s[1][1]}}\"\n"
                                         "explain: \"it is {{c.s[1][1]:1}}\"\n")),

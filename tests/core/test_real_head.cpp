@@ -90,7 +90,7 @@ TEST_CASE("matchesNumPy") {
     }
 }
 
-// Issue 25, trip 4: in the window, W_Q(1,1) = 5 then Keep. The lesson keeps its file reference
+// In the window, W_Q(1,1) = 5 then Keep. The lesson keeps its file reference
 // with the one entry set beside it, reads back with exactly the edited numbers and without a
 // problem of reading; `check` then finds only what the edit changed: this W_Q(1,1) lowers one
 // share of the previous-token band to 0.8995, so that claim (> 0.9) is false.

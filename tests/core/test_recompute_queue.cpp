@@ -1,4 +1,4 @@
-// The cells' worker scheduling without Qt or threads (core/live/recompute_queue.h, issue 24):
+// The cells' worker scheduling without Qt or threads (core/live/recompute_queue.h):
 // the latest edit wins, a stale outcome is not shown (an attention cell's is the next job's
 // base), a finished job starts the pending one, a refused job drops the edits made since, and
 // a transformer's rest follows its forward pass only while that is the latest one.

@@ -1,4 +1,4 @@
-// A coding challenge's sample answer (issue 25, trip 8): which paragraph names one, and the
+// A coding challenge's sample answer: which paragraph names one, and the
 // text with its answers taken out for paper, code fences followed.
 #include "core/document/sample_answers.h"
 

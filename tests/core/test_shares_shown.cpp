@@ -1,4 +1,4 @@
-// Issue 24: the keys a shares view shows, one rule for the window and the paper, and the range
+// The keys a shares view shows, one rule for the window and the paper, and the range
 // of Compare's colour scale, one for the legend and the heatmap (shares_shown.h).
 #include "core/document/lesson.h"
 #include "core/math/shares_shown.h"

@@ -43,7 +43,8 @@ std::string describe(const std::vector<TypedNumber>& sites) {
     return out;
 }
 
-// The kinds of site issue 10 lists, each in the place an author typed it.
+// The kinds of site docs/lesson-format.md ("Hand-typed numbers") lists, each in the place an author
+// typed it.
 const std::string kIssueSites =
     kCell +
     "| token | vector |\n|---|---|\n| red | [1, 0, 0, 0] |\n| blue | [0, 1, 0, 0] |\n\n"

@@ -1,4 +1,4 @@
-// Issue 22: the what-if sweep of `check --what-ifs` (each sentence a reader's what-if may make
+// The what-if sweep of `check --what-ifs` (each sentence a reader's what-if may make
 // false without a mark), the sentences it reads, the lint for whole numbers and percentages,
 // and the coincidences check --fix declines. The planted sentences stand in a copy of
 // documents/attention.md, after its playground, whose controls open everything.

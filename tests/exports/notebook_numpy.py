@@ -391,8 +391,8 @@ def main():
         text = f.read().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
     with open(crlf_path, "wb") as f:
         f.write(text)
-    # real-head.md after a Keep of W_V(0,3) = -0.5 and W_O(2,5) = 1.25 in the window (issue 25,
-    # trip 4): the weights keep their file references, with the entries set beside them, and
+    # real-head.md after a Keep of W_V(0,3) = -0.5 and W_O(2,5) = 1.25 in the window: the
+    # weights keep their file references, with the entries set beside them, and
     # the notebook must hold the set numbers, not the file's.
     kept_folder = os.path.join(work, "kept")
     shutil.rmtree(kept_folder, ignore_errors=True)

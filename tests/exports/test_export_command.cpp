@@ -67,7 +67,7 @@ class TestExportCommand : public QObject {
         }
         const QString md = folder + QStringLiteral("/real-head.md");
         const QString zip = dir.filePath(QStringLiteral("real-head.zip"));
-        // With an entry kept over the file's (issue 25, trip 4): the bundle reads it the same.
+        // With an entry kept over the file's: the bundle reads it the same.
         QByteArray text = readAll(md);
         const QByteArray reference = "W_V: {file: data/real-head/c_attn.npy, cols: [16, 24], "
                                      "transpose: true";
@@ -150,7 +150,7 @@ class TestExportCommand : public QObject {
                  results.cell("colour")->json.dump() + "\n");
     }
 
-    // Issue 25, trip 2: the template's HTML comments reached the PDF with their words run
+    // The template's HTML comments reached the PDF with their words run
     // together and a literal -->. Authors' notes never reach students: not in the PDF, not in
     // the notebook; the lesson file keeps them.
     void aNewLessonsNotesStayOutOfItsExports() {

@@ -1,4 +1,4 @@
-// The lesson as one offline web page (issue 25, `attnbook export FILE --html OUT.html`). Each
+// The lesson as one offline web page (`attnbook export FILE --html OUT.html`). Each
 // page is read back by html5lib (Debian's python3-html5lib, html_page_check.py), the parser
 // browsers follow, and checked against the lesson PDF of the same lesson:
 //   - the four shipped lessons give valid HTML5 (no parse error at all), nothing that fetches

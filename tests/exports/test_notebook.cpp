@@ -1,4 +1,4 @@
-// The notebook export (`attnbook export FILE --notebook`, issue 13) in process: the nbformat JSON
+// The notebook export (`attnbook export FILE --notebook`) in process: the nbformat JSON
 // byte for byte, escaping of JSON, Python and Markdown, chart formulas in NumPy, and the cells
 // of the shipped lesson. Executing the notebooks is notebook_numpy.py's job.
 #include "exports/export_request.h"

@@ -1,4 +1,4 @@
-// No lesson text ever becomes notebook code (issue 26). For every field of every cell kind that
+// No lesson text ever becomes notebook code. For every field of every cell kind that
 // reaches a generated notebook (front matter, prose, token labels, a data file's name, a
 // .safetensors tensor name, a chart's title, labels, variable and formula, a quiz's question,
 // choices, explanation and sample answer, a transformer cell's id, token labels and vocab words,

@@ -1,4 +1,4 @@
-// The output policy (exports/output_policy.h) and the input rules of issue 11: outputs
+// The output policy (exports/output_policy.h) and the input rules (docs/command-line.md): outputs
 // resolved and compared by the file they are, only regular files written, owner and mode kept;
 // inputs that are FIFOs refused at once; a bundle's lesson under the lesson limit.
 #include "tests/test_files.h"

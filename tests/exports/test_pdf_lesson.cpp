@@ -86,7 +86,7 @@ class TestPdfLesson : public QObject {
     }
 
     // At d_k = 1 the scores are divided by √1: the scores' caption says so, as the cell's
-    // header does ("scores ÷ √1"), never "not scaled" beside it (issue 22). A cell of width 2
+    // header does ("scores ÷ √1"), never "not scaled" beside it. A cell of width 2
     // with the scale turned off is "not scaled" in both.
     void theScaleCaptionAgreesWithTheHeaderAtOneCoordinate() {
         const QString cell =
@@ -127,7 +127,7 @@ class TestPdfLesson : public QObject {
         QVERIFY(all_.contains(QStringLiteral("Exactly half.")));
     }
 
-    // Issue 25, trip 8: each challenge's sample answer printed right under it. They are at
+    // Each challenge's sample answer printed right under it. They are at
     // the end now, on a page of their own, after the last challenge.
     void sampleAnswersComeAfterTheChallenges() {
         const auto pageOf = [this](const QString& text) {

@@ -1,4 +1,4 @@
-// Print that reads like a document (issue 12), checked on both shipped lessons, a worksheet and
+// Print that reads like a document, checked on both shipped lessons, a worksheet and
 // its key by their text and structure as pdftotext and mutool see them: no line printed on two
 // pages and no orphaned bullet, bullets with a space, formulas never wrapped inside, no stretched
 // gaps, nothing past the margins, no text under 8 pt, chart ticks in one format, an outline of

@@ -387,7 +387,7 @@ class TestWorksheet : public QObject {
         }
     }
 
-    // Issue 25, trip 12: every variant showed the choices in the written order (7 of 8 keys
+    // Every variant showed the choices in the written order (7 of 8 keys
     // were "B"). Each variant now shuffles them, the right one on another letter than the
     // variant before, and its key names the letter its sheet shows, with the right words.
     void choicesAreShuffledPerVariantAndTheKeyFollows() {

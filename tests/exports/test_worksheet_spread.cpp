@@ -1,8 +1,8 @@
-// Variants that differ (issue 22): a class's variants do not share the answer to a numeric
+// Variants that differ: a class's variants do not share the answer to a numeric
 // question where the ranges of worksheet.vary allow it; a count they cannot reach is refused
 // with the reason, and `export --verbose` says how many different answers each question has;
 // answers print with the same digits in every variant; the sheet id of a lesson with nothing to
-// vary is its own; multiple-choice letters move between variants (issue 25, trip 12).
+// vary is its own; multiple-choice letters move between variants.
 #include "app/cli/exit_code.h"
 #include "core/document/cell_cost.h"
 #include "exports/worksheet_answers.h"

@@ -1,4 +1,4 @@
-// libFuzzer target: lesson → Jupyter notebook (exports/lesson_notebook.h), issue 26. Any lesson
+// libFuzzer target: lesson → Jupyter notebook (exports/lesson_notebook.h). Any lesson
 // that reads and computes without errors is made into a notebook, and every code cell is
 // lexed as Python would lex it: a finding is a code cell where lesson text escaped its string
 // literal, i.e. where

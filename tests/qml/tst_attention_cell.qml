@@ -432,7 +432,7 @@ Item {
         // A cell made while hidden (as the lesson builds its rows) shows every entry of every
         // table once shown, before and after a token is added. Before: W_Q (its grid stretched
         // on the Projections page) got no width, labels and no entries; Output Y, sized from
-        // the rows the TableView had loaded, kept 3 rows of 4 (the issue 12 Playground).
+        // the rows the TableView had loaded, kept 3 rows of 4 (the attention lesson's Playground).
         function test_cellMadeHiddenShowsEveryEntry() {
             const hidden = createTemporaryObject(cellComponent, root,
                                                  { cell: session.cell("colour"), visible: false })
@@ -485,7 +485,7 @@ Item {
         }
 
         // A bar of the whole share (the causal mask's first row) has its label above the plot:
-        // it was drawn over QtCharts' title; the heading is now above the chart (issue 25).
+        // it was drawn over QtCharts' title; the heading is now above the chart.
         function test_aFullBarsLabelClearsTheHeading() {
             compare(card.cell.setMask("causal"), "")
             compare(card.cell.setFocus(0), "")

@@ -46,7 +46,7 @@ Item {
             return lessonSession.cells.rowOfCell(id)
         }
 
-        // Reading a long lesson builds the rows near the view only (issue 11: the window is
+        // Reading a long lesson builds the rows near the view only (the window is
         // idle soon after opening); a jump builds its row, scrolling builds what comes near.
         function test_rowsAreBuiltNearTheView() {
             lessonSession.open(sourceDir + "/documents/attention.md")
@@ -80,7 +80,7 @@ Item {
             }
         }
 
-        // Reading to the end lets the rows far behind go again (issue 25, trip 9: memory), each
+        // Reading to the end lets the rows far behind go again (memory), each
         // keeping its height so that nothing moves; coming back builds them again.
         // The shot command's --cell shows one cell: only its row is built. Every other row is
         // hidden and takes no room, and all of them were built (a shot of one cell of a lesson
@@ -274,7 +274,7 @@ Item {
             verify(prose().indexOf("not true for your edit") < 0, prose())
         }
 
-        // Issue 25, trip 3: zooming grew the body text but left the headings at the size the
+        // Zooming grew the body text but left the headings at the size the
         // document had set them to, so at 175 % an H2 was the size of the body.
         function test_headingsFollowTheZoom() {
             openLesson("window.md")
@@ -367,7 +367,7 @@ Item {
             compare(chart.chart.describe("whole text", 64, 2048), "n = 64: whole text 2,048")
             // The axes QtCharts draws carry the PDF's tick labels, every decade in one style and
             // the top one labelled: its LogValueAxis wrote "1e+06" beside "100000" and ended
-            // at the data's 500,000 (issue 25, trip 13).
+            // at the data's 500,000.
             const yAxis = chart.axes.y
             compare(yAxis.categoriesLabels, ["10⁻¹", "10⁰", "10¹", "10²", "10³", "10⁴", "10⁵", "10⁶"])
             compare(yAxis.max, 6)

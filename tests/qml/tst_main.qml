@@ -67,7 +67,7 @@ Item {
             again.clear()
         }
 
-        // Reading mode (issue 12): no authoring tools, and no key reaches a hidden
+        // Reading mode: no authoring tools, and no key reaches a hidden
         // one; Ctrl+E (View → Edit lesson) shows them, and the choice is remembered.
         function test_readingMode() {
             const window = openWindow(sourceDir + "/tests/app/fixtures/window.md")

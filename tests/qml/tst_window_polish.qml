@@ -4,7 +4,7 @@ import QtTest
 import Attnbook
 import Attnbook.Models
 
-// The window under a teacher's hands (issue 25, trips 7, 10 and 14): disabled controls look
+// The window under a teacher's hands (trips 7, 10 and 14): disabled controls look
 // disabled, Ctrl+Z answers wherever the keyboard is, nothing moves under the pointer, tooltips
 // get out of the way, and the words and menus say what they mean.
 Item {

@@ -4,7 +4,7 @@ import QtTest
 import Attnbook
 import Attnbook.Models
 
-// The window's trips of issue 25 that are the window's QML's: the palette that follows the theme
+// The window's trips that are its QML's: the palette that follows the theme
 // (stated once, in Theme), contrast, edit mode that keeps the row under the pointer, and the frame
 // of an outline jump with room around the text.
 Item {
@@ -104,7 +104,7 @@ Item {
         }
 
         // Light edit mode: a row's name above it (its id, "prose") is text, 4.5:1 on the page.
-        // It was dimmed to 60 % until hovered: 2.3:1 (issue 25).
+        // It was dimmed to 60 % until hovered: 2.3:1.
         function test_rowNamesReadInEditMode() {
             const window = openWindow(fixture())
             window.editingLesson = true
@@ -118,7 +118,7 @@ Item {
         }
 
         // A dark card's Compare switch before any change is disabled, and still seen: its track's
-        // edge was Theme.border, 1.44:1 on the card (issue 25).
+        // edge was Theme.border, 1.44:1 on the card.
         function test_disabledSwitchIsSeen() {
             const window = openWindow(fixture(), "dark")
             const compareSwitch = named(window, "compare")
@@ -129,7 +129,7 @@ Item {
         }
 
         // Switching edit mode keeps what is under the pointer where it is: the tools shown above
-        // every row pushed the row under the pointer down by theirs (issue 25).
+        // every row pushed the row under the pointer down by theirs.
         function test_editModeKeepsTheRowUnderThePointer() {
             const window = openWindow(attention())
             window.requestActivate()
