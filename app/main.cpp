@@ -2,12 +2,14 @@
 #include "app/cli/command_line.h"
 #include "app/window/shot_command.h"
 #include "app/window/window.h"
+#include "exports/lesson_source.h"
 
 #include <QApplication>
 #include <QCoreApplication>
 #include <QGuiApplication>
 #include <QtQml/qqmlextensionplugin.h>
 
+#include <algorithm>
 #include <iostream>
 #include <new>
 
@@ -40,13 +42,19 @@ int main(int argc, char* argv[]) {
         arguments << QString::fromLocal8Bit(argv[i]);
     }
     try {
-        // export paints PDFs and figures: it needs fonts, so a QGuiApplication, but never a
-        // window, so it runs on the offscreen platform, with or without a display
-        // (reliability.md §22).
+        // export paints PDFs and figures (and check of a bundle its web page): it needs fonts,
+        // so a QGuiApplication, but never a window, so it runs on the offscreen platform, with
+        // or without a display (reliability.md §22).
         if (attnbook::isHeadlessCommand(arguments)) {
             qtHandler = qInstallMessageHandler(quietHeadlessMessages);
         }
-        if (!arguments.isEmpty() && arguments.front() == QLatin1String("export")) {
+        // `check BUNDLE` makes the bundle's web page again to verify it: fonts too.
+        const bool checksBundle =
+            !arguments.isEmpty() && arguments.front() == QLatin1String("check") &&
+            std::any_of(arguments.begin() + 1, arguments.end(),
+                        [](const QString& a) { return attnbook::isBundlePath(a.toStdString()); });
+        if (!arguments.isEmpty() &&
+            (arguments.front() == QLatin1String("export") || checksBundle)) {
             if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
                 qputenv("QT_QPA_PLATFORM", "offscreen");
             }

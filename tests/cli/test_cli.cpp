@@ -198,6 +198,18 @@ class TestCli : public QObject {
         QCOMPARE(attnbook({"--teleport"}).exitCode, 2);
     }
 
+    // check of a bundle verifies its web page by making it again, which needs fonts: it
+    // aborted in a process without a QGuiApplication.
+    void checkOfABundleVerifiesItWithoutCrashing() {
+        const QString bundle = dir_.filePath(QStringLiteral("lesson.zip"));
+        const Run made = attnbook({QStringLiteral("export"), lessonPath("training.md"),
+                                   QStringLiteral("--bundle"), bundle});
+        QCOMPARE(made.exitCode, 0);
+        const Run checked = attnbook({QStringLiteral("check"), bundle});
+        QVERIFY2(checked.exitCode == 0, checked.err.constData());
+        QVERIFY2(checked.out.contains("no errors"), checked.out.constData());
+    }
+
     void checkPassesTheShippedLessonsAndWarnsAboutStaleNumbers() {
         for (const char* name : {"attention.md", "transformers.md", "template.md"}) {
             const Run run = attnbook({"check", "--strict", lessonPath(name)});
