@@ -10,6 +10,7 @@
 #include "core/document/result_json.h"
 #include "core/math/transformer_engine.h"
 #include "exports/worksheet_answers.h"
+#include "exports/worksheet_transformer.h"
 
 #include <QtCore/QCryptographicHash>
 #include <QtCore/QStringList>
@@ -308,14 +309,23 @@ std::string drawTransformerInto(TransformerCellSpec& spec, VariantRandom& random
     return {};
 }
 
-// Why a transformer variant is not workable by hand: a LayerNorm input with no spread, or two
-// next words with the same logit (greedy decoding would hang on vocabulary order).
-std::string transformerUnworkableReason(const TransformerConfig& c, const TransformerResult& r) {
+// Why a transformer variant is not workable by hand: a LayerNorm input with no spread (when
+// layer 1 has a LayerNorm), two next words with the same logit (greedy decoding would hang on
+// vocabulary order), or a chance of the training step too small to print.
+std::string transformerUnworkableReason(const TransformerCellSpec& spec,
+                                        const TransformerResult& r) {
+    const TransformerConfig& c = spec.config;
     if (r.layers.empty() || r.logits.is_empty()) {
         return {};
     }
+    // One step of training by hand: a chance the key prints as 0.0000 leaves nothing to work.
+    if (const auto step = trainingStepExercise(spec, r, printedGiven);
+        step && step->probs.min() < 0.5e-4) {
+        return "a chance of the training step that rounds to 0";
+    }
     const arma::rowvec x = r.layers[0].input.row(arma::uword(std::clamp(c.focus, 0, r.n - 1)));
-    if (arma::var(x, 1) < 1e-6) {
+    const bool normed = !c.layers.empty() && !c.layers[0].ln1.identity;
+    if (normed && arma::var(x, 1) < 1e-6) {
         return "a LayerNorm input with every entry the same";
     }
     arma::rowvec last = arma::sort(r.logits.row(r.logits.n_rows - 1), "descend");
@@ -456,7 +466,7 @@ ExportResult workableTransformerDraw(const LessonCell& cell, const TransformerCe
                         QString::fromStdString(cell.id + ": " + problem), at.line, at.column};
             }
             transformers.forward(spec.config, *result);
-            why = transformerUnworkableReason(spec.config, *result);
+            why = transformerUnworkableReason(spec, *result);
         } catch (const InvalidConfig& e) {
             why = e.what();
         }
