@@ -15,6 +15,8 @@ packages=(
   libyaml-cpp-dev libmuparser-dev libcmark-dev
   # {file: PATH} cell values: .csv/.tsv fields and the .safetensors JSON header
   libcsv-dev nlohmann-json3-dev
+  # doubles as text and back, locale-free (core/document/decimal_text.h)
+  libdouble-conversion-dev
   # tests of core/ and its documents: doctest (header-only), so they link no Qt
   doctest-dev
   # tests: NumPy writes the data-file fixtures and recomputes documents/real-head.md

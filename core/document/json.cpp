@@ -1,7 +1,9 @@
 #include "core/document/json.h"
 
-#include <charconv>
+#include "core/document/decimal_text.h"
+
 #include <cmath>
+#include <cstdio>
 
 namespace attnbook {
 
@@ -33,9 +35,7 @@ std::string shortestDouble(double value) {
     if (!std::isfinite(value)) {
         return "null"; // never reached: the core refuses and never makes non-finite numbers
     }
-    char buffer[32];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return std::string(buffer, result.ptr);
+    return shortestDecimal(value);
 }
 
 std::string jsonStringLiteral(const std::string& text) {

@@ -60,7 +60,8 @@ class Json {
     std::variant<std::monostate, bool, double, std::string, Array, Object> value_;
 };
 
-// The shortest text that reads back to the same double (std::to_chars).
+// The shortest text that reads back to the same double, as std::to_chars writes it
+// (shortestDecimal, decimal_text.h).
 std::string shortestDouble(double value);
 
 // `text` as a JSON string literal, quotes included, escaped as Python's json module does.

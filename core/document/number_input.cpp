@@ -1,6 +1,7 @@
 #include "core/document/number_input.h"
 
-#include <charconv>
+#include "core/document/decimal_text.h"
+
 #include <cmath>
 
 namespace attnbook {
@@ -51,7 +52,7 @@ std::optional<double> readTypedNumber(std::string_view text, std::string& reason
         ++first;
     }
     double value = 0.0;
-    const auto [end, error] = std::from_chars(first, last, value);
+    const auto [end, error] = decimalFromChars(first, last, value);
     if (error == std::errc::result_out_of_range) {
         reason = cleaned + " is too large: it must be a finite number";
         return std::nullopt;

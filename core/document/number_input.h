@@ -12,7 +12,7 @@ namespace attnbook {
 
 // The number in `text`, or nullopt with `reason` set. Spaces around it are ignored; accepts a
 // leading + and the real minus sign (−) the window writes; refuses empty text, decimal commas,
-// trailing junk and anything that is not finite. Follows no locale (std::from_chars).
+// trailing junk and anything that is not finite. Follows no locale (decimalFromChars).
 std::optional<double> readTypedNumber(std::string_view text, std::string& reason);
 
 } // namespace attnbook

@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -18,7 +17,9 @@ void appendLittleEndian(std::string& out, std::uint64_t value) {
 
 void appendDouble(std::string& out, double value) {
     static_assert(sizeof(double) == sizeof(std::uint64_t));
-    appendLittleEndian(out, std::bit_cast<std::uint64_t>(value));
+    std::uint64_t bits = 0; // std::bit_cast, which the libc++ of emscripten 3.1.6 lacks
+    std::memcpy(&bits, &value, sizeof bits);
+    appendLittleEndian(out, bits);
 }
 
 } // namespace

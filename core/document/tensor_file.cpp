@@ -3,10 +3,12 @@
 // be wrong. They share the shape and limit checks at the top.
 #include "core/document/tensor_file.h"
 
+#include "core/document/decimal_text.h"
+
 #include <csv.h>
 #include <nlohmann/json.hpp>
 
-#include <charconv>
+#include <charconv> // std::from_chars for the whole numbers of a .npy shape
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -342,7 +344,7 @@ struct CsvState {
             token.remove_prefix(1);
         }
         double value = 0;
-        const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+        const auto [end, ec] = decimalFromChars(token.data(), token.data() + token.size(), value);
         if (ec != std::errc() || end != token.data() + token.size()) {
             const std::string shown(text, std::min<size_t>(length, 40));
             error = where + "'" + shown + "' is not a number (a table of numbers only: " +

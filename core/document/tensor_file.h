@@ -12,7 +12,7 @@
 //   which allocates whatever the header's shape says before any check and
 //   accepts no dtype but the one asked for at compile time.
 // .csv/.tsv: fields split by libcsv (a well-kept RFC 4180 parser), each
-//   field converted with std::from_chars, which follows no locale (Qt sets
+//   field converted with decimalFromChars (decimal_text.h), which follows no locale (Qt sets
 //   LC_NUMERIC from the environment, and strtod would read "0.5" as 0 under
 //   de_DE). Armadillo's csv_ascii loader was not used: it turns text, empty
 //   fields and missing fields into 0 without a word and stops at a blank line.

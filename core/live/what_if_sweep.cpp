@@ -237,7 +237,9 @@ std::string shortened(std::string text, size_t longest = 40) {
     return text;
 }
 
-std::string quoted(const std::string& text) {
+// (Not `quoted`: an unqualified call with a std::string that is not const finds std::quoted
+// too, by argument-dependent lookup, wherever <iomanip> is included, and takes it.)
+std::string inQuotes(const std::string& text) {
     return "'" + shortened(text, 60) + "'";
 }
 
@@ -373,7 +375,7 @@ class Sweep {
             if (numbersChanged) {
                 if (const std::string said = numberWords(sentence.words); !said.empty()) {
                     suspects_[s].push_back(
-                        {setting, quoted(said), whatIf.now, Suspect::Kind::Numbers, key,
+                        {setting, inQuotes(said), whatIf.now, Suspect::Kind::Numbers, key,
                          sentence.values.empty() ? std::vector<std::string>{whatIf.cellId + "."}
                                                  : changedReads});
                 }
@@ -381,8 +383,8 @@ class Sweep {
             if (firstChanged) {
                 const size_t v = *firstChanged;
                 suspects_[s].push_back({setting,
-                                        quoted(shownBefore_[s][v]),
-                                        quoted(shown(now, sentence.values[v])),
+                                        inQuotes(shownBefore_[s][v]),
+                                        inQuotes(shown(now, sentence.values[v])),
                                         Suspect::Kind::Value,
                                         {},
                                         {}});
@@ -466,7 +468,7 @@ class Sweep {
         const std::string& now = whatIf.now;
         for (const std::string& word : topicWords(key)) {
             if (const size_t at = findWord(sentence.words, word); at != std::string::npos) {
-                return Suspect{{},  quoted(sentence.words.substr(at, word.size())),
+                return Suspect{{},  inQuotes(sentence.words.substr(at, word.size())),
                                now, Suspect::Kind::Setting,
                                {},  {}};
             }
@@ -478,7 +480,7 @@ class Sweep {
                 const std::string said = count + " " + noun;
                 if (findWord(sentence.words, said) != std::string::npos &&
                     (count != "one" && count != "1" && count != "single") == (noun.back() == 's')) {
-                    return Suspect{{}, quoted(said), now, Suspect::Kind::Setting, {}, {}};
+                    return Suspect{{}, inQuotes(said), now, Suspect::Kind::Setting, {}, {}};
                 }
             }
         }
@@ -491,7 +493,7 @@ class Sweep {
             if (moved && (namesTokenByHand(sentence.words, label) ||
                           namesTokenBare(sentence.words, label))) {
                 return Suspect{{},
-                               quoted(label),
+                               inQuotes(label),
                                "token " + std::to_string(i + 1) + ": " +
                                    (i < tokensNow.size() ? tokensNow[i] : std::string("none")),
                                Suspect::Kind::Setting,

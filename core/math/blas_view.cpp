@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <vector>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -132,6 +133,36 @@ void smallGemm(Op, Op, double, const BlasView&, const BlasView&, double, const B
                arma::uword) {}
 #endif
 
+#if !defined(ARMA_USE_BLAS)
+// Armadillo without a BLAS (configured with ARMA_DONT_USE_BLAS, as the WebAssembly build is):
+// plain loops, op(A) copied row by row first so that each entry of C is one contiguous dot
+// product, summed in the order p = 0, 1, … as smallGemm sums it.
+void loopGemm(Op opA, Op opB, double alpha, const BlasView& a, const BlasView& b, double beta,
+              const BlasView& c, arma::uword k) {
+    const arma::uword m = c.rows;
+    std::vector<double> rows(m * k); // op(A)(i, p) at rows[i * k + p]
+    for (arma::uword i = 0; i < m; ++i) {
+        for (arma::uword p = 0; p < k; ++p) {
+            rows[i * k + p] = opA == Op::None ? a.at(i, p) : a.at(p, i);
+        }
+    }
+    std::vector<double> column(k); // op(B)(:, j)
+    for (arma::uword j = 0; j < c.cols; ++j) {
+        for (arma::uword p = 0; p < k; ++p) {
+            column[p] = opB == Op::None ? b.at(p, j) : b.at(j, p);
+        }
+        for (arma::uword i = 0; i < m; ++i) {
+            const double* row = rows.data() + i * k;
+            double sum = 0.0;
+            for (arma::uword p = 0; p < k; ++p) {
+                sum += row[p] * column[p];
+            }
+            c.at(i, j) = beta == 0.0 ? alpha * sum : alpha * sum + beta * c.at(i, j);
+        }
+    }
+}
+#endif
+
 } // namespace
 
 void gemm(Op opA, Op opB, double alpha, const BlasView& a, const BlasView& b, double beta,
@@ -157,6 +188,7 @@ void gemm(Op opA, Op opB, double alpha, const BlasView& a, const BlasView& b, do
         smallGemm(opA, opB, alpha, a, b, beta, c, k);
         return;
     }
+#if defined(ARMA_USE_BLAS)
     const char ta = opA == Op::None ? 'N' : 'T';
     const char tb = opB == Op::None ? 'N' : 'T';
     const arma::blas_int bm = static_cast<arma::blas_int>(m);
@@ -167,6 +199,9 @@ void gemm(Op opA, Op opB, double alpha, const BlasView& a, const BlasView& b, do
     const arma::blas_int ldc = static_cast<arma::blas_int>(std::max<arma::uword>(1, c.ld));
     arma::blas::gemm<double>(&ta, &tb, &bm, &bn, &bk, &alpha, a.data, &lda, b.data, &ldb, &beta,
                              c.data, &ldc);
+#else
+    loopGemm(opA, opB, alpha, a, b, beta, c, k);
+#endif
 }
 
 } // namespace attnbook

@@ -163,7 +163,7 @@ double expShiftedPortable(const double* in, double* out, int count, double shift
     return total;
 }
 
-bool cpuHasAvx2() {
+[[maybe_unused]] bool cpuHasAvx2() {
     return false;
 }
 
