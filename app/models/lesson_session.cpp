@@ -7,11 +7,11 @@
 #include "app/models/file_url.h"
 #include "app/models/quiz_cell_model.h"
 #include "app/models/transformer_cell_model.h"
-#include "app/models/weights_file.h"
 #include "core/document/data_files.h"
 #include "core/live/trained_weights_keep.h"
 #include "core/live/undo_timeline.h"
 #include "exports/lesson_source.h"
+#include "exports/output_policy.h"
 
 #include <QDir>
 #include <QFile>
@@ -469,8 +469,11 @@ std::string LessonSession::keepTrainedWeights(const std::string& id, const Trans
     if (QFileInfo::exists(path) && !replace) {
         return kept.fileName + " is already beside the lesson";
     }
-    if (const auto error = writeWeightsFile(path, kept.fileBytes)) {
-        return kept.fileName + ": " + error->toStdString();
+    // The one writer of users' files: links followed, no FIFO or device, atomic, the replaced
+    // file's owner and mode kept (exports/output_policy.h).
+    QString error;
+    if (!writeOutputFile(path, QByteArray::fromStdString(kept.fileBytes), &error)) {
+        return error.toStdString();
     }
     // The file may have been read before (a Keep replaced): the cell reads it afresh.
     live_.forgetReadFiles();

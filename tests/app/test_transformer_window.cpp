@@ -21,6 +21,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace attnbook;
 
 namespace {
@@ -399,6 +401,15 @@ After b the model says {{l.next[0].word}}.
         QVERIFY2(again->keepWeights(false).contains(QLatin1String("already beside the lesson")),
                  qPrintable(again->keepWeights(false)));
         QVERIFY(session.documentText().contains(QLatin1String("train:")));
+        // A FIFO of that name is refused, as every output of attnbook's, and left as it was.
+        const QString weights = dir.filePath(QStringLiteral("l.safetensors"));
+        QVERIFY(QFile::remove(weights));
+        QCOMPARE(::mkfifo(QFile::encodeName(weights).constData(), 0600), 0);
+        const QString fifo = again->keepWeights(true);
+        QVERIFY2(fifo.contains(QLatin1String("FIFO")), qPrintable(fifo));
+        QVERIFY(QFileInfo(weights).exists() && !QFileInfo(weights).isFile());
+        QVERIFY(session.documentText().contains(QLatin1String("train:")));
+        QVERIFY(QFile::remove(weights));
         QCOMPARE(again->keepWeights(true), QString());
         QVERIFY(!session.documentText().contains(QLatin1String("train:")));
 
