@@ -55,7 +55,7 @@ usage:
   attnbook edit FILE --set ID.KEY=YAML... [--out OUT]
                                        apply changes to cells and save
   attnbook new FILE                    a new lesson from the template
-  attnbook shot FILE --out PAGE.png [--width W] [--cell ID] [--theme light|dark]
+  attnbook shot FILE --out PAGE.png [--width W] [--cell ID] [--theme light|dark] [--max-seconds S]
   attnbook --version | --help
 
 limits (check, compute): a cell whose estimated cost passes them is refused before

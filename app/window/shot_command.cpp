@@ -10,6 +10,7 @@
 #include "exports/output_policy.h"
 
 #include <QBuffer>
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QGuiApplication>
@@ -34,12 +35,13 @@ struct ShotOptions {
     int width = 1180;
     QString cell;
     QString theme = QStringLiteral("light");
+    int maxSeconds = 10;
 };
 
 int usage(const QString& message) {
     std::cerr << "attnbook shot: " << message.toStdString()
               << "\nusage: attnbook shot FILE --out PAGE.png [--width W] [--cell ID] "
-                 "[--theme light|dark]\n";
+                 "[--theme light|dark] [--max-seconds S]\n";
     return ExitUsage;
 }
 
@@ -47,8 +49,9 @@ int usage(const QString& message) {
 // returns the exit code on a usage error.
 std::optional<int> parse(const QStringList& arguments, ShotOptions& options) {
     const CommandOptions given = parseCommandOptions(
-        arguments,
-        {.valued = {"--out", "--width", "--cell", "--theme"}, .repeatable = {}, .flags = {}});
+        arguments, {.valued = {"--out", "--width", "--cell", "--theme", "--max-seconds"},
+                    .repeatable = {},
+                    .flags = {}});
     if (!given.error.empty()) {
         return usage(QString::fromStdString(given.error));
     }
@@ -63,6 +66,16 @@ std::optional<int> parse(const QStringList& arguments, ShotOptions& options) {
             return usage(QStringLiteral(
                              "--width must be a whole number of pixels from 320 to 8000, not '%1'")
                              .arg(width));
+        }
+    }
+    if (given.has("--max-seconds")) {
+        const QString seconds = QString::fromStdString(given.value("--max-seconds"));
+        bool ok = false;
+        options.maxSeconds = seconds.toInt(&ok);
+        if (!ok || options.maxSeconds < 3 || options.maxSeconds > 3600) {
+            return usage(
+                QStringLiteral("--max-seconds must be a whole number from 3 to 3600, not '%1'")
+                    .arg(seconds));
         }
     }
     if (given.has("--theme")) {
@@ -99,18 +112,21 @@ bool reportErrors(const LessonSession& session, const ShotOptions& options) {
 
 // Runs the event loop until `height()` has stayed the same for a while:
 // layouts, text and charts settle over a few frames.
-qreal settle(const std::function<qreal()>& height) {
+// Four quiet frames are enough: six cost attention.md a second more and drew the same pixels.
+// A deadline that passes ends the wait (the picture shows what is laid out by then), but never
+// before one round of events: without it the window is not even laid out.
+qreal settle(const std::function<qreal()>& height, const QDeadlineTimer& deadline) {
     QElapsedTimer total;
     total.start();
     qreal last = -1;
     int stable = 0;
-    while (total.elapsed() < 20000 && stable < 6) {
+    do {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-        QThread::msleep(15);
+        QThread::msleep(10);
         const qreal now = height();
         stable = now == last ? stable + 1 : 0;
         last = now;
-    }
+    } while (total.elapsed() < 20000 && !deadline.hasExpired() && stable < 4);
     return last;
 }
 
@@ -131,31 +147,60 @@ QQuickItem* itemNamed(QQuickItem* item, const QString& name) {
 // Past this height a PNG is unwieldy and some viewers refuse it.
 constexpr int kMaximumHeight = 32000;
 
+// The picture drawWholePage made, and why it may stop short of the page's end.
+struct WholePage {
+    QImage image;
+    int pageHeight = 0;      // the page's full height, in pixels
+    double wholeSeconds = 0; // the estimated time for the whole page (when cut for time)
+    bool cutForTime = false; // the picture stops where the time ran out
+};
+
 // The whole page of the window, drawn a screen at a time with the lesson view scrolled over
 // it, so that only the rows near the screen are built (LessonView lets the others go): with
 // the window as tall as the page, every row of attention.md was built at once and the
 // command peaked at 509 MB. A first pass builds every row once, so that
-// each keeps its own height and the page's height is final; the second draws. The outline
-// beside the view is drawn from the first screen: a longer outline is cut there.
-QImage drawWholePage(QQuickWindow& window, int width) {
-    constexpr int kScreen = 1500;
+// each keeps its own height and the page's height is final; the second draws, and costs about
+// what the first did. The first pass therefore stops once it has used half of the time left
+// (`deadline`), and the picture ends where it stopped: a long lesson gives the first part of
+// its page within the time asked (docs/command-line.md), with the estimate for the whole.
+// The outline beside the view is drawn from the first screen: a longer outline is cut there.
+WholePage drawWholePage(QQuickWindow& window, int width, const QDeadlineTimer& deadline) {
+    // A screen of 4000 pixels: fewer screens settle (each settle waits a few quiet frames),
+    // at some 400 MB for attention.md.
+    constexpr int kScreen = 4000;
     window.resize(width, kScreen);
     const auto pageHeight = [&window] { return window.property("pageHeight").toReal(); };
-    settle(pageHeight);
+    settle(pageHeight, deadline);
     QQuickItem* view = itemNamed(window.contentItem(), QStringLiteral("lessonView"));
-    if (!view) {
+    // The view is laid out, or the screens below could not be counted.
+    if (!view || view->height() < 100) {
         return {};
     }
     const auto lastTop = [view] {
         return std::max(0.0, view->property("contentHeight").toReal() - view->height());
     };
+    WholePage result;
     // Only as far as the picture goes: a lesson of 40,000 paragraphs was built row by row to
     // its end (minutes) for a picture cut at kMaximumHeight.
+    QElapsedTimer building;
+    building.start();
+    const qint64 buildingBudget = deadline.remainingTime() / 2;
+    qreal built = 0;
     for (qreal y = 0; y <= std::min<qreal>(lastTop(), kMaximumHeight); y += view->height()) {
+        if (y > 0 && building.elapsed() >= buildingBudget) {
+            result.cutForTime = true;
+            const double perPixel = double(building.elapsed()) / 1000.0 / built;
+            result.wholeSeconds = 2 * perPixel * std::min<qreal>(pageHeight(), kMaximumHeight);
+            break;
+        }
         view->setProperty("contentY", y);
-        settle(pageHeight);
+        settle(pageHeight, deadline);
+        built = y + view->height();
     }
-    const int height = std::clamp(int(std::ceil(pageHeight())), 200, kMaximumHeight);
+    result.pageHeight = int(std::ceil(pageHeight()));
+    const int drawnTo = result.cutForTime ? int(std::ceil(view->mapToScene({0, 0}).y() + built))
+                                          : result.pageHeight;
+    const int height = std::clamp(drawnTo, 200, kMaximumHeight);
     QImage page(width, height, QImage::Format_RGB888);
     const QPointF viewAt = view->mapToScene(QPointF(0, 0));
     const int viewTop = int(std::round(viewAt.y()));
@@ -164,7 +209,7 @@ QImage drawWholePage(QQuickWindow& window, int width) {
     for (qreal at = 0;; at += view->height()) {
         const qreal y = std::min(at, lastTop());
         view->setProperty("contentY", y);
-        settle(pageHeight);
+        settle(pageHeight, deadline);
         const QImage screen = window.grabWindow();
         if (screen.isNull()) {
             return {};
@@ -184,12 +229,15 @@ QImage drawWholePage(QQuickWindow& window, int width) {
             break;
         }
     }
-    return page;
+    result.image = page;
+    return result;
 }
 
 } // namespace
 
 int runShotCommand(const QStringList& arguments) {
+    QElapsedTimer started;
+    started.start();
     ShotOptions options;
     if (const std::optional<int> code = parse(arguments, options)) {
         return *code;
@@ -203,6 +251,10 @@ int runShotCommand(const QStringList& arguments) {
         std::cerr << problem.toStdString() << '\n';
         return ExitOutputFailed;
     }
+    // The time asked for starts with the command: reading the lesson and making the window
+    // count.
+    const QDeadlineTimer deadline(
+        std::max<qint64>(0, options.maxSeconds * 1000 - started.elapsed()));
     // The software renderer draws the same pixels with or without a GPU.
     QQuickWindow::setGraphicsApi(QSGRendererInterface::Software);
     chooseControlsStyle();
@@ -233,7 +285,11 @@ int runShotCommand(const QStringList& arguments) {
                   << options.cell.toStdString() << "'\n";
         return ExitUsage;
     }
-    const QImage image = drawWholePage(*window, options.width);
+    // What is left of --max-seconds, less the PNG's encoding (up to two seconds for the tallest
+    // picture on this machine) and writing.
+    const QDeadlineTimer drawing(std::max<qint64>(0, deadline.remainingTime() - 2500));
+    const WholePage page = drawWholePage(*window, options.width, drawing);
+    const QImage& image = page.image;
     if (image.isNull()) {
         std::cerr << "attnbook shot: the window could not be drawn\n";
         return ExitOutputFailed;
@@ -252,8 +308,14 @@ int runShotCommand(const QStringList& arguments) {
         std::cerr << error.toStdString() << '\n';
         return ExitOutputFailed;
     }
-    if (const qreal height = window->property("pageHeight").toReal(); height > kMaximumHeight) {
-        std::cerr << "attnbook shot: the page is " << int(height)
+    if (page.cutForTime) {
+        std::cerr << "attnbook shot: the image shows the first " << image.height() << " of "
+                  << std::min(page.pageHeight, kMaximumHeight)
+                  << " pixels: the whole page would take about "
+                  << int(std::ceil(page.wholeSeconds)) << " s to draw, and --max-seconds is "
+                  << options.maxSeconds << " (--cell ID draws one cell)\n";
+    } else if (page.pageHeight > kMaximumHeight) {
+        std::cerr << "attnbook shot: the page is " << page.pageHeight
                   << " pixels tall; the image shows the first " << kMaximumHeight << "\n";
     }
     return ExitDone;

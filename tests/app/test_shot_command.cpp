@@ -100,6 +100,39 @@ class ShotCommandTest : public QObject {
         QVERIFY(!QImage(out).isNull());
     }
 
+    // A long lesson is drawn as far as --max-seconds allows, and the command says where the
+    // picture stops and how long the whole page would take (docs/command-line.md). Before, a
+    // page of 3000 paragraphs was built and drawn to 32,000 pixels whatever it took (15-40 s).
+    // Three seconds leave time for a screen or two.
+    void aLongLessonIsDrawnAsFarAsTheTimeAllows() {
+        QTemporaryDir dir;
+        QByteArray lesson = "# Long\n\n";
+        for (int i = 0; i < 3000; ++i) {
+            lesson += "## Part " + QByteArray::number(i) +
+                      "\n\nA paragraph long enough to wrap over two lines at this width of the "
+                      "page, so that the page grows well past what can be drawn in time.\n\n";
+        }
+        const QString path = dir.filePath(QStringLiteral("long.md"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(lesson) == lesson.size());
+        file.close();
+        const QString out = dir.filePath(QStringLiteral("long.png"));
+        const Run run = shot({path, QStringLiteral("--out"), out, QStringLiteral("--max-seconds"),
+                              QStringLiteral("3")});
+        QCOMPARE(run.exitCode, 0);
+        const QImage page(out);
+        QVERIFY(!page.isNull());
+        QVERIFY2(page.height() < 32000, qPrintable(QString::number(page.height())));
+        QVERIFY(inkShare(page) > 0.01);
+        const QString said = QStringLiteral("attnbook shot: the image shows the first %1 of 32000 "
+                                            "pixels: the whole page would take about ")
+                                 .arg(page.height());
+        QVERIFY2(run.errors.contains(said), qPrintable(run.errors));
+        QVERIFY2(run.errors.contains(QStringLiteral("and --max-seconds is 3 (--cell ID draws one "
+                                                    "cell)")),
+                 qPrintable(run.errors));
+    }
+
     void usageErrors() {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("x.png"));
@@ -113,6 +146,15 @@ class ShotCommandTest : public QObject {
                        QStringLiteral("wide")})
                      .exitCode,
                  2);
+        for (const char* seconds : {"2", "3601", "soon"}) {
+            const Run run = shot({kLesson, QStringLiteral("--out"), out,
+                                  QStringLiteral("--max-seconds"), QString::fromLatin1(seconds)});
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(run.errors.contains(QStringLiteral("--max-seconds must be a whole number "
+                                                        "from 3 to 3600, not '%1'")
+                                             .arg(QString::fromLatin1(seconds))),
+                     qPrintable(run.errors));
+        }
         const Run noCell = shot({kLesson, QStringLiteral("--out"), out, QStringLiteral("--cell"),
                                  QStringLiteral("nope")});
         QCOMPARE(noCell.exitCode, 2);
