@@ -2,7 +2,7 @@
 #include "app/cli/command_line.h"
 #include "app/window/shot_command.h"
 #include "app/window/window.h"
-#include "exports/lesson_source.h"
+#include "files/lesson_source.h"
 
 #include <QApplication>
 #include <QCoreApplication>

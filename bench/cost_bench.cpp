@@ -18,7 +18,7 @@
 #include "core/document/lesson.h"
 #include "core/live/reader_what_ifs.h"
 #include "core/live/what_if_sweep.h"
-#include "exports/worksheet_pdf.h"
+#include "exports/worksheet/worksheet_pdf.h"
 
 #include <cstdio>
 #include <filesystem>

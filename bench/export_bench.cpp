@@ -5,8 +5,8 @@
 //
 //   attnbook-export-bench [LESSON.md] [--runs N]
 #include "exports/lesson_bundle.h"
-#include "exports/pdf_lesson.h"
-#include "exports/worksheet_pdf.h"
+#include "exports/pdf/pdf_lesson.h"
+#include "exports/worksheet/worksheet_pdf.h"
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QTemporaryDir>

@@ -1,6 +1,6 @@
 # Writes OUTPUT, a C++ header that holds the bytes of INPUT as `inline constexpr char NAME[]`
 # in namespace attnbook::embedded, so that text the program writes out whole (the notebook's
-# Python, exports/python/*.py) is a real file a reader can open and lint, and still needs no
+# Python, exports/notebook/python/*.py) is a real file a reader can open and lint, and still needs no
 # file at run time. Run at build time by add_custom_command:
 #   cmake -DINPUT=in.py -DOUTPUT=out.h -DNAME=identifier -P embed_text.cmake
 set(delimiter "embedded_text") # at most 16 characters (C++)

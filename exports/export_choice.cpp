@@ -1,6 +1,6 @@
 #include "exports/export_choice.h"
 
-#include "exports/worksheet_pdf.h"
+#include "exports/worksheet/worksheet_pdf.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>

@@ -7,8 +7,8 @@
 
 #include "core/document/data_files.h"
 #include "exports/export_choice.h"
-#include "exports/export_control.h"
 #include "exports/export_request.h"
+#include "files/export_control.h"
 
 #include <QString>
 #include <QTemporaryDir>

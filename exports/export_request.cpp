@@ -1,13 +1,13 @@
 #include "exports/export_request.h"
 
 #include "core/document/lesson.h"
-#include "exports/bundle_writer.h"
-#include "exports/export_output.h"
+#include "exports/bundle/bundle_writer.h"
+#include "exports/html/lesson_html.h"
 #include "exports/lesson_bundle.h"
-#include "exports/lesson_html.h"
-#include "exports/lesson_notebook.h"
-#include "exports/pdf_lesson.h"
-#include "exports/worksheet_variants.h"
+#include "exports/notebook/lesson_notebook.h"
+#include "exports/pdf/pdf_lesson.h"
+#include "exports/worksheet/worksheet_variants.h"
+#include "files/export_output.h"
 
 #include <QtCore/QCoreApplication>
 #include <QtCore/QDir>

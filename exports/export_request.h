@@ -14,9 +14,9 @@
 
 #include "core/document/data_files.h"
 #include "core/document/diagnostic.h"
-#include "exports/export_control.h"
-#include "exports/pdf_style.h"
-#include "exports/worksheet_pdf.h"
+#include "exports/paint/pdf_style.h"
+#include "exports/worksheet/worksheet_pdf.h"
+#include "files/export_control.h"
 
 #include <QtCore/QByteArray>
 #include <QtCore/QString>

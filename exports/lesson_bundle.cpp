@@ -1,13 +1,13 @@
 #include "exports/lesson_bundle.h"
 
-#include "exports/bundle_reader.h"
+#include "files/bundle_reader.h"
 
-#include "exports/export_output.h"
-#include "exports/lesson_html.h"
-#include "exports/lesson_notebook.h"
-#include "exports/pdf_figures.h"
-#include "exports/pdf_lesson.h"
-#include "exports/worksheet_pdf.h"
+#include "exports/html/lesson_html.h"
+#include "exports/notebook/lesson_notebook.h"
+#include "exports/paint/pdf_figures.h"
+#include "exports/pdf/pdf_lesson.h"
+#include "exports/worksheet/worksheet_pdf.h"
+#include "files/export_output.h"
 
 #include <QtCore/QBuffer>
 #include <QtCore/QRegularExpression>

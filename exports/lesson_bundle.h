@@ -23,18 +23,15 @@
 //   lesson.ipynb              the lesson's Jupyter twin (lesson_notebook.h)
 //   lesson.html               the lesson as one offline web page (lesson_html.h)
 
-#include "exports/bundle_writer.h"
-#include "exports/export_control.h"
-#include "exports/pdf_style.h"
+#include "exports/bundle/bundle_writer.h"
+#include "exports/paint/pdf_style.h"
+#include "files/export_control.h"
 
 #include "core/document/lesson.h"
 
 #include <vector>
 
 namespace attnbook {
-
-// Where a bundle keeps the files that cells read: data/files/PATH.
-inline const QString kBundleDataFilesFolder = QStringLiteral("data/files/");
 
 struct BundleOptions {
     Paper paper = Paper::A4;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The static checks that the README's test command (scripts/test.sh, so .ci/run) runs after the
-# build: clang-format (the checked-in .clang-format) over every C++ file, and qmllint over
+# build: clang-format (the checked-in .clang-format) over every C++ file, the layers' include
+# rules (scripts/check_layers.py), and qmllint over
 # every QML file with no warning. Usage: scripts/lint.sh [BUILD_DIR]   (default build/)
 # Fix formatting with: clang-format -i FILE...
 set -euo pipefail
@@ -9,7 +10,7 @@ build="${1:-$here/build}"
 cd "$here"
 status=0
 
-mapfile -t sources < <(find app bench core exports tests \( -name '*.cpp' -o -name '*.h' \) \
+mapfile -t sources < <(find app bench core exports files tests \( -name '*.cpp' -o -name '*.h' \) \
     -not -path '*/fixtures/*' | sort)
 if clang-format --dry-run --Werror "${sources[@]}" 2>/tmp/attnbook-format.$$; then
     echo "lint: clang-format: ${#sources[@]} files formatted"
@@ -20,6 +21,11 @@ else
     status=1
 fi
 rm -f /tmp/attnbook-format.$$
+
+# The layers' include rules (docs/architecture.md).
+if ! python3 "$here/scripts/check_layers.py" "$here"; then
+    status=1
+fi
 
 # qmllint reads the types of Attnbook.Models from the build's QML modules. Debian's QtQuick.Pdf
 # 6.4 type information defines PdfStyle twice, and qmllint reports that with no file or line,

@@ -14,9 +14,9 @@
 #include "core/live/what_if_sweep.h"
 #include "exports/export_request.h"
 #include "exports/lesson_bundle.h"
-#include "exports/lesson_source.h"
-#include "exports/output_policy.h"
-#include "exports/worksheet_variants.h"
+#include "exports/worksheet/worksheet_variants.h"
+#include "files/lesson_source.h"
+#include "files/output_policy.h"
 
 #include <QFile>
 #include <QFileInfo>

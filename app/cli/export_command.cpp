@@ -5,9 +5,9 @@
 #include "app/cli/cost_limit_options.h"
 #include "exports/export_request.h"
 #include "exports/export_summary.h"
-#include "exports/lesson_source.h"
-#include "exports/output_policy.h"
-#include "exports/worksheet_variants.h"
+#include "exports/worksheet/worksheet_variants.h"
+#include "files/lesson_source.h"
+#include "files/output_policy.h"
 
 #include <algorithm>
 #include <iostream>

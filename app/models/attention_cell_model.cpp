@@ -10,7 +10,7 @@
 #include "core/document/matrix_names.h"
 #include "core/document/setting_words.h"
 #include "core/math/shares_shown.h"
-#include "exports/pdf_figures.h"
+#include "exports/paint/pdf_figures.h"
 
 #include <algorithm>
 
@@ -80,7 +80,7 @@ QStringList AttentionCellModel::tokens() const {
 }
 
 QStringList AttentionCellModel::keyLabels() const {
-    return attnbook::keyLabels(*result_); // exports/pdf_figures.h
+    return attnbook::keyLabels(*result_); // exports/paint/pdf_figures.h
 }
 
 QStringList AttentionCellModel::queryLabels() const {

@@ -4,8 +4,8 @@
 #include "app/models/file_url.h"
 #include "app/models/lesson_session.h"
 #include "app/models/problem_list_model.h"
-#include "app/window/lesson_data_carry.h"
-#include "exports/output_policy.h"
+#include "files/lesson_data_carry.h"
+#include "files/output_policy.h"
 
 #include <QFileInfo>
 #include <QUrl>

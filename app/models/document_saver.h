@@ -5,8 +5,8 @@
 // itself) offered when the lesson is opened again after a crash, and
 // noticing when another program changes the file.
 
-#include "app/window/lesson_file.h"
-#include "app/window/recovery_store.h"
+#include "files/lesson_file.h"
+#include "files/recovery_store.h"
 
 #include <QObject>
 #include <QTimer>

@@ -3,8 +3,8 @@
 #include "app/models/file_url.h"
 #include "app/models/lesson_session.h"
 #include "exports/export_summary.h"
-#include "exports/worksheet_pdf.h"
-#include "exports/worksheet_variants.h"
+#include "exports/worksheet/worksheet_pdf.h"
+#include "exports/worksheet/worksheet_variants.h"
 
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>

@@ -10,8 +10,8 @@
 #include "core/document/data_files.h"
 #include "core/live/trained_weights_keep.h"
 #include "core/live/undo_timeline.h"
-#include "exports/lesson_source.h"
-#include "exports/output_policy.h"
+#include "files/lesson_source.h"
+#include "files/output_policy.h"
 
 #include <QDir>
 #include <QFile>
@@ -470,7 +470,7 @@ std::string LessonSession::keepTrainedWeights(const std::string& id, const Trans
         return kept.fileName + " is already beside the lesson";
     }
     // The one writer of users' files: links followed, no FIFO or device, atomic, the replaced
-    // file's owner and mode kept (exports/output_policy.h).
+    // file's owner and mode kept (files/output_policy.h).
     QString error;
     if (!writeOutputFile(path, QByteArray::fromStdString(kept.fileBytes), &error)) {
         return error.toStdString();

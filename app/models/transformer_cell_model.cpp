@@ -8,7 +8,7 @@
 #include "core/document/cell_cost.h"
 #include "core/document/setting_words.h"
 #include "core/live/transformer_steps.h"
-#include "exports/heat_palette.h"
+#include "exports/paint/heat_palette.h"
 
 #include <QLocale>
 #include <QThreadPool>

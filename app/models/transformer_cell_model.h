@@ -225,7 +225,7 @@ class TransformerCellModel : public QObject {
         return !complete() && live_.settings().pick == PickKind::Sample;
     }
     // A diverging colour for t in [−1, 1] and a sequential one for t in [0, 1], from the
-    // heatmaps' palette (exports/heat_palette.h).
+    // heatmaps' palette (exports/paint/heat_palette.h).
     Q_INVOKABLE QColor changeColour(double t, bool dark) const;
     Q_INVOKABLE QColor shareColour(double t, bool dark) const;
     Q_INVOKABLE QColor textOn(const QColor& background) const;

@@ -3,8 +3,8 @@
 #include "app/models/attention_cell_model.h"
 #include "app/models/chart_cell_model.h"
 #include "app/window/save_dialog.h"
-#include "exports/output_policy.h"
-#include "exports/pdf_figures.h"
+#include "exports/paint/pdf_figures.h"
+#include "files/output_policy.h"
 
 #include <QBuffer>
 #include <QPainter>

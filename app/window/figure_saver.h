@@ -8,7 +8,7 @@
 
 #include "app/models/attention_cell_model.h"
 #include "app/models/chart_cell_model.h"
-#include "exports/pdf_layout.h"
+#include "exports/paint/pdf_layout.h"
 
 #include <QByteArray>
 #include <QObject>

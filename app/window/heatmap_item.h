@@ -8,7 +8,7 @@
 // the lesson authored.
 
 #include "app/models/attention_cell_model.h"
-#include "exports/heat_palette.h"
+#include "exports/paint/heat_palette.h"
 
 #include <QFont>
 #include <QHash>

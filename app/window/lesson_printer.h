@@ -8,8 +8,8 @@
 // at up to 300 dpi: the same page, not a second layout of it.
 
 #include "app/models/lesson_session.h"
-#include "exports/export_control.h"
-#include "exports/pdf_style.h"
+#include "exports/paint/pdf_style.h"
+#include "files/export_control.h"
 
 #include <QObject>
 #include <QPageLayout>

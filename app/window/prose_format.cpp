@@ -1,6 +1,6 @@
 #include "app/window/prose_format.h"
 
-#include "exports/html_escape.h"
+#include "exports/html/html_escape.h"
 
 #include <QQuickTextDocument>
 #include <QTextBlock>

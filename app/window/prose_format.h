@@ -51,7 +51,7 @@ class ProseFormatter : public QObject {
     Q_INVOKABLE QString markdownAsHtml(const QString& markdown) const;
     // `text` (a lesson's word, a file path, a message) written as text inside markup that Qt
     // reads (a StyledText item, Qt Charts' titles and names): the page's one escaping function
-    // (exports/html_escape.h), so no text becomes a tag.
+    // (exports/html/html_escape.h), so no text becomes a tag.
     Q_INVOKABLE QString escapedMarkup(const QString& text) const;
 };
 

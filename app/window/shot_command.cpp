@@ -6,8 +6,8 @@
 #include "app/models/problem_list_model.h"
 #include "app/window/window.h"
 #include "core/document/diagnostic.h"
-#include "exports/lesson_source.h"
-#include "exports/output_policy.h"
+#include "files/lesson_source.h"
+#include "files/output_policy.h"
 
 #include <QBuffer>
 #include <QDeadlineTimer>

@@ -61,7 +61,7 @@ std::shared_ptr<const DataFiles> memoryDataFiles(std::map<std::string, std::stri
 
 // The files beside a lesson file at `lessonPath`: the folder it stands in. A path
 // with no folder of its own (empty, or a Qt resource ":/...") reads nothing. A bundle
-// or a resource brings its own source instead (exports/lesson_source.h); there is no
+// or a resource brings its own source instead (files/lesson_source.h); there is no
 // process-wide table from lesson paths to sources: each Lesson keeps its own. Cached
 // (cachedDataFiles): each file is read once however many values name it (200 references to a
 // 128 MiB file read it 200 times, 60 s).

@@ -1,4 +1,6 @@
 #include "core/document/document.h"
+#include "core/document/lesson_format_version.h"
+#include "core/document/markdown_headings.h"
 
 #include "core/document/text_scan.h"
 
@@ -197,26 +199,6 @@ int frontMatterEnd(const SourceText& text) {
     return -1;
 }
 
-std::string headingText(cmark_node* heading) {
-    std::string out;
-    cmark_iter* iter = cmark_iter_new(heading);
-    cmark_event_type event;
-    while ((event = cmark_iter_next(iter)) != CMARK_EVENT_DONE) {
-        cmark_node* node = cmark_iter_get_node(iter);
-        if (event != CMARK_EVENT_ENTER) {
-            continue;
-        }
-        const cmark_node_type type = cmark_node_get_type(node);
-        if (type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE) {
-            out += cmark_node_get_literal(node);
-        } else if (type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK) {
-            out += ' ';
-        }
-    }
-    cmark_iter_free(iter);
-    return out;
-}
-
 struct FoundCell {
     CellBlock cell;
     int lastLine = 0; // the closing fence, or the file's last line when unclosed
@@ -247,6 +229,9 @@ std::string readFrontMatter(const SourceText& text, Document& doc, Diagnostics& 
         if (!doc.frontMatter.values.isNull() && !doc.frontMatter.values.isMap()) {
             diagnostics.push_back(
                 {Severity::Error, 2, 1, "the front matter must be a map of keys (title: ...)", ""});
+        }
+        if (std::optional<Diagnostic> newer = lessonFormatProblem(doc.frontMatter.values)) {
+            diagnostics.push_back(std::move(*newer));
         }
     } catch (const YamlError& e) {
         diagnostics.push_back({Severity::Error, e.at.line, e.at.column, e.what(), ""});
@@ -341,7 +326,7 @@ std::vector<FoundCell> findCells(cmark_node* root, const SourceText& text, Docum
         const cmark_node_type type = cmark_node_get_type(node);
         if (type == CMARK_NODE_HEADING && cmark_node_get_heading_level(node) == 1 &&
             doc.firstHeading.empty()) {
-            doc.firstHeading = headingText(node);
+            doc.firstHeading = cmarkHeadingText(node);
         }
         if (type == CMARK_NODE_CODE_BLOCK) {
             if (std::optional<FoundCell> f = cellOfCodeBlock(node, root, text, doc, diagnostics)) {

@@ -16,7 +16,7 @@
 #include "core/live/what_if.h"
 #include "core/math/attention_engine.h"
 #include "core/math/transformer_engine.h"
-#include "exports/lesson_source.h"
+#include "files/lesson_source.h"
 #include "tests/app/window_items.h"
 #include "tests/test_files.h"
 

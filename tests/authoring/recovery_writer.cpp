@@ -2,7 +2,7 @@
 // copies of LESSON as fast as it can (version 1, 2, 3, ... each a few
 // hundred kilobytes) until it is killed. The test kills it with SIGKILL
 // at an arbitrary moment and then checks what was left behind.
-#include "app/window/recovery_store.h"
+#include "files/recovery_store.h"
 
 #include <QCoreApplication>
 

@@ -4,11 +4,11 @@
 #include "tests/test_files.h"
 
 #include "app/window/edit_history.h"
-#include "app/window/lesson_file.h"
-#include "app/window/recovery_store.h"
 #include "core/document/cell_editor.h"
 #include "core/document/cell_rename.h"
 #include "core/document/lesson.h"
+#include "files/lesson_file.h"
+#include "files/recovery_store.h"
 
 #include <QFile>
 #include <QProcess>

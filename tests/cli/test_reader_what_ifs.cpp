@@ -137,22 +137,22 @@ class TestReaderWhatIfs : public QObject {
         const QString second = QStringLiteral("try.tokens[1]");
         // The sentence's share and second word, its claim, the quiz's question (the second
         // word), answer and explanation.
-        QCOMPARE(claimAt(claims, 47, share).value("unresolved").toString(), why);
-        QCOMPARE(claimAt(claims, 47, second).value("unresolved").toString(), noRow);
+        QCOMPARE(claimAt(claims, 48, share).value("unresolved").toString(), why);
+        QCOMPARE(claimAt(claims, 48, second).value("unresolved").toString(), noRow);
         const QJsonObject claim =
-            claimAt(claims, 49,
+            claimAt(claims, 50,
                     QStringLiteral("try.head[0].weights[0][0] > try.head[0].weights[0][1] && "
                                    "try.tokens[0] != try.tokens[1]"));
         QCOMPARE(claim.value("holds").toBool(true), false);
         QCOMPARE(claim.value("unresolved").toString(), why);
-        QCOMPARE(claimAt(claims, 69, second).value("unresolved").toString(), noRow);
-        QCOMPARE(claimAt(claims, 72, share).value("unresolved").toString(), why);
-        QCOMPARE(claimAt(claims, 74, share).value("unresolved").toString(), why);
+        QCOMPARE(claimAt(claims, 70, second).value("unresolved").toString(), noRow);
+        QCOMPARE(claimAt(claims, 73, share).value("unresolved").toString(), why);
+        QCOMPARE(claimAt(claims, 75, share).value("unresolved").toString(), why);
         for (const QJsonValue& c : claims) {
             QCOMPARE(c.toObject().value("holds").toBool(true), false);
         }
         // The quiz explanation's claim that names the three tokens.
-        QCOMPARE(claimAt(claims, 74,
+        QCOMPARE(claimAt(claims, 75,
                          QStringLiteral("try.n == 3 && try.tokens[0] == \"red\" && try.tokens[1] "
                                         "== \"blue\" && try.tokens[2] == \"red\""))
                      .value("unresolved")
@@ -196,7 +196,7 @@ class TestReaderWhatIfs : public QObject {
                                        QStringLiteral("--set"), QStringLiteral("try.tokens=[red]"),
                                        QStringLiteral("--set"), QStringLiteral("try.heads=1")});
         QCOMPARE(mixed.exitCode, 3);
-        QVERIFY2(mixed.err.contains(":47:1: error: this and 4 more bindings (to line 74) read past "
+        QVERIFY2(mixed.err.contains(":48:1: error: this and 4 more bindings (to line 75) read past "
                                     "the end of try's lists: binding "
                                     "{{try.head[0].weights[0][1]}}"),
                  mixed.err.constData());

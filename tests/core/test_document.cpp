@@ -81,6 +81,11 @@ const Expected kErrorFixtures[] = {
      "X must be a matrix: a non-empty list of rows, like [[1, 0], [0, 1]], n"},
     {"empty_tokens", Severity::Error, 4, 9, "a cell needs at least one token: tokens is empty"},
     {"focus_out_of_range", Severity::Error, 8, 8, "focus must be a row from 0 to 1, not 5"},
+    // docs/lesson-format.md "Version": a newer lesson is refused, not read wrongly.
+    {"format_newer", Severity::Error, 3, 18,
+     "this lesson is written for version 2 of the lesson format, and this a"},
+    {"format_not_whole", Severity::Error, 3, 18,
+     "attnbook-format is the version of the lesson format, a whole number f"},
     {"front_matter_unclosed", Severity::Error, 1, 1,
      "the front matter opened here is never closed with '---'"},
     {"heads_do_not_divide", Severity::Error, 8, 8, "3 heads do not divide the model width 4"},

@@ -127,7 +127,7 @@ TEST_CASE("keepOfAnEditedLoadedWeightKeepsTheFile") {
     }
     CHECK_MESSAGE(after.diagnostics.empty(), problems);
     REQUIRE_EQ(all.size(), size_t(1));
-    CHECK_EQ(all[0].line, 46);
+    CHECK_EQ(all[0].line, 47);
     CHECK_MESSAGE(all[0].message.find("claim is false: head.head[0].weights[1][0] > 0.9") == 0,
                   problems);
     CHECK_MESSAGE(all[0].message.find("head.head[0].weights[3][2] = 0.8995") != std::string::npos,

@@ -4,8 +4,8 @@
 // the top.
 #include "tests/test_files.h"
 
-#include "exports/bundle_reader.h"
-#include "exports/bundle_writer.h"
+#include "exports/bundle/bundle_writer.h"
+#include "files/bundle_reader.h"
 
 #include <quazip/quacrc32.h>
 #include <quazip/quazip.h>

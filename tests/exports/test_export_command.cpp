@@ -6,10 +6,10 @@
 #include "app/cli/command_line.h"
 #include "app/cli/exit_code.h"
 #include "app/cli/export_command.h"
-#include "exports/bundle_reader.h"
-#include "exports/bundle_writer.h"
+#include "exports/bundle/bundle_writer.h"
 #include "exports/lesson_bundle.h"
-#include "exports/lesson_source.h"
+#include "files/bundle_reader.h"
+#include "files/lesson_source.h"
 #include "tests/exports/pdf_text.h"
 
 #include <QtCore/QCryptographicHash>

@@ -2,10 +2,10 @@
 // byte for byte, escaping of JSON, Python and Markdown, chart formulas in NumPy, and the cells
 // of the shipped lesson. Executing the notebooks is notebook_numpy.py's job.
 #include "exports/export_request.h"
-#include "exports/lesson_notebook.h"
-#include "exports/notebook_cells.h"
-#include "exports/notebook_python.h"
-#include "exports/notebook_writer.h"
+#include "exports/notebook/lesson_notebook.h"
+#include "exports/notebook/notebook_cells.h"
+#include "exports/notebook/notebook_python.h"
+#include "exports/notebook/notebook_writer.h"
 
 #include <QtCore/QFile>
 #include <QtCore/QJsonArray>

@@ -10,7 +10,7 @@
 //   - every quiz's answer stays folded: one <details> and one </details>, in place,
 //   - the whole notebook runs from the top.
 // The reproducers of the hostile round come first in each field's list.
-#include "exports/lesson_notebook.h"
+#include "exports/notebook/lesson_notebook.h"
 
 #include "core/document/lesson.h"
 #include "core/math/attention_engine.h"

@@ -4,8 +4,8 @@
 // they came from), the model, the targets and the generation, and ends with attnbook's own
 // numbers to check against. Executing the notebooks and comparing every number with
 // `attnbook compute` to 1e-12 is notebook_transformer.py's job.
-#include "exports/lesson_notebook.h"
-#include "exports/notebook_python.h"
+#include "exports/notebook/lesson_notebook.h"
+#include "exports/notebook/notebook_python.h"
 
 #include <QtCore/QFile>
 #include <QtCore/QJsonArray>

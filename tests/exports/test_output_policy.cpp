@@ -1,12 +1,12 @@
-// The output policy (exports/output_policy.h) and the input rules (docs/command-line.md): outputs
+// The output policy (files/output_policy.h) and the input rules (docs/command-line.md): outputs
 // resolved and compared by the file they are, only regular files written, owner and mode kept;
 // inputs that are FIFOs refused at once; a bundle's lesson under the lesson limit.
 #include "tests/test_files.h"
 
-#include "exports/bundle_reader.h"
-#include "exports/bundle_writer.h"
-#include "exports/output_policy.h"
-#include "exports/worksheet_pdf.h"
+#include "exports/bundle/bundle_writer.h"
+#include "exports/worksheet/worksheet_pdf.h"
+#include "files/bundle_reader.h"
+#include "files/output_policy.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,9 +2,9 @@
 // searchable text in the PDF; the paper sizes; vector figures only; and the page layout rules
 // (a view moves whole to the next page, a heading never ends a page, paragraphs break between
 // lines with no widow or orphan).
-#include "exports/pdf_layout.h"
-#include "exports/pdf_lesson.h"
-#include "exports/pdf_prose.h"
+#include "exports/paint/pdf_layout.h"
+#include "exports/paint/pdf_prose.h"
+#include "exports/pdf/pdf_lesson.h"
 #include "tests/exports/pdf_text.h"
 
 #include <QtCore/QTemporaryDir>

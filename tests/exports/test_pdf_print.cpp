@@ -4,11 +4,11 @@
 // gaps, nothing past the margins, no text under 8 pt, chart ticks in one format, an outline of
 // the headings, Title/Author/Subject, tall views split rather than leave a third of a page empty,
 // code shaded and wrapped, answer boxes at least 22 × 8 mm.
-#include "exports/pdf_figures.h"
-#include "exports/pdf_layout.h"
-#include "exports/pdf_lesson.h"
-#include "exports/pdf_prose.h"
-#include "exports/worksheet_pdf.h"
+#include "exports/paint/pdf_figures.h"
+#include "exports/paint/pdf_layout.h"
+#include "exports/paint/pdf_prose.h"
+#include "exports/pdf/pdf_lesson.h"
+#include "exports/worksheet/worksheet_pdf.h"
 #include "tests/exports/pdf_tools.h"
 
 #include <QtCore/QRegularExpression>

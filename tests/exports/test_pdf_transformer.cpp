@@ -3,7 +3,7 @@
 // the cache, attention in blocks, each layer's attention and the gradient check, with the
 // numbers `compute` gives, as text pdftotext reads back; a toy cell prints too, and nothing
 // prints "nan".
-#include "exports/pdf_lesson.h"
+#include "exports/pdf/pdf_lesson.h"
 #include "tests/exports/pdf_tools.h"
 
 #include "core/document/json.h"

@@ -1,8 +1,8 @@
 // Worksheets and answer keys: the blanks are empty on the sheet and filled in the key, page for
 // page; variants are reproducible from their seed, workable by hand, and differ from each
 // other; a roster gives every name a sheet and a CSV line.
-#include "exports/worksheet_pdf.h"
-#include "exports/worksheet_variants.h"
+#include "exports/worksheet/worksheet_pdf.h"
+#include "exports/worksheet/worksheet_variants.h"
 #include "tests/exports/pdf_text.h"
 
 #include <QtCore/QTemporaryDir>

@@ -5,9 +5,9 @@
 // vary is its own; multiple-choice letters move between variants.
 #include "app/cli/exit_code.h"
 #include "core/document/cell_cost.h"
-#include "exports/worksheet_answers.h"
-#include "exports/worksheet_pdf.h"
-#include "exports/worksheet_variants.h"
+#include "exports/worksheet/worksheet_answers.h"
+#include "exports/worksheet/worksheet_pdf.h"
+#include "exports/worksheet/worksheet_variants.h"
 #include "tests/exports/pdf_text.h"
 
 #include <QtCore/QProcess>

@@ -3,8 +3,8 @@
 // recomputation from that variant's numbers; neighbouring variants ask different questions; the
 // working printed in the key is in that variant's numbers; the sheet leaves the boxes empty. A cell
 // that trains by SGD adds one step of training by hand, checked the same way.
-#include "exports/worksheet_pdf.h"
-#include "exports/worksheet_variants.h"
+#include "exports/worksheet/worksheet_pdf.h"
+#include "exports/worksheet/worksheet_variants.h"
 #include "tests/exports/pdf_tools.h"
 
 #include "core/math/number_format.h"

@@ -1,8 +1,8 @@
-// libFuzzer target: the bundle reader (exports/bundle_reader.h) on arbitrary zip bytes, then
+// libFuzzer target: the bundle reader (files/bundle_reader.h) on arbitrary zip bytes, then
 // the lesson inside, when there is one, through the document reader.
 #include "core/document/data_files.h"
 #include "core/document/lesson.h"
-#include "exports/bundle_reader.h"
+#include "files/bundle_reader.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>

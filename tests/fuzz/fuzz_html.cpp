@@ -1,4 +1,4 @@
-// libFuzzer target: lesson → web page (exports/lesson_html.h). Any lesson that reads and
+// libFuzzer target: lesson → web page (exports/html/lesson_html.h). Any lesson that reads and
 // computes without errors is made into its page, and the page's markup is read the way a
 // browser's tokenizer starts: a finding is a page where lesson text became markup, i.e. a tag
 // the generator never writes (script, img, iframe, link, object, embed, form, input, base), an
@@ -6,7 +6,7 @@
 // fetches (url( in a style attribute), or a second style sheet past the page's head. The full
 // property (the page parses as HTML5 with no error, nothing fetches) is test_lesson_html's, with
 // html5lib; this target checks the lexical part of it in process, fast enough to fuzz.
-#include "exports/lesson_html.h"
+#include "exports/html/lesson_html.h"
 
 #include "tests/fuzz/fuzz_lesson.h"
 

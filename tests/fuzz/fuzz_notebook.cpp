@@ -1,4 +1,4 @@
-// libFuzzer target: lesson → Jupyter notebook (exports/lesson_notebook.h). Any lesson
+// libFuzzer target: lesson → Jupyter notebook (exports/notebook/lesson_notebook.h). Any lesson
 // that reads and computes without errors is made into a notebook, and every code cell is
 // lexed as Python would lex it: a finding is a code cell where lesson text escaped its string
 // literal, i.e. where
@@ -9,7 +9,7 @@
 // The full property (each cell's syntax tree has the benign lesson's shape, and the notebook
 // runs) is test_notebook_hostile's, with Python's own parser; this target checks the lexical
 // part of it in process, fast enough to fuzz.
-#include "exports/lesson_notebook.h"
+#include "exports/notebook/lesson_notebook.h"
 
 #include "tests/fuzz/fuzz_lesson.h"
 

@@ -1,5 +1,5 @@
 // One of two translation units that define attnbook::ProseStyle differently, as
-// app/models/prose_format.h and exports/pdf_prose.h once did. The ODR check must
+// app/models/prose_format.h and exports/paint/pdf_prose.h once did. The ODR check must
 // refuse to link them.
 namespace attnbook {
 struct ProseStyle {

@@ -1,0 +1,240 @@
+#include "exports/html/html_cells.h"
+
+#include "core/present/bound_markdown.h"
+#include "core/present/view_titles.h"
+
+#include "exports/html/html_escape.h"
+#include "exports/html/html_figures.h"
+#include "exports/paint/pdf_transformer.h"
+
+#include "core/document/html_comments.h"
+#include "core/document/quiz_answer.h"
+#include "core/math/number_format.h"
+
+#include <cmath>
+
+namespace attnbook {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString escaped(const std::string& s) {
+    return htmlPageText(qs(s));
+}
+
+// The cell's element id: "cell-" and its id, as an attribute value.
+QString cellAnchor(const std::string& id) {
+    return htmlPageText(QStringLiteral("cell-") + qs(id));
+}
+
+QString cellHeader(const QString& kind, const std::string& id, const QString& summary) {
+    return QStringLiteral("<p class=\"cell-head\"><span class=\"cell-kind\">%1 %2</span> "
+                          "<span class=\"cell-summary\">%3</span></p>\n")
+        .arg(htmlPageText(kind), escaped(id), htmlPageText(summary));
+}
+
+// One view of a cell: its title and what shows it.
+QString viewHtml(const QString& view, const QString& title, const QString& body) {
+    return QStringLiteral("<figure class=\"view\" data-view=\"%1\">\n<figcaption>%2</figcaption>\n"
+                          "%3</figure>\n")
+        .arg(htmlPageText(view), htmlPageText(title), body);
+}
+
+// A print box drawn as the PDF draws it.
+QString boxFigureHtml(const PdfBox& box, const QString& view, const QString& label) {
+    return QStringLiteral("<figure class=\"view drawn\" data-view=\"%1\">\n<div class=\"paper\">"
+                          "%2</div>\n</figure>\n")
+        .arg(htmlPageText(view), boxSvg(box, htmlFigureArea().width, label));
+}
+
+} // namespace
+
+CellPrintArea htmlFigureArea() {
+    const PageGeometry a4 = pageGeometry(Paper::A4);
+    return {a4.content().width(), a4.content().height()};
+}
+
+QString matrixTableHtml(const MatrixTable& t) {
+    const int rows = int(t.values.n_rows);
+    const int cols = int(t.values.n_cols);
+    const int shownRows = std::min(rows, t.maxRows);
+    const int shownCols = std::min(cols, t.maxColumns);
+    const bool wholeTable = allWhole(t.values.memptr(), t.values.n_elem);
+    QString html = QStringLiteral("<table class=\"matrix\">\n");
+    if (!t.caption.isEmpty()) {
+        html += QStringLiteral("<caption>%1").arg(htmlPageText(t.caption));
+        if (!t.note.isEmpty()) {
+            html += QStringLiteral(" <span class=\"note\">%1</span>").arg(htmlPageText(t.note));
+        }
+        html += QLatin1String("</caption>\n");
+    }
+    html += QLatin1String("<thead><tr><td></td>");
+    for (int c = 0; c < shownCols; ++c) {
+        html += QStringLiteral("<th scope=\"col\">%1</th>")
+                    .arg(htmlPageText(c < t.columnLabels.size() ? t.columnLabels[c] : QString()));
+    }
+    if (shownCols < cols) {
+        html += QStringLiteral("<th scope=\"col\" class=\"more\">…</th>");
+    }
+    html += QLatin1String("</tr></thead>\n<tbody>\n");
+    for (int r = 0; r < shownRows; ++r) {
+        html += QStringLiteral("<tr><th scope=\"row\">%1</th>")
+                    .arg(htmlPageText(r < t.rowLabels.size() ? t.rowLabels[r] : QString()));
+        for (int c = 0; c < shownCols; ++c) {
+            const double v = t.values(arma::uword(r), arma::uword(c));
+            const bool blocked =
+                !t.blocked.is_empty() && t.blocked(arma::uword(r), arma::uword(c)) != 0;
+            // As the PDF writes it (pdf_figures.cpp): a blocked share is 0, a blocked score −∞.
+            const QString text =
+                blocked && std::isfinite(v)
+                    ? QStringLiteral("0")
+                    : qs(wholeTable ? readableNumber(v, t.digits) : fixedNumber(v, t.digits));
+            html += blocked ? QStringLiteral("<td class=\"blocked\" title=\"blocked by the "
+                                             "mask\">%1</td>")
+                                  .arg(htmlPageText(text))
+                            : QStringLiteral("<td>%1</td>").arg(htmlPageText(text));
+        }
+        if (shownCols < cols) {
+            html += QStringLiteral("<td class=\"more\">…</td>");
+        }
+        html += QLatin1String("</tr>\n");
+    }
+    if (shownRows < rows) {
+        html += QStringLiteral("<tr class=\"more\"><th scope=\"row\">⋮</th><td colspan=\"%1\">"
+                               "%2 more rows</td></tr>\n")
+                    .arg(shownCols + (shownCols < cols ? 1 : 0))
+                    .arg(rows - shownRows);
+    }
+    html += QLatin1String("</tbody>\n</table>\n");
+    return html;
+}
+
+QString attentionCellHtml(const std::string& id, const AttentionCellSpec& spec,
+                          const AttentionResult& r) {
+    const CellPrintArea area = htmlFigureArea();
+    QString html =
+        QStringLiteral("<section class=\"cell attention\" id=\"%1\">\n").arg(cellAnchor(id)) +
+        cellHeader(QStringLiteral("Attention"), id, attentionSummary(spec, r));
+    std::vector<std::string> views = spec.views;
+    if (views.empty()) {
+        views = {"matrices", "heatmap"};
+    }
+    for (const std::string& view : views) {
+        if (view == "matrices") {
+            QString body;
+            int group = -1;
+            for (const NamedMatrix& m : attentionMatrices(spec, r, true)) {
+                if (m.group != group) {
+                    body += group < 0 ? QString() : QStringLiteral("</div>\n");
+                    body += QLatin1String("<div class=\"matrix-group\">\n");
+                    group = m.group;
+                }
+                body += matrixTableHtml(m.table);
+            }
+            if (group >= 0) {
+                body += QLatin1String("</div>\n");
+            }
+            if (!r.direct && plainProjection(spec.config.wQ, spec.config.bQ) &&
+                plainProjection(spec.config.wK, spec.config.bK) &&
+                plainProjection(spec.config.wV, spec.config.bV)) {
+                body += QLatin1String("<p class=\"view-note\">Q = K = V = X here: the projections "
+                                      "are the identity and the biases zero.</p>\n");
+            }
+            html += viewHtml(QStringLiteral("matrices"), QStringLiteral("Matrices"), body);
+            continue;
+        }
+        for (const PdfBoxPtr& box : attentionViewBoxes(spec, r, {view}, spec.config.focus, area)) {
+            html += boxFigureHtml(*box, qs(view),
+                                  QStringLiteral("%1 of cell %2").arg(qs(viewTitle(view)), qs(id)));
+        }
+    }
+    return html + QLatin1String("</section>\n");
+}
+
+QString transformerCellHtml(const LessonCell& cell, const TransformerCellSpec& spec,
+                            const TransformerResult& result) {
+    const CellPrintArea area = htmlFigureArea();
+    QString html =
+        QStringLiteral("<section class=\"cell transformer\" id=\"%1\">\n")
+            .arg(cellAnchor(cell.id)) +
+        cellHeader(QStringLiteral("Transformer"), cell.id, transformerSummary(spec, result));
+    const std::vector<PdfBoxPtr> boxes = transformerCellBoxes(cell, spec, result, area);
+    // The first box is the cell's header, written above as text.
+    for (size_t i = 1; i < boxes.size(); ++i) {
+        html += boxFigureHtml(*boxes[i], QStringLiteral("transformer"),
+                              QStringLiteral("Figure %1 of cell %2").arg(i).arg(qs(cell.id)));
+    }
+    return html + QLatin1String("</section>\n");
+}
+
+QString chartCellHtml(const std::string& id, const ChartCellSpec& chart,
+                      const std::vector<ChartSeries>& series) {
+    const CellPrintArea area = htmlFigureArea();
+    QString html = QStringLiteral("<section class=\"cell chart\" id=\"%1\">\n").arg(cellAnchor(id));
+    // The chart's PDF boxes: its header, then the chart; the header is written as text.
+    const std::vector<PdfBoxPtr> boxes = chartCellBoxes(id, chart, series, area);
+    QStringList labels;
+    for (const ChartSeries& s : series) {
+        labels << qs(s.label);
+    }
+    html += cellHeader(QStringLiteral("Chart"), id, labels.join(QStringLiteral(" · ")));
+    for (size_t i = 1; i < boxes.size(); ++i) {
+        html += boxFigureHtml(*boxes[i], QStringLiteral("chart"),
+                              chart.title.empty() ? QStringLiteral("Chart %1").arg(qs(id))
+                                                  : qs(chart.title));
+    }
+    return html + QLatin1String("</section>\n");
+}
+
+QString quizCellHtml(const std::string& id, const QuizCellSpec& quiz, int number,
+                     const Json* answer, const LessonResults& results) {
+    HeadingIds noHeadings; // a quiz's text is not part of the page's outline
+    ProseHtmlOptions options;
+    options.headingShift = 2;
+    options.foldSampleAnswers = false;
+    QString html = QStringLiteral("<section class=\"cell quiz\" id=\"%1\">\n<p class=\"question-"
+                                  "number\">Question %2</p>\n")
+                       .arg(cellAnchor(id))
+                       .arg(number);
+    html += proseHtml(qs(boundMarkdown(quiz.question, results)), noHeadings, nullptr, options);
+    if (!quiz.choices.empty()) {
+        html += QLatin1String("<ol class=\"choices\" type=\"A\">\n");
+        for (const std::string& choice : quiz.choices) {
+            html += QStringLiteral("<li>%1</li>\n")
+                        .arg(inlineProseHtml(qs(boundMarkdown(choice, results))));
+        }
+        html += QLatin1String("</ol>\n");
+    }
+    html += QLatin1String("<details class=\"answer\"><summary>Show the answer</summary>\n");
+    switch (quiz.answerKind) {
+    case QuizCellSpec::AnswerKind::Choice: {
+        const int i = answer && answer->isNumber() ? int(answer->number()) : quiz.choice;
+        html += QStringLiteral("<p><strong>Answer: %1.</strong>").arg(QChar(u'A' + i));
+        if (i >= 0 && size_t(i) < quiz.choices.size()) {
+            html += u' ' + inlineProseHtml(qs(boundMarkdown(quiz.choices[size_t(i)], results)));
+        }
+        html += QLatin1String("</p>\n");
+        break;
+    }
+    case QuizCellSpec::AnswerKind::Number:
+    case QuizCellSpec::AnswerKind::Binding: {
+        const double v = answer && answer->isNumber() ? answer->number() : quiz.number;
+        html += QStringLiteral("<p><strong>Answer: %1</strong></p>\n")
+                    .arg(htmlPageText(qs(readableNumber(v, quizShownDecimals(quiz)))));
+        break;
+    }
+    case QuizCellSpec::AnswerKind::Text:
+        html += QLatin1String("<p><strong>Sample answer:</strong></p>\n") +
+                proseHtml(qs(boundMarkdown(quiz.text, results)), noHeadings, nullptr, options);
+        break;
+    }
+    if (!quiz.explain.empty()) {
+        html += proseHtml(qs(boundMarkdown(quiz.explain, results)), noHeadings, nullptr, options);
+    }
+    return html + QLatin1String("</details>\n</section>\n");
+}
+
+} // namespace attnbook

@@ -1,0 +1,37 @@
+#pragma once
+// Each kind of cell on the web page (lesson_html.h), with the numbers the lesson PDF prints:
+// an attention cell's matrices as real tables and its other views (heatmap, shares,
+// arithmetic, trace, gradients) as the PDF's own figures in SVG; a transformer cell's views as
+// the PDF's figures; a chart as the PDF's chart; a quiz as its question and choices with the
+// answer and its explanation folded (<details>) until the reader opens them.
+
+#include "exports/html/html_prose.h"
+#include "exports/paint/pdf_cells.h"
+
+#include "core/document/json.h"
+#include "core/document/lesson.h"
+
+#include <QtCore/QString>
+
+namespace attnbook {
+
+// The width the figures are drawn at: the lesson PDF's content width on A4, so the page's
+// figures are the PDF's, point for point.
+CellPrintArea htmlFigureArea();
+
+// A matrix as a <table> with its caption, row and column labels, entries written as the PDF
+// writes them (blocked entries marked), and at most as many rows and columns as the PDF shows.
+QString matrixTableHtml(const MatrixTable& table);
+
+QString attentionCellHtml(const std::string& id, const AttentionCellSpec& spec,
+                          const AttentionResult& result);
+QString transformerCellHtml(const LessonCell& cell, const TransformerCellSpec& spec,
+                            const TransformerResult& result);
+QString chartCellHtml(const std::string& id, const ChartCellSpec& chart,
+                      const std::vector<ChartSeries>& series);
+// `number` counts the lesson's questions from 1; `answer` is the quiz's computed answer (its
+// `compute` JSON), or null.
+QString quizCellHtml(const std::string& id, const QuizCellSpec& quiz, int number,
+                     const Json* answer, const LessonResults& results);
+
+} // namespace attnbook

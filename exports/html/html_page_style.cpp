@@ -1,0 +1,128 @@
+#include "exports/html/html_page_style.h"
+
+namespace attnbook {
+
+QString htmlPageStyle() {
+    // Figures are drawn in the PDF's ink on white; in the dark scheme they keep a white sheet
+    // under them rather than be redrawn in other colours than the PDF's.
+    return QStringLiteral(R"CSS(
+:root {
+  color-scheme: light dark;
+  --ink: #1b1f24; --muted: #5c636e; --rule: #c9ced6; --faint: #f4f5f7;
+  --accent: #1f4e8c; --page: #ffffff; --code: #f4f5f7; --blocked: #eef0f3;
+  --serif: "DejaVu Serif", Georgia, "Times New Roman", serif;
+  --sans: "DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif;
+  --mono: "DejaVu Sans Mono", Menlo, Consolas, monospace;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --ink: #e3e6ea; --muted: #a3aab5; --rule: #3d444d; --faint: #1d2228;
+    --accent: #8ab4f8; --page: #15191e; --code: #222830; --blocked: #2a3038;
+  }
+}
+* { box-sizing: border-box; }
+html { background: var(--page); color: var(--ink); }
+body { margin: 0; font-family: var(--serif); font-size: 1.0625rem; line-height: 1.6; }
+.layout { display: grid; grid-template-columns: 15rem minmax(0, 46rem); gap: 3rem;
+  justify-content: center; padding: 2.5rem 1.5rem 4rem; }
+nav { position: sticky; top: 1.5rem; align-self: start; max-height: calc(100vh - 3rem);
+  overflow-y: auto; font-family: var(--sans); font-size: 0.875rem; line-height: 1.4; }
+nav h2 { font-size: 0.75rem; text-transform: uppercase; letter-spacing: 0.08em;
+  color: var(--muted); margin: 0 0 0.75rem; }
+nav ol { list-style: none; margin: 0; padding: 0; }
+nav li { margin: 0 0 0.45rem; }
+nav li.level-2 { padding-left: 0.9rem; }
+nav li.level-3 { padding-left: 1.8rem; font-size: 0.8125rem; }
+nav a { color: var(--ink); text-decoration: none; }
+nav a:hover, nav a:focus { color: var(--accent); text-decoration: underline; }
+main { min-width: 0; }
+header.title-block { border-bottom: 1px solid var(--rule); margin-bottom: 2rem;
+  padding-bottom: 1.25rem; }
+header.title-block h1 { margin: 0; }
+.subtitle { font-style: italic; font-size: 1.2rem; margin: 0.4rem 0 0; }
+.byline { font-family: var(--sans); color: var(--muted); font-size: 0.875rem; margin: 0.5rem 0 0; }
+h1, h2, h3, h4, h5, h6 { font-family: var(--sans); line-height: 1.25; margin: 2.2rem 0 0.8rem;
+  scroll-margin-top: 1rem; }
+h1 { font-size: 1.75rem; color: var(--accent); }
+header.title-block h1 { font-size: 2.4rem; }
+h2 { font-size: 1.45rem; }
+h3 { font-size: 1.2rem; }
+h4, h5, h6 { font-size: 1.05rem; }
+p { margin: 0 0 1rem; }
+a { color: var(--accent); }
+code { font-family: var(--mono); font-size: 0.88em; background: var(--code);
+  padding: 0.1em 0.3em; border-radius: 3px; }
+pre { background: var(--code); padding: 0.9rem 1.1rem; border-radius: 6px; overflow-x: auto;
+  line-height: 1.45; margin: 0 0 1.2rem; }
+pre code { background: none; padding: 0; font-size: 0.85rem; }
+blockquote { margin: 0 0 1rem; padding: 0.2rem 1rem; border-left: 3px solid var(--rule);
+  color: var(--muted); font-style: italic; }
+hr { border: 0; border-top: 1px solid var(--rule); margin: 2rem 0; }
+.table-wrap { overflow-x: auto; margin: 0 0 1.2rem; }
+table { border-collapse: collapse; font-family: var(--sans); font-size: 0.875rem;
+  font-variant-numeric: tabular-nums; }
+th, td { padding: 0.3rem 0.75rem; border-bottom: 1px solid var(--rule); text-align: left; }
+thead th { border-bottom: 2px solid var(--ink); }
+.right { text-align: right; }
+.centre { text-align: center; }
+.cell { margin: 2rem 0; padding: 1rem 0 0; border-top: 2px solid var(--accent); }
+.cell-head { font-family: var(--sans); font-size: 0.875rem; color: var(--muted); margin: 0 0 1rem; }
+.cell-kind { color: var(--accent); font-weight: bold; margin-right: 0.4rem; }
+figure.view { margin: 0 0 1.5rem; }
+figure.view > figcaption { font-family: var(--sans); font-weight: bold; font-size: 0.9375rem;
+  margin: 0 0 0.6rem; }
+.paper { background: #ffffff; border-radius: 6px; padding: 0.75rem; overflow-x: auto; }
+/* A figure keeps its own size and scrolls inside .paper where the screen is narrower: shrunk to
+   a phone's width, its numbers were 4-5 px high. */
+.paper svg { display: block; max-width: none; height: auto; }
+@media (prefers-color-scheme: dark) { .paper { border: 1px solid var(--rule); } }
+.matrix-group { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start;
+  margin: 0 0 1rem; overflow-x: auto; }
+table.matrix { font-size: 0.8125rem; }
+table.matrix caption { caption-side: top; text-align: left; font-weight: bold;
+  padding: 0 0 0.3rem; white-space: nowrap; }
+table.matrix caption .note { font-weight: normal; color: var(--muted); margin-left: 0.3rem; }
+table.matrix th { color: var(--muted); font-weight: normal; text-align: center;
+  padding: 0.15rem 0.5rem; border: 0; }
+table.matrix tbody th { text-align: right; }
+table.matrix thead th { border-bottom: 1px solid var(--ink); }
+table.matrix td { text-align: right; padding: 0.15rem 0.5rem; border: 0; white-space: nowrap; }
+table.matrix tbody tr:last-child td { border-bottom: 1px solid var(--ink); }
+table.matrix td.blocked { background: var(--blocked); color: var(--muted); }
+table.matrix .more { color: var(--muted); text-align: center; }
+.view-note { font-family: var(--sans); font-size: 0.8125rem; font-style: italic; color: var(--muted); }
+.quiz { background: var(--faint); border-top: 0; border-left: 4px solid var(--accent);
+  border-radius: 0 6px 6px 0; padding: 1rem 1.25rem 0.5rem; }
+.question-number { font-family: var(--sans); font-weight: bold; color: var(--accent);
+  margin: 0 0 0.4rem; }
+.choices { margin: 0 0 1rem; padding-left: 1.75rem; }
+.choices li { margin: 0 0 0.3rem; }
+details { margin: 0 0 1rem; }
+summary { cursor: pointer; font-family: var(--sans); font-weight: bold; color: var(--accent);
+  font-size: 0.9375rem; }
+summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+details[open] > summary { margin-bottom: 0.6rem; }
+details.sample-answer { border: 1px solid var(--rule); border-radius: 6px; padding: 0.6rem 1rem; }
+.image { color: var(--muted); font-style: italic; }
+footer { font-family: var(--sans); font-size: 0.8125rem; color: var(--muted);
+  border-top: 1px solid var(--rule); margin-top: 3rem; padding-top: 1rem; }
+@media (max-width: 62rem) {
+  .layout { grid-template-columns: minmax(0, 46rem); gap: 1.5rem; padding: 1.25rem 1rem 3rem; }
+  nav { position: static; max-height: none; border-bottom: 1px solid var(--rule);
+    padding-bottom: 1rem; }
+}
+@media print {
+  :root { --ink: #000000; --muted: #444444; --rule: #999999; --faint: #ffffff;
+    --accent: #1f4e8c; --page: #ffffff; --code: #f4f5f7; }
+  body { font-size: 10.5pt; }
+  .layout { display: block; padding: 0; }
+  nav, details.answer, details.sample-answer, footer { display: none; }
+  h1, h2, h3, h4 { break-after: avoid; }
+  figure, table, pre, .quiz { break-inside: avoid; }
+  .paper { padding: 0; border: 0; }
+  a { color: inherit; text-decoration: none; }
+}
+)CSS");
+}
+
+} // namespace attnbook

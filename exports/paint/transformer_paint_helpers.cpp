@@ -1,0 +1,170 @@
+#include "exports/paint/transformer_paint_helpers.h"
+
+#include "core/present/view_titles.h"
+#include "exports/paint/pdf_transformer.h" // shortWord
+
+#include "core/document/json.h"
+#include "core/math/blockwise_attention.h"
+#include "core/math/layer_norm.h"
+#include "core/math/number_format.h"
+#include "core/math/transformer_engine.h"
+#include "core/present/transformer_views.h"
+#include "exports/paint/heat_palette.h"
+#include "exports/paint/pdf_figures.h"
+#include "exports/paint/pdf_prose.h"
+
+#include <QtCore/QRegularExpression>
+#include <QtGui/QFontMetricsF>
+#include <QtGui/QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace attnbook::transformer_paint {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString fixed(double v, int digits) {
+    return qs(fixedNumber(v, digits));
+}
+
+QString readable(double v, int digits) {
+    return qs(readableNumber(v, digits));
+}
+
+// A setting as the author wrote it: T = 0.5, not 0.5000.
+QString shortest(double v) {
+    return readable(v, 6).remove(QRegularExpression(QStringLiteral("\\.?0+$")));
+}
+
+// How a cell trains: "Adam, lr 0.05, 4 sentences, from random weights (seed 7)".
+QString trainingMethod(const TrainingSpec& t) {
+    return QStringLiteral("%1, lr %2, %3 %4%5")
+        .arg(t.optimizer == TrainingSpec::Optimizer::Adam ? QStringLiteral("Adam")
+                                                          : QStringLiteral("SGD"))
+        .arg(shortest(t.lr))
+        .arg(t.data.size())
+        .arg(t.data.size() == 1 ? QStringLiteral("sentence") : QStringLiteral("sentences"))
+        .arg(t.init ? QStringLiteral(", from random weights (seed %1)").arg(t.init->seed)
+                    : QString());
+}
+
+qreal textWidth(const QFont& font, const QString& text) {
+    return QFontMetricsF(font, layoutDevice()).horizontalAdvance(text);
+}
+
+QString elided(const QString& text, const QFont& font, qreal width) {
+    return QFontMetricsF(font, layoutDevice()).elidedText(text, Qt::ElideRight, width);
+}
+
+// "¹", "²", … for a layer's number in X¹.
+QString superscript(int k) {
+    static const char* const digits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+    QString out;
+    for (QChar c : QString::number(k)) {
+        out += QString::fromUtf8(digits[c.digitValue()]);
+    }
+    return out;
+}
+
+QString subscript(int k) {
+    static const char* const digits[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+    QString out;
+    for (QChar c : QString::number(k)) {
+        out += QString::fromUtf8(digits[c.digitValue()]);
+    }
+    return out;
+}
+
+NumberStyle styleFor(const std::vector<double>& values, int digits) {
+    return {allWhole(values.data(), values.size()), digits};
+}
+
+QString tokenAt(const TransformerResult& r, int row) {
+    return row >= 0 && size_t(row) < r.tokens.size() ? shortWord(r.tokens[size_t(row)])
+                                                     : QStringLiteral("#%1").arg(row + 1);
+}
+
+// A font per use, never shared: variants are laid out on several threads, and a QFont's
+// engine is resolved per thread.
+QFont smallFont() {
+    return pdf::font(pdf::kSans, 8);
+}
+
+// A paragraph of small print as a figure (notes under a table, the cache in words).
+Figure noteFigure(const QString& html, qreal width, const QColor& colour) {
+    return textFigure(
+        htmlDocument(QStringLiteral("<p style=\"color:%1\">%2</p>").arg(colour.name(), html),
+                     smallFont(), width));
+}
+
+void addNote(FigureRowsBox& box, const QString& html, const CellPrintArea& area, qreal spaceBefore,
+             const QColor& colour) {
+    box.addRow({{noteFigure(html, area.width, colour)}, 0, spaceBefore});
+}
+
+bool hasLayerNorm(const LayerNormParams& ln) {
+    return !ln.identity;
+}
+
+QString normWords(const LayerNormParams& ln) {
+    if (ln.identity) {
+        return QStringLiteral("none");
+    }
+    const bool gamma = !ln.gamma.is_empty();
+    const bool beta = !ln.beta.is_empty();
+    return gamma && beta ? QStringLiteral("γ, β given")
+           : gamma       ? QStringLiteral("γ given, β = 0")
+           : beta        ? QStringLiteral("γ = 1, β given")
+                         : QStringLiteral("γ = 1, β = 0");
+}
+
+CellSources cellSources(const LessonCell& cell, const TransformerCellSpec& spec) {
+    std::map<std::string, int> tensors;
+    std::set<std::string> sentences;
+    for (const auto& [key, origin] : spec.loadedFrom) {
+        if (key == "train.data" || key == "train.held_out") {
+            sentences.insert(origin);
+            continue;
+        }
+        size_t end = origin.find(" tensor ");
+        end = std::min(end, origin.find(", shape"));
+        ++tensors[origin.substr(0, end)];
+    }
+    QStringList weights, read;
+    std::vector<std::string> files;
+    for (const std::string& file : cell.read.dataFiles) {
+        if (std::find(files.begin(), files.end(), file) == files.end()) {
+            files.push_back(file);
+        }
+    }
+    for (const std::string& file : files) {
+        const auto it = tensors.find(file);
+        if (sentences.count(file) && it == tensors.end()) {
+            read << htmlEscaped(qs(file));
+        } else if (it != tensors.end() && it->second > 1) {
+            weights << QStringLiteral("%1 (%2 values)").arg(htmlEscaped(qs(file))).arg(it->second);
+        } else {
+            weights << htmlEscaped(qs(file));
+        }
+    }
+    return {weights.join(QStringLiteral("; ")), read.join(QStringLiteral("; "))};
+}
+
+QString tokenList(const std::vector<std::string>& tokens, size_t most) {
+    QStringList words;
+    for (size_t i = 0; i < tokens.size() && i < most; ++i) {
+        words << shortWord(tokens[i]);
+    }
+    if (tokens.size() > most) {
+        words << QStringLiteral("… (%1 in all)").arg(tokens.size());
+    }
+    return words.join(QStringLiteral(", "));
+}
+
+} // namespace attnbook::transformer_paint

@@ -1,0 +1,503 @@
+// What the model does beyond one pass, as printed boxes: knock-outs, training, generation and
+// the cache, attention in blocks, gradients (transformer_view_boxes.h).
+#include "exports/paint/transformer_view_boxes.h"
+
+#include "core/present/view_titles.h"
+#include "exports/paint/pdf_transformer.h"
+#include "exports/paint/transformer_paint_helpers.h"
+
+#include "core/document/json.h"
+#include "core/math/blockwise_attention.h"
+#include "core/math/layer_norm.h"
+#include "core/math/number_format.h"
+#include "core/math/transformer_engine.h"
+#include "core/present/transformer_views.h"
+#include "exports/paint/heat_palette.h"
+#include "exports/paint/pdf_figures.h"
+#include "exports/paint/pdf_prose.h"
+
+#include <QtCore/QRegularExpression>
+#include <QtGui/QFontMetricsF>
+#include <QtGui/QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace attnbook::transformer_paint {
+
+namespace {
+
+// ---- Knock-outs ----
+
+// One bar per part: its label, the word's chance without it on a track, the number, and the
+// word that comes first instead when it is another. The whole model's bar leads, in accent.
+Figure knockoutFigure(const transformer_views::KnockoutView& view, qreal width) {
+    struct Bar {
+        QString label;
+        double prob;
+        QString instead;
+        bool whole;
+    };
+    std::vector<Bar> bars{{QStringLiteral("whole model"), view.full, QString(), true}};
+    for (const transformer_views::KnockoutBar& b : view.bars) {
+        bars.push_back({qs(b.part), b.prob,
+                        b.topChanged ? QStringLiteral("→ “%1” first").arg(shortWord(b.topWord, 16))
+                                     : QString(),
+                        false});
+    }
+    const QFont font = smallFont();
+    const QFont bold = pdf::font(pdf::kSans, 8, true);
+    qreal labelW = 0, insteadW = 0;
+    for (const Bar& b : bars) {
+        labelW = std::max(labelW, textWidth(bold, b.label) + 8);
+        insteadW = std::max(insteadW, textWidth(font, b.instead) + 8);
+    }
+    const qreal valueW = 44;
+    const qreal trackW = std::clamp<qreal>(width - labelW - valueW - insteadW, 80, 230);
+    const qreal barH = 13;
+    return Figure{
+        QSizeF(labelW + trackW + valueW + insteadW, bars.size() * barH + 2), [=](QPainter& p) {
+            for (size_t i = 0; i < bars.size(); ++i) {
+                const Bar& b = bars[i];
+                const qreal y = i * barH;
+                p.setFont(b.whole ? bold : font);
+                p.setPen(b.whole ? pdf::kAccent : pdf::kInk);
+                p.drawText(QRectF(0, y, labelW - 6, barH), Qt::AlignRight | Qt::AlignVCenter,
+                           b.label);
+                const QRectF track(labelW, y + 2.5, trackW, barH - 5);
+                p.fillRect(track, pdf::kFaint);
+                p.fillRect(QRectF(track.left(), track.top(),
+                                  track.width() * std::clamp(b.prob, 0.0, 1.0), track.height()),
+                           b.whole ? pdf::kAccent : pdf::heat(0.35 + 0.65 * b.prob));
+                p.setPen(pdf::kInk);
+                p.drawText(QRectF(labelW + trackW + 6, y, valueW, barH),
+                           Qt::AlignLeft | Qt::AlignVCenter, fixed(b.prob, 4));
+                if (!b.instead.isEmpty()) {
+                    p.setPen(pdf::kMuted);
+                    p.drawText(QRectF(labelW + trackW + valueW + 4, y, insteadW, barH),
+                               Qt::AlignLeft | Qt::AlignVCenter, b.instead);
+                }
+            }
+        }};
+}
+
+} // namespace
+
+PdfBoxPtr knockoutView(const TransformerResult& r, const CellPrintArea& area) {
+    const std::optional<transformer_views::KnockoutView> view = transformer_views::knockoutView(r);
+    if (!view) {
+        return nullptr;
+    }
+    auto box = cellViewBox(QStringLiteral("Knock-outs: “%1” after “%2” (row %3)")
+                               .arg(shortWord(view->word, 24))
+                               .arg(tokenAt(r, view->row))
+                               .arg(view->row + 1),
+                           area);
+    addNote(*box,
+            QStringLiteral("The model run again with one part removed, each bar the chance it "
+                           "then gives the whole model’s top word. A head removed: its output is "
+                           "zero before W<sub>O</sub>. Attention or FFN removed: it adds nothing "
+                           "to the stream. A block removed: its input passes straight on."),
+            area, 2);
+    box->addRow({{knockoutFigure(*view, area.width)}, 0, 4});
+    return box;
+}
+
+// ---- Training ----
+
+PdfBoxPtr trainingView(const TransformerCellSpec& spec, const TransformerResult& r,
+                       const CellPrintArea& area) {
+    const std::optional<transformer_views::TrainingCurve> curve =
+        transformer_views::trainingCurve(r.training.get());
+    if (!curve || !spec.training) {
+        return nullptr;
+    }
+    const TrainingSpec& t = *spec.training;
+    auto box = cellViewBox(QStringLiteral("Training: the loss at each step"), area);
+    const int last = int(curve->loss.size()) - 1;
+    addNote(*box,
+            QStringLiteral("%1. The loss fell from %2 to %3 in %4 steps; every other view "
+                           "shows the model after step %5 (loss %6).")
+                .arg(trainingMethod(t))
+                .arg(fixed(curve->loss.front(), 4), fixed(curve->loss.back(), 4))
+                .arg(last)
+                .arg(curve->shown)
+                .arg(fixed(curve->shownLoss, 4)),
+            area, 2, pdf::kInk);
+    if (!curve->stopped.empty()) {
+        addNote(*box, htmlEscaped(qs(curve->stopped)) + QStringLiteral("."), area, 2, pdf::kInk);
+    }
+    ChartCellSpec chart;
+    chart.xLabel = "step";
+    chart.yLabel = "loss";
+    chart.from = 0;
+    chart.to = std::max(last, 1);
+    std::vector<ChartSeries> series{{"on the lesson's sentences", curve->steps, curve->loss}};
+    if (!curve->heldOut.empty()) {
+        series.push_back({"on the held-out sentences", curve->steps, curve->heldOut});
+    }
+    box->addRow(
+        {{chartFigure(chart, series, QSizeF(std::min<qreal>(area.width, 360), 170))}, 0, 4});
+    return box;
+}
+
+// ---- Generation and the cache ----
+
+PdfBoxPtr generationView(const TransformerCellSpec& spec, const TransformerResult& r,
+                         const CellPrintArea& area) {
+    auto box = cellViewBox(qs(viewTitle("generation")), area);
+    const GenerationResult& g = r.generation;
+    if (!spec.config.generate) {
+        addNote(*box,
+                QStringLiteral("The cell asks for no generation (generate: {steps: N, pick: "
+                               "greedy} appends N words)."),
+                area);
+        return box;
+    }
+    if (!g.refused.empty() && g.steps.empty()) {
+        addNote(*box, QStringLiteral("Generation did not run: %1.").arg(htmlEscaped(qs(g.refused))),
+                area, 4, pdf::kInk);
+        return box;
+    }
+    QStringList words;
+    for (const GenerationStep& s : g.steps) {
+        words << htmlEscaped(shortWord(s.label));
+    }
+    addNote(*box,
+            QStringLiteral("%1 <span style=\"color:%2\"><b>%3</b></span>")
+                .arg(htmlEscaped(
+                         tokenList(r.tokens).replace(QStringLiteral(", "), QStringLiteral(" "))),
+                     pdf::kAccent.name(), words.join(QStringLiteral(" "))),
+            area, 2, pdf::kInk);
+    GridTable t;
+    t.headers = {QStringLiteral("step t"), QStringLiteral("word"), QStringLiteral("chance"),
+                 QStringLiteral("comparisons with the cache"),
+                 QStringLiteral("without it, (n + t − 1)²")};
+    t.leftAligned = {false, true, false, false, false};
+    double cached = 0, full = 0;
+    for (size_t i = 0; i < g.steps.size(); ++i) {
+        const GenerationStep& s = g.steps[i];
+        cached += s.costCached;
+        full += s.costFull;
+        t.rows.push_back({{QString::number(i + 1), pdf::kMuted},
+                          {shortWord(s.label), pdf::kAccent, true},
+                          {fixed(s.prob, 4)},
+                          {readable(s.costCached)},
+                          {readable(s.costFull)}});
+    }
+    t.rows.push_back({{QStringLiteral("all")},
+                      {},
+                      {},
+                      {readable(cached), pdf::kInk, true},
+                      {readable(full), pdf::kInk, true}});
+    t.rulesAbove.push_back(int(t.rows.size()) - 1);
+    box->addRow({{gridFigure(t)}, 0, 4});
+    QString note =
+        QStringLiteral(
+            "Comparisons are query–key products per head and layer. Step 1 runs the %1 (n² = %2); "
+            "each later step runs only the new word's row against the n + t − 1 cached keys.")
+            .arg(r.n == 1 ? QStringLiteral("one prompt token")
+                          : QStringLiteral("%1 prompt tokens").arg(r.n))
+            .arg(r.n * r.n);
+    if (!g.refused.empty()) {
+        note += QStringLiteral(" Stopped early: %1.").arg(qs(g.refused));
+    }
+    addNote(*box, htmlEscaped(note), area);
+    return box;
+}
+
+namespace {
+
+// Two bars a step, with the cache and without, each with its count at its end.
+Figure costBarsFigure(const GenerationResult& g, qreal width) {
+    const QFont font = smallFont();
+    double largest = 1;
+    for (const GenerationStep& s : g.steps) {
+        largest = std::max(largest, s.costFull);
+    }
+    const size_t count = std::min<size_t>(g.steps.size(), 12);
+    const qreal labelW = textWidth(font, QStringLiteral("step 12")) + 8;
+    const qreal valueW = textWidth(font, readable(largest)) + 8;
+    const qreal trackW = std::min<qreal>(260, width - labelW - valueW);
+    const qreal barH = 8, barGap = 3, stepH = 2 * barH + barGap + 7;
+    const qreal legendH = 16;
+    const std::vector<GenerationStep> steps(g.steps.begin(), g.steps.begin() + long(count));
+    return Figure{
+        QSizeF(labelW + trackW + valueW, legendH + count * stepH - 7), [=](QPainter& p) {
+            p.setFont(font);
+            const qreal other = labelW + textWidth(font, QStringLiteral("with the cache")) + 34;
+            p.fillRect(QRectF(labelW, 3, 10, 7), pdf::kAccent);
+            p.setPen(pdf::kInk);
+            p.drawText(QRectF(labelW + 14, 0, 120, 13), Qt::AlignLeft | Qt::AlignVCenter,
+                       QStringLiteral("with the cache"));
+            p.fillRect(QRectF(other, 3, 10, 7), pdf::kRule);
+            p.drawText(QRectF(other + 14, 0, 120, 13), Qt::AlignLeft | Qt::AlignVCenter,
+                       QStringLiteral("without it"));
+            for (size_t i = 0; i < steps.size(); ++i) {
+                const qreal y = legendH + i * stepH;
+                p.setPen(pdf::kMuted);
+                p.drawText(QRectF(0, y, labelW - 6, 2 * barH + barGap),
+                           Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("step %1").arg(i + 1));
+                const qreal a = std::max<qreal>(0.8, trackW * steps[i].costCached / largest);
+                const qreal b = std::max<qreal>(0.8, trackW * steps[i].costFull / largest);
+                p.fillRect(QRectF(labelW, y, a, barH), pdf::kAccent);
+                p.fillRect(QRectF(labelW, y + barH + barGap, b, barH), pdf::kRule);
+                p.setPen(pdf::kInk);
+                p.drawText(QRectF(labelW + a + 4, y - 1, valueW, barH + 2),
+                           Qt::AlignLeft | Qt::AlignVCenter, readable(steps[i].costCached));
+                p.drawText(QRectF(labelW + b + 4, y + barH + barGap - 1, valueW, barH + 2),
+                           Qt::AlignLeft | Qt::AlignVCenter, readable(steps[i].costFull));
+            }
+        }};
+}
+
+} // namespace
+
+PdfBoxPtr cacheView(const TransformerCellSpec& spec, const TransformerResult& r,
+                    bool generationShown, const CellPrintArea& area) {
+    auto box = cellViewBox(QStringLiteral("The key/value cache"), area);
+    const GenerationResult& g = r.generation;
+    // Cached numbers a position: Σ over layers of h·(d_k + d_v).
+    double perPosition = 0;
+    bool uniform = true;
+    for (int l = 0; l < r.layersRun; ++l) {
+        const AttentionResult& a = r.layers[size_t(l)].attention;
+        perPosition += double(a.h) * double(a.dK + a.dV);
+        const AttentionResult& first = r.layers[0].attention;
+        uniform = uniform && a.h == first.h && a.dK == first.dK && a.dV == first.dV;
+    }
+    const int steps = g.ran ? int(g.steps.size()) : 0;
+    const int positions = r.n + std::max(0, steps - 1);
+    QString formula;
+    if (r.layersRun > 0 && uniform) {
+        const AttentionResult& a = r.layers[0].attention;
+        formula = QStringLiteral("L · h · (d_k + d_v) · %1 = %2 · %3 · (%4 + %5) · %6")
+                      .arg(steps > 0 ? QStringLiteral("(n + N − 1)") : QStringLiteral("n"))
+                      .arg(r.layersRun)
+                      .arg(a.h)
+                      .arg(a.dK)
+                      .arg(a.dV)
+                      .arg(positions);
+    } else {
+        formula = QStringLiteral("Σ over layers h · (d_k + d_v) × %1 = %2 × %3")
+                      .arg(steps > 0 ? QStringLiteral("(n + N − 1)") : QStringLiteral("n"))
+                      .arg(readable(perPosition))
+                      .arg(positions);
+    }
+    const double numbers = steps > 0 ? g.cacheNumbers : perPosition * positions;
+    QString text;
+    if (steps > 0) {
+        text = QStringLiteral("After the last of %1 steps the cache holds the keys and values of "
+                              "n + N − 1 = %2 + %1 − 1 = %3 positions (the last word is never fed "
+                              "back): <b>%4 = %5 numbers</b>.")
+                   .arg(steps)
+                   .arg(r.n)
+                   .arg(positions)
+                   .arg(htmlEscaped(formula))
+                   .arg(readable(numbers));
+    } else {
+        text = QStringLiteral("No generation ran, so the cache holds the prompt's keys and values "
+                              "alone: <b>%1 = %2 numbers</b>.")
+                   .arg(htmlEscaped(formula))
+                   .arg(readable(numbers));
+    }
+    addNote(*box, text, area, 2, pdf::kInk);
+    if (spec.config.generate && !g.refused.empty() && steps == 0 && !generationShown) {
+        addNote(*box, QStringLiteral("Generation was refused: %1.").arg(htmlEscaped(qs(g.refused))),
+                area);
+    }
+    if (steps > 0) {
+        FigureRowsBox::Row caption{
+            {noteFigure(QStringLiteral("<b>Query–key comparisons per head and layer</b>"),
+                        area.width)},
+            0,
+            8};
+        caption.keepWithNext = true;
+        box->addRow(caption);
+        box->addRow({{costBarsFigure(g, area.width)}, 0, 2});
+        if (g.steps.size() > 12) {
+            addNote(*box, QStringLiteral("The first 12 of %1 steps.").arg(g.steps.size()), area, 2);
+        }
+    }
+    return box;
+}
+
+// ---- Attention in blocks ----
+
+PdfBoxPtr blocksView(const TransformerCellSpec& spec, const TransformerResult& r,
+                     const CellPrintArea& area) {
+    if (r.layersRun < 1) {
+        return nullptr;
+    }
+    const int layer = r.layersRun - 1;
+    const AttentionResult& a = r.layers[size_t(layer)].attention;
+    const AttentionConfig& c = spec.config.layers[size_t(layer)].attention;
+    const int B = std::max(1, spec.blockSize);
+    const int focus = r.focus;
+    auto box = cellViewBox(QStringLiteral("Attention in blocks of %1 keys").arg(B), area);
+    const arma::uword dK = arma::uword(a.dK), dV = arma::uword(a.dV);
+    const BlockwiseHead blocks = blockwiseHead(a.Q.cols(0, dK - 1), a.K.cols(0, dK - 1),
+                                               a.V.cols(0, dV - 1), a.scale, c.mask, c.padding, B);
+    const arma::uword f = arma::uword(focus);
+    addNote(*box,
+            QStringLiteral("Head 1 of layer %1, row %2 (%3): each block updates the running "
+                           "maximum m, the running total ℓ and the running output o; the row "
+                           "never holds more than %4 scores at once.")
+                .arg(layer + 1)
+                .arg(focus + 1)
+                .arg(htmlEscaped(tokenAt(r, focus)))
+                .arg(B),
+            area, 2, pdf::kInk);
+    const int shown = std::min<int>(int(dV), 4);
+    std::vector<double> all;
+    for (const BlockwiseStep& s : blocks.steps) {
+        for (int i = 0; i < shown; ++i) {
+            all.push_back(s.runningOut(f, arma::uword(i)));
+        }
+        all.push_back(s.runningTotal(f));
+        if (std::isfinite(s.runningMax(f))) {
+            all.push_back(s.runningMax(f));
+        }
+    }
+    const NumberStyle number = styleFor(all, 4);
+    GridTable t;
+    t.headers = {QStringLiteral("keys"), QStringLiteral("m"), QStringLiteral("ℓ")};
+    for (int i = 0; i < shown; ++i) {
+        t.headers << QStringLiteral("o") + subscript(i + 1);
+    }
+    t.leftAligned = {true};
+    t.sameWidthFrom = 1;
+    t.sameWidthTo = 2 + shown;
+    for (const BlockwiseStep& s : blocks.steps) {
+        QStringList keys;
+        for (int k = s.firstKey; k < s.endKey; ++k) {
+            keys << (size_t(k) < a.tokens.size() ? shortWord(a.tokens[size_t(k)], 10)
+                                                 : QString::number(k + 1));
+        }
+        const QString range = s.endKey - s.firstKey == 1
+                                  ? QString::number(s.firstKey + 1)
+                                  : QStringLiteral("%1–%2").arg(s.firstKey + 1).arg(s.endKey);
+        bool read = false;
+        for (int k = s.firstKey; k < s.endKey; ++k) {
+            read = read || !a.head[0].blocked(f, arma::uword(k));
+        }
+        const QColor ink = read ? pdf::kInk : pdf::kMuted;
+        std::vector<GridCell> row{
+            {range + QStringLiteral(": ") + keys.join(QStringLiteral(", ")) +
+                 (read ? QString() : QStringLiteral(" (masked)")),
+             ink},
+            {std::isfinite(s.runningMax(f)) ? number(s.runningMax(f)) : QStringLiteral("−∞"), ink},
+            {number(s.runningTotal(f)), ink}};
+        for (int i = 0; i < shown; ++i) {
+            row.push_back({number(s.runningOut(f, arma::uword(i))), ink});
+        }
+        t.rows.push_back(row);
+    }
+    const arma::rowvec blockOut = blocks.output.row(f);
+    const arma::rowvec plain = a.head[0].context.row(f);
+    const auto outputRow = [&](const QString& label, const arma::rowvec& v, bool bold) {
+        std::vector<GridCell> row{{label, pdf::kInk, bold}, {}, {}};
+        for (int i = 0; i < shown; ++i) {
+            row.push_back({fixed(v(arma::uword(i)), 4), pdf::kInk, bold});
+        }
+        t.rows.push_back(row);
+    };
+    t.rulesAbove.push_back(int(t.rows.size()));
+    outputRow(QStringLiteral("output o / ℓ"), blockOut, true);
+    outputRow(QStringLiteral("plain path: softmax(S) V"), plain, false);
+    box->addRow({{gridFigure(t)}, 0, 4});
+    const double difference = arma::abs(blockOut - plain).max();
+    QString note =
+        difference <= 1e-12
+            ? QStringLiteral("The blocks end where the plain path does: the largest difference is "
+                             "%1, below 1e-12.")
+                  .arg(difference == 0 ? QStringLiteral("0") : QString::number(difference, 'e', 1))
+            : QStringLiteral("The blocks differ from the plain path by %1.")
+                  .arg(QString::number(difference, 'e', 1));
+    if (shown < int(dV)) {
+        note += QStringLiteral(" Coordinates 1–%1 of d_v = %2 are shown.").arg(shown).arg(dV);
+    }
+    addNote(*box, htmlEscaped(note), area);
+    return box;
+}
+
+// ---- Gradients ----
+
+PdfBoxPtr gradientsView(const TransformerCellSpec& spec, const TransformerResult& r,
+                        const CellPrintArea& area) {
+    auto box = cellViewBox(qs(viewTitle("gradients")), area);
+    GridTable t;
+    t.headers = {QStringLiteral("parameter"), QStringLiteral("shape"), QStringLiteral("‖∂L/∂·‖"),
+                 QStringLiteral("largest |entry|")};
+    t.leftAligned = {true, true, false, false};
+    const auto add = [&](const QString& name, const arma::mat& g, bool rule = false) {
+        if (g.is_empty()) {
+            return;
+        }
+        if (rule) {
+            t.rulesAbove.push_back(int(t.rows.size()));
+        }
+        t.rows.push_back({{name},
+                          {QStringLiteral("%1 × %2").arg(g.n_rows).arg(g.n_cols), pdf::kMuted},
+                          {qs(readableNumber(arma::norm(g, "fro"), 4))},
+                          {qs(readableNumber(arma::abs(g).max(), 4))}});
+    };
+    const TransformerGradients& g = r.grad;
+    add(QStringLiteral("X0"), g.X0);
+    for (size_t l = 0; l < g.layers.size(); ++l) {
+        const TransformerLayerGradients& layer = g.layers[l];
+        const QString p = QStringLiteral("layers[%1].").arg(l);
+        bool first = true;
+        const auto addLayer = [&](const QString& name, const arma::mat& m) {
+            if (!m.is_empty()) {
+                add(p + name, m, first);
+                first = false;
+            }
+        };
+        addLayer(QStringLiteral("ln1.gamma"), layer.ln1Gamma);
+        addLayer(QStringLiteral("ln1.beta"), layer.ln1Beta);
+        addLayer(QStringLiteral("attention.W_Q"), layer.attention.W_Q);
+        addLayer(QStringLiteral("attention.W_K"), layer.attention.W_K);
+        addLayer(QStringLiteral("attention.W_V"), layer.attention.W_V);
+        addLayer(QStringLiteral("attention.W_O"), layer.attention.W_O);
+        addLayer(QStringLiteral("attention.b_Q"), layer.attention.b_Q);
+        addLayer(QStringLiteral("attention.b_K"), layer.attention.b_K);
+        addLayer(QStringLiteral("attention.b_V"), layer.attention.b_V);
+        addLayer(QStringLiteral("attention.b_O"), layer.attention.b_O);
+        addLayer(QStringLiteral("ln2.gamma"), layer.ln2Gamma);
+        addLayer(QStringLiteral("ln2.beta"), layer.ln2Beta);
+        addLayer(QStringLiteral("ffn.W_1"), layer.W1);
+        addLayer(QStringLiteral("ffn.b_1"), layer.b1);
+        addLayer(QStringLiteral("ffn.W_2"), layer.W2);
+        addLayer(QStringLiteral("ffn.b_2"), layer.b2);
+    }
+    add(QStringLiteral("final_ln.gamma"), g.finalGamma, true);
+    add(QStringLiteral("final_ln.beta"), g.finalBeta);
+    add(QStringLiteral("vocab"), g.vocab, g.finalGamma.is_empty());
+    if (g.vocab.is_empty()) {
+        add(QStringLiteral("unembed"), g.unembed, g.finalGamma.is_empty());
+    }
+    if (!spec.config.unembedBias.is_empty()) {
+        add(QStringLiteral("b_U"), g.unembedBias);
+    }
+    FigureRowsBox::Row intro{
+        {noteFigure(
+            r.loss ? QStringLiteral("L is the loss over the targets, %1.").arg(fixed(*r.loss, 4))
+                   : QStringLiteral("Without targets, L = Σ upstream ⊙ logits (upstream "
+                                    "ones unless given)."),
+            area.width)},
+        0,
+        2};
+    intro.keepWithNext = true;
+    box->addRow(intro);
+    box->addRow({{gridFigure(t)}, 0, 4});
+    for (const QString& line : gradientCheckLines(r.gradcheck)) {
+        box->addRow({{labelFigure(line, smallFont(), pdf::kInk, area.width)}, 0, 2});
+    }
+    return box;
+}
+
+} // namespace attnbook::transformer_paint
