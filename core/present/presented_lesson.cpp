@@ -7,14 +7,14 @@
 namespace attnbook {
 
 std::string presentedProse(std::string_view text, int firstLine, const Document& document,
-                           const LessonResults& results, const BoundValueEscape& escape) {
+                           const LessonResults& results) {
     // The bindings are found in the text as written (their lines keep the document's code
     // blocks apart), and the notes go afterwards: a binding inside a note goes with it.
     const std::vector<ProsePiece> pieces = scanProse(text, firstLine, 1, document.codeBlocks);
     const std::string bound =
         substituteBindings(text, pieces, [&](const Binding& binding) -> std::optional<std::string> {
             const std::optional<std::string> value = results.boundText(binding);
-            return value ? std::optional(escape(*value)) : std::nullopt;
+            return value ? std::optional(escapeMarkdown(*value)) : std::nullopt;
         });
     return withoutHtmlComments(bound);
 }
@@ -34,8 +34,7 @@ PresentedLesson presentLesson(const Lesson& lesson, const LessonResults& results
     for (const Segment& segment : document.segments) {
         if (!segment.isCell()) {
             const ProseBlock& prose = segment.prose();
-            std::string markdown =
-                presentedProse(prose.text, prose.firstLine, document, results, escapeMarkdown);
+            std::string markdown = presentedProse(prose.text, prose.firstLine, document, results);
             std::vector<MarkdownHeading> headings = markdownHeadings(markdown);
             presented.parts.push_back(
                 {PresentedProse{std::move(markdown), &prose, std::move(headings)}});

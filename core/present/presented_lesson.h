@@ -12,7 +12,6 @@
 #include "core/document/lesson.h"
 #include "core/document/markdown_headings.h"
 
-#include <functional>
 #include <map>
 #include <string>
 #include <variant>
@@ -60,17 +59,11 @@ PresentedLesson presentLesson(const Lesson& lesson, const LessonResults& results
 // (the worksheet names each exercise after it).
 std::map<std::string, std::string> sectionOfEachCell(const PresentedLesson& presented);
 
-// How a bound value is written into prose for one target: escapeMarkdown for the window, the
-// web page and the PDF (each turns Markdown into its own format).
-using BoundValueEscape = std::function<std::string(const std::string&)>;
-
 // TEXT (prose lines starting at FIRSTLINE of the lesson) as a reader sees it: each binding
-// replaced by its value written by ESCAPE (one that cannot be resolved shows as written), each
-// claim showing nothing, and the author's notes left out. presentLesson applies it to every
-// prose part with escapeMarkdown. The notebook cuts prose by lines and writes the values as
-// they are: Jupyter reads `\[ … \]` as display mathematics, so escaping a vector's brackets
-// would typeset it.
+// replaced by its value escaped for Markdown (one that cannot be resolved shows as written),
+// each claim showing nothing, and the author's notes left out. presentLesson applies it to
+// every prose part; the notebook, which cuts prose further (by lines), to its pieces.
 std::string presentedProse(std::string_view text, int firstLine, const Document& document,
-                           const LessonResults& results, const BoundValueEscape& escape);
+                           const LessonResults& results);
 
 } // namespace attnbook

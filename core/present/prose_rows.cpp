@@ -1,8 +1,10 @@
 #include "core/present/prose_rows.h"
 
+#include "core/document/markdown_headings.h"
 #include "core/document/sample_answers.h"
 #include "core/document/text_scan.h"
 
+#include <map>
 #include <string_view>
 
 namespace attnbook {
@@ -19,17 +21,6 @@ bool inCode(int line, const std::vector<LineRange>& codeLines) {
 
 bool isBlank(const std::string& text) {
     return text.find_first_not_of(" \t\r\n") == std::string::npos;
-}
-
-// The heading's words without Markdown marks, for the outline.
-std::string plainTitle(std::string title) {
-    std::string out;
-    for (char c : title) {
-        if (c != '*' && c != '`' && c != '_') {
-            out += c;
-        }
-    }
-    return out;
 }
 
 // Whether a piece may start at `bare`, a line after a blank line: a plain paragraph, one
@@ -74,6 +65,12 @@ int lineCount(const std::string& text) {
 std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
                                       const std::vector<LineRange>& codeLines) {
     std::vector<ProsePieceRow> rows;
+    // The headings by the one rule every reader's headings follow (markdown_headings.h), by the
+    // line of the lesson each starts on: ATX and setext alike, none inside code or a comment.
+    std::map<int, MarkdownHeading> headingAt;
+    for (MarkdownHeading& heading : markdownHeadings(block.text)) {
+        headingAt[block.firstLine + heading.line - 1] = std::move(heading);
+    }
     ProsePieceRow current;
     current.firstLine = block.firstLine;
     int line = block.firstLine;
@@ -102,9 +99,9 @@ std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
         const std::string lineText = block.text.substr(start, end - start);
         const std::string bare =
             lineText.back() == '\n' ? lineText.substr(0, lineText.size() - 1) : lineText;
-        std::string_view title;
         const bool code = inCode(line, codeLines);
-        const int level = code ? 0 : atxHeading(bare, title);
+        const auto heading = headingAt.find(line);
+        const int level = heading == headingAt.end() ? 0 : heading->second.level;
         const bool paragraphStarts =
             (afterBlank || current.text.empty()) && !code && openComments <= 0;
         if (level > 0) {
@@ -113,7 +110,7 @@ std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
             }
             current.firstLine = line;
             current.headingLevel = level;
-            current.headingTitle = plainTitle(std::string(title));
+            current.headingTitle = heading->second.text;
             openComments = 0;
             inAnswer = false;
         } else if (!inAnswer && paragraphStarts && namesSampleAnswer(bare)) {

@@ -31,10 +31,10 @@ struct ProsePieceRow {
     bool sampleAnswer = false;
 };
 
-// Cuts a prose block before every ATX heading outside code blocks, before a paragraph that
-// names a sample answer (which runs to the next heading: sample_answers.h), and a piece
-// longer than kLongProseBytes also between two paragraphs (see splitProse); pieces
-// holding only blank lines are dropped.
+// Cuts a prose block before every heading (markdown_headings.h: ATX or setext, outside code
+// and comments), before a paragraph that names a sample answer (which runs to the next
+// heading: sample_answers.h), and a piece longer than kLongProseBytes also between two
+// paragraphs (see splitProse); pieces holding only blank lines are dropped.
 std::vector<ProsePieceRow> splitProse(const ProseBlock& block,
                                       const std::vector<LineRange>& codeLines);
 

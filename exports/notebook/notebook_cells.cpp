@@ -207,9 +207,7 @@ std::vector<NotebookCell> proseNotebookCells(const ProseBlock& prose, const Docu
         const bool bound = std::any_of(pieces.begin(), pieces.end(), [](const ProsePiece& p) {
             return p.kind == ProsePiece::Kind::Binding;
         });
-        // Values as they are (presented_lesson.h: `\[` is mathematics to Jupyter).
-        std::string source = tidyLines(presentedProse(
-            text, first, document, results, [](const std::string& value) { return value; }));
+        std::string source = tidyLines(presentedProse(text, first, document, results));
         previousMarkdown = source;
         if (source.empty()) {
             return;

@@ -3,6 +3,7 @@
 // quizzes numbered, and the headings found by one rule.
 #include "core/document/markdown_headings.h"
 #include "core/present/presented_lesson.h"
+#include "core/present/prose_rows.h"
 
 #include "core/math/attention_engine.h"
 
@@ -142,4 +143,21 @@ TEST_CASE("eachCellIsInTheSectionAboveIt") {
     CHECK_EQ(sections.at("c"), "Part one");
     CHECK_EQ(sections.at("q1"), "The second part");
     CHECK_EQ(sections.at("q2"), "The second part");
+}
+
+// The window cuts its prose at the same headings, titled the same way: a setext heading too,
+// and no `#` line inside a code block or a comment.
+TEST_CASE("theWindowCutsProseAtTheSameHeadings") {
+    const ProseBlock block{10, "Intro.\n\nPart one\n========\n\nText.\n\n```\n# code\n```\n\n"
+                               "<!--\n# hidden\n-->\n\n## The *second* `part`\n\nMore.\n"};
+    const std::vector<LineRange> code{{17, 19}};
+    const std::vector<ProsePieceRow> rows = splitProse(block, code);
+    REQUIRE_EQ(rows.size(), 3);
+    CHECK_EQ(rows[0].headingLevel, 0);
+    CHECK_EQ(rows[1].firstLine, 12);
+    CHECK_EQ(rows[1].headingLevel, 1);
+    CHECK_EQ(rows[1].headingTitle, "Part one");
+    CHECK_EQ(rows[2].firstLine, 25);
+    CHECK_EQ(rows[2].headingLevel, 2);
+    CHECK_EQ(rows[2].headingTitle, "The second part");
 }
