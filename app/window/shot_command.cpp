@@ -112,7 +112,8 @@ bool reportErrors(const LessonSession& session, const ShotOptions& options) {
 
 // Runs the event loop until `height()` has stayed the same for a while:
 // layouts, text and charts settle over a few frames.
-// Four quiet frames are enough: six cost attention.md a second more and drew the same pixels.
+// Six quiet rounds of 15 ms: a heavy cell (attention.md's playground) can be built a round
+// later than four rounds of 10 ms wait for, and the page then ended above it.
 // A deadline that passes ends the wait (the picture shows what is laid out by then), but never
 // before one round of events: without it the window is not even laid out.
 qreal settle(const std::function<qreal()>& height, const QDeadlineTimer& deadline) {
@@ -122,11 +123,11 @@ qreal settle(const std::function<qreal()>& height, const QDeadlineTimer& deadlin
     int stable = 0;
     do {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-        QThread::msleep(10);
+        QThread::msleep(15);
         const qreal now = height();
         stable = now == last ? stable + 1 : 0;
         last = now;
-    } while (total.elapsed() < 20000 && !deadline.hasExpired() && stable < 4);
+    } while (total.elapsed() < 20000 && !deadline.hasExpired() && stable < 6);
     return last;
 }
 
@@ -142,6 +143,24 @@ QQuickItem* itemNamed(QQuickItem* item, const QString& name) {
         }
     }
     return nullptr;
+}
+
+// The lowest row of the first screen where the outline beside the view shows only its
+// background and its edge (at most two columns differ from its first pixel): the page below
+// the first screen repeats it. A long outline reaches the screen's bottom, and repeating a row
+// that crosses its words drew stripes down the page.
+int emptyRowBesideView(const QImage& screen, int viewLeft) {
+    for (int y = screen.height() - 1; y >= std::max(0, screen.height() - 1500); --y) {
+        const QRgb background = screen.pixel(0, y);
+        int differing = 0;
+        for (int x = 1; x < viewLeft && differing <= 2; ++x) {
+            differing += screen.pixel(x, y) != background;
+        }
+        if (differing <= 2) {
+            return y;
+        }
+    }
+    return screen.height() - 1;
 }
 
 // Past this height a PNG is unwieldy and some viewers refuse it.
@@ -162,9 +181,12 @@ struct WholePage {
 // each keeps its own height and the page's height is final; the second draws, and costs about
 // what the first did. The first pass therefore stops once it has used half of the time left
 // (`deadline`), and the picture ends where it stopped: a long lesson gives the first part of
-// its page within the time asked (docs/command-line.md), with the estimate for the whole.
+// its page within the time asked (docs/command-line.md), with the estimate for the whole. The
+// second pass settles each screen until `lastDeadline`, the command's own: a screen that took
+// longer than its share is still drawn laid out, out of the time kept for the PNG.
 // The outline beside the view is drawn from the first screen: a longer outline is cut there.
-WholePage drawWholePage(QQuickWindow& window, int width, const QDeadlineTimer& deadline) {
+WholePage drawWholePage(QQuickWindow& window, int width, const QDeadlineTimer& deadline,
+                        const QDeadlineTimer& lastDeadline) {
     // A screen of 4000 pixels: fewer screens settle (each settle waits a few quiet frames),
     // at some 400 MB for attention.md.
     constexpr int kScreen = 4000;
@@ -202,6 +224,7 @@ WholePage drawWholePage(QQuickWindow& window, int width, const QDeadlineTimer& d
                                           : result.pageHeight;
     const int height = std::clamp(drawnTo, 200, kMaximumHeight);
     QImage page(width, height, QImage::Format_RGB888);
+    page.fill(window.color()); // not the allocator's bytes, should a screen fail to cover its part
     const QPointF viewAt = view->mapToScene(QPointF(0, 0));
     const int viewTop = int(std::round(viewAt.y()));
     const int viewLeft = int(std::round(viewAt.x()));
@@ -209,7 +232,7 @@ WholePage drawWholePage(QQuickWindow& window, int width, const QDeadlineTimer& d
     for (qreal at = 0;; at += view->height()) {
         const qreal y = std::min(at, lastTop());
         view->setProperty("contentY", y);
-        settle(pageHeight, deadline);
+        settle(pageHeight, lastDeadline);
         const QImage screen = window.grabWindow();
         if (screen.isNull()) {
             return {};
@@ -219,7 +242,7 @@ WholePage drawWholePage(QQuickWindow& window, int width, const QDeadlineTimer& d
             // The first screen whole (the header, the outline beside the view); below it,
             // the outline's empty background, as a window as tall as the page shows it.
             painter.drawImage(QPoint(0, 0), screen);
-            const QRect besideView(0, screen.height() - 1, viewLeft, 1);
+            const QRect besideView(0, emptyRowBesideView(screen, viewLeft), viewLeft, 1);
             painter.drawImage(QRect(0, screen.height(), viewLeft, height - screen.height()), screen,
                               besideView);
         }
@@ -286,9 +309,11 @@ int runShotCommand(const QStringList& arguments) {
         return ExitUsage;
     }
     // What is left of --max-seconds, less the PNG's encoding (up to two seconds for the tallest
-    // picture on this machine) and writing.
-    const QDeadlineTimer drawing(std::max<qint64>(0, deadline.remainingTime() - 2500));
-    const WholePage page = drawWholePage(*window, options.width, drawing);
+    // picture on this machine), its writing and the start before this function: the first
+    // pass's share comes out of `drawing`; the second pass may run on into `settling`.
+    const QDeadlineTimer drawing(std::max<qint64>(0, deadline.remainingTime() - 3000));
+    const QDeadlineTimer settling(std::max<qint64>(0, deadline.remainingTime() - 2000));
+    const WholePage page = drawWholePage(*window, options.width, drawing, settling);
     const QImage& image = page.image;
     if (image.isNull()) {
         std::cerr << "attnbook shot: the window could not be drawn\n";

@@ -10,7 +10,8 @@ std::optional<Diagnostic> lessonFormatProblem(const YamlNode& frontMatter) {
         return std::nullopt;
     }
     const std::string& text = stated->scalar;
-    const bool whole = stated->isScalar() && !stated->quoted && !text.empty() && text.size() <= 6 &&
+    // `1` or `"1"`: a version written in quotes is still that version.
+    const bool whole = stated->isScalar() && !text.empty() && text.size() <= 6 &&
                        text.find_first_not_of("0123456789") == std::string::npos;
     const int version = whole ? std::stoi(text) : 0;
     if (version < 1) {

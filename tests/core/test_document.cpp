@@ -337,3 +337,18 @@ TEST_CASE("jsonNumbersRoundTripAndBlockedScoresAreNull") {
     CHECK_EQ(shortestDouble(0.5), std::string("0.5"));
     CHECK_EQ(shortestDouble(3.0), std::string("3"));
 }
+
+// docs/lesson-format.md "Version": version 1 stated plainly or in quotes is read; a newer one,
+// quoted or not, is refused at its value.
+TEST_CASE("aLessonStatesItsFormatVersion") {
+    for (const char* stated : {"1", "\"1\"", "'1'"}) {
+        const Lesson lesson =
+            parseLesson(std::string("---\nattnbook-format: ") + stated + "\n---\n\n# V\n", "v.md");
+        CHECK_MESSAGE(lesson.diagnostics.empty(), stated);
+    }
+    const Lesson newer = parseLesson("---\nattnbook-format: \"2\"\n---\n\n# V\n", "v.md");
+    REQUIRE_EQ(newer.diagnostics.size(), 1);
+    CHECK_EQ(newer.diagnostics[0].line, 2);
+    CHECK_EQ(newer.diagnostics[0].column, 18);
+    CHECK(newer.diagnostics[0].message.find("written for version 2") != std::string::npos);
+}

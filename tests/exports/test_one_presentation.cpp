@@ -110,7 +110,8 @@ QString windowText(const LiveLesson& live) {
     int question = 0;
     for (const LessonCell& cell : live.lesson().cells) {
         if (const QuizCellSpec* quiz = cell.quiz()) {
-            // The window numbers its quizzes as the presented lesson does.
+            // The window shows no quiz numbers: its question words are checked, numbered as
+            // the presented lesson numbers them.
             text += QString::number(++question) + u' ' + qs(live.bound(quiz->question)) + u'\n';
         }
     }
