@@ -46,6 +46,7 @@ AttentionCellModel* AttentionCellModel::create(const std::string& id, const Atte
     }
     model->authoredResult_ = model->result_;
     model->runner_.prepareWorkerMemory();
+    model->changes_.remember(*model);
     return model.release();
 }
 
@@ -62,6 +63,7 @@ AttentionCellModel::fromComputed(const std::string& id, const AttentionCellSpec&
     model->allowedHeads_ = attnbook::allowedHeads(model->state());
     ++model->revision_;
     model->runner_.prepareWorkerMemory();
+    model->changes_.remember(*model);
     return model;
 }
 
@@ -174,12 +176,16 @@ void AttentionCellModel::show(RecomputeOutcome outcome) {
     if (replaced != authoredResult_) {
         runner_.recycle(std::move(replaced));
     }
-    ++revision_;
-    Q_EMIT recomputed();
+    announce();
 }
 
 void AttentionCellModel::showUnchangedNumbers() {
+    announce();
+}
+
+void AttentionCellModel::announce() {
     ++revision_;
+    changes_.announce(*this);
     Q_EMIT recomputed();
 }
 
@@ -296,8 +302,7 @@ QString AttentionCellModel::keep() {
     live_.kept(); // the kept values are the lesson's now: Undo is the document's
     authoredResult_ = result_;
     editedBesidesFocus_ = false;
-    ++revision_;
-    Q_EMIT recomputed();
+    announce();
     return {};
 }
 

@@ -7,6 +7,7 @@
 // thread, the latest edit winning, while `updating` is true.
 
 #include "app/models/attention_recompute_runner.h"
+#include "app/models/property_changes.h"
 #include "core/document/editable_attention.h"
 #include "core/live/attention_live_cell.h"
 #include "core/live/attention_recompute.h"
@@ -40,47 +41,49 @@ class AttentionCellModel : public QObject {
     Q_PROPERTY(QString layerInput READ layerInput CONSTANT)
     Q_PROPERTY(bool usesVocab READ usesVocab CONSTANT)
     Q_PROPERTY(QStringList vocabWords READ vocabWords CONSTANT)
-    // Every property below changes with a recompute.
+    // The properties below change with an edit or a recompute. Each group has its own signal,
+    // emitted only when one of its values changed (property_changes.h); `revision` and
+    // `recomputed` mark every new set of numbers.
     Q_PROPERTY(int revision READ revision NOTIFY recomputed)
-    Q_PROPERTY(int n READ n NOTIFY recomputed)
-    Q_PROPERTY(int m READ m NOTIFY recomputed)
-    Q_PROPERTY(int d READ d NOTIFY recomputed)
-    Q_PROPERTY(int heads READ heads NOTIFY recomputed)
-    Q_PROPERTY(int dK READ dK NOTIFY recomputed)
-    Q_PROPERTY(int dV READ dV NOTIFY recomputed)
-    Q_PROPERTY(int dO READ dO NOTIFY recomputed)
-    Q_PROPERTY(QStringList tokens READ tokens NOTIFY recomputed)
-    Q_PROPERTY(QStringList keyLabels READ keyLabels NOTIFY recomputed)
-    Q_PROPERTY(QStringList queryLabels READ queryLabels NOTIFY recomputed)
-    Q_PROPERTY(QVariantList allowedHeads READ allowedHeads NOTIFY recomputed)
-    Q_PROPERTY(QString mask READ mask NOTIFY recomputed)
-    Q_PROPERTY(QVariantList padding READ padding NOTIFY recomputed)
-    Q_PROPERTY(QString positional READ positional NOTIFY recomputed)
+    Q_PROPERTY(int n READ n NOTIFY shapeChanged)
+    Q_PROPERTY(int m READ m NOTIFY shapeChanged)
+    Q_PROPERTY(int d READ d NOTIFY shapeChanged)
+    Q_PROPERTY(int heads READ heads NOTIFY shapeChanged)
+    Q_PROPERTY(int dK READ dK NOTIFY shapeChanged)
+    Q_PROPERTY(int dV READ dV NOTIFY shapeChanged)
+    Q_PROPERTY(int dO READ dO NOTIFY shapeChanged)
+    Q_PROPERTY(QStringList tokens READ tokens NOTIFY tokensChanged)
+    Q_PROPERTY(QStringList keyLabels READ keyLabels NOTIFY tokensChanged)
+    Q_PROPERTY(QStringList queryLabels READ queryLabels NOTIFY tokensChanged)
+    Q_PROPERTY(QVariantList allowedHeads READ allowedHeads NOTIFY shapeChanged)
+    Q_PROPERTY(QString mask READ mask NOTIFY settingsChanged)
+    Q_PROPERTY(QVariantList padding READ padding NOTIFY tokensChanged)
+    Q_PROPERTY(QString positional READ positional NOTIFY settingsChanged)
     Q_PROPERTY(bool hasLearnedPositional READ hasLearnedPositional CONSTANT)
-    Q_PROPERTY(QString scaleMode READ scaleMode NOTIFY recomputed)
-    Q_PROPERTY(double scaleDivisor READ scaleDivisor NOTIFY recomputed)
-    Q_PROPERTY(double scale READ scale NOTIFY recomputed)
-    Q_PROPERTY(int focus READ focus NOTIFY recomputed)
-    Q_PROPERTY(bool edited READ edited NOTIFY recomputed)
+    Q_PROPERTY(QString scaleMode READ scaleMode NOTIFY settingsChanged)
+    Q_PROPERTY(double scaleDivisor READ scaleDivisor NOTIFY settingsChanged)
+    Q_PROPERTY(double scale READ scale NOTIFY settingsChanged)
+    Q_PROPERTY(int focus READ focus NOTIFY settingsChanged)
+    Q_PROPERTY(bool edited READ edited NOTIFY whatIfChanged)
     // A what-if to take back (Undo on the cell, or Ctrl+Z), and when it was
     // made: a number that grows with every what-if in any cell, so the
     // window can undo the latest one of all.
-    Q_PROPERTY(bool canUndoWhatIf READ canUndoWhatIf NOTIFY recomputed)
-    Q_PROPERTY(qint64 whatIfStamp READ whatIfStamp NOTIFY recomputed)
-    Q_PROPERTY(bool compareAvailable READ compareAvailable NOTIFY recomputed)
-    Q_PROPERTY(QString compareNote READ compareNote NOTIFY recomputed)
+    Q_PROPERTY(bool canUndoWhatIf READ canUndoWhatIf NOTIFY whatIfChanged)
+    Q_PROPERTY(qint64 whatIfStamp READ whatIfStamp NOTIFY stampChanged)
+    Q_PROPERTY(bool compareAvailable READ compareAvailable NOTIFY compareChanged)
+    Q_PROPERTY(QString compareNote READ compareNote NOTIFY compareChanged)
     // The largest |change| of any weight against the authored cell.
-    Q_PROPERTY(double changeRange READ changeRange NOTIFY recomputed)
+    Q_PROPERTY(double changeRange READ changeRange NOTIFY colourScaleChanged)
     // The largest share of any head: the top of a stretched colour scale.
-    Q_PROPERTY(double largestShare READ largestShare NOTIFY recomputed)
-    Q_PROPERTY(bool rowCheckPassed READ rowCheckPassed NOTIFY recomputed)
-    Q_PROPERTY(QString rowCheck READ rowCheck NOTIFY recomputed)
-    Q_PROPERTY(QStringList warnings READ warnings NOTIFY recomputed)
+    Q_PROPERTY(double largestShare READ largestShare NOTIFY colourScaleChanged)
+    Q_PROPERTY(bool rowCheckPassed READ rowCheckPassed NOTIFY checksChanged)
+    Q_PROPERTY(QString rowCheck READ rowCheck NOTIFY checksChanged)
+    Q_PROPERTY(QStringList warnings READ warnings NOTIFY checksChanged)
     // The gradient check (attention.md), as core/math/gradient_check computed it.
-    Q_PROPERTY(bool gradientChecked READ gradientChecked NOTIFY recomputed)
-    Q_PROPERTY(bool gradientCheckPassed READ gradientCheckPassed NOTIFY recomputed)
-    Q_PROPERTY(double maxRelError READ maxRelError NOTIFY recomputed)
-    Q_PROPERTY(QString gradientCheckText READ gradientCheckText NOTIFY recomputed)
+    Q_PROPERTY(bool gradientChecked READ gradientChecked NOTIFY checksChanged)
+    Q_PROPERTY(bool gradientCheckPassed READ gradientCheckPassed NOTIFY checksChanged)
+    Q_PROPERTY(double maxRelError READ maxRelError NOTIFY checksChanged)
+    Q_PROPERTY(QString gradientCheckText READ gradientCheckText NOTIFY checksChanged)
     Q_PROPERTY(QStringList gradientNames READ gradientNames CONSTANT)
     // An edit's numbers are being computed: what the views show is the last complete result.
     Q_PROPERTY(bool updating READ updating NOTIFY updatingChanged)
@@ -230,7 +233,16 @@ class AttentionCellModel : public QObject {
     bool computesInline() const { return runner_.computesInline(); }
 
   Q_SIGNALS:
+    // New numbers (or the same numbers for a new focus row) are shown.
     void recomputed();
+    void shapeChanged();
+    void tokensChanged();
+    void settingsChanged();
+    void whatIfChanged();
+    void checksChanged();
+    void stampChanged();
+    void compareChanged();
+    void colourScaleChanged();
     void updatingChanged();
     void arithmeticChanged();
     void traceChanged();
@@ -251,6 +263,8 @@ class AttentionCellModel : public QObject {
     void show(RecomputeOutcome outcome);
     // A change that needs no compute (the focus): the views redraw.
     void showUnchangedNumbers();
+    // Tells the views: the changed groups' signals, then `recomputed`.
+    void announce();
 
     QString id_;
     QStringList views_;
@@ -264,6 +278,11 @@ class AttentionCellModel : public QObject {
     std::shared_ptr<const Json> json_;
     Keeper keeper_;
     int revision_ = 0;
+    // What QML last heard of each group of properties (see the Q_PROPERTYs).
+    PropertyChanges changes_{staticMetaObject,
+                             {"shapeChanged", "tokensChanged", "settingsChanged", "whatIfChanged",
+                              "stampChanged", "compareChanged", "checksChanged",
+                              "colourScaleChanged"}};
     // The vocab's words as QML reads them. QML reads a list property again for every element
     // it takes, so building it on each read made a combo box of V words cost V² (10,000 words:
     // a minute); built once per revision, each read is a shared copy.

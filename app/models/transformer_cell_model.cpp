@@ -45,6 +45,9 @@ TransformerCellModel::TransformerCellModel(const std::string& id, const Transfor
     connect(&runner_, &TrainingRunner::progressChanged, this,
             &TransformerCellModel::trainingProgressChanged);
     connect(&runner_, &TrainingRunner::finished, this, &TransformerCellModel::trainingEnded);
+    if (result_) {
+        changes_.remember(*this);
+    }
 }
 
 TransformerCellModel::~TransformerCellModel() {
@@ -411,8 +414,7 @@ void TransformerCellModel::accept(Outcome outcome) {
     if (!outcome.result) {
         problem_ = QString::fromStdString(outcome.error);
         steps_.shown(outcome.step, true); // the problem is the latest settings' answer
-        ++revision_;
-        Q_EMIT recomputed();
+        announce();
         shown_->numbersChanged(); // the problem's words replace the chosen word's
         return;
     }
@@ -422,6 +424,12 @@ void TransformerCellModel::accept(Outcome outcome) {
     show(std::move(outcome.result), std::move(outcome.json), outcome.step);
 }
 
+void TransformerCellModel::announce() {
+    ++revision_;
+    changes_.announce(*this);
+    Q_EMIT recomputed();
+}
+
 void TransformerCellModel::show(std::shared_ptr<const TransformerResult> result,
                                 std::shared_ptr<const Json> json, TransformerStep step) {
     std::shared_ptr<const TransformerResult> replaced = std::exchange(result_, std::move(result));
@@ -429,8 +437,7 @@ void TransformerCellModel::show(std::shared_ptr<const TransformerResult> result,
     if (steps_.shown(step, false)) {
         ++forwardRevision_; // the layers' attention views are rebuilt from the new numbers
     }
-    ++revision_;
-    Q_EMIT recomputed();
+    announce();
     shown_->numbersChanged();
     // The session lets go of the replaced result in `recomputed`. A large one is freed on the
     // pool, not here: a GPT-2-sized result is over 100 MB (its gradients), and giving its pages

@@ -13,6 +13,7 @@
 // on the worker (40–70 ms per what-if); a GPT-2-sized cell runs both steps on the worker.
 // Until the rest arrives, `complete` is false and prose that quotes it waits (LessonSession).
 
+#include "app/models/property_changes.h"
 #include "app/models/training_runner.h"
 #include "app/models/transformer_shown_views.h"
 #include "core/document/expression.h"
@@ -52,37 +53,39 @@ class TransformerCellModel : public QObject {
     Q_PROPERTY(QStringList vocabWords READ vocabWords CONSTANT)
     Q_PROPERTY(int layerCount READ layerCount CONSTANT)
     Q_PROPERTY(bool learnedPositional READ learnedPositional CONSTANT)
-    // Every property below changes with a recompute (or an edit).
+    // The properties below change with an edit or a recompute. Each group has its own signal,
+    // emitted only when one of its values changed (property_changes.h); `revision` and
+    // `recomputed` mark every new set of numbers.
     Q_PROPERTY(int revision READ revision NOTIFY recomputed)
-    Q_PROPERTY(QStringList tokens READ tokens NOTIFY recomputed)
-    Q_PROPERTY(int n READ n NOTIFY recomputed)
-    Q_PROPERTY(int d READ d NOTIFY recomputed)
-    Q_PROPERTY(int layersRun READ layersRun NOTIFY recomputed)
-    Q_PROPERTY(bool norm READ norm NOTIFY recomputed)
-    Q_PROPERTY(bool ffn READ ffn NOTIFY recomputed)
-    Q_PROPERTY(double temperature READ temperature NOTIFY recomputed)
-    Q_PROPERTY(int generateSteps READ generateSteps NOTIFY recomputed)
-    Q_PROPERTY(QString pick READ pick NOTIFY recomputed)
-    Q_PROPERTY(int seed READ seed NOTIFY recomputed)
-    Q_PROPERTY(QString mask READ mask NOTIFY recomputed)
-    Q_PROPERTY(QString positional READ positional NOTIFY recomputed)
-    Q_PROPERTY(bool edited READ edited NOTIFY recomputed)
-    Q_PROPERTY(bool canUndoWhatIf READ canUndoWhatIf NOTIFY recomputed)
-    Q_PROPERTY(qint64 whatIfStamp READ whatIfStamp NOTIFY recomputed)
-    Q_PROPERTY(bool hasLoss READ hasLoss NOTIFY recomputed)
-    Q_PROPERTY(double loss READ loss NOTIFY recomputed)
-    Q_PROPERTY(bool gradientCheckPassed READ gradientCheckPassed NOTIFY recomputed)
-    Q_PROPERTY(QString gradientCheckText READ gradientCheckText NOTIFY recomputed)
+    Q_PROPERTY(QStringList tokens READ tokens NOTIFY tokensChanged)
+    Q_PROPERTY(int n READ n NOTIFY tokensChanged)
+    Q_PROPERTY(int d READ d NOTIFY tokensChanged)
+    Q_PROPERTY(int layersRun READ layersRun NOTIFY settingsChanged)
+    Q_PROPERTY(bool norm READ norm NOTIFY settingsChanged)
+    Q_PROPERTY(bool ffn READ ffn NOTIFY settingsChanged)
+    Q_PROPERTY(double temperature READ temperature NOTIFY settingsChanged)
+    Q_PROPERTY(int generateSteps READ generateSteps NOTIFY settingsChanged)
+    Q_PROPERTY(QString pick READ pick NOTIFY settingsChanged)
+    Q_PROPERTY(int seed READ seed NOTIFY settingsChanged)
+    Q_PROPERTY(QString mask READ mask NOTIFY settingsChanged)
+    Q_PROPERTY(QString positional READ positional NOTIFY settingsChanged)
+    Q_PROPERTY(bool edited READ edited NOTIFY whatIfChanged)
+    Q_PROPERTY(bool canUndoWhatIf READ canUndoWhatIf NOTIFY whatIfChanged)
+    Q_PROPERTY(qint64 whatIfStamp READ whatIfStamp NOTIFY stampChanged)
+    Q_PROPERTY(bool hasLoss READ hasLoss NOTIFY lossChanged)
+    Q_PROPERTY(double loss READ loss NOTIFY lossChanged)
+    Q_PROPERTY(bool gradientCheckPassed READ gradientCheckPassed NOTIFY checksChanged)
+    Q_PROPERTY(QString gradientCheckText READ gradientCheckText NOTIFY checksChanged)
     // Why the settings cannot be computed (the views show the last numbers that could).
-    Q_PROPERTY(QString problem READ problem NOTIFY recomputed)
-    Q_PROPERTY(QString generationRefused READ generationRefused NOTIFY recomputed)
-    Q_PROPERTY(double cacheNumbers READ cacheNumbers NOTIFY recomputed)
+    Q_PROPERTY(QString problem READ problem NOTIFY checksChanged)
+    Q_PROPERTY(QString generationRefused READ generationRefused NOTIFY checksChanged)
+    Q_PROPERTY(double cacheNumbers READ cacheNumbers NOTIFY lossChanged)
     Q_PROPERTY(int blockSize READ blockSize CONSTANT)
     Q_PROPERTY(bool updating READ updating NOTIFY updatingChanged)
     // The shown numbers include generation, the gradients and the gradient check.
-    Q_PROPERTY(bool complete READ complete NOTIFY recomputed)
+    Q_PROPERTY(bool complete READ complete NOTIFY checksChanged)
     // How many of the width's numbers the stream view draws per token (all when small).
-    Q_PROPERTY(int shownColumns READ shownColumns NOTIFY recomputed)
+    Q_PROPERTY(int shownColumns READ shownColumns NOTIFY settingsChanged)
     // What the views show: every view reads its numbers from here (transformer_shown_views.h).
     Q_PROPERTY(attnbook::TransformerShownViews* shown READ shown CONSTANT)
     // Training in the window (docs/training.md): the settings a reader may change, the step
@@ -246,12 +249,21 @@ class TransformerCellModel : public QObject {
     double lastCompletionMilliseconds() const { return lastCompletionMs_; }
 
   Q_SIGNALS:
+    // New numbers are shown (the forward step's, or the rest's).
     void recomputed();
+    void tokensChanged();
+    void settingsChanged();
+    void whatIfChanged();
+    void checksChanged();
+    void stampChanged();
+    void lossChanged();
     void updatingChanged();
     void trainingChanged();
     void trainingProgressChanged();
 
   private:
+    // Tells the views: the changed groups' signals, then `recomputed`.
+    void announce();
     // A training run ended (null: cancelled or superseded).
     void trainingEnded(std::shared_ptr<const TrainingRun> run);
     // Every view shows `weights` (a step of `result`'s training) from now on.
@@ -284,6 +296,10 @@ class TransformerCellModel : public QObject {
     std::shared_ptr<const TransformerResult> result_;
     QString problem_;
     int revision_ = 0;
+    // What QML last heard of each group of properties (see the Q_PROPERTYs).
+    PropertyChanges changes_{staticMetaObject,
+                             {"tokensChanged", "settingsChanged", "whatIfChanged", "stampChanged",
+                              "lossChanged", "checksChanged"}};
     int forwardRevision_ = 0; // bumped when new forward numbers are shown
     Keeper keeper_;
     WeightsKeeping weightsKeeping_;

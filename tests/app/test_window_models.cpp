@@ -324,6 +324,62 @@ class WindowModelsTest : public QObject {
         QCOMPARE(cell->arithmeticSteps(), cell->arithmetic(1, 4));
     }
 
+    // Each group of a cell's properties is announced when, and only when, one of its values
+    // changed (property_changes.h): a binding on the tokens does not re-evaluate for a new
+    // weight, and every view still hears about new numbers.
+    void aWhatIfAnnouncesOnlyWhatItChanged() {
+        LessonSession session;
+        QVERIFY(session.open(kWindowLesson));
+        AttentionCellModel* cell = attention(session, "colour");
+        QSignalSpy numbers(cell, &AttentionCellModel::recomputed);
+        QSignalSpy shape(cell, &AttentionCellModel::shapeChanged);
+        QSignalSpy tokens(cell, &AttentionCellModel::tokensChanged);
+        QSignalSpy settings(cell, &AttentionCellModel::settingsChanged);
+        QSignalSpy whatIf(cell, &AttentionCellModel::whatIfChanged);
+        QSignalSpy stamp(cell, &AttentionCellModel::stampChanged);
+        const auto counts = [&] {
+            const QList<qsizetype> now = {numbers.count(),  shape.count(),  tokens.count(),
+                                          settings.count(), whatIf.count(), stamp.count()};
+            for (QSignalSpy* spy : {&numbers, &shape, &tokens, &settings, &whatIf, &stamp}) {
+                spy->clear();
+            }
+            return now;
+        };
+        using Counts = QList<qsizetype>; // recomputed, shape, tokens, settings, what-if, stamp
+
+        QCOMPARE(cell->setMatrixEntry(QStringLiteral("W_Q"), 0, 0, QStringLiteral("0.25")),
+                 QString());
+        QCOMPARE(counts(), (Counts{1, 0, 0, 0, 1, 1})); // now edited, and undoable
+        QCOMPARE(cell->setMatrixEntry(QStringLiteral("W_Q"), 0, 0, QStringLiteral("0.5")),
+                 QString());
+        QCOMPARE(counts(), (Counts{1, 0, 0, 0, 0, 1}));
+
+        const QString maskBefore = cell->mask();
+        QCOMPARE(cell->setMask(QStringLiteral("causal")), QString());
+        QCOMPARE(counts(), (Counts{1, 0, 0, 1, 0, 1}));
+        QVERIFY(cell->mask() != maskBefore);
+
+        const int n = cell->n();
+        QCOMPARE(cell->addToken(QStringLiteral("blue")), QString());
+        QCOMPARE(counts(), (Counts{1, 1, 1, 0, 0, 1}));
+        QCOMPARE(cell->n(), n + 1);
+
+        // Undo everything: back as the lesson wrote it, every changed group told again.
+        int undone = 0;
+        while (cell->undoWhatIf()) {
+            ++undone;
+        }
+        QVERIFY(undone >= 3); // the two W_Q entries may be one step
+        const Counts afterUndo = counts();
+        QCOMPARE(afterUndo[0], undone);
+        QCOMPARE(afterUndo[1], 1); // the token went, once
+        QCOMPARE(afterUndo[3], 1); // the mask came back, once
+        QCOMPARE(afterUndo[4], 1); // unedited again
+        QVERIFY(!cell->edited());
+        QCOMPARE(cell->mask(), maskBefore);
+        QCOMPARE(cell->n(), n);
+    }
+
     void refusalsLeaveTheCellAsItWas() {
         LessonSession session;
         QVERIFY(session.open(kWindowLesson));
