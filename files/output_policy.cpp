@@ -231,7 +231,8 @@ bool OutputFile::open(QString* error) {
     file_ = std::make_unique<QSaveFile>(resolved_);
     errno = 0;
     if (!file_->open(QIODevice::WriteOnly)) {
-        *error = cannotWrite(path_, systemReason(*file_, errno));
+        failureReason_ = systemReason(*file_, errno);
+        *error = cannotWrite(path_, failureReason_);
         file_.reset();
         return false;
     }
@@ -250,12 +251,24 @@ bool OutputFile::write(const QByteArray& bytes, QString* error) {
     const qint64 written = file_->write(bytes);
     const bool flushed = file_->flush();
     if (written != bytes.size() || !flushed || file_->size() != before + bytes.size()) {
-        *error = cannotWrite(path_, systemReason(*file_, errno ? errno : EIO));
+        failureReason_ = systemReason(*file_, errno ? errno : EIO);
+        *error = cannotWrite(path_, failureReason_);
         file_->cancelWriting();
         file_.reset();
         return false;
     }
     return true;
+}
+
+QIODevice* OutputFile::stream() const {
+    return file_.get();
+}
+
+QString OutputFile::failureReason() const {
+    if (file_) { // a stream's write failed, or nothing did
+        return systemReason(*file_, errno);
+    }
+    return failureReason_.isEmpty() ? tr("the file is not open") : failureReason_;
 }
 
 bool OutputFile::commit(QString* error) {
@@ -268,6 +281,7 @@ bool OutputFile::commit(QString* error) {
     const std::optional<struct stat> replaced = lstatOf(resolved_);
     if (replaced) {
         if (const QString kind = kindProblem(replaced->st_mode); !kind.isEmpty()) {
+            failureReason_ = kind;
             *error = cannotWrite(path_, kind);
             file_->cancelWriting();
             file_.reset();
@@ -296,7 +310,8 @@ bool OutputFile::commit(QString* error) {
     }
     errno = 0;
     if (!file_->commit()) {
-        *error = cannotWrite(path_, systemReason(*file_, errno ? errno : EIO));
+        failureReason_ = systemReason(*file_, errno ? errno : EIO);
+        *error = cannotWrite(path_, failureReason_);
         file_.reset();
         return false;
     }

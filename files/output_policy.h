@@ -20,6 +20,7 @@
 
 #include <memory>
 
+class QIODevice;
 class QSaveFile;
 
 namespace attnbook {
@@ -60,6 +61,12 @@ class OutputFile {
     bool open(QString* error);
     bool write(const QByteArray& bytes, QString* error);
     bool commit(QString* error);
+    // The open file, for a writer that streams into it (the bundle's zip) before commit();
+    // nullptr when not open.
+    QIODevice* stream() const;
+    // The system's reason why the last step failed, the stream's writes included ("No space
+    // left on device"), without the path.
+    QString failureReason() const;
     // The replaced file had other hard links, which keep the old bytes: "" when not.
     QString warning() const { return warning_; }
     QString path() const { return path_; }
@@ -69,6 +76,7 @@ class OutputFile {
     QString resolved_; // what is written
     std::unique_ptr<QSaveFile> file_;
     QString warning_;
+    QString failureReason_; // of a step that closed the file
 };
 
 // open, write and commit in one: false with `error` ("PATH: cannot write: why") when any fails.

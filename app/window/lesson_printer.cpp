@@ -1,6 +1,7 @@
 #include "app/window/lesson_printer.h"
 
 #include "exports/export_request.h"
+#include "files/output_policy.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -9,7 +10,6 @@
 #include <QPainter>
 #include <QPrintDialog>
 #include <QPrinter>
-#include <QSaveFile>
 #include <QTemporaryDir>
 #include <QtPdf/QPdfDocument>
 
@@ -37,9 +37,9 @@ ExportResult copyPdf(const QString& pdfPath, const QString& target) {
     if (check.load(pdfPath) != QPdfDocument::Error::None || check.pageCount() < 1) {
         return ExportResult::failed(QObject::tr("cannot read the PDF to print"));
     }
-    QSaveFile out(target);
-    if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit()) {
-        return ExportResult::failed(QObject::tr("cannot write %1").arg(target));
+    QString error; // "TARGET: cannot write: why"
+    if (!writeOutputFile(target, bytes, &error)) {
+        return ExportResult::failed(error);
     }
     return ExportResult::done();
 }

@@ -12,7 +12,6 @@
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
-#include <QtCore/QSaveFile>
 
 #include <cerrno>
 #include <map>
@@ -22,17 +21,6 @@ namespace attnbook {
 namespace {
 
 constexpr int kMethodStored = 0;
-
-// The system's reason for a failed write. A short write (the disk filled up half way) leaves
-// QSaveFile with no error, or with its default "Unknown error"; errno, cleared before each
-// step, holds the reason then.
-QString systemReason(const QFileDevice& file, int errnoAfterFailure) {
-    const bool qtKnows = file.error() != QFileDevice::NoError &&
-                         file.errorString() != QFile().errorString(); // not the default text
-    if (qtKnows || errnoAfterFailure == 0)
-        return file.errorString();
-    return qt_error_string(errnoAfterFailure);
-}
 
 // "cannot write: ..." with the context QSaveFile leaves out.
 QString writeFailure(const QString& zipPath, const QString& systemReason) {
@@ -207,24 +195,25 @@ bool writeBundle(const QString& zipPath, const BundleMetadata& metadata,
     if (const QString why = entriesProblem(entries, manifest.size(), limits); !why.isEmpty())
         return fail(why);
 
-    // Until commit() the bytes go to a temporary file beside ZIPPATH; on any failure the
-    // QSaveFile destructor removes it and ZIPPATH stays as it was.
-    QSaveFile file(resolvedOutputPath(zipPath));
+    // Until commit() the bytes go to a temporary file beside ZIPPATH (files/output_policy.h);
+    // on any failure it is removed and ZIPPATH stays as it was.
+    OutputFile file(zipPath);
+    QString ignored; // the bundle says what failed in its own words, with the entry
     const auto ioFailure = [&](const QString& entry) {
-        const QString reason = systemReason(file, errno);
+        const QString reason = file.failureReason();
         if (entry.isEmpty())
             return fail(writeFailure(zipPath, reason));
         return fail(
             QStringLiteral("cannot write entry %1: %2").arg(quotedEntryName(entry), reason));
     };
     errno = 0;
-    if (!file.open(QIODevice::WriteOnly))
+    if (!file.open(&ignored))
         return ioFailure({});
     if (const std::optional<QString> failed =
-            writeZip(&file, manifest, created, entries, limits.maxRatio))
+            writeZip(file.stream(), manifest, created, entries, limits.maxRatio))
         return ioFailure(*failed);
     errno = 0;
-    if (!file.commit())
+    if (!file.commit(&ignored))
         return ioFailure({});
     return true;
 }
