@@ -118,10 +118,9 @@ QString attentionCellHtml(const std::string& id, const AttentionCellSpec& spec,
     QString html =
         QStringLiteral("<section class=\"cell attention\" id=\"%1\">\n").arg(cellAnchor(id)) +
         cellHeader(QStringLiteral("Attention"), id, attentionSummary(spec, r));
-    std::vector<std::string> views = spec.views;
-    if (views.empty()) {
-        views = {"matrices", "heatmap"};
-    }
+    // The reader gave an absent `views:` its default (docs/lesson-format.md); `views: []`
+    // shows none, as in the window.
+    const std::vector<std::string>& views = spec.views;
     for (const std::string& view : views) {
         if (view == "matrices") {
             QString body;

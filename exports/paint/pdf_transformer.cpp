@@ -76,10 +76,9 @@ std::vector<PdfBoxPtr> transformerCellBoxes(const LessonCell& cell, const Transf
     boxes.push_back(
         cellHeaderBox(QStringLiteral("Transformer"), cell.id, transformerSummary(spec, r), area));
     boxes.push_back(settingsView(cell, spec, r, area));
-    std::vector<std::string> views = spec.views;
-    if (views.empty()) {
-        views = {"stream", "next"};
-    }
+    // The reader gave an absent `views:` its default (docs/lesson-format.md); `views: []`
+    // shows none, as in the window.
+    const std::vector<std::string>& views = spec.views;
     std::vector<std::string> attentionViews;
     for (const std::string& view : views) {
         if (isAttentionView(view)) {

@@ -197,7 +197,7 @@ Figure streamTable(const std::vector<Stage>& stages, int shown) {
 PdfBoxPtr streamView(const TransformerResult& r, const CellPrintArea& area) {
     const int focus = r.focus;
     auto box = cellViewBox(
-        QStringLiteral("Residual stream of “%1” (row %2)").arg(tokenAt(r, focus)).arg(focus + 1),
+        QStringLiteral("%1 of “%2” (row %3)").arg(qs(viewTitle("stream")), tokenAt(r, focus)).arg(focus + 1),
         area);
     int shown = std::min(r.d, kMaxCoordinates);
     const arma::uword f = arma::uword(focus);
@@ -318,7 +318,8 @@ Figure unitGridFigure(const arma::rowvec& values, qreal width) {
 PdfBoxPtr ffnView(const TransformerCellSpec& spec, const TransformerResult& r,
                   const CellPrintArea& area) {
     const arma::uword f = arma::uword(r.focus);
-    auto box = cellViewBox(QStringLiteral("The FFN's hidden units for “%1” (row %2)")
+    auto box = cellViewBox(QStringLiteral("%1: the hidden units for “%2” (row %3)")
+                               .arg(qs(viewTitle("ffn")))
                                .arg(tokenAt(r, r.focus))
                                .arg(r.focus + 1),
                            area);
@@ -478,7 +479,7 @@ PdfBoxPtr nextView(const TransformerCellSpec& spec, const TransformerResult& r,
                    const CellPrintArea& area) {
     const int last = r.n - 1;
     auto box = cellViewBox(
-        QStringLiteral("The next word after “%1” (row %2)").arg(tokenAt(r, last)).arg(last + 1),
+        QStringLiteral("%1 after “%2” (row %3)").arg(qs(viewTitle("next")), tokenAt(r, last)).arg(last + 1),
         area);
     const int chosen = transformer_views::chosenNextWord(r);
     const bool generated = r.generation.ran && !r.generation.steps.empty();

@@ -91,7 +91,8 @@ PdfBoxPtr knockoutView(const TransformerResult& r, const CellPrintArea& area) {
     if (!view) {
         return nullptr;
     }
-    auto box = cellViewBox(QStringLiteral("Knock-outs: “%1” after “%2” (row %3)")
+    auto box = cellViewBox(QStringLiteral("%1: “%2” after “%3” (row %4)")
+                               .arg(qs(viewTitle("knockout")))
                                .arg(shortWord(view->word, 24))
                                .arg(tokenAt(r, view->row))
                                .arg(view->row + 1),
@@ -116,7 +117,7 @@ PdfBoxPtr trainingView(const TransformerCellSpec& spec, const TransformerResult&
         return nullptr;
     }
     const TrainingSpec& t = *spec.training;
-    auto box = cellViewBox(QStringLiteral("Training: the loss at each step"), area);
+    auto box = cellViewBox(qs(viewTitle("training")) + QStringLiteral(": the loss at each step"), area);
     const int last = int(curve->loss.size()) - 1;
     addNote(*box,
             QStringLiteral("%1. The loss fell from %2 to %3 in %4 steps; every other view "
@@ -258,7 +259,7 @@ Figure costBarsFigure(const GenerationResult& g, qreal width) {
 
 PdfBoxPtr cacheView(const TransformerCellSpec& spec, const TransformerResult& r,
                     bool generationShown, const CellPrintArea& area) {
-    auto box = cellViewBox(QStringLiteral("The key/value cache"), area);
+    auto box = cellViewBox(qs(viewTitle("cache")) + QStringLiteral(" of keys and values"), area);
     const GenerationResult& g = r.generation;
     // Cached numbers a position: Σ over layers of h·(d_k + d_v).
     double perPosition = 0;
@@ -337,7 +338,7 @@ PdfBoxPtr blocksView(const TransformerCellSpec& spec, const TransformerResult& r
     const AttentionConfig& c = spec.config.layers[size_t(layer)].attention;
     const int B = std::max(1, spec.blockSize);
     const int focus = r.focus;
-    auto box = cellViewBox(QStringLiteral("Attention in blocks of %1 keys").arg(B), area);
+    auto box = cellViewBox(QStringLiteral("%1 of %2 keys").arg(qs(viewTitle("blocks"))).arg(B), area);
     const arma::uword dK = arma::uword(a.dK), dV = arma::uword(a.dV);
     const BlockwiseHead blocks = blockwiseHead(a.Q.cols(0, dK - 1), a.K.cols(0, dK - 1),
                                                a.V.cols(0, dV - 1), a.scale, c.mask, c.padding, B);

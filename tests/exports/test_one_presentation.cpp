@@ -13,6 +13,7 @@
 #include "core/live/live_lesson.h"
 #include "core/present/bound_markdown.h"
 #include "core/present/presented_lesson.h"
+#include "core/present/view_titles.h"
 
 #include "pdf_tools.h"
 
@@ -49,6 +50,7 @@ struct Facts {
     QStringList headings;
     QStringList numbers;
     QStringList questions;                   // "3 How many tokens does the cell read"
+    QStringList viewTitles;                  // each cell's views, titled (view_titles.h)
     std::map<std::string, QString> sections; // cell → the heading above it
 };
 
@@ -58,9 +60,17 @@ Facts factsOf(const Lesson& lesson, const LessonResults& results) {
     static const QRegularExpression decimal(QStringLiteral("\\d+\\.\\d+"));
     for (const PresentedPart& part : shown.parts) {
         if (part.isCell()) {
-            if (const QuizCellSpec* quiz = part.cell().cell->quiz()) {
+            const LessonCell& cell = *part.cell().cell;
+            if (const QuizCellSpec* quiz = cell.quiz()) {
                 facts.questions << words(QString::number(part.cell().question) + u' ' +
                                          qs(boundMarkdown(quiz->question, results)));
+            }
+            const std::vector<std::string>* views = cell.attention() ? &cell.attention()->views
+                                                    : cell.transformer()
+                                                        ? &cell.transformer()->views
+                                                        : nullptr;
+            for (std::size_t v = 0; views && part.cell().computed && v < views->size(); ++v) {
+                facts.viewTitles << words(qs(viewTitle((*views)[v])));
             }
             continue;
         }
@@ -204,10 +214,26 @@ class OnePresentationTest : public QObject {
             wrong = check(facts.questions);
             QVERIFY2(wrong.isEmpty(), fail("quiz", wrong));
         }
+        // Each cell's views, titled from the one table, on the web page in order and on paper
+        // (its figures' captions and drawn titles are markup, so the page is read as written).
+        const std::pair<const char*, QString> figures[] = {
+            {"web page", words(QString::fromUtf8(html))},
+            {"PDF", pdfText(lessonPdf, dir, QStringLiteral("lesson.pdf"))},
+        };
+        for (const auto& [reader, text] : figures) {
+            const QString wrong = QLatin1String(reader) == QLatin1String("PDF")
+                                      ? firstMissing(facts.viewTitles, text)
+                                      : firstOutOfOrder(facts.viewTitles, text);
+            QVERIFY2(
+                wrong.isEmpty(),
+                qPrintable(
+                    QStringLiteral("%1: no view titled '%2'").arg(QLatin1String(reader), wrong)));
+        }
         qInfo("%s: %lld headings, %lld numbers, %lld quizzes agree in the window, the web page, "
-              "the notebook and the PDF",
+              "the notebook and the PDF; %lld view titles on the web page and the PDF",
               qPrintable(QFileInfo(path).fileName()), qlonglong(facts.headings.size()),
-              qlonglong(facts.numbers.size()), qlonglong(facts.questions.size()));
+              qlonglong(facts.numbers.size()), qlonglong(facts.questions.size()),
+              qlonglong(facts.viewTitles.size()));
         // The worksheet names each exercise after the section its cell is in.
         if (lessonHasWorksheet(lesson)) {
             WorksheetOptions options;

@@ -265,7 +265,7 @@ class TestPdfTransformer : public QObject {
 
     void theFfnUnits() {
         const TransformerResult& r = *tiny_.result;
-        QVERIFY(tiny_.text.contains(QStringLiteral("The FFN's hidden units for “cat” (row 2)")));
+        QVERIFY(tiny_.text.contains(QStringLiteral("FFN: the hidden units for “cat” (row 2)")));
         QVERIFY(tiny_.text.contains(QStringLiteral("Layer 1 · z = G W₁ᵀ + b₁, act = GELU; "
                                                    "d_ff = 64 units")));
         // The strongest unit of layer 1, with its z and activation.
