@@ -3,6 +3,11 @@
 // (attention.md). One engine keeps its scratch memory and one result keeps its
 // matrices between calls, so recomputing a cell of the same size allocates
 // nothing: the window recomputes on every edit, and fresh pages are slow.
+//
+// The same arithmetic as plain loops, a few lines per step and nothing shared with this
+// engine, is `ref::forward` and `ref::backward` in tests/core/test_attention_reference.cpp:
+// read it first; hundreds of random cells must agree with it to 1e-12. It lives with the tests
+// so that it stays an independent check, not a second engine the first could drift with.
 
 #include "core/math/attention_config.h"
 #include "core/math/attention_result.h"

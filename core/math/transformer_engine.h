@@ -2,6 +2,11 @@
 // Computes a transformer cell (transformer.md): the pre-norm decoder forward, the loss, the
 // backward pass through every stage to every parameter and to X0, the gradient check, and
 // generation with a key/value cache. Each layer's attention is the AttentionEngine's.
+//
+// The same decoder as plain loops (forward, knock-outs, backward, the check by differences),
+// sharing nothing with this engine, is namespace `tref` in
+// tests/core/test_transformer_reference.cpp: the readable version of every stage, and the
+// reference random cells must agree with (the forward pass to 1e-12, gradients to 1e-10).
 
 #include "core/math/attention_engine.h"
 #include "core/math/transformer_config.h"
