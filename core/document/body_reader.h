@@ -1,5 +1,6 @@
 #pragma once
-// What the readers of each cell kind share (cell_reader.cpp, transformer_reader.cpp): typed
+// What the readers of each cell kind share (cell_reader.cpp, quiz_reader.cpp, chart_reader.cpp,
+// transformer_reader.cpp): typed
 // values read out of one cell's YAML map with their file positions, every problem collected
 // rather than the first. Internal to core/document.
 
@@ -285,6 +286,10 @@ std::optional<WorksheetSpec> readWorksheet(BodyReader& in, const YamlNode& node)
 enum class AttentionRole { Cell, Layer };
 std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& body,
                                                AttentionRole role = AttentionRole::Cell);
+
+// A quiz cell (quiz_reader.cpp) and a chart cell (chart_reader.cpp).
+std::optional<QuizCellSpec> readQuiz(BodyReader& in, const YamlNode& body);
+std::optional<ChartCellSpec> readChart(BodyReader& in, const YamlNode& body);
 
 // A transformer cell's `train` key (training_reader.cpp): its sentences as rows of `vocab`.
 std::optional<TrainingSpec> readTraining(BodyReader& in, const YamlNode& node,
