@@ -196,176 +196,268 @@ std::optional<WorksheetSpec> readWorksheet(BodyReader& in, const YamlNode& node)
     return sheet;
 }
 
+namespace {
+
+// What reading the vocab leaves for matching the tokens to it afterwards.
+struct VocabReading {
+    std::set<std::string> broken; // labels whose vector has its own error already
+    bool fromFileFailed = false;  // its error is reported; tokens are not checked
+};
+
+// False, with the reason reported, for a key the attention reader does not read here: unknown,
+// not one layer's, or a projection key in direct mode.
+bool acceptedAttentionKey(BodyReader& in, const YamlNode& key, AttentionRole role, bool direct) {
+    const std::string& k = key.scalar;
+    if (std::find(attentionKeys().begin(), attentionKeys().end(), k) == attentionKeys().end()) {
+        const std::string guess = closestName(k, attentionKeys());
+        in.warning(key.at, "unknown key '" + k + "'" +
+                               (guess.empty() ? "" : " — did you mean '" + guess + "'?"));
+        return false;
+    }
+    if (role == AttentionRole::Layer && !isLayerKey(k)) {
+        in.error(key.at, "'" + k +
+                             "' is not a key of one layer's attention (heads, d_k, d_v, "
+                             "scale, mask, padding, W_Q, W_K, W_V, W_O, b_Q, b_K, b_V, b_O)");
+        return false;
+    }
+    if (direct && isProjectionKey(k)) {
+        in.error(key.at, "'" + k +
+                             "' has no meaning in direct mode (queries, keys, values "
+                             "are given as they are)");
+        return false;
+    }
+    return true;
+}
+
+void readVocabFile(BodyReader& in, const YamlNode& value, AttentionCellSpec& spec,
+                   VocabReading& vocab) {
+    if (const std::optional<LoadedVocab> loaded = in.fileVocab(value)) {
+        for (size_t r = 0; r < loaded->labels.size(); ++r) {
+            spec.vocab[loaded->labels[r]] = loaded->vectors.row(arma::uword(r));
+        }
+        spec.vocabOrder = loaded->labels;
+    } else {
+        vocab.fromFileFailed = true;
+    }
+}
+
+void readVocabMap(BodyReader& in, const YamlNode& value, AttentionCellSpec& spec,
+                  VocabReading& vocab) {
+    if (!value.isMap()) {
+        in.error(value.at, "vocab must map each token to its vector, like red: [1, 0]");
+        return;
+    }
+    for (const auto& [label, vec] : value.entries) {
+        vocab.broken.insert(label.scalar); // until its vector reads well
+        // A word's vector may be read from a file (a row of a kept .safetensors).
+        const std::string key = isFileValue(vec) ? "vocab." + label.scalar : "";
+        if (const auto v = in.vector(vec, key, "the vector of '" + label.scalar + "'")) {
+            if (!spec.vocab.empty() && v->n_elem != spec.vocab.begin()->second.n_elem) {
+                in.error(vec.at, "the vector of '" + label.scalar + "' has " +
+                                     std::to_string(v->n_elem) + " numbers, but '" +
+                                     spec.vocabOrder.front() + "' has " +
+                                     std::to_string(spec.vocab.at(spec.vocabOrder.front()).n_elem) +
+                                     " (every vector needs the model width)");
+                continue;
+            }
+            if (v->n_elem == 0) {
+                in.error(vec.at, "the vector of '" + label.scalar + "' is empty");
+                continue;
+            }
+            spec.vocab[label.scalar] = *v;
+            spec.vocabOrder.push_back(label.scalar);
+            vocab.broken.erase(label.scalar);
+        }
+    }
+}
+
+void readScale(BodyReader& in, const YamlNode& value, AttentionConfig& c) {
+    if (const auto b = yamlBool(value)) {
+        c.scaleKind = *b ? ScaleKind::InverseSqrtDk : ScaleKind::Off;
+    } else if (const auto divisor = in.number(value, "scale (true, false or a divisor)")) {
+        if (*divisor <= 0) {
+            in.error(value.at, "a scale divisor must be > 0, not " + value.scalar);
+        } else {
+            c.scaleKind = ScaleKind::Divisor;
+            c.scaleDivisor = *divisor;
+        }
+    }
+}
+
+void readPadding(BodyReader& in, const YamlNode& value, AttentionConfig& c) {
+    if (value.isScalar() && value.scalar == "none") {
+        c.padding.clear();
+    } else if (value.isSequence()) {
+        for (const YamlNode& flag : value.items) {
+            const auto b = yamlBool(flag);
+            if (!b) {
+                in.error(flag.at,
+                         "each padding flag must be true or false, not " + flag.describe());
+            }
+            c.padding.push_back(b.value_or(false));
+        }
+    } else {
+        in.error(value.at, "padding must be none or a list of true/false flags");
+    }
+}
+
+void readPositional(BodyReader& in, const YamlNode& value, AttentionConfig& c) {
+    const auto named = value.isScalar() ? positionalNamed(value.scalar) : std::nullopt;
+    if (named && *named != PositionalKind::Learned) { // "learned" is the matrix itself
+        c.positional = *named;
+    } else if (value.isSequence() || isFileValue(value)) {
+        if (const auto m = in.matrix(value, "positional")) {
+            c.positional = PositionalKind::Learned;
+            c.learnedP = *m;
+        }
+    } else {
+        in.error(value.at, "positional must be none, sinusoidal or an n × d matrix");
+    }
+}
+
+// W_Q … W_O, b_Q … b_O, queries, keys, values (X, read apart, is the only other).
+void readInputMatrix(BodyReader& in, const std::string& k, const YamlNode& value,
+                     const InputMatrixName& named, AttentionConfig& c) {
+    if (named.projection) {
+        Projection& p = c.*(named.projection);
+        if (value.isScalar() && value.scalar == "identity") {
+            p.identity = true;
+        } else if (const auto m = in.matrix(value, k)) {
+            p.identity = false;
+            p.weights = *m;
+        }
+    } else if (named.bias) {
+        if (const auto v = in.vector(value, k, k)) {
+            c.*(named.bias) = *v;
+        }
+    } else if (const auto m = in.matrix(value, k)) {
+        c.*(named.matrix) = *m;
+    }
+}
+
+// One accepted key of an attention cell into `spec`.
+void readAttentionKey(BodyReader& in, const std::string& k, const YamlNode& value, bool direct,
+                      AttentionCellSpec& spec, VocabReading& vocab) {
+    AttentionConfig& c = spec.config;
+    if (k == "tokens") {
+        if (const auto list = in.textList(value, "tokens")) {
+            c.tokens = *list;
+            if (value.items.empty() && !direct) {
+                in.error(value.at, "a cell needs at least one token: tokens is empty");
+            }
+        }
+    } else if (k == "query_tokens") {
+        if (const auto list = in.textList(value, "query_tokens")) {
+            c.queryTokens = *list;
+        }
+    } else if (k == "vocab" && isFileValue(value)) {
+        readVocabFile(in, value, spec, vocab);
+    } else if (k == "vocab") {
+        readVocabMap(in, value, spec, vocab);
+    } else if (k == "X") {
+        if (const auto m = in.matrix(value, "X")) {
+            c.X0 = *m;
+        }
+    } else if (k == "heads") {
+        c.heads = in.integer(value, "heads", 1).value_or(1);
+    } else if (k == "d_k" || k == "d_v") {
+        if (const auto w = in.integer(value, k, 1)) {
+            (k == "d_k" ? c.dK : c.dV) = *w;
+        }
+    } else if (k == "scale") {
+        readScale(in, value, c);
+    } else if (k == "mask") {
+        if (const auto mask = value.isScalar() ? maskNamed(value.scalar) : std::nullopt) {
+            c.mask = *mask;
+        } else {
+            in.error(value.at, "mask must be none or causal, not " + value.describe());
+        }
+    } else if (k == "padding") {
+        readPadding(in, value, c);
+    } else if (k == "positional") {
+        readPositional(in, value, c);
+    } else if (const InputMatrixName* named = inputMatrixOfKey(k)) {
+        readInputMatrix(in, k, value, *named, c);
+    } else if (k == "upstream") {
+        if (value.isScalar() && value.scalar == "ones") {
+            c.upstream.reset();
+        } else if (const auto m = in.matrix(value, "upstream")) {
+            c.upstream = *m;
+        }
+    } else if (k == "focus") {
+        c.focus = in.integer(value, "focus", 0).value_or(0);
+    } else if (k == "views") {
+        readNameList(in, value, "views", attentionViewNames(), spec.views);
+    } else if (k == "controls") {
+        readNameList(in, value, "controls", attentionControlNames(), spec.controls);
+    } else if (k == "worksheet") {
+        spec.worksheet = readWorksheet(in, value);
+    }
+}
+
+// X built from the vocab, one row per token, with each row placed at its token.
+void tokenVectorsFromVocab(BodyReader& in, const YamlNode& tokensNode, AttentionCellSpec& spec,
+                           const VocabReading& vocab) {
+    AttentionConfig& c = spec.config;
+    const arma::uword d = spec.vocab.begin()->second.n_elem;
+    c.X0.set_size(c.tokens.size(), d);
+    std::vector<std::vector<FilePosition>> rowPlaces; // X's row r is token r
+    for (const YamlNode& item : tokensNode.items) {
+        rowPlaces.push_back({item.at});
+    }
+    in.setElements("X", std::move(rowPlaces));
+    for (size_t r = 0; r < c.tokens.size(); ++r) {
+        const auto it = spec.vocab.find(c.tokens[r]);
+        if (it == spec.vocab.end()) {
+            if (vocab.broken.count(c.tokens[r]) == 0 && !vocab.fromFileFailed) {
+                in.error(tokensNode.items[r].at,
+                         "the token '" + c.tokens[r] + "' is not in the vocab");
+            }
+            continue;
+        }
+        c.X0.row(r) = it->second;
+    }
+}
+
+// A cell in projection mode: its tokens and their vectors, given once as vocab or as X.
+void checkTokenVectors(BodyReader& in, const YamlNode& body, AttentionCellSpec& spec,
+                       const VocabReading& vocab) {
+    const AttentionConfig& c = spec.config;
+    const YamlNode* tokensNode = body.find("tokens");
+    const YamlNode* vocabNode = body.find("vocab");
+    const YamlNode* xNode = body.find("X");
+    if (!tokensNode) {
+        in.error(body.at, "an attention cell needs tokens (or queries, keys and values)");
+    }
+    if (vocabNode && xNode) {
+        in.error(xNode->at, "give the token vectors either as vocab or as X, not both");
+    } else if (!vocabNode && !xNode && tokensNode) {
+        in.error(tokensNode->at, "the tokens need vectors: add a vocab (or an X matrix)");
+    } else if (vocabNode && tokensNode && tokensNode->isSequence() && !spec.vocab.empty()) {
+        tokenVectorsFromVocab(in, *tokensNode, spec, vocab);
+    } else if (xNode && !c.X0.is_empty() && c.X0.n_rows != c.tokens.size() && tokensNode) {
+        in.error(xNode->at, "X has " + std::to_string(c.X0.n_rows) + " rows for " +
+                                std::to_string(c.tokens.size()) + " tokens");
+    }
+}
+
+} // namespace
+
 std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& body,
                                                AttentionRole role) {
     AttentionCellSpec spec;
-    AttentionConfig& c = spec.config;
     spec.views = {"matrices", "heatmap"};
     spec.controls = attentionControlNames();
     const int errorsBefore = in.errorCount();
 
     const bool direct = body.find("queries") || body.find("keys") || body.find("values");
-    c.direct = direct;
+    spec.config.direct = direct;
 
-    const YamlNode* tokensNode = body.find("tokens");
-    std::set<std::string> brokenVocab; // labels whose vector has its own error already
-    bool vocabFromFileFailed = false;  // its error is reported; tokens are not checked
-    const YamlNode* vocabNode = body.find("vocab");
-    const YamlNode* xNode = body.find("X");
+    VocabReading vocab;
     for (const auto& [key, value] : body.entries) {
-        const std::string& k = key.scalar;
-        in.note(k, key, value);
-        if (std::find(attentionKeys().begin(), attentionKeys().end(), k) == attentionKeys().end()) {
-            const std::string guess = closestName(k, attentionKeys());
-            in.warning(key.at, "unknown key '" + k + "'" +
-                                   (guess.empty() ? "" : " — did you mean '" + guess + "'?"));
-            continue;
-        }
-        if (role == AttentionRole::Layer && !isLayerKey(k)) {
-            in.error(key.at, "'" + k +
-                                 "' is not a key of one layer's attention (heads, d_k, d_v, "
-                                 "scale, mask, padding, W_Q, W_K, W_V, W_O, b_Q, b_K, b_V, b_O)");
-            continue;
-        }
-        if (direct && isProjectionKey(k)) {
-            in.error(key.at, "'" + k +
-                                 "' has no meaning in direct mode (queries, keys, values "
-                                 "are given as they are)");
-            continue;
-        }
-        if (k == "tokens") {
-            if (const auto list = in.textList(value, "tokens")) {
-                c.tokens = *list;
-                if (value.items.empty() && !direct) {
-                    in.error(value.at, "a cell needs at least one token: tokens is empty");
-                }
-            }
-        } else if (k == "query_tokens") {
-            if (const auto list = in.textList(value, "query_tokens")) {
-                c.queryTokens = *list;
-            }
-        } else if (k == "vocab" && isFileValue(value)) {
-            if (const std::optional<LoadedVocab> loaded = in.fileVocab(value)) {
-                for (size_t r = 0; r < loaded->labels.size(); ++r) {
-                    spec.vocab[loaded->labels[r]] = loaded->vectors.row(arma::uword(r));
-                }
-                spec.vocabOrder = loaded->labels;
-            } else {
-                vocabFromFileFailed = true;
-            }
-        } else if (k == "vocab") {
-            if (!value.isMap()) {
-                in.error(value.at, "vocab must map each token to its vector, like red: [1, 0]");
-                continue;
-            }
-            for (const auto& [label, vec] : value.entries) {
-                brokenVocab.insert(label.scalar); // until its vector reads well
-                // A word's vector may be read from a file (a row of a kept .safetensors).
-                const std::string key = isFileValue(vec) ? "vocab." + label.scalar : "";
-                if (const auto v = in.vector(vec, key, "the vector of '" + label.scalar + "'")) {
-                    if (!spec.vocab.empty() && v->n_elem != spec.vocab.begin()->second.n_elem) {
-                        in.error(vec.at,
-                                 "the vector of '" + label.scalar + "' has " +
-                                     std::to_string(v->n_elem) + " numbers, but '" +
-                                     spec.vocabOrder.front() + "' has " +
-                                     std::to_string(spec.vocab.at(spec.vocabOrder.front()).n_elem) +
-                                     " (every vector needs the model width)");
-                        continue;
-                    }
-                    if (v->n_elem == 0) {
-                        in.error(vec.at, "the vector of '" + label.scalar + "' is empty");
-                        continue;
-                    }
-                    spec.vocab[label.scalar] = *v;
-                    spec.vocabOrder.push_back(label.scalar);
-                    brokenVocab.erase(label.scalar);
-                }
-            }
-        } else if (k == "X") {
-            if (const auto m = in.matrix(value, "X")) {
-                c.X0 = *m;
-            }
-        } else if (k == "heads") {
-            c.heads = in.integer(value, "heads", 1).value_or(1);
-        } else if (k == "d_k" || k == "d_v") {
-            if (const auto w = in.integer(value, k, 1)) {
-                (k == "d_k" ? c.dK : c.dV) = *w;
-            }
-        } else if (k == "scale") {
-            if (const auto b = yamlBool(value)) {
-                c.scaleKind = *b ? ScaleKind::InverseSqrtDk : ScaleKind::Off;
-            } else if (const auto divisor = in.number(value, "scale (true, false or a divisor)")) {
-                if (*divisor <= 0) {
-                    in.error(value.at, "a scale divisor must be > 0, not " + value.scalar);
-                } else {
-                    c.scaleKind = ScaleKind::Divisor;
-                    c.scaleDivisor = *divisor;
-                }
-            }
-        } else if (k == "mask") {
-            if (const auto mask = value.isScalar() ? maskNamed(value.scalar) : std::nullopt) {
-                c.mask = *mask;
-            } else {
-                in.error(value.at, "mask must be none or causal, not " + value.describe());
-            }
-        } else if (k == "padding") {
-            if (value.isScalar() && value.scalar == "none") {
-                c.padding.clear();
-            } else if (value.isSequence()) {
-                for (const YamlNode& flag : value.items) {
-                    const auto b = yamlBool(flag);
-                    if (!b) {
-                        in.error(flag.at,
-                                 "each padding flag must be true or false, not " + flag.describe());
-                    }
-                    c.padding.push_back(b.value_or(false));
-                }
-            } else {
-                in.error(value.at, "padding must be none or a list of true/false flags");
-            }
-        } else if (k == "positional") {
-            const auto named = value.isScalar() ? positionalNamed(value.scalar) : std::nullopt;
-            if (named && *named != PositionalKind::Learned) { // "learned" is the matrix itself
-                c.positional = *named;
-            } else if (value.isSequence() || isFileValue(value)) {
-                if (const auto m = in.matrix(value, "positional")) {
-                    c.positional = PositionalKind::Learned;
-                    c.learnedP = *m;
-                }
-            } else {
-                in.error(value.at, "positional must be none, sinusoidal or an n × d matrix");
-            }
-        } else if (const InputMatrixName* named = inputMatrixOfKey(k)) {
-            // W_Q … W_O, b_Q … b_O, queries, keys, values (X, read above, is the only other).
-            if (named->projection) {
-                Projection& p = c.*(named->projection);
-                if (value.isScalar() && value.scalar == "identity") {
-                    p.identity = true;
-                } else if (const auto m = in.matrix(value, k)) {
-                    p.identity = false;
-                    p.weights = *m;
-                }
-            } else if (named->bias) {
-                if (const auto v = in.vector(value, k, k)) {
-                    c.*(named->bias) = *v;
-                }
-            } else if (const auto m = in.matrix(value, k)) {
-                c.*(named->matrix) = *m;
-            }
-        } else if (k == "upstream") {
-            if (value.isScalar() && value.scalar == "ones") {
-                c.upstream.reset();
-            } else if (const auto m = in.matrix(value, "upstream")) {
-                c.upstream = *m;
-            }
-        } else if (k == "focus") {
-            c.focus = in.integer(value, "focus", 0).value_or(0);
-        } else if (k == "views") {
-            readNameList(in, value, "views", attentionViewNames(), spec.views);
-        } else if (k == "controls") {
-            readNameList(in, value, "controls", attentionControlNames(), spec.controls);
-        } else if (k == "worksheet") {
-            spec.worksheet = readWorksheet(in, value);
+        in.note(key.scalar, key, value);
+        if (acceptedAttentionKey(in, key, role, direct)) {
+            readAttentionKey(in, key.scalar, value, direct, spec, vocab);
         }
     }
 
@@ -379,36 +471,7 @@ std::optional<AttentionCellSpec> readAttention(BodyReader& in, const YamlNode& b
             }
         }
     } else {
-        if (!tokensNode) {
-            in.error(body.at, "an attention cell needs tokens (or queries, keys and values)");
-        }
-        if (vocabNode && xNode) {
-            in.error(xNode->at, "give the token vectors either as vocab or as X, not both");
-        } else if (!vocabNode && !xNode && tokensNode) {
-            in.error(tokensNode->at, "the tokens need vectors: add a vocab (or an X matrix)");
-        } else if (vocabNode && tokensNode && tokensNode->isSequence() && !spec.vocab.empty()) {
-            const arma::uword d = spec.vocab.begin()->second.n_elem;
-            c.X0.set_size(c.tokens.size(), d);
-            std::vector<std::vector<FilePosition>> rowPlaces; // X's row r is token r
-            for (const YamlNode& item : tokensNode->items) {
-                rowPlaces.push_back({item.at});
-            }
-            in.setElements("X", std::move(rowPlaces));
-            for (size_t r = 0; r < c.tokens.size(); ++r) {
-                const auto it = spec.vocab.find(c.tokens[r]);
-                if (it == spec.vocab.end()) {
-                    if (brokenVocab.count(c.tokens[r]) == 0 && !vocabFromFileFailed) {
-                        in.error(tokensNode->items[r].at,
-                                 "the token '" + c.tokens[r] + "' is not in the vocab");
-                    }
-                    continue;
-                }
-                c.X0.row(r) = it->second;
-            }
-        } else if (xNode && !c.X0.is_empty() && c.X0.n_rows != c.tokens.size() && tokensNode) {
-            in.error(xNode->at, "X has " + std::to_string(c.X0.n_rows) + " rows for " +
-                                    std::to_string(c.tokens.size()) + " tokens");
-        }
+        checkTokenVectors(in, body, spec, vocab);
     }
     if (in.errorCount() != errorsBefore) {
         return std::nullopt;
