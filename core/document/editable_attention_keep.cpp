@@ -91,16 +91,14 @@ std::string keptText(const EditableAttention& a, const EditableAttention& b, con
     return typed();
 }
 
-// Calls `changed(key, text)` for each key that differs, where `text()`
-// writes the new value; comparing does not need the text, so it is lazy.
+// visitChanges for the tokens and their vectors (vocab or X); true when `changed` stops it.
 template <class Sink>
-void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink changed,
-                  bool focus = true) {
+bool visitTokenChanges(const EditableAttention& a, const EditableAttention& b, Sink& changed) {
     const AttentionConfig& x = a.config;
     const AttentionConfig& y = b.config;
     if (!y.direct && x.tokens != y.tokens) {
         if (changed("tokens", [&] { return std::string(yamlFlowStrings(y.tokens)); })) {
-            return;
+            return true;
         }
     }
     if (b.usesVocab()) {
@@ -118,18 +116,26 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
                     }
                     return text;
                 })) {
-                return;
+                return true;
             }
         }
     } else if (!y.direct && !sameMatrix(x.X0, y.X0)) {
         if (changed("X",
                     [&] { return keptText(a, b, "X", [&] { return yamlFlowMatrix(y.X0); }); })) {
-            return;
+            return true;
         }
     }
+    return false;
+}
+
+// visitChanges for the settings: heads, scale, mask, padding, positional.
+template <class Sink>
+bool visitSettingChanges(const EditableAttention& a, const EditableAttention& b, Sink& changed) {
+    const AttentionConfig& x = a.config;
+    const AttentionConfig& y = b.config;
     if (x.heads != y.heads) {
         if (changed("heads", [&] { return std::string(std::to_string(y.heads)); })) {
-            return;
+            return true;
         }
     }
     if (x.scaleKind != y.scaleKind ||
@@ -139,12 +145,12 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
                                    : y.scaleKind == ScaleKind::Off         ? "false"
                                                                    : numberText(y.scaleDivisor));
             })) {
-            return;
+            return true;
         }
     }
     if (x.mask != y.mask) {
         if (changed("mask", [&] { return maskName(y.mask); })) {
-            return;
+            return true;
         }
     }
     if (x.padding != y.padding) {
@@ -158,7 +164,7 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
                 }
                 return text + "]";
             })) {
-            return;
+            return true;
         }
     }
     if (x.positional != y.positional ||
@@ -169,9 +175,17 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
                                       [&] { return yamlFlowMatrix(y.learnedP); })
                            : positionalName(y.positional);
             })) {
-            return;
+            return true;
         }
     }
+    return false;
+}
+
+// visitChanges for the weights, the biases, the direct inputs and upstream.
+template <class Sink>
+bool visitMatrixChanges(const EditableAttention& a, const EditableAttention& b, Sink& changed) {
+    const AttentionConfig& x = a.config;
+    const AttentionConfig& y = b.config;
     // The weights, the biases, then the direct inputs (the name table's order).
     for (const InputMatrixName& entry : inputMatrixNames()) {
         const std::string name = entry.key;
@@ -202,7 +216,7 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
             }
         }
         if (text && changed(name, text)) {
-            return;
+            return true;
         }
     }
     if (x.upstream.has_value() != y.upstream.has_value() ||
@@ -212,9 +226,23 @@ void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink c
                            ? keptText(a, b, "upstream", [&] { return yamlFlowMatrix(*y.upstream); })
                            : std::string("ones");
             })) {
-            return;
+            return true;
         }
     }
+    return false;
+}
+
+// Calls `changed(key, text)` for each key that differs, where `text()`
+// writes the new value; comparing does not need the text, so it is lazy.
+template <class Sink>
+void visitChanges(const EditableAttention& a, const EditableAttention& b, Sink changed,
+                  bool focus = true) {
+    if (visitTokenChanges(a, b, changed) || visitSettingChanges(a, b, changed) ||
+        visitMatrixChanges(a, b, changed)) {
+        return;
+    }
+    const AttentionConfig& x = a.config;
+    const AttentionConfig& y = b.config;
     if (focus && x.focus != y.focus) {
         if (changed("focus", [&] { return std::string(std::to_string(y.focus)); })) {
             return;
