@@ -90,125 +90,149 @@ std::string formatBoundValue(const Json& value, int digits) {
     return value.dump();
 }
 
-std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firstColumn,
-                                  const std::vector<LineRange>& codeLines) {
-    std::vector<ProsePiece> pieces;
-    int line = firstLine;
-    int column = firstColumn;
-    size_t textStart = 0;
-    const auto inCodeBlock = [&](int l) {
-        return std::any_of(codeLines.begin(), codeLines.end(),
+namespace {
+
+// The scan of scanProse: a cursor over the text that keeps its line and column (in
+// characters), the start of the plain text not yet made a piece, and the pieces so far.
+class ProseScanner {
+  public:
+    ProseScanner(std::string_view text, int firstLine, int firstColumn,
+                 const std::vector<LineRange>& codeLines)
+        : text_(text), codeLines_(codeLines), line_(firstLine), column_(firstColumn),
+          textLine_(firstLine), textColumn_(firstColumn) {}
+
+    std::vector<ProsePiece> scan() {
+        while (i_ < text_.size()) {
+            if ((i_ == 0 || text_[i_ - 1] == '\n') && inCodeBlock(line_)) {
+                codeBlockLine();
+            } else if (text_[i_] == '`') {
+                codeSpan();
+            } else if (text_.compare(i_, 2, "{{") != 0) {
+                step();
+            } else {
+                braces();
+            }
+        }
+        flushText(text_.size());
+        return std::move(pieces_);
+    }
+
+  private:
+    bool inCodeBlock(int l) const {
+        return std::any_of(codeLines_.begin(), codeLines_.end(),
                            [&](const LineRange& r) { return l >= r.first && l <= r.last; });
-    };
-    const auto flushText = [&](size_t end, int startLine, int startColumn) {
-        if (end > textStart) {
-            pieces.push_back({ProsePiece::Kind::Text,
-                              textStart,
-                              end - textStart,
-                              startLine,
-                              startColumn,
-                              {},
-                              {}});
+    }
+
+    // The plain text from textStart_ up to `end`, as one piece.
+    void flushText(size_t end) {
+        if (end > textStart_) {
+            pieces_.push_back({ProsePiece::Kind::Text,
+                               textStart_,
+                               end - textStart_,
+                               textLine_,
+                               textColumn_,
+                               {},
+                               {}});
         }
-    };
-    int textLine = line, textColumn = column;
-    size_t i = 0;
-    size_t nextLineEnd = 0; // see the "{{" case below: found again when passed
-    size_t nextClose = 0;
+    }
+
+    // Plain text starts again where the scan stands.
+    void startText() { textStart_ = i_, textLine_ = line_, textColumn_ = column_; }
+
     // Advances over text[i], keeping line and column (in characters).
-    const auto step = [&]() {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-            ++column;
+    void step() {
+        if (text_[i_] == '\n') {
+            ++line_;
+            column_ = 1;
+        } else if ((static_cast<unsigned char>(text_[i_]) & 0xC0) != 0x80) {
+            ++column_;
         }
-        ++i;
-    };
-    while (i < text.size()) {
-        if ((i == 0 || text[i - 1] == '\n') && inCodeBlock(line)) {
-            flushText(i, textLine, textColumn);
-            const size_t start = i;
-            const int startLine = line;
-            while (i < text.size() && text[i] != '\n') {
-                step();
-            }
-            if (i < text.size()) {
-                step();
-            }
-            pieces.push_back({ProsePiece::Kind::Code, start, i - start, startLine, 1, {}, {}});
-            textStart = i, textLine = line, textColumn = column;
-            continue;
-        }
-        if (text[i] == '`') { // a code span: skip to the matching run of backticks
-            size_t run = 0;
-            while (i + run < text.size() && text[i + run] == '`') {
-                ++run;
-            }
-            size_t search = i + run;
-            size_t close = std::string_view::npos;
-            while ((search = text.find('`', search)) != std::string_view::npos) {
-                size_t other = 0;
-                while (search + other < text.size() && text[search + other] == '`') {
-                    ++other;
-                }
-                if (other == run) {
-                    close = search;
-                    break;
-                }
-                search += other;
-            }
-            const size_t end = close == std::string_view::npos ? i + run : close + run;
-            flushText(i, textLine, textColumn);
-            const size_t start = i;
-            const int startLine = line, startColumn = column;
-            while (i < end) {
-                step();
-            }
-            pieces.push_back(
-                {ProsePiece::Kind::Code, start, end - start, startLine, startColumn, {}, {}});
-            textStart = i, textLine = line, textColumn = column;
-            continue;
-        }
-        if (text.compare(i, 2, "{{") != 0) {
+        ++i_;
+    }
+
+    // A line of a fenced or indented code block, whole.
+    void codeBlockLine() {
+        flushText(i_);
+        const size_t start = i_;
+        const int startLine = line_;
+        while (i_ < text_.size() && text_[i_] != '\n') {
             step();
-            continue;
         }
-        const int startLine = line, startColumn = column;
-        const size_t start = i;
-        if (text.compare(i, 4, "{{{{") == 0) {
-            flushText(start, textLine, textColumn);
-            pieces.push_back(
+        if (i_ < text_.size()) {
+            step();
+        }
+        pieces_.push_back({ProsePiece::Kind::Code, start, i_ - start, startLine, 1, {}, {}});
+        startText();
+    }
+
+    // A code span: skip to the matching run of backticks.
+    void codeSpan() {
+        size_t run = 0;
+        while (i_ + run < text_.size() && text_[i_ + run] == '`') {
+            ++run;
+        }
+        size_t search = i_ + run;
+        size_t close = std::string_view::npos;
+        while ((search = text_.find('`', search)) != std::string_view::npos) {
+            size_t other = 0;
+            while (search + other < text_.size() && text_[search + other] == '`') {
+                ++other;
+            }
+            if (other == run) {
+                close = search;
+                break;
+            }
+            search += other;
+        }
+        const size_t end = close == std::string_view::npos ? i_ + run : close + run;
+        flushText(i_);
+        const size_t start = i_;
+        const int startLine = line_, startColumn = column_;
+        while (i_ < end) {
+            step();
+        }
+        pieces_.push_back(
+            {ProsePiece::Kind::Code, start, end - start, startLine, startColumn, {}, {}});
+        startText();
+    }
+
+    // At "{{": literal braces ("{{{{"), an unclosed "{{", or a binding up to its "}}".
+    void braces() {
+        const int startLine = line_, startColumn = column_;
+        const size_t start = i_;
+        if (text_.compare(i_, 4, "{{{{") == 0) {
+            flushText(start);
+            pieces_.push_back(
                 {ProsePiece::Kind::LiteralBraces, start, 4, startLine, startColumn, {}, {}});
             for (int k = 0; k < 4; ++k) {
                 step();
             }
-            textStart = i, textLine = line, textColumn = column;
-            continue;
+            startText();
+            return;
         }
         // The next line break and the next "}}" at or after i + 2, each found again only once
         // the scan has passed it: searching from every "{{" to the end of its line made a
         // paragraph of 300,000 bindings on one line quadratic (46 s).
-        if (nextLineEnd != std::string_view::npos && nextLineEnd < i + 2) {
-            nextLineEnd = text.find('\n', i + 2);
+        if (nextLineEnd_ != std::string_view::npos && nextLineEnd_ < i_ + 2) {
+            nextLineEnd_ = text_.find('\n', i_ + 2);
         }
-        if (nextClose != std::string_view::npos && nextClose < i + 2) {
-            nextClose = text.find("}}", i + 2);
+        if (nextClose_ != std::string_view::npos && nextClose_ < i_ + 2) {
+            nextClose_ = text_.find("}}", i_ + 2);
         }
-        const size_t close = nextClose;
-        const size_t lineEnd = nextLineEnd;
+        const size_t close = nextClose_;
+        const size_t lineEnd = nextLineEnd_;
         if (close == std::string_view::npos ||
             (lineEnd != std::string_view::npos && lineEnd < close)) {
-            flushText(start, textLine, textColumn);
-            pieces.push_back(
+            flushText(start);
+            pieces_.push_back(
                 {ProsePiece::Kind::Unclosed, start, 2, startLine, startColumn, {}, {}});
             step(), step();
-            textStart = i, textLine = line, textColumn = column;
-            continue;
+            startText();
+            return;
         }
-        flushText(start, textLine, textColumn);
+        flushText(start);
         std::string error;
-        const std::string_view inner = text.substr(i + 2, close - i - 2);
+        const std::string_view inner = text_.substr(i_ + 2, close - i_ - 2);
         const std::optional<Binding> binding = parseBinding(inner, error);
         ProsePiece piece{binding ? ProsePiece::Kind::Binding : ProsePiece::Kind::Malformed,
                          start,
@@ -217,14 +241,29 @@ std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firs
                          startColumn,
                          binding.value_or(Binding{}),
                          error};
-        pieces.push_back(std::move(piece));
-        while (i < close + 2) {
+        pieces_.push_back(std::move(piece));
+        while (i_ < close + 2) {
             step();
         }
-        textStart = i, textLine = line, textColumn = column;
+        startText();
     }
-    flushText(text.size(), textLine, textColumn);
-    return pieces;
+
+    std::string_view text_;
+    const std::vector<LineRange>& codeLines_;
+    std::vector<ProsePiece> pieces_;
+    size_t i_ = 0;
+    int line_, column_;
+    size_t textStart_ = 0;
+    int textLine_, textColumn_;
+    size_t nextLineEnd_ = 0; // see braces(): found again when passed
+    size_t nextClose_ = 0;
+};
+
+} // namespace
+
+std::vector<ProsePiece> scanProse(std::string_view text, int firstLine, int firstColumn,
+                                  const std::vector<LineRange>& codeLines) {
+    return ProseScanner(text, firstLine, firstColumn, codeLines).scan();
 }
 
 std::string substituteBindings(std::string_view text, const std::vector<ProsePiece>& pieces,

@@ -445,17 +445,16 @@ std::optional<Tensor> readDelimited(const std::string& bytes, char separator,
 
 // ---- .safetensors ---------------------------------------------------------
 
-std::optional<Tensor> readSafetensors(const std::string& bytes, const std::string& name,
-                                      const DataFileLimits& limits, std::string& error) {
-    if (name.empty()) {
-        error = "a .safetensors file holds named tensors: say which with tensor: NAME";
-        return std::nullopt;
-    }
+// The JSON header of a .safetensors file, after its 8-byte size (`headerLength`): one object
+// that names no tensor twice.
+std::optional<nlohmann::json> safetensorsHeader(const std::string& bytes,
+                                                const DataFileLimits& limits,
+                                                std::uint64_t& headerLength, std::string& error) {
     if (bytes.size() < 8) {
         error = "not a .safetensors file: it is shorter than its 8-byte header size";
         return std::nullopt;
     }
-    std::uint64_t headerLength = 0;
+    headerLength = 0;
     for (int i = 7; i >= 0; --i) {
         headerLength = headerLength << 8 | static_cast<unsigned char>(bytes[size_t(i)]);
     }
@@ -494,20 +493,41 @@ std::optional<Tensor> readSafetensors(const std::string& bytes, const std::strin
         error = "not a .safetensors file: its header is not a JSON object";
         return std::nullopt;
     }
-    const auto found = header.find(name);
-    if (found == header.end() || name == "__metadata__") {
-        std::string list;
-        int shown = 0;
-        for (const auto& [key, value] : header.items()) {
-            if (key == "__metadata__") {
-                continue;
-            }
-            if (shown++ == 8) {
-                list += ", …";
-                break;
-            }
-            list += (list.empty() ? "" : ", ") + key;
+    return header;
+}
+
+// The first eight tensors a header names, for the error of a name it does not hold.
+std::string tensorNamesOf(const nlohmann::json& header) {
+    std::string list;
+    int shown = 0;
+    for (const auto& [key, value] : header.items()) {
+        if (key == "__metadata__") {
+            continue;
         }
+        if (shown++ == 8) {
+            list += ", …";
+            break;
+        }
+        list += (list.empty() ? "" : ", ") + key;
+    }
+    return list;
+}
+
+std::optional<Tensor> readSafetensors(const std::string& bytes, const std::string& name,
+                                      const DataFileLimits& limits, std::string& error) {
+    if (name.empty()) {
+        error = "a .safetensors file holds named tensors: say which with tensor: NAME";
+        return std::nullopt;
+    }
+    std::uint64_t headerLength = 0;
+    const std::optional<nlohmann::json> header =
+        safetensorsHeader(bytes, limits, headerLength, error);
+    if (!header) {
+        return std::nullopt;
+    }
+    const auto found = header->find(name);
+    if (found == header->end() || name == "__metadata__") {
+        const std::string list = tensorNamesOf(*header);
         error = "no tensor '" + name + "' (it holds " + (list.empty() ? "none" : list) + ")";
         return std::nullopt;
     }
