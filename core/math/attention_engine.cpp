@@ -291,34 +291,23 @@ void AttentionEngine::attentionPass(const AttentionConfig& config, const Attenti
     requireFiniteValues(r.output, config.direct, "the output");
 }
 
-void AttentionEngine::backwardPass(const AttentionConfig& config, const AttentionShapes& s,
-                                   const KeyMask& mask, AttentionResult& r) {
-    AttentionGradients& g = r.grad;
-    if (config.upstream) {
-        g.upstream = *config.upstream; // G_Y (n × d_o)
-    } else {
-        g.upstream.ones(arma::uword(s.n), arma::uword(s.dO));
-    }
+namespace {
 
-    if (config.direct || config.wO.identity) {
-        gradConcat_ = g.upstream; // G_C = G_Y when W_O is identity (or absent)
-    } else {
-        // G_C (n × h·d_v) = G_Y (n × d_o) · W_O (d_o × h·d_v)
-        gradConcat_.set_size(arma::uword(s.n), arma::uword(s.h * s.dV));
-        gemm(Op::None, Op::None, 1.0, BlasView::of(g.upstream), BlasView::of(config.wO.weights),
-             0.0, BlasView::of(gradConcat_));
-    }
-
+// Every head's G_Q, G_K, G_V from G_C (n × h·d_v), block of query rows by block of rows, into
+// `gradQ` (n × h·d_k), `gradK` (m × h·d_k), `gradV` (m × h·d_v); `gradScoresT` is scratch.
+void headsBackward(const AttentionShapes& s, const KeyMask& mask, const AttentionResult& r,
+                   const arma::mat& gradConcat, arma::mat& gradScoresT, arma::mat& gradQ,
+                   arma::mat& gradK, arma::mat& gradV) {
     const int blockRows = blockRowsFor(s.n);
     // One block's G_A, overwritten by its G_S: (m × block rows), reused by every block.
-    gradScoresT_.set_size(arma::uword(s.m), arma::uword(std::min(blockRows, s.n)));
-    gradQ_.set_size(arma::uword(s.n), arma::uword(s.h * s.dK));
-    gradK_.zeros(arma::uword(s.m), arma::uword(s.h * s.dK)); // accumulated over row blocks
-    gradV_.zeros(arma::uword(s.m), arma::uword(s.h * s.dV)); // accumulated over row blocks
+    gradScoresT.set_size(arma::uword(s.m), arma::uword(std::min(blockRows, s.n)));
+    gradQ.set_size(arma::uword(s.n), arma::uword(s.h * s.dK));
+    gradK.zeros(arma::uword(s.m), arma::uword(s.h * s.dK)); // accumulated over row blocks
+    gradV.zeros(arma::uword(s.m), arma::uword(s.h * s.dV)); // accumulated over row blocks
     const BlasView q = BlasView::of(r.Q), k = BlasView::of(r.K), v = BlasView::of(r.V);
-    const BlasView gc = BlasView::of(gradConcat_);
-    const BlasView gq = BlasView::of(gradQ_), gk = BlasView::of(gradK_), gv = BlasView::of(gradV_);
-    const BlasView gsT = BlasView::of(gradScoresT_);
+    const BlasView gc = BlasView::of(gradConcat);
+    const BlasView gq = BlasView::of(gradQ), gk = BlasView::of(gradK), gv = BlasView::of(gradV);
+    const BlasView gsT = BlasView::of(gradScoresT);
 
     for (int i = 0; i < s.h; ++i) {
         const HeadResult& head = r.head[size_t(i)];
@@ -361,6 +350,70 @@ void AttentionEngine::backwardPass(const AttentionConfig& config, const Attentio
                  kCols(gk).rowRange(0, keys));
         }
     }
+}
+
+// The projections' gradients from G_Q, G_K, G_V (projection mode): ∂L/∂W and ∂L/∂b of each
+// projection and ∂L/∂X, with `concat` C (n × h·d_v) and `X` (n × d) from the forward pass.
+void projectionGradients(const AttentionConfig& config, const AttentionShapes& s,
+                         const arma::mat& concat, const arma::mat& X, const arma::mat& gradQ,
+                         const arma::mat& gradK, const arma::mat& gradV, AttentionGradients& g) {
+    g.queries.reset(), g.keys.reset(), g.values.reset();
+    // Into the result's own matrices, which keep their memory between calls
+    // of one size (no temporaries).
+    const auto product = [](Op opA, const arma::mat& a, const arma::mat& b, double beta,
+                            arma::mat& out) {
+        gemm(opA, Op::None, 1.0, BlasView::of(a), BlasView::of(b), beta, BlasView::of(out));
+    };
+    // ∂L/∂W_O (d_o × h·d_v) = G_Yᵀ (d_o × n) · C (n × h·d_v)
+    g.W_O.set_size(arma::uword(s.dO), arma::uword(s.h * s.dV));
+    product(Op::Transpose, g.upstream, concat, 0.0, g.W_O);
+    columnSums(g.upstream, g.b_O);
+    // ∂L/∂W (width × d) = G_Wᵀ (width × n) · X (n × d), for W = W_Q, W_K, W_V
+    g.W_Q.set_size(gradQ.n_cols, arma::uword(s.d));
+    g.W_K.set_size(gradK.n_cols, arma::uword(s.d));
+    g.W_V.set_size(gradV.n_cols, arma::uword(s.d));
+    product(Op::Transpose, gradQ, X, 0.0, g.W_Q);
+    product(Op::Transpose, gradK, X, 0.0, g.W_K);
+    product(Op::Transpose, gradV, X, 0.0, g.W_V);
+    columnSums(gradQ, g.b_Q);
+    columnSums(gradK, g.b_K);
+    columnSums(gradV, g.b_V);
+    // ∂L/∂X (n × d) = G_Q W_Q + G_K W_K + G_V W_V   (an identity W contributes G itself)
+    const auto addBack = [&](const arma::mat& grad, const Projection& proj) {
+        if (proj.identity) {
+            g.X += grad;
+        } else {
+            product(Op::None, grad, proj.weights, 1.0, g.X);
+        }
+    };
+    g.X.zeros(arma::uword(s.n), arma::uword(s.d));
+    addBack(gradQ, config.wQ);
+    addBack(gradK, config.wK);
+    addBack(gradV, config.wV);
+    requireFiniteGradients(g, false);
+}
+
+} // namespace
+
+void AttentionEngine::backwardPass(const AttentionConfig& config, const AttentionShapes& s,
+                                   const KeyMask& mask, AttentionResult& r) {
+    AttentionGradients& g = r.grad;
+    if (config.upstream) {
+        g.upstream = *config.upstream; // G_Y (n × d_o)
+    } else {
+        g.upstream.ones(arma::uword(s.n), arma::uword(s.dO));
+    }
+
+    if (config.direct || config.wO.identity) {
+        gradConcat_ = g.upstream; // G_C = G_Y when W_O is identity (or absent)
+    } else {
+        // G_C (n × h·d_v) = G_Y (n × d_o) · W_O (d_o × h·d_v)
+        gradConcat_.set_size(arma::uword(s.n), arma::uword(s.h * s.dV));
+        gemm(Op::None, Op::None, 1.0, BlasView::of(g.upstream), BlasView::of(config.wO.weights),
+             0.0, BlasView::of(gradConcat_));
+    }
+
+    headsBackward(s, mask, r, gradConcat_, gradScoresT_, gradQ_, gradK_, gradV_);
 
     if (config.direct) {
         // Hand the gradients over; their old buffers become the next call's scratch.
@@ -373,40 +426,7 @@ void AttentionEngine::backwardPass(const AttentionConfig& config, const Attentio
         requireFiniteGradients(g, true);
         return;
     }
-    g.queries.reset(), g.keys.reset(), g.values.reset();
-    // Into the result's own matrices, which keep their memory between calls
-    // of one size (no temporaries).
-    const auto product = [](Op opA, const arma::mat& a, const arma::mat& b, double beta,
-                            arma::mat& out) {
-        gemm(opA, Op::None, 1.0, BlasView::of(a), BlasView::of(b), beta, BlasView::of(out));
-    };
-    // ∂L/∂W_O (d_o × h·d_v) = G_Yᵀ (d_o × n) · C (n × h·d_v)
-    g.W_O.set_size(arma::uword(s.dO), arma::uword(s.h * s.dV));
-    product(Op::Transpose, g.upstream, r.concat, 0.0, g.W_O);
-    columnSums(g.upstream, g.b_O);
-    // ∂L/∂W (width × d) = G_Wᵀ (width × n) · X (n × d), for W = W_Q, W_K, W_V
-    g.W_Q.set_size(gradQ_.n_cols, arma::uword(s.d));
-    g.W_K.set_size(gradK_.n_cols, arma::uword(s.d));
-    g.W_V.set_size(gradV_.n_cols, arma::uword(s.d));
-    product(Op::Transpose, gradQ_, r.X, 0.0, g.W_Q);
-    product(Op::Transpose, gradK_, r.X, 0.0, g.W_K);
-    product(Op::Transpose, gradV_, r.X, 0.0, g.W_V);
-    columnSums(gradQ_, g.b_Q);
-    columnSums(gradK_, g.b_K);
-    columnSums(gradV_, g.b_V);
-    // ∂L/∂X (n × d) = G_Q W_Q + G_K W_K + G_V W_V   (an identity W contributes G itself)
-    const auto addBack = [&](const arma::mat& grad, const Projection& proj) {
-        if (proj.identity) {
-            g.X += grad;
-        } else {
-            product(Op::None, grad, proj.weights, 1.0, g.X);
-        }
-    };
-    g.X.zeros(arma::uword(s.n), arma::uword(s.d));
-    addBack(gradQ_, config.wQ);
-    addBack(gradK_, config.wK);
-    addBack(gradV_, config.wV);
-    requireFiniteGradients(g, false);
+    projectionGradients(config, s, r.concat, r.X, gradQ_, gradK_, gradV_, g);
 }
 
 } // namespace attnbook

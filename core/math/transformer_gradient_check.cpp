@@ -76,6 +76,86 @@ size_t checkedEntries(const TransformerConfig& config, const TransformerGradient
     return total;
 }
 
+// The parameters of layer `l` (`a`: its attention in the analytic result), written out in
+// full (identities and absent biases made explicit) so that each entry can be nudged.
+void addLayerParameters(int l, TransformerLayer& layer, const TransformerLayerGradients& lg,
+                        const AttentionResult& a, const TransformerConfig& config, arma::uword d,
+                        std::vector<CheckedParameter>& params) {
+    const arma::uword qk = arma::uword(a.h * a.dK), vv = arma::uword(a.h * a.dV);
+    AttentionConfig& att = layer.attention;
+    explicitIdentity(att.wQ, qk, d);
+    explicitIdentity(att.wK, qk, d);
+    explicitIdentity(att.wV, vv, d);
+    explicitIdentity(att.wO, d, vv);
+    explicitBias(att.bQ, qk);
+    explicitBias(att.bK, qk);
+    explicitBias(att.bV, vv);
+    explicitBias(att.bO, d);
+    const std::string at = "layers[" + std::to_string(l) + "].";
+    params.push_back({at + "attention.W_Q", &att.wQ.weights, &lg.attention.W_Q, {}});
+    params.push_back({at + "attention.W_K", &att.wK.weights, &lg.attention.W_K, {}});
+    params.push_back({at + "attention.W_V", &att.wV.weights, &lg.attention.W_V, {}});
+    params.push_back({at + "attention.W_O", &att.wO.weights, &lg.attention.W_O, {}});
+    params.push_back({at + "attention.b_Q", &att.bQ, &lg.attention.b_Q, {}});
+    params.push_back({at + "attention.b_K", &att.bK, &lg.attention.b_K, {}});
+    params.push_back({at + "attention.b_V", &att.bV, &lg.attention.b_V, {}});
+    params.push_back({at + "attention.b_O", &att.bO, &lg.attention.b_O, {}});
+    if (!effective(layer.ln1, config).identity) {
+        explicitNorm(layer.ln1, d);
+        params.push_back({at + "ln1.gamma", &layer.ln1.gamma, &lg.ln1Gamma, {}});
+        params.push_back({at + "ln1.beta", &layer.ln1.beta, &lg.ln1Beta, {}});
+    }
+    if (ffnRuns(layer, config)) {
+        FeedForwardParams& ffn = layer.ffn;
+        explicitBias(ffn.b1, ffn.W1.n_rows);
+        explicitBias(ffn.b2, d);
+        params.push_back({at + "ffn.W_1", &ffn.W1, &lg.W1, {}});
+        params.push_back({at + "ffn.b_1", &ffn.b1, &lg.b1, {}});
+        params.push_back({at + "ffn.W_2", &ffn.W2, &lg.W2, {}});
+        params.push_back({at + "ffn.b_2", &ffn.b2, &lg.b2, {}});
+        if (!effective(layer.ln2, config).identity) {
+            explicitNorm(layer.ln2, d);
+            params.push_back({at + "ln2.gamma", &layer.ln2.gamma, &lg.ln2Gamma, {}});
+            params.push_back({at + "ln2.beta", &layer.ln2.beta, &lg.ln2Beta, {}});
+        }
+    }
+}
+
+// The parameters after the last layer: the final LayerNorm, the unembedding (or the tied
+// vocabulary) and its bias.
+void addOutputParameters(TransformerConfig& probe, const TransformerConfig& config,
+                         const TransformerGradients& g, arma::uword d,
+                         std::vector<CheckedParameter>& params) {
+    if (!effective(config.finalLn, config).identity) {
+        explicitNorm(probe.finalLn, d);
+        params.push_back({"final_ln.gamma", &probe.finalLn.gamma, &g.finalGamma, {}});
+        params.push_back({"final_ln.beta", &probe.finalLn.beta, &g.finalBeta, {}});
+    }
+    if (config.tiedUnembed) {
+        // A vocab entry is also that entry of every token vector of its word.
+        std::vector<std::vector<arma::uword>> rowsOfWord(probe.vocab.n_rows);
+        for (size_t row = 0; row < probe.tokens.size() && row < probe.X0.n_rows; ++row) {
+            const auto word =
+                std::find(probe.vocabLabels.begin(), probe.vocabLabels.end(), probe.tokens[row]);
+            if (word != probe.vocabLabels.end()) {
+                rowsOfWord[size_t(word - probe.vocabLabels.begin())].push_back(arma::uword(row));
+            }
+        }
+        const arma::uword words = probe.vocab.n_rows;
+        params.push_back({"vocab", &probe.vocab, &g.vocab,
+                          [&probe, rowsOfWord, words](arma::uword entry, double delta) {
+                              const arma::uword word = entry % words, col = entry / words;
+                              for (arma::uword row : rowsOfWord[word]) {
+                                  probe.X0(row, col) += delta;
+                              }
+                          }});
+    } else {
+        params.push_back({"unembed", &probe.unembed, &g.unembed, {}});
+    }
+    explicitBias(probe.unembedBias, probe.unembedding().n_rows);
+    params.push_back({"b_U", &probe.unembedBias, &g.unembedBias, {}});
+}
+
 } // namespace
 
 double transformerObjective(const TransformerConfig& config, const TransformerResult& forward) {
@@ -113,76 +193,10 @@ GradientCheckReport transformerGradientCheck(const TransformerConfig& config,
     std::vector<CheckedParameter> params;
     params.push_back({"X0", &probe.X0, &g.X0, {}});
     for (int l = 0; l < analytic.layersRun; ++l) {
-        TransformerLayer& layer = probe.layers[size_t(l)];
-        const TransformerLayerGradients& lg = g.layers[size_t(l)];
-        const AttentionResult& a = analytic.layers[size_t(l)].attention;
-        const arma::uword qk = arma::uword(a.h * a.dK), vv = arma::uword(a.h * a.dV);
-        AttentionConfig& att = layer.attention;
-        explicitIdentity(att.wQ, qk, d);
-        explicitIdentity(att.wK, qk, d);
-        explicitIdentity(att.wV, vv, d);
-        explicitIdentity(att.wO, d, vv);
-        explicitBias(att.bQ, qk);
-        explicitBias(att.bK, qk);
-        explicitBias(att.bV, vv);
-        explicitBias(att.bO, d);
-        const std::string at = "layers[" + std::to_string(l) + "].";
-        params.push_back({at + "attention.W_Q", &att.wQ.weights, &lg.attention.W_Q, {}});
-        params.push_back({at + "attention.W_K", &att.wK.weights, &lg.attention.W_K, {}});
-        params.push_back({at + "attention.W_V", &att.wV.weights, &lg.attention.W_V, {}});
-        params.push_back({at + "attention.W_O", &att.wO.weights, &lg.attention.W_O, {}});
-        params.push_back({at + "attention.b_Q", &att.bQ, &lg.attention.b_Q, {}});
-        params.push_back({at + "attention.b_K", &att.bK, &lg.attention.b_K, {}});
-        params.push_back({at + "attention.b_V", &att.bV, &lg.attention.b_V, {}});
-        params.push_back({at + "attention.b_O", &att.bO, &lg.attention.b_O, {}});
-        if (!effective(layer.ln1, config).identity) {
-            explicitNorm(layer.ln1, d);
-            params.push_back({at + "ln1.gamma", &layer.ln1.gamma, &lg.ln1Gamma, {}});
-            params.push_back({at + "ln1.beta", &layer.ln1.beta, &lg.ln1Beta, {}});
-        }
-        if (ffnRuns(layer, config)) {
-            FeedForwardParams& ffn = layer.ffn;
-            explicitBias(ffn.b1, ffn.W1.n_rows);
-            explicitBias(ffn.b2, d);
-            params.push_back({at + "ffn.W_1", &ffn.W1, &lg.W1, {}});
-            params.push_back({at + "ffn.b_1", &ffn.b1, &lg.b1, {}});
-            params.push_back({at + "ffn.W_2", &ffn.W2, &lg.W2, {}});
-            params.push_back({at + "ffn.b_2", &ffn.b2, &lg.b2, {}});
-            if (!effective(layer.ln2, config).identity) {
-                explicitNorm(layer.ln2, d);
-                params.push_back({at + "ln2.gamma", &layer.ln2.gamma, &lg.ln2Gamma, {}});
-                params.push_back({at + "ln2.beta", &layer.ln2.beta, &lg.ln2Beta, {}});
-            }
-        }
+        addLayerParameters(l, probe.layers[size_t(l)], g.layers[size_t(l)],
+                           analytic.layers[size_t(l)].attention, config, d, params);
     }
-    if (!effective(config.finalLn, config).identity) {
-        explicitNorm(probe.finalLn, d);
-        params.push_back({"final_ln.gamma", &probe.finalLn.gamma, &g.finalGamma, {}});
-        params.push_back({"final_ln.beta", &probe.finalLn.beta, &g.finalBeta, {}});
-    }
-    if (config.tiedUnembed) {
-        // A vocab entry is also that entry of every token vector of its word.
-        std::vector<std::vector<arma::uword>> rowsOfWord(probe.vocab.n_rows);
-        for (size_t row = 0; row < probe.tokens.size() && row < probe.X0.n_rows; ++row) {
-            const auto word =
-                std::find(probe.vocabLabels.begin(), probe.vocabLabels.end(), probe.tokens[row]);
-            if (word != probe.vocabLabels.end()) {
-                rowsOfWord[size_t(word - probe.vocabLabels.begin())].push_back(arma::uword(row));
-            }
-        }
-        const arma::uword words = probe.vocab.n_rows;
-        params.push_back({"vocab", &probe.vocab, &g.vocab,
-                          [&probe, rowsOfWord, words](arma::uword entry, double delta) {
-                              const arma::uword word = entry % words, col = entry / words;
-                              for (arma::uword row : rowsOfWord[word]) {
-                                  probe.X0(row, col) += delta;
-                              }
-                          }});
-    } else {
-        params.push_back({"unembed", &probe.unembed, &g.unembed, {}});
-    }
-    explicitBias(probe.unembedBias, probe.unembedding().n_rows);
-    params.push_back({"b_U", &probe.unembedBias, &g.unembedBias, {}});
+    addOutputParameters(probe, config, g, d, params);
     // Switches already applied: the probe computes what the analytic result did.
 
     for (const CheckedParameter& p : params) {

@@ -360,8 +360,8 @@ const std::pair<int, TransformerConfig>* keptStepNear(const TrainingWatch& watch
 
 namespace {
 
-TrainingResult train(const TransformerConfig& cell, const TrainingSpec& spec,
-                     const TransformerLimits& limits, TrainingWatch* watch) {
+// Refuses (InvalidConfig) a cell and a train: key that cannot be trained.
+void checkTrainable(const TransformerConfig& cell, const TrainingSpec& spec) {
     if (cell.positional == PositionalKind::Learned) {
         fail("train", "training with learned positions is not supported: each sentence has its "
                       "own length, and the positions are given for the cell's n tokens");
@@ -376,6 +376,88 @@ TrainingResult train(const TransformerConfig& cell, const TrainingSpec& spec,
         fail("train.show",
              "train.show must be between 0 and steps (" + std::to_string(spec.steps) + ")");
     }
+}
+
+constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEpsilon = 1e-8; // Adam's
+
+// The loss at the weights `w` over `data` (M positions to predict), and, unless `lossOnly`,
+// ∂L/∂θ added into `total` (one per slot of `spec.trainable`), sentence by sentence. Infinity
+// when a pass overflowed on the way.
+double lossAndGradient(TransformerEngine& engine, TransformerConfig& w,
+                       const std::vector<Sentence>& data, int M, bool lossOnly,
+                       const TrainingSpec& spec, std::vector<arma::mat>& total) {
+    double loss = 0.0;
+    try {
+        for (const Sentence& s : data) {
+            const TransformerConfig sc = sentenceConfig(w, s);
+            TransformerResult r;
+            engine.forward(sc, r);
+            const double share = double(s.positions) / M;
+            loss += share * *r.loss;
+            if (lossOnly) {
+                continue; // after the last step: only its loss
+            }
+            engine.backward(sc, r, GradientCheck::Skip);
+            // ∂L/∂vocab: the tied unembedding's and each token's row of ∂L/∂X0
+            arma::mat vocabGrad =
+                w.tiedUnembed ? r.grad.vocab
+                              : arma::mat(w.vocab.n_rows, w.vocab.n_cols, arma::fill::zeros);
+            if (!w.tiedUnembed) {
+                for (size_t i = 0; i < s.rows.size(); ++i) {
+                    vocabGrad.row(arma::uword(s.rows[i])) += r.grad.X0.row(i);
+                }
+            }
+            const std::vector<Slot> slots = slotsOf(w, r.grad, vocabGrad, spec.trainable);
+            for (size_t i = 0; i < slots.size(); ++i) {
+                if (slots[i].grad) {
+                    total[i] += share * *slots[i].grad;
+                }
+            }
+        }
+    } catch (const InvalidConfig&) {
+        loss = std::numeric_limits<double>::infinity(); // the pass overflowed on the way
+    }
+    return loss;
+}
+
+// ‖g‖ over every slot's gradient together.
+double gradientNorm(const std::vector<arma::mat>& total) {
+    double squares = 0.0;
+    for (const arma::mat& g : total) {
+        squares += arma::accu(arma::square(g));
+    }
+    return std::sqrt(squares);
+}
+
+// Step t (from 1) of the optimizer on every slot of `params`, each with its gradient in
+// `total`: θ ← θ − lr · g (sgd), or Adam's bias-corrected step with its moments m and v.
+void optimizerStep(const std::vector<Slot>& params, const std::vector<arma::mat>& total,
+                   const TrainingSpec& spec, double t, std::vector<arma::mat>& moment1,
+                   std::vector<arma::mat>& moment2) {
+    if (moment1.empty()) {
+        for (const arma::mat& g : total) {
+            moment1.emplace_back(arma::size(g), arma::fill::zeros);
+            moment2.emplace_back(arma::size(g), arma::fill::zeros);
+        }
+    }
+    for (size_t i = 0; i < params.size(); ++i) {
+        arma::mat& theta = *params[i].value;
+        const arma::mat& g = total[i];
+        if (spec.optimizer == TrainingSpec::Optimizer::Sgd) {
+            theta -= spec.lr * g;
+            continue;
+        }
+        moment1[i] = kBeta1 * moment1[i] + (1 - kBeta1) * g;
+        moment2[i] = kBeta2 * moment2[i] + (1 - kBeta2) * arma::square(g);
+        const arma::mat mHat = moment1[i] / (1 - std::pow(kBeta1, t));
+        const arma::mat vHat = moment2[i] / (1 - std::pow(kBeta2, t));
+        theta -= spec.lr * (mHat / (arma::sqrt(vHat) + kEpsilon));
+    }
+}
+
+TrainingResult train(const TransformerConfig& cell, const TrainingSpec& spec,
+                     const TransformerLimits& limits, TrainingWatch* watch) {
+    checkTrainable(cell, spec);
     TransformerConfig w = cell; // a deep copy: training writes into it
     w.removed.reset();
     materialize(w, spec.trainable);
@@ -397,7 +479,6 @@ TrainingResult train(const TransformerConfig& cell, const TrainingSpec& spec,
     const int show = spec.shownStep();
     out.weights = w;
     std::vector<arma::mat> moment1, moment2; // Adam's m and v, one per slot
-    constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEpsilon = 1e-8;
 
     const auto heldOutLoss = [&] {
         if (heldM > 0) {
@@ -432,37 +513,7 @@ TrainingResult train(const TransformerConfig& cell, const TrainingSpec& spec,
         for (size_t i = 0; i < params.size(); ++i) {
             total[i].zeros(arma::size(*params[i].value));
         }
-        double loss = 0.0;
-        try {
-            for (const Sentence& s : data) {
-                const TransformerConfig sc = sentenceConfig(w, s);
-                TransformerResult r;
-                engine.forward(sc, r);
-                const double share = double(s.positions) / M;
-                loss += share * *r.loss;
-                if (step == spec.steps) {
-                    continue; // after the last step: only its loss
-                }
-                engine.backward(sc, r, GradientCheck::Skip);
-                // ∂L/∂vocab: the tied unembedding's and each token's row of ∂L/∂X0
-                arma::mat vocabGrad =
-                    w.tiedUnembed ? r.grad.vocab
-                                  : arma::mat(w.vocab.n_rows, w.vocab.n_cols, arma::fill::zeros);
-                if (!w.tiedUnembed) {
-                    for (size_t i = 0; i < s.rows.size(); ++i) {
-                        vocabGrad.row(arma::uword(s.rows[i])) += r.grad.X0.row(i);
-                    }
-                }
-                const std::vector<Slot> slots = slotsOf(w, r.grad, vocabGrad, spec.trainable);
-                for (size_t i = 0; i < slots.size(); ++i) {
-                    if (slots[i].grad) {
-                        total[i] += share * *slots[i].grad;
-                    }
-                }
-            }
-        } catch (const InvalidConfig&) {
-            loss = std::numeric_limits<double>::infinity(); // the pass overflowed on the way
-        }
+        const double loss = lossAndGradient(engine, w, data, M, step == spec.steps, spec, total);
         if (!std::isfinite(loss)) {
             out.stopped = "lr " + shortNumber(spec.lr) +
                           " is too large: the loss overflowed at step " + std::to_string(step);
@@ -478,33 +529,8 @@ TrainingResult train(const TransformerConfig& cell, const TrainingSpec& spec,
         if (step == spec.steps) {
             break;
         }
-        double squares = 0.0;
-        for (const arma::mat& g : total) {
-            squares += arma::accu(arma::square(g));
-        }
-        out.gradNorm.push_back(std::sqrt(squares));
-
-        // θ ← θ − lr · g (sgd), or Adam's bias-corrected step.
-        if (moment1.empty()) {
-            for (const arma::mat& g : total) {
-                moment1.emplace_back(arma::size(g), arma::fill::zeros);
-                moment2.emplace_back(arma::size(g), arma::fill::zeros);
-            }
-        }
-        const double t = step + 1;
-        for (size_t i = 0; i < params.size(); ++i) {
-            arma::mat& theta = *params[i].value;
-            const arma::mat& g = total[i];
-            if (spec.optimizer == TrainingSpec::Optimizer::Sgd) {
-                theta -= spec.lr * g;
-                continue;
-            }
-            moment1[i] = kBeta1 * moment1[i] + (1 - kBeta1) * g;
-            moment2[i] = kBeta2 * moment2[i] + (1 - kBeta2) * arma::square(g);
-            const arma::mat mHat = moment1[i] / (1 - std::pow(kBeta1, t));
-            const arma::mat vHat = moment2[i] / (1 - std::pow(kBeta2, t));
-            theta -= spec.lr * (mHat / (arma::sqrt(vHat) + kEpsilon));
-        }
+        out.gradNorm.push_back(gradientNorm(total));
+        optimizerStep(params, total, spec, step + 1, moment1, moment2);
     }
     // The cell's own tokens are rows of the vocab it learned: X0 follows it.
     withTokenRows(out.weights);
