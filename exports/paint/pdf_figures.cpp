@@ -1,28 +1,20 @@
-// Longer than 500 lines on purpose: the four painted figures (matrix, heatmap, share bars,
-// line chart with linear and log axes) share their text and hatch helpers. The chart's axes
-// (ends, ticks, labels) come from core/document/chart_axis.h, as the window's do.
+// The painted figures of an attention cell (matrix, heatmap, share bars), which share their text
+// and hatch helpers, and the sheet they are rendered on together. The line chart is
+// chart_figure.cpp.
 #include "exports/paint/pdf_figures.h"
 
-#include "core/document/chart_axis.h"
 #include "core/math/shares_shown.h"
 #include "core/math/worked_steps.h"
-#include "exports/paint/polyline_thinning.h"
 
 #include <QtGui/QFontMetricsF>
 #include <QtGui/QPainter>
-#include <QtGui/QPainterPath>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace attnbook {
 
 namespace {
-
-// A curve's columns: a quarter of a figure point, about one device pixel when printed at
-// 300 dpi (polyline_thinning.h).
-constexpr double kThinningColumn = 0.25;
 
 QString number(double value, int digits) {
     return QString::fromStdString(readableNumber(value, digits));
@@ -456,173 +448,6 @@ Figure sharesFigure(const AttentionResult& r, int head, int row, qreal width) {
         }
     };
     return Figure{QSizeF(w, captionH + 4 + m * barH), paint};
-}
-
-namespace {
-
-// Data → page along one axis (chart_axis.h decides its ends and ticks).
-double mapOnAxis(const ChartAxis& axis, double v, double a, double b) { // data → [a, b]
-    const double t = axis.log ? (std::log10(v) - std::log10(axis.lo)) /
-                                    (std::log10(axis.hi) - std::log10(axis.lo))
-                              : (v - axis.lo) / (axis.hi - axis.lo);
-    return a + (b - a) * t;
-}
-
-} // namespace
-
-QStringList axisTickLabels(const std::vector<double>& ticks, bool log) {
-    QStringList out;
-    for (const std::string& label : chartTickLabels(ticks, log)) {
-        out << QString::fromStdString(label);
-    }
-    return out;
-}
-
-Figure chartFigure(const ChartCellSpec& chart, const std::vector<ChartSeries>& series,
-                   QSizeF size) {
-    const ChartAxes axes = chartAxes(chart, series);
-    const ChartAxis x = axes.x, y = axes.y;
-    const std::vector<double>& xTicks = x.ticks;
-    const std::vector<double>& yTicks = y.ticks;
-    const QFont tickFont = pdf::font(pdf::kSans, pdf::kTiny);
-    const QFont labelFont = pdf::font(pdf::kSans, 8);
-    const QFont titleFont = pdf::font(pdf::kSans, 8.5, true);
-    const QStringList xLabels = axisTickLabels(xTicks, x.log);
-    const QStringList yLabels = axisTickLabels(yTicks, y.log);
-    qreal yTickW = 0;
-    for (const QString& label : yLabels) {
-        yTickW = std::max(yTickW, textWidth(tickFont, label));
-    }
-    const QString title = QString::fromStdString(chart.title);
-    const qreal titleH = title.isEmpty() ? 4 : 18;
-    // Room on the right for half the last x tick's label, which is centred on the plot's edge.
-    const qreal rightRoom =
-        std::max<qreal>(10, xLabels.isEmpty() ? 0 : textWidth(tickFont, xLabels.back()) / 2 + 2);
-    const QRectF plot(yTickW + 22, titleH + 4, size.width() - yTickW - 22 - rightRoom,
-                      size.height() - titleH - 4 - 34);
-    auto paint = [=](QPainter& p) {
-        if (!title.isEmpty()) {
-            p.setFont(titleFont);
-            p.setPen(pdf::kInk);
-            p.drawText(QRectF(0, 0, size.width(), titleH), Qt::AlignLeft | Qt::AlignVCenter, title);
-        }
-        p.setFont(tickFont);
-        for (size_t k = 0; k < xTicks.size(); ++k) {
-            const double v = xTicks[k];
-            const qreal px = mapOnAxis(x, v, plot.left(), plot.right());
-            p.setPen(QPen(pdf::kFaint, 0.6));
-            p.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
-            p.setPen(QPen(pdf::kMuted, 0.6));
-            p.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + 3));
-            p.drawText(QRectF(px - 30, plot.bottom() + 4, 60, 10), Qt::AlignHCenter | Qt::AlignTop,
-                       xLabels[qsizetype(k)]);
-        }
-        for (size_t k = 0; k < yTicks.size(); ++k) {
-            const double v = yTicks[k];
-            const qreal py = mapOnAxis(y, v, plot.bottom(), plot.top());
-            p.setPen(QPen(pdf::kFaint, 0.6));
-            p.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
-            p.setPen(QPen(pdf::kMuted, 0.6));
-            p.drawLine(QPointF(plot.left() - 3, py), QPointF(plot.left(), py));
-            p.drawText(QRectF(plot.left() - 5 - yTickW - 2, py - 5, yTickW + 2, 10),
-                       Qt::AlignRight | Qt::AlignVCenter, yLabels[qsizetype(k)]);
-        }
-        p.setPen(QPen(pdf::kMuted, 0.7));
-        p.drawLine(plot.bottomLeft(), plot.bottomRight());
-        p.drawLine(plot.bottomLeft(), plot.topLeft());
-        p.setFont(labelFont);
-        p.setPen(pdf::kInk);
-        p.drawText(QRectF(plot.left(), plot.bottom() + 16, plot.width(), 12),
-                   Qt::AlignHCenter | Qt::AlignTop,
-                   QString::fromStdString(chart.xLabel) +
-                       (x.log ? QStringLiteral(" (log scale)") : QString()));
-        p.save();
-        p.translate(2, plot.center().y());
-        p.rotate(-90);
-        p.drawText(QRectF(-plot.height() / 2, 0, plot.height(), 12),
-                   Qt::AlignHCenter | Qt::AlignTop,
-                   QString::fromStdString(chart.yLabel) +
-                       (y.log ? QStringLiteral(" (log scale)") : QString()));
-        p.restore();
-        p.save();
-        p.setClipRect(plot.adjusted(-1, -1, 1, 1));
-        for (size_t i = 0; i < series.size(); ++i) {
-            // Each unbroken run of points, with as many vertices as the figure can show.
-            QPainterPath path;
-            std::vector<QPointF> run;
-            const auto drawRun = [&] {
-                const std::vector<QPointF> shown = thinnedPolyline(run, kThinningColumn);
-                for (size_t k = 0; k < shown.size(); ++k) {
-                    k == 0 ? path.moveTo(shown[k]) : path.lineTo(shown[k]);
-                }
-                run.clear();
-            };
-            for (size_t k = 0; k < series[i].x.size() && k < series[i].y.size(); ++k) {
-                const double vx = series[i].x[k], vy = series[i].y[k];
-                if (!std::isfinite(vy) || (y.log && vy <= 0) || (x.log && vx <= 0)) {
-                    drawRun();
-                    continue;
-                }
-                run.emplace_back(mapOnAxis(x, vx, plot.left(), plot.right()),
-                                 mapOnAxis(y, vy, plot.bottom(), plot.top()));
-            }
-            drawRun();
-            QPen pen(pdf::seriesColour(int(i)), 1.4);
-            pen.setStyle(i % 2 ? Qt::DashLine : Qt::SolidLine);
-            pen.setCapStyle(Qt::RoundCap);
-            pen.setJoinStyle(Qt::RoundJoin);
-            p.setPen(pen);
-            p.setBrush(Qt::NoBrush);
-            p.drawPath(path);
-        }
-        p.restore();
-        // The legend goes in the corner of the plot that covers the fewest points.
-        qreal legendW = 0;
-        for (const ChartSeries& s : series) {
-            legendW = std::max(legendW, textWidth(labelFont, QString::fromStdString(s.label)));
-        }
-        const QSizeF legendSize(legendW + 36, 6 + 12 * qreal(series.size()));
-        QRectF legend;
-        int covered = std::numeric_limits<int>::max();
-        for (const QPointF& corner :
-             {QPointF(plot.left() + 8, plot.top() + 6),
-              QPointF(plot.right() - 8 - legendSize.width(), plot.top() + 6),
-              QPointF(plot.left() + 8, plot.bottom() - 6 - legendSize.height()),
-              QPointF(plot.right() - 8 - legendSize.width(),
-                      plot.bottom() - 6 - legendSize.height())}) {
-            const QRectF candidate(corner, legendSize);
-            int count = 0;
-            for (const ChartSeries& s : series) {
-                for (size_t k = 0; k < s.x.size() && k < s.y.size(); ++k) {
-                    if (std::isfinite(s.y[k]) && (!y.log || s.y[k] > 0) && (!x.log || s.x[k] > 0) &&
-                        candidate.adjusted(-4, -4, 4, 4)
-                            .contains(QPointF(mapOnAxis(x, s.x[k], plot.left(), plot.right()),
-                                              mapOnAxis(y, s.y[k], plot.bottom(), plot.top())))) {
-                        ++count;
-                    }
-                }
-            }
-            if (count < covered) {
-                covered = count;
-                legend = candidate;
-            }
-        }
-        p.setPen(QPen(pdf::kRule, 0.5));
-        p.setBrush(Qt::white);
-        p.drawRect(legend);
-        for (size_t i = 0; i < series.size(); ++i) {
-            const qreal ly = legend.top() + 3 + 12 * qreal(i) + 6;
-            QPen pen(pdf::seriesColour(int(i)), 1.4);
-            pen.setStyle(i % 2 ? Qt::DashLine : Qt::SolidLine);
-            p.setPen(pen);
-            p.drawLine(QPointF(legend.left() + 5, ly), QPointF(legend.left() + 25, ly));
-            p.setFont(labelFont);
-            p.setPen(pdf::kInk);
-            p.drawText(QRectF(legend.left() + 30, ly - 6, legendW + 4, 12),
-                       Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(series[i].label));
-        }
-    };
-    return Figure{size, paint};
 }
 
 QImage renderFigures(const std::vector<Figure>& figures, qreal scale, qreal gap, qreal margin) {
