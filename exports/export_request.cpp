@@ -132,6 +132,62 @@ ExportResult renderExport(const std::string& bytes, const std::string& path,
     }
 }
 
+namespace {
+
+// The worksheet, its answer key and the roster's CSV, as the request's parts.
+ExportResult renderWorksheetParts(const Lesson& lesson, const ExportRequest& request,
+                                  RenderedExport* out, const ExportControl& control) {
+    WorksheetFiles files;
+    if (ExportResult r = renderWorksheets(lesson, request.worksheetOptions(), &files, control);
+        !r.ok()) {
+        return r;
+    }
+    out->worksheetPages = files.worksheetPages;
+    out->answerPages = files.answerPages;
+    out->worksheetSpread = std::move(files.spread);
+    out->parts.push_back({QStringLiteral("worksheet"), std::move(files.worksheet)});
+    if (request.answers) {
+        out->parts.push_back({QStringLiteral("answers"), std::move(files.answers)});
+    }
+    if (!request.roster.isEmpty()) {
+        out->parts.push_back({QStringLiteral("roster"), std::move(files.roster)});
+    }
+    return ExportResult::done();
+}
+
+// The bundle: its entries made from the lesson and zipped, with its PDF kept for the preview.
+ExportResult renderBundlePart(const Lesson& lesson, const LessonResults& results,
+                              const ExportRequest& request, RenderedExport* out,
+                              const ExportControl& control) {
+    std::vector<BundleEntry> entries;
+    if (ExportResult r =
+            lessonBundleEntries(lesson, results, BundleOptions{request.paper}, &entries, control);
+        !r.ok()) {
+        return r;
+    }
+    if (control.cancelled()) {
+        return ExportResult::cancelled();
+    }
+    BundleMetadata metadata;
+    metadata.title = QString::fromStdString(lesson.title());
+    metadata.appVersion = QStringLiteral(ATTNBOOK_VERSION);
+    QByteArray zip;
+    QString error;
+    if (!bundleBytes(metadata, entries, &zip, &error)) {
+        return ExportResult::failed(error);
+    }
+    for (const BundleEntry& e : entries) {
+        if (e.name == QLatin1String("lesson.pdf")) {
+            out->bundlePreview = e.bytes;
+        }
+    }
+    out->bundleEntries = int(entries.size()) + 1;
+    out->parts.push_back({QStringLiteral("bundle"), std::move(zip)});
+    return ExportResult::done();
+}
+
+} // namespace
+
 ExportResult renderExport(const Lesson& lesson, const ExportRequest& request, RenderedExport* out,
                           const ExportControl& control) {
     *out = RenderedExport{};
@@ -168,48 +224,15 @@ ExportResult renderExport(const Lesson& lesson, const ExportRequest& request, Re
             out->parts.push_back({QStringLiteral("lesson"), std::move(pdf)});
         }
         if (request.worksheet) {
-            WorksheetFiles files;
-            if (ExportResult r =
-                    renderWorksheets(lesson, request.worksheetOptions(), &files, control);
-                !r.ok()) {
+            if (ExportResult r = renderWorksheetParts(lesson, request, out, control); !r.ok()) {
                 return r;
-            }
-            out->worksheetPages = files.worksheetPages;
-            out->answerPages = files.answerPages;
-            out->worksheetSpread = std::move(files.spread);
-            out->parts.push_back({QStringLiteral("worksheet"), std::move(files.worksheet)});
-            if (request.answers) {
-                out->parts.push_back({QStringLiteral("answers"), std::move(files.answers)});
-            }
-            if (!request.roster.isEmpty()) {
-                out->parts.push_back({QStringLiteral("roster"), std::move(files.roster)});
             }
         }
         if (request.bundle) {
-            std::vector<BundleEntry> entries;
-            if (ExportResult r = lessonBundleEntries(lesson, results, BundleOptions{request.paper},
-                                                     &entries, control);
+            if (ExportResult r = renderBundlePart(lesson, results, request, out, control);
                 !r.ok()) {
                 return r;
             }
-            if (control.cancelled()) {
-                return ExportResult::cancelled();
-            }
-            BundleMetadata metadata;
-            metadata.title = QString::fromStdString(lesson.title());
-            metadata.appVersion = QStringLiteral(ATTNBOOK_VERSION);
-            QByteArray zip;
-            QString error;
-            if (!bundleBytes(metadata, entries, &zip, &error)) {
-                return ExportResult::failed(error);
-            }
-            for (const BundleEntry& e : entries) {
-                if (e.name == QLatin1String("lesson.pdf")) {
-                    out->bundlePreview = e.bytes;
-                }
-            }
-            out->bundleEntries = int(entries.size()) + 1;
-            out->parts.push_back({QStringLiteral("bundle"), std::move(zip)});
         }
         if (request.notebook) {
             QByteArray notebook;

@@ -269,6 +269,42 @@ std::optional<QJsonObject> checkManifest(const std::map<QString, QByteArray>& co
     return manifest;
 }
 
+// Pass 1, the central directory only: each entry's info into `infos`, and the problems of its
+// name, kind and declared size (duplicates, a zip bomb) into `problems`. Returns why the
+// directory cannot be read at all, or "".
+QString readDirectory(QuaZip& zip, const BundleLimits& limits, std::vector<QuaZipFileInfo64>* infos,
+                      QStringList* problems) {
+    std::map<QString, QString> firstByKey; // bundleEntryNameKey -> the name that took it
+    quint64 declaredTotal = 0;
+    for (bool more = zip.goToFirstFile(); more; more = zip.goToNextFile()) {
+        if (static_cast<int>(infos->size()) >= limits.maxEntries)
+            return QStringLiteral("holds more than %1 entries, the limit").arg(limits.maxEntries);
+        QuaZipFileInfo64 info;
+        if (!zip.getCurrentFileInfo(&info))
+            return QStringLiteral("the zip directory is corrupt (entry %1)").arg(infos->size() + 1);
+        checkDeclaredEntry(info, limits, problems);
+        const auto [taken, fresh] = firstByKey.emplace(bundleEntryNameKey(info.name), info.name);
+        if (!fresh && taken->second == info.name)
+            *problems << entryLabel(info.name) + QStringLiteral(" appears twice");
+        else if (!fresh)
+            *problems << QStringLiteral("entries %1 and %2 differ only in case or Unicode form: "
+                                        "one would overwrite the other on disk")
+                             .arg(quotedEntryName(taken->second), quotedEntryName(info.name));
+        declaredTotal += std::min<quint64>(info.uncompressedSize, quint64(1) << 62);
+        infos->push_back(info);
+    }
+    if (zip.getZipError() != UNZ_OK)
+        return QStringLiteral("the zip directory is corrupt (after entry %1)").arg(infos->size());
+    const bool oneEntryTooBig = std::any_of(infos->begin(), infos->end(), [&](const auto& info) {
+        return info.uncompressedSize > static_cast<quint64>(limits.maxTotalBytes);
+    });
+    if (declaredTotal > static_cast<quint64>(limits.maxTotalBytes) && !oneEntryTooBig)
+        *problems << QStringLiteral("the entries declare %1 uncompressed in total, over the limit "
+                                    "of %2 (a zip bomb?)")
+                         .arg(sizeText(declaredTotal), sizeText(limits.maxTotalBytes));
+    return {};
+}
+
 } // namespace
 
 std::optional<Bundle> readBundle(const QString& zipPath, QString* error,
@@ -314,37 +350,8 @@ std::optional<Bundle> readBundle(const QString& zipPath, QString* error,
 
     // Pass 1, the central directory only: names, kinds, duplicates, declared sizes.
     std::vector<QuaZipFileInfo64> infos;
-    std::map<QString, QString> firstByKey; // bundleEntryNameKey -> the name that took it
-    quint64 declaredTotal = 0;
-    for (bool more = zip.goToFirstFile(); more; more = zip.goToNextFile()) {
-        if (static_cast<int>(infos.size()) >= limits.maxEntries)
-            return refuse(
-                QStringLiteral("holds more than %1 entries, the limit").arg(limits.maxEntries));
-        QuaZipFileInfo64 info;
-        if (!zip.getCurrentFileInfo(&info))
-            return refuse(
-                QStringLiteral("the zip directory is corrupt (entry %1)").arg(infos.size() + 1));
-        checkDeclaredEntry(info, limits, &problems);
-        const auto [taken, fresh] = firstByKey.emplace(bundleEntryNameKey(info.name), info.name);
-        if (!fresh && taken->second == info.name)
-            problems << entryLabel(info.name) + QStringLiteral(" appears twice");
-        else if (!fresh)
-            problems << QStringLiteral("entries %1 and %2 differ only in case or Unicode form: "
-                                       "one would overwrite the other on disk")
-                            .arg(quotedEntryName(taken->second), quotedEntryName(info.name));
-        declaredTotal += std::min<quint64>(info.uncompressedSize, quint64(1) << 62);
-        infos.push_back(info);
-    }
-    if (zip.getZipError() != UNZ_OK)
-        return refuse(
-            QStringLiteral("the zip directory is corrupt (after entry %1)").arg(infos.size()));
-    const bool oneEntryTooBig = std::any_of(infos.begin(), infos.end(), [&](const auto& info) {
-        return info.uncompressedSize > static_cast<quint64>(limits.maxTotalBytes);
-    });
-    if (declaredTotal > static_cast<quint64>(limits.maxTotalBytes) && !oneEntryTooBig)
-        problems << QStringLiteral("the entries declare %1 uncompressed in total, over the limit "
-                                   "of %2 (a zip bomb?)")
-                        .arg(sizeText(declaredTotal), sizeText(limits.maxTotalBytes));
+    if (const QString why = readDirectory(zip, limits, &infos, &problems); !why.isEmpty())
+        return refuse(why);
     if (!problems.isEmpty())
         return refuse();
 

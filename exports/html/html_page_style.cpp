@@ -1,10 +1,15 @@
 #include "exports/html/html_page_style.h"
 
+#include <initializer_list>
+
 namespace attnbook {
 
-QString htmlPageStyle() {
-    // Figures are drawn in the PDF's ink on white; in the dark scheme they keep a white sheet
-    // under them rather than be redrawn in other colours than the PDF's.
+// The style sheet in parts, in the order the page lists them; each is its lines between two
+// line breaks.
+namespace {
+
+// The colours of the light and dark schemes, as properties the rest reads.
+QString colourScheme() {
     return QStringLiteral(R"CSS(
 :root {
   color-scheme: light dark;
@@ -20,6 +25,12 @@ QString htmlPageStyle() {
     --accent: #8ab4f8; --page: #15191e; --code: #222830; --blocked: #2a3038;
   }
 }
+)CSS");
+}
+
+// The page: its grid of outline and text, and the outline (nav).
+QString pageLayout() {
+    return QStringLiteral(R"CSS(
 * { box-sizing: border-box; }
 html { background: var(--page); color: var(--ink); }
 body { margin: 0; font-family: var(--serif); font-size: 1.0625rem; line-height: 1.6; }
@@ -36,6 +47,12 @@ nav li.level-3 { padding-left: 1.8rem; font-size: 0.8125rem; }
 nav a { color: var(--ink); text-decoration: none; }
 nav a:hover, nav a:focus { color: var(--accent); text-decoration: underline; }
 main { min-width: 0; }
+)CSS");
+}
+
+// The lesson's text: the title block, headings, code, quotes and tables.
+QString textStyle() {
+    return QStringLiteral(R"CSS(
 header.title-block { border-bottom: 1px solid var(--rule); margin-bottom: 2rem;
   padding-bottom: 1.25rem; }
 header.title-block h1 { margin: 0; }
@@ -65,6 +82,14 @@ th, td { padding: 0.3rem 0.75rem; border-bottom: 1px solid var(--rule); text-ali
 thead th { border-bottom: 2px solid var(--ink); }
 .right { text-align: right; }
 .centre { text-align: center; }
+)CSS");
+}
+
+// A cell: its head, its figures on a white sheet, its matrices as tables.
+QString cellStyle() {
+    // Figures are drawn in the PDF's ink on white; in the dark scheme they keep a white sheet
+    // under them rather than be redrawn in other colours than the PDF's.
+    return QStringLiteral(R"CSS(
 .cell { margin: 2rem 0; padding: 1rem 0 0; border-top: 2px solid var(--accent); }
 .cell-head { font-family: var(--sans); font-size: 0.875rem; color: var(--muted); margin: 0 0 1rem; }
 .cell-kind { color: var(--accent); font-weight: bold; margin-right: 0.4rem; }
@@ -91,6 +116,12 @@ table.matrix tbody tr:last-child td { border-bottom: 1px solid var(--ink); }
 table.matrix td.blocked { background: var(--blocked); color: var(--muted); }
 table.matrix .more { color: var(--muted); text-align: center; }
 .view-note { font-family: var(--sans); font-size: 0.8125rem; font-style: italic; color: var(--muted); }
+)CSS");
+}
+
+// A quiz, its choices, and the answers folded away (details).
+QString quizStyle() {
+    return QStringLiteral(R"CSS(
 .quiz { background: var(--faint); border-top: 0; border-left: 4px solid var(--accent);
   border-radius: 0 6px 6px 0; padding: 1rem 1.25rem 0.5rem; }
 .question-number { font-family: var(--sans); font-weight: bold; color: var(--accent);
@@ -103,6 +134,12 @@ summary { cursor: pointer; font-family: var(--sans); font-weight: bold; color: v
 summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 details[open] > summary { margin-bottom: 0.6rem; }
 details.sample-answer { border: 1px solid var(--rule); border-radius: 6px; padding: 0.6rem 1rem; }
+)CSS");
+}
+
+// The image placeholder, the footer, and the page on a narrow screen and in print.
+QString pageEndStyle() {
+    return QStringLiteral(R"CSS(
 .image { color: var(--muted); font-style: italic; }
 footer { font-family: var(--sans); font-size: 0.8125rem; color: var(--muted);
   border-top: 1px solid var(--rule); margin-top: 3rem; padding-top: 1rem; }
@@ -123,6 +160,17 @@ footer { font-family: var(--sans); font-size: 0.8125rem; color: var(--muted);
   a { color: inherit; text-decoration: none; }
 }
 )CSS");
+}
+
+} // namespace
+
+QString htmlPageStyle() {
+    QString css;
+    for (const QString& part :
+         {colourScheme(), pageLayout(), textStyle(), cellStyle(), quizStyle(), pageEndStyle()}) {
+        css += part.chopped(1); // its last line break is the next part's first
+    }
+    return css + u'\n';
 }
 
 } // namespace attnbook

@@ -355,73 +355,83 @@ QString attentionSummary(const AttentionCellSpec& spec, const AttentionResult& r
     return parts.join(QStringLiteral(" · "));
 }
 
-std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec, const AttentionResult& r,
-                                           bool compact) {
-    std::vector<NamedMatrix> out;
-    const QStringList rows = queryLabels(r);
-    const QStringList keys = keyLabels(r);
-    const auto push = [&](QString name, int head, MatrixTable t) {
-        const int group = head >= 0                                    ? 10 + head
-                          : name == "X0" || name == "P" || name == "X" ? 0
-                          : name.startsWith(u'W')                      ? (name == "W_O" ? 100 : 1)
-                          : name == "Q" || name == "K" || name == "V"  ? 2
-                                                                       : 100;
-        out.push_back({std::move(name), head, std::move(t), group});
-    };
+namespace {
+
+// Appends a matrix to the list, with the group of the layout it goes in: the inputs, the
+// weights, Q K V, each head's, and what follows the heads.
+void pushMatrix(std::vector<NamedMatrix>& out, QString name, int head, MatrixTable t) {
+    const int group = head >= 0                                    ? 10 + head
+                      : name == "X0" || name == "P" || name == "X" ? 0
+                      : name.startsWith(u'W')                      ? (name == "W_O" ? 100 : 1)
+                      : name == "Q" || name == "K" || name == "V"  ? 2
+                                                                   : 100;
+    out.push_back({std::move(name), head, std::move(t), group});
+}
+
+// X (and X₀, P), the weights and Q K V; in direct mode the given Q K V.
+void pushInputMatrices(std::vector<NamedMatrix>& out, const AttentionCellSpec& spec,
+                       const AttentionResult& r, bool compact, const QStringList& rows,
+                       const QStringList& keys) {
     const AttentionConfig& c = spec.config;
     const bool plainQ = r.direct || plainProjection(c.wQ, c.bQ);
     const bool plainK = r.direct || plainProjection(c.wK, c.bK);
     const bool plainV = r.direct || plainProjection(c.wV, c.bV);
-    const bool plainO = r.direct || plainProjection(c.wO, c.bO);
     if (r.direct) {
-        push("Q", -1,
-             table(QStringLiteral("Q"), QStringLiteral("queries"), rows,
-                   coordinateLabels(int(r.Q.n_cols)), r.Q));
-        push("K", -1,
-             table(QStringLiteral("K"), QStringLiteral("keys"), keys,
-                   coordinateLabels(int(r.K.n_cols)), r.K));
-        push("V", -1,
-             table(QStringLiteral("V"), QStringLiteral("values"), keys,
-                   coordinateLabels(int(r.V.n_cols)), r.V));
+        pushMatrix(out, "Q", -1,
+                   table(QStringLiteral("Q"), QStringLiteral("queries"), rows,
+                         coordinateLabels(int(r.Q.n_cols)), r.Q));
+        pushMatrix(out, "K", -1,
+                   table(QStringLiteral("K"), QStringLiteral("keys"), keys,
+                         coordinateLabels(int(r.K.n_cols)), r.K));
+        pushMatrix(out, "V", -1,
+                   table(QStringLiteral("V"), QStringLiteral("values"), keys,
+                         coordinateLabels(int(r.V.n_cols)), r.V));
     } else {
         const QStringList coords = coordinateLabels(r.d);
         if (c.positional != PositionalKind::None) {
-            push("X0", -1,
-                 table(QStringLiteral("X₀"), QStringLiteral("token vectors"), rows, coords, r.X0));
-            push("P", -1,
-                 table(QStringLiteral("P"), QStringLiteral("positions"), rows, coords, r.P));
-            push("X", -1, table(QStringLiteral("X = X₀ + P"), {}, rows, coords, r.X));
+            pushMatrix(
+                out, "X0", -1,
+                table(QStringLiteral("X₀"), QStringLiteral("token vectors"), rows, coords, r.X0));
+            pushMatrix(out, "P", -1,
+                       table(QStringLiteral("P"), QStringLiteral("positions"), rows, coords, r.P));
+            pushMatrix(out, "X", -1, table(QStringLiteral("X = X₀ + P"), {}, rows, coords, r.X));
         } else {
-            push("X", -1,
-                 table(QStringLiteral("X"), QStringLiteral("token vectors"), rows, coords, r.X));
+            pushMatrix(
+                out, "X", -1,
+                table(QStringLiteral("X"), QStringLiteral("token vectors"), rows, coords, r.X));
         }
         const auto weights = [&](const char* name, const Projection& w) {
             if (!w.identity) {
-                push(name, -1,
-                     table(qs(name), QStringLiteral("one output unit per row"),
-                           coordinateLabels(int(w.weights.n_rows)),
-                           coordinateLabels(int(w.weights.n_cols)), w.weights));
+                pushMatrix(out, name, -1,
+                           table(qs(name), QStringLiteral("one output unit per row"),
+                                 coordinateLabels(int(w.weights.n_rows)),
+                                 coordinateLabels(int(w.weights.n_cols)), w.weights));
             }
         };
         weights("W_Q", c.wQ);
         weights("W_K", c.wK);
         weights("W_V", c.wV);
         if (!(compact && plainQ)) {
-            push("Q", -1,
-                 table(QStringLiteral("Q = X W_Qᵀ + b_Q"), {}, rows,
-                       coordinateLabels(int(r.Q.n_cols)), r.Q));
+            pushMatrix(out, "Q", -1,
+                       table(QStringLiteral("Q = X W_Qᵀ + b_Q"), {}, rows,
+                             coordinateLabels(int(r.Q.n_cols)), r.Q));
         }
         if (!(compact && plainK)) {
-            push("K", -1,
-                 table(QStringLiteral("K = X W_Kᵀ + b_K"), {}, keys,
-                       coordinateLabels(int(r.K.n_cols)), r.K));
+            pushMatrix(out, "K", -1,
+                       table(QStringLiteral("K = X W_Kᵀ + b_K"), {}, keys,
+                             coordinateLabels(int(r.K.n_cols)), r.K));
         }
         if (!(compact && plainV)) {
-            push("V", -1,
-                 table(QStringLiteral("V = X W_Vᵀ + b_V"), {}, keys,
-                       coordinateLabels(int(r.V.n_cols)), r.V));
+            pushMatrix(out, "V", -1,
+                       table(QStringLiteral("V = X W_Vᵀ + b_V"), {}, keys,
+                             coordinateLabels(int(r.V.n_cols)), r.V));
         }
     }
+}
+
+// Each shown head's scores, weights and context.
+void pushHeadMatrices(std::vector<NamedMatrix>& out, const AttentionResult& r, bool compact,
+                      bool plainO, const QStringList& rows, const QStringList& keys) {
     // Decided as the cell's header decides (scaleWords): at d_k = 1 the scores are divided by
     // √1, which the header says, so the caption must not call them "not scaled".
     const bool byRoot = r.dividesBySqrtDk();
@@ -438,37 +448,51 @@ std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec, const 
                   (note.isEmpty() ? QString() : note + QStringLiteral(", ")) + scaleNote, rows,
                   keys, h.scores());
         s.blocked = blocked;
-        push("scores", head, s);
+        pushMatrix(out, "scores", head, s);
         MatrixTable a = table(QStringLiteral("A = softmax(S)"), note, rows, keys, h.weights());
         a.blocked = blocked;
-        push("weights", head, a);
+        pushMatrix(out, "weights", head, a);
         const bool contextIsOutput = r.h == 1 && plainO;
         if (!(compact && contextIsOutput)) {
-            push("context", head,
-                 table(QStringLiteral("H = A V"), note, rows,
-                       coordinateLabels(r.dV, head * r.dV + 1), h.context));
+            pushMatrix(out, "context", head,
+                       table(QStringLiteral("H = A V"), note, rows,
+                             coordinateLabels(r.dV, head * r.dV + 1), h.context));
         }
     }
+}
+
+} // namespace
+
+std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec, const AttentionResult& r,
+                                           bool compact) {
+    std::vector<NamedMatrix> out;
+    const QStringList rows = queryLabels(r);
+    const QStringList keys = keyLabels(r);
+    const AttentionConfig& c = spec.config;
+    const bool plainO = r.direct || plainProjection(c.wO, c.bO);
+    pushInputMatrices(out, spec, r, compact, rows, keys);
+    pushHeadMatrices(out, r, compact, plainO, rows, keys);
     if (r.h > 1 && !(compact && plainO)) {
-        push("concat", -1,
-             table(QStringLiteral("C = [H₁ … H%1]").arg(r.h), QStringLiteral("heads side by side"),
-                   rows, coordinateLabels(int(r.concat.n_cols)), r.concat));
+        pushMatrix(out, "concat", -1,
+                   table(QStringLiteral("C = [H₁ … H%1]").arg(r.h),
+                         QStringLiteral("heads side by side"), rows,
+                         coordinateLabels(int(r.concat.n_cols)), r.concat));
     }
     if (!c.wO.identity && !r.direct) {
-        push("W_O", -1,
-             table(QStringLiteral("W_O"), QStringLiteral("one output unit per row"),
-                   coordinateLabels(int(c.wO.weights.n_rows)),
-                   coordinateLabels(int(c.wO.weights.n_cols)), c.wO.weights));
+        pushMatrix(out, "W_O", -1,
+                   table(QStringLiteral("W_O"), QStringLiteral("one output unit per row"),
+                         coordinateLabels(int(c.wO.weights.n_rows)),
+                         coordinateLabels(int(c.wO.weights.n_cols)), c.wO.weights));
     }
     QString outputCaption =
         r.direct ? QStringLiteral("Output = A V") : QStringLiteral("Y = C W_Oᵀ + b_O");
     if (plainO && !r.direct) {
         outputCaption = r.h == 1 ? QStringLiteral("Y = A V") : QStringLiteral("Y = C");
     }
-    push("output", -1,
-         table(outputCaption,
-               plainO && !r.direct ? QStringLiteral("W_O is the identity") : QString(), rows,
-               coordinateLabels(int(r.output.n_cols)), r.output));
+    pushMatrix(out, "output", -1,
+               table(outputCaption,
+                     plainO && !r.direct ? QStringLiteral("W_O is the identity") : QString(), rows,
+                     coordinateLabels(int(r.output.n_cols)), r.output));
     return out;
 }
 

@@ -30,10 +30,13 @@ namespace attnbook::transformer_paint {
 
 // ---- Settings ----
 
-PdfBoxPtr settingsView(const LessonCell& cell, const TransformerCellSpec& spec,
-                       const TransformerResult& r, const CellPrintArea& area) {
+namespace {
+
+// The settings as rows of an HTML table: the tokens, the model, positions, LayerNorm,
+// temperature, and the targets, generation, training and files when the cell has them.
+QString settingsRows(const LessonCell& cell, const TransformerCellSpec& spec,
+                     const TransformerResult& r) {
     const TransformerConfig& c = spec.config;
-    auto box = cellViewBox(QStringLiteral("Settings"), area);
     QStringList rows;
     const auto row = [&](const QString& label, const QString& value) {
         rows << QStringLiteral("<tr><td width=\"110\" style=\"color:%1\">%2</td><td>%3</td></tr>")
@@ -106,14 +109,12 @@ PdfBoxPtr settingsView(const LessonCell& cell, const TransformerCellSpec& spec,
     if (!sources.sentences.isEmpty()) {
         row(QStringLiteral("Sentences read from"), sources.sentences);
     }
-    box->addRow(
-        {{textFigure(htmlDocument(QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1.5\" "
-                                                 "width=\"100%\">%1</table>")
-                                      .arg(rows.join(QString())),
-                                  smallFont(), area.width))},
-         0,
-         3});
+    return rows.join(QString());
+}
 
+// One row per layer: its heads and widths, mask, LayerNorms and FFN (muted when not run).
+GridTable layerTable(const TransformerConfig& c, const TransformerResult& r) {
+    const int L = int(c.layers.size());
     GridTable layers;
     layers.headers = {QStringLiteral("layer"), QStringLiteral("heads"), QStringLiteral("d_k"),
                       QStringLiteral("d_v"),   QStringLiteral("mask"),  QStringLiteral("LN₁"),
@@ -142,7 +143,22 @@ PdfBoxPtr settingsView(const LessonCell& cell, const TransformerCellSpec& spec,
              {ffn, ink},
              {normWords(layer.ln2), ink}});
     }
-    box->addRow({{gridFigure(layers)}, 0, 6});
+    return layers;
+}
+
+} // namespace
+
+PdfBoxPtr settingsView(const LessonCell& cell, const TransformerCellSpec& spec,
+                       const TransformerResult& r, const CellPrintArea& area) {
+    auto box = cellViewBox(QStringLiteral("Settings"), area);
+    box->addRow(
+        {{textFigure(htmlDocument(QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1.5\" "
+                                                 "width=\"100%\">%1</table>")
+                                      .arg(settingsRows(cell, spec, r)),
+                                  smallFont(), area.width))},
+         0,
+         3});
+    box->addRow({{gridFigure(layerTable(spec.config, r))}, 0, 6});
     return box;
 }
 

@@ -132,6 +132,99 @@ std::vector<QuestionSpread> answerSpread(const std::vector<VariantWork>& work,
     return out;
 }
 
+// The roster's CSV: each name with the variant, seed and hash of its sheet (names take the
+// variants in turn).
+QByteArray rosterCsv(const QStringList& roster, const std::vector<VariantWork>& work) {
+    const int sheets = int(work.size());
+    QString csv = QStringLiteral("name,variant,seed,hash\r\n");
+    for (int s = 0; s < roster.size(); ++s) {
+        const WorksheetVariant& v = work[size_t(s % sheets)].variant;
+        csv += QStringLiteral("%1,%2,%3,%4\r\n")
+                   .arg(csvField(roster[s]))
+                   .arg(v.number)
+                   .arg(v.number > 0 ? QString::number(v.seed) : QString())
+                   .arg(v.hash);
+    }
+    return csv.toUtf8();
+}
+
+// The worksheet and answer-key PDFs of the laid-out variants (or of the roster's sheets), each
+// variant's label and hash, the spread of the answers and the roster's CSV, into `files`.
+ExportResult writeSheets(const Lesson& lesson, const WorksheetOptions& options,
+                         const PageGeometry& g, const VariantPlan& plan,
+                         const std::vector<VariantWork>& work,
+                         const std::vector<PdfSection>& studentSheets, WorksheetFiles* files,
+                         const ExportControl& control) {
+    const bool roster = !options.roster.isEmpty();
+    files->variantLabels.clear();
+    files->variantHashes.clear();
+    files->spread = answerSpread(work, plan);
+    std::vector<const PdfSection*> worksheetSections, keySections;
+    for (const VariantWork& w : work) {
+        files->variantLabels << w.variant.label();
+        files->variantHashes << w.variant.hash;
+        if (!roster) {
+            worksheetSections.push_back(&w.worksheet);
+        }
+        keySections.push_back(&w.key);
+    }
+    for (const PdfSection& s : studentSheets) {
+        worksheetSections.push_back(&s);
+    }
+    const QString title = qs(lesson.title());
+    PdfDocumentInfo info(title + QStringLiteral(" — Worksheet"));
+    info.author = qs(lesson.document.frontMatterValue("author"));
+    info.subject = qs(lesson.document.frontMatterValue("subtitle"));
+    const int totalPages =
+        pageCount(worksheetSections) + (options.answers ? pageCount(keySections) : 0);
+    {
+        QBuffer buffer(&files->worksheet);
+        buffer.open(QIODevice::WriteOnly);
+        ExportResult r = renderPdf(buffer, g, info, worksheetSections, control, 0, totalPages);
+        if (!r.ok()) {
+            return r;
+        }
+        files->worksheetPages = pageCount(worksheetSections);
+    }
+    if (options.answers) {
+        QBuffer buffer(&files->answers);
+        buffer.open(QIODevice::WriteOnly);
+        info.title = title + QStringLiteral(" — Answer key");
+        ExportResult r =
+            renderPdf(buffer, g, info, keySections, control, files->worksheetPages, totalPages);
+        if (!r.ok()) {
+            return r;
+        }
+        files->answerPages = pageCount(keySections);
+    }
+    if (roster) {
+        files->roster = rosterCsv(options.roster, work);
+    }
+    return ExportResult::done();
+}
+
+// Why asking for variants makes no sense when nothing in the lesson varies, or "".
+QString nothingVaries(const Lesson& lesson, const WorksheetOptions& options) {
+    // A transformer exercise always varies: its tokens, the unit and the cache question.
+    const std::vector<const LessonCell*> cells = worksheetCells(lesson);
+    const bool anythingVaries = !transformerWorksheetCells(lesson).empty() ||
+                                std::any_of(cells.begin(), cells.end(), [](const LessonCell* c) {
+                                    return !c->attention()->worksheet->vary.empty();
+                                });
+    if (options.variants > 0 && !anythingVaries) {
+        return (options.variants == 1
+                    ? QStringLiteral(
+                          "nothing in this lesson varies (no cell has worksheet.vary), so "
+                          "a variant would be the lesson's own sheet")
+                    : QStringLiteral(
+                          "nothing in this lesson varies (no cell has worksheet.vary), so "
+                          "%1 variants would be %1 identical sheets")
+                          .arg(options.variants)) +
+               QStringLiteral(": leave out the variants, or give a cell worksheet.vary");
+    }
+    return {};
+}
+
 } // namespace
 
 double laidOutSheetsBytes(const Lesson& lesson, int worksheets, int keys) {
@@ -189,21 +282,8 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
     if (count > kMaxVariants) {
         return ExportResult::failed(QStringLiteral("at most %1 variants").arg(kMaxVariants));
     }
-    // A transformer exercise always varies: its tokens, the unit and the cache question.
-    const std::vector<const LessonCell*> cells = worksheetCells(lesson);
-    const bool anythingVaries = !transformerWorksheetCells(lesson).empty() ||
-                                std::any_of(cells.begin(), cells.end(), [](const LessonCell* c) {
-                                    return !c->attention()->worksheet->vary.empty();
-                                });
-    if (options.variants > 0 && !anythingVaries) {
-        return ExportResult::refused(
-            (options.variants == 1
-                 ? QStringLiteral("nothing in this lesson varies (no cell has worksheet.vary), so "
-                                  "a variant would be the lesson's own sheet")
-                 : QStringLiteral("nothing in this lesson varies (no cell has worksheet.vary), so "
-                                  "%1 variants would be %1 identical sheets")
-                       .arg(options.variants)) +
-            QStringLiteral(": leave out the variants, or give a cell worksheet.vary"));
+    if (const QString why = nothingVaries(lesson, options); !why.isEmpty()) {
+        return ExportResult::refused(why);
     }
     // The variants are drawn in order, each against the ones before (planVariants); computing
     // and laying them out is then done in parallel. With --variants N every question must be
@@ -282,60 +362,7 @@ ExportResult renderWorksheets(const Lesson& lesson, const WorksheetOptions& opti
         return ExportResult::cancelled();
     }
 
-    files->variantLabels.clear();
-    files->variantHashes.clear();
-    files->spread = answerSpread(work, plan);
-    std::vector<const PdfSection*> worksheetSections, keySections;
-    for (const VariantWork& w : work) {
-        files->variantLabels << w.variant.label();
-        files->variantHashes << w.variant.hash;
-        if (!roster) {
-            worksheetSections.push_back(&w.worksheet);
-        }
-        keySections.push_back(&w.key);
-    }
-    for (const PdfSection& s : studentSheets) {
-        worksheetSections.push_back(&s);
-    }
-    const QString title = qs(lesson.title());
-    PdfDocumentInfo info(title + QStringLiteral(" — Worksheet"));
-    info.author = qs(lesson.document.frontMatterValue("author"));
-    info.subject = qs(lesson.document.frontMatterValue("subtitle"));
-    const int totalPages =
-        pageCount(worksheetSections) + (options.answers ? pageCount(keySections) : 0);
-    {
-        QBuffer buffer(&files->worksheet);
-        buffer.open(QIODevice::WriteOnly);
-        ExportResult r = renderPdf(buffer, g, info, worksheetSections, control, 0, totalPages);
-        if (!r.ok()) {
-            return r;
-        }
-        files->worksheetPages = pageCount(worksheetSections);
-    }
-    if (options.answers) {
-        QBuffer buffer(&files->answers);
-        buffer.open(QIODevice::WriteOnly);
-        info.title = title + QStringLiteral(" — Answer key");
-        ExportResult r =
-            renderPdf(buffer, g, info, keySections, control, files->worksheetPages, totalPages);
-        if (!r.ok()) {
-            return r;
-        }
-        files->answerPages = pageCount(keySections);
-    }
-    if (roster) {
-        QString csv = QStringLiteral("name,variant,seed,hash\r\n");
-        for (int s = 0; s < options.roster.size(); ++s) {
-            const WorksheetVariant& v = work[size_t(s % sheets)].variant;
-            csv += QStringLiteral("%1,%2,%3,%4\r\n")
-                       .arg(csvField(options.roster[s]))
-                       .arg(v.number)
-                       .arg(v.number > 0 ? QString::number(v.seed) : QString())
-                       .arg(v.hash);
-        }
-        files->roster = csv.toUtf8();
-    }
-    return ExportResult::done();
+    return writeSheets(lesson, options, g, plan, work, studentSheets, files, control);
 }
 
 ExportResult exportWorksheets(const Lesson& lesson, const WorksheetOptions& options,

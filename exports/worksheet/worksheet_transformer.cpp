@@ -344,19 +344,12 @@ double printedGiven(double value) {
     return std::stod(asciiMinus(fixedNumber(value, kDigits)));
 }
 
-TransformerExercises transformerExercises(const TransformerCellSpec& spec,
-                                          const TransformerResult& r,
-                                          const TransformerSheetGivens& givens) {
-    const TransformerConfig& c = spec.config;
-    TransformerExercises e;
-    e.tokens = r.tokens;
-    e.focus = std::clamp(r.focus, 0, std::max(0, r.n - 1));
-    e.focusWord = e.focus < int(r.tokens.size()) ? word(r.tokens[size_t(e.focus)])
-                                                 : QStringLiteral("row %1").arg(e.focus + 1);
-    const arma::uword f = arma::uword(e.focus);
+namespace {
 
-    // (a) LayerNorm of layer 1's input at the focus row, when layer 1 has one.
-    TransformerExercises::Norm& n = e.norm;
+// (a) LayerNorm of layer 1's input at the focus row, when layer 1 has one.
+TransformerExercises::Norm normExercise(const TransformerConfig& c, const TransformerResult& r,
+                                        arma::uword f) {
+    TransformerExercises::Norm n;
     n.present = c.layers.empty() || !c.layers[0].ln1.identity;
     n.x = printed(r.layers.empty() ? arma::rowvec(r.X.row(f))
                                    : arma::rowvec(r.layers[0].input.row(f)));
@@ -383,9 +376,13 @@ TransformerExercises transformerExercises(const TransformerCellSpec& spec,
         const arma::uword k = arma::uword(i);
         n.out(k) = n.gamma(k) * (n.x(k) - n.mean) / std::sqrt(n.variance + n.eps) + n.beta(k);
     }
+    return n;
+}
 
-    // (b) One hidden unit of the first layer that has an FFN.
-    TransformerExercises::Ffn& ffn = e.ffn;
+// (b) One hidden unit of the first layer that has an FFN.
+TransformerExercises::Ffn ffnExercise(const TransformerConfig& c, const TransformerResult& r,
+                                      arma::uword f, const TransformerSheetGivens& givens) {
+    TransformerExercises::Ffn ffn;
     for (int l = 0; l < r.layersRun; ++l) {
         const TransformerLayerResult& layer = r.layers[size_t(l)];
         if (layer.ffnAct.is_empty()) {
@@ -405,9 +402,12 @@ TransformerExercises transformerExercises(const TransformerCellSpec& spec,
         ffn.post = activate(ffn.activation, ffn.pre);
         break;
     }
+    return ffn;
+}
 
-    // (c) The next word from the last row's logits.
-    TransformerExercises::Next& next = e.next;
+// (c) The next word from the last row's logits.
+TransformerExercises::Next nextExercise(const TransformerConfig& c, const TransformerResult& r) {
+    TransformerExercises::Next next;
     next.vocabulary = r.V;
     next.temperature = c.temperature;
     if (!r.logits.is_empty()) {
@@ -431,9 +431,13 @@ TransformerExercises transformerExercises(const TransformerCellSpec& spec,
         next.pick = int(arma::index_max(next.probs)); // the first on a tie
         next.modelProb = r.probs(last, arma::uword(order[size_t(next.pick)]));
     }
+    return next;
+}
 
-    // (d) The cache.
-    TransformerExercises::Cache& cache = e.cache;
+// (d) The cache.
+TransformerExercises::Cache cacheExercise(const TransformerResult& r,
+                                          const TransformerSheetGivens& givens) {
+    TransformerExercises::Cache cache;
     cache.n = givens.cacheN > 0 ? givens.cacheN : r.n;
     cache.t = std::max(1, givens.cacheT);
     cache.layers = r.layersRun;
@@ -452,7 +456,26 @@ TransformerExercises transformerExercises(const TransformerCellSpec& spec,
     cache.withCache = cache.t == 1 ? double(cache.n) * cache.n : length;
     cache.without = length * length;
     cache.numbers = cache.perPosition * length;
+    return cache;
+}
 
+} // namespace
+
+TransformerExercises transformerExercises(const TransformerCellSpec& spec,
+                                          const TransformerResult& r,
+                                          const TransformerSheetGivens& givens) {
+    const TransformerConfig& c = spec.config;
+    TransformerExercises e;
+    e.tokens = r.tokens;
+    e.focus = std::clamp(r.focus, 0, std::max(0, r.n - 1));
+    e.focusWord = e.focus < int(r.tokens.size()) ? word(r.tokens[size_t(e.focus)])
+                                                 : QStringLiteral("row %1").arg(e.focus + 1);
+    const arma::uword f = arma::uword(e.focus);
+
+    e.norm = normExercise(c, r, f);
+    e.ffn = ffnExercise(c, r, f, givens);
+    e.next = nextExercise(c, r);
+    e.cache = cacheExercise(r, givens);
     // (e) One step of training, when the cell trains by SGD on a vocabulary small enough.
     e.step = trainingStepExercise(spec, r, printedGiven);
     return e;
