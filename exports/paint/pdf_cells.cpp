@@ -171,7 +171,8 @@ FigureRowsBox::Row introRow(const QString& html, const CellPrintArea& area, qrea
 // One row per section of the worked arithmetic, so a long one can break between sections.
 PdfBoxPtr arithmeticView(const AttentionResult& r, int focus, const CellPrintArea& area,
                          const AttentionViewOptions& o) {
-    auto box = viewBox(o.titlePrefix + qs(viewTitle("arithmetic")) + QStringLiteral(", worked out"), area);
+    auto box =
+        viewBox(o.titlePrefix + qs(viewTitle("arithmetic")) + QStringLiteral(", worked out"), area);
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
         box->addRow(introRow(
             QStringLiteral("<p style=\"color:%1\">%2query %3 (row %4)</p>")
@@ -193,7 +194,8 @@ PdfBoxPtr arithmeticView(const AttentionResult& r, int focus, const CellPrintAre
 // up and a long trace can break between steps.
 PdfBoxPtr traceView(const AttentionResult& r, int focus, const CellPrintArea& area,
                     const AttentionViewOptions& o) {
-    auto box = viewBox(o.titlePrefix + qs(viewTitle("trace")) + QStringLiteral(", step by step"), area);
+    auto box =
+        viewBox(o.titlePrefix + qs(viewTitle("trace")) + QStringLiteral(", step by step"), area);
     for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
         if (r.h > 1) {
             box->addRow(introRow(QStringLiteral("<p style=\"color:%1\">Head %2</p>")

@@ -212,9 +212,10 @@ Figure streamTable(const std::vector<Stage>& stages, int shown) {
 
 PdfBoxPtr streamView(const TransformerResult& r, const CellPrintArea& area) {
     const int focus = r.focus;
-    auto box = cellViewBox(
-        QStringLiteral("%1 of “%2” (row %3)").arg(qs(viewTitle("stream")), tokenAt(r, focus)).arg(focus + 1),
-        area);
+    auto box = cellViewBox(QStringLiteral("%1 of “%2” (row %3)")
+                               .arg(qs(viewTitle("stream")), tokenAt(r, focus))
+                               .arg(focus + 1),
+                           area);
     int shown = std::min(r.d, kMaxCoordinates);
     const arma::uword f = arma::uword(focus);
     std::vector<Stage> stages;
@@ -494,9 +495,10 @@ Figure nextWordsFigure(const TransformerResult& r, int chosen, const QString& ma
 PdfBoxPtr nextView(const TransformerCellSpec& spec, const TransformerResult& r,
                    const CellPrintArea& area) {
     const int last = r.n - 1;
-    auto box = cellViewBox(
-        QStringLiteral("%1 after “%2” (row %3)").arg(qs(viewTitle("next")), tokenAt(r, last)).arg(last + 1),
-        area);
+    auto box = cellViewBox(QStringLiteral("%1 after “%2” (row %3)")
+                               .arg(qs(viewTitle("next")), tokenAt(r, last))
+                               .arg(last + 1),
+                           area);
     const int chosen = transformer_views::chosenNextWord(r);
     const bool generated = r.generation.ran && !r.generation.steps.empty();
     const QString mark = !generated ? QStringLiteral("greedy pick")

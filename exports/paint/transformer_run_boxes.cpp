@@ -117,7 +117,8 @@ PdfBoxPtr trainingView(const TransformerCellSpec& spec, const TransformerResult&
         return nullptr;
     }
     const TrainingSpec& t = *spec.training;
-    auto box = cellViewBox(qs(viewTitle("training")) + QStringLiteral(": the loss at each step"), area);
+    auto box =
+        cellViewBox(qs(viewTitle("training")) + QStringLiteral(": the loss at each step"), area);
     const int last = int(curve->loss.size()) - 1;
     addNote(*box,
             QStringLiteral("%1. The loss fell from %2 to %3 in %4 steps; every other view "
@@ -338,7 +339,8 @@ PdfBoxPtr blocksView(const TransformerCellSpec& spec, const TransformerResult& r
     const AttentionConfig& c = spec.config.layers[size_t(layer)].attention;
     const int B = std::max(1, spec.blockSize);
     const int focus = r.focus;
-    auto box = cellViewBox(QStringLiteral("%1 of %2 keys").arg(qs(viewTitle("blocks"))).arg(B), area);
+    auto box =
+        cellViewBox(QStringLiteral("%1 of %2 keys").arg(qs(viewTitle("blocks"))).arg(B), area);
     const arma::uword dK = arma::uword(a.dK), dV = arma::uword(a.dV);
     const BlockwiseHead blocks = blockwiseHead(a.Q.cols(0, dK - 1), a.K.cols(0, dK - 1),
                                                a.V.cols(0, dV - 1), a.scale, c.mask, c.padding, B);
