@@ -13,6 +13,7 @@
 #include "core/live/live_lesson.h"
 #include "core/present/bound_markdown.h"
 #include "core/present/presented_lesson.h"
+#include "core/present/transformer_views.h"
 #include "core/present/view_titles.h"
 
 #include "pdf_tools.h"
@@ -27,6 +28,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocumentFragment>
+
+#include <algorithm>
 
 namespace attnbook {
 namespace {
@@ -49,8 +52,9 @@ QString words(const QString& text) {
 struct Facts {
     QStringList headings;
     QStringList numbers;
-    QStringList questions;                   // "3 How many tokens does the cell read"
-    QStringList viewTitles;                  // each cell's views, titled (view_titles.h)
+    QStringList questions;   // "3 How many tokens does the cell read"
+    QStringList viewTitles;  // each cell's views, titled (view_titles.h)
+    QStringList chosenWords; // each transformer cell's next word, where its "next" view shows it
     std::map<std::string, QString> sections; // cell → the heading above it
 };
 
@@ -71,6 +75,14 @@ Facts factsOf(const Lesson& lesson, const LessonResults& results) {
                                                         : nullptr;
             for (std::size_t v = 0; views && part.cell().computed && v < views->size(); ++v) {
                 facts.viewTitles << words(qs(viewTitle((*views)[v])));
+            }
+            const TransformerCellSpec* transformer = cell.transformer();
+            if (transformer && part.cell().computed && part.cell().computed->transformer &&
+                std::ranges::count(transformer->views, "next") > 0) {
+                const TransformerResult& result = *part.cell().computed->transformer;
+                if (const int chosen = transformer_views::chosenNextWord(result); chosen >= 0) {
+                    facts.chosenWords << qs(result.words[std::size_t(chosen)]);
+                }
             }
             continue;
         }
@@ -153,6 +165,28 @@ QString pdfText(const QByteArray& pdf, const QTemporaryDir& dir, const QString& 
     return words(pdftools::run(QStringLiteral("pdftotext"), {path, QStringLiteral("-")}));
 }
 
+// The PDF's text laid out as on the page (pdftotext -layout): a row of a figure is one line.
+QString pdfLayoutText(const QByteArray& pdf, const QTemporaryDir& dir, const QString& name) {
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(pdf) != pdf.size()) {
+        return {};
+    }
+    file.close();
+    return pdftools::run(QStringLiteral("pdftotext"),
+                         {QStringLiteral("-layout"), path, QStringLiteral("-")});
+}
+
+// The texts of the page's drawn figures (SVG <text>), in order, one space apart.
+QString svgTexts(const QString& html) {
+    static const QRegularExpression text(QStringLiteral("<text[^>]*>([^<]*)</text>"));
+    QStringList texts;
+    for (const QRegularExpressionMatch& m : text.globalMatch(html)) {
+        texts << m.captured(1).trimmed();
+    }
+    return texts.join(u' ');
+}
+
 } // namespace
 } // namespace attnbook
 
@@ -229,11 +263,30 @@ class OnePresentationTest : public QObject {
                 qPrintable(
                     QStringLiteral("%1: no view titled '%2'").arg(QLatin1String(reader), wrong)));
         }
+        // The next word each transformer cell chose, marked as chosen where its chances are
+        // drawn: the word, its chance, then the mark, on the web page (the figure's texts in
+        // order) and on paper (a row of the PDF's laid-out text).
+        const QString figureTexts = svgTexts(QString::fromUtf8(html));
+        const QString paperRows = pdfLayoutText(lessonPdf, dir, QStringLiteral("layout.pdf"));
+        qsizetype webAt = 0;
+        for (const QString& word : facts.chosenWords) {
+            const QRegularExpression marked(
+                QStringLiteral("(^|\\s)%1\\s+[0-9.]+\\s+◀ (chosen|greedy pick)")
+                    .arg(QRegularExpression::escape(word)),
+                QRegularExpression::MultilineOption);
+            const QRegularExpressionMatch onWeb = marked.match(figureTexts, webAt);
+            QVERIFY2(onWeb.hasMatch(),
+                     qPrintable(QStringLiteral("web page: '%1' is not the chosen word").arg(word)));
+            webAt = onWeb.capturedEnd();
+            QVERIFY2(marked.match(paperRows).hasMatch(),
+                     qPrintable(QStringLiteral("PDF: '%1' is not the chosen word").arg(word)));
+        }
         qInfo("%s: %lld headings, %lld numbers, %lld quizzes agree in the window, the web page, "
-              "the notebook and the PDF; %lld view titles on the web page and the PDF",
+              "the notebook and the PDF; %lld view titles and %lld chosen words on the web page "
+              "and the PDF",
               qPrintable(QFileInfo(path).fileName()), qlonglong(facts.headings.size()),
               qlonglong(facts.numbers.size()), qlonglong(facts.questions.size()),
-              qlonglong(facts.viewTitles.size()));
+              qlonglong(facts.viewTitles.size()), qlonglong(facts.chosenWords.size()));
         // The worksheet names each exercise after the section its cell is in.
         if (lessonHasWorksheet(lesson)) {
             WorksheetOptions options;
