@@ -186,12 +186,16 @@ struct ExportWindow {
 class ExportDialogTest : public QObject {
     Q_OBJECT
 
+    QTemporaryDir settingsFolder_;
+
   private Q_SLOTS:
     void initTestCase() {
         QApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
+        // The window's settings go to a folder of this test's own (it runs beside others).
+        QVERIFY(settingsFolder_.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsFolder_.path());
         QApplication::setOrganizationName(QStringLiteral("attnbook-tests"));
-        QApplication::setApplicationName(QStringLiteral("attnbook-export-tests"));
-        QSettings().remove(QStringLiteral("export/lastFolder")); // a folder of an earlier run
+        QApplication::setApplicationName(QStringLiteral("attnbook-export-dialog-tests"));
     }
     // export kind. A click on a kind renders it by itself.
     void dialogRendersAChosenKindByItself() {
