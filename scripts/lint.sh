@@ -10,7 +10,7 @@ build="${1:-$here/build}"
 cd "$here"
 status=0
 
-mapfile -t sources < <(find app bench core exports files tests \( -name '*.cpp' -o -name '*.h' \) \
+mapfile -t sources < <(find app bench core exports files tests web \( -name '*.cpp' -o -name '*.h' \) \
     -not -path '*/fixtures/*' | sort)
 if clang-format --dry-run --Werror "${sources[@]}" 2>/tmp/attnbook-format.$$; then
     echo "lint: clang-format: ${#sources[@]} files formatted"

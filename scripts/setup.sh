@@ -48,6 +48,14 @@ packages=(
   libbenchmark-dev
 )
 
+# The live web page's module (docs/web-page.md): Debian's emscripten compiles the core to
+# WebAssembly, and Chromium runs the page in its test. ATTNBOOK_WEB=0 builds without them: the
+# web page is then static.
+web="${ATTNBOOK_WEB:-1}"
+if [ "$web" = 1 ]; then
+  packages+=(emscripten chromium)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -74,7 +82,16 @@ if command -v ccache >/dev/null; then
   # Paths under the checkout are hashed relative to it: another clone hits the same cache.
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$here}"
 fi
-cmake -S "$here" -B "$here/build" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" "${launcher[@]}" >/dev/null
+# The module's five libraries come from Debian's source packages (web/CMakeLists.txt).
+if [ "$web" = 1 ] && ! "$here/scripts/web-sources.sh" "$here/build/web-sources"; then
+  echo "setup: WARNING: the Debian sources the web page's module needs could not be fetched;" \
+       "building without it (exported web pages stay static)" >&2
+  web=0
+fi
+web_option=OFF
+[ "$web" = 0 ] || web_option=ON
+cmake -S "$here" -B "$here/build" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" "${launcher[@]}" \
+  -DATTNBOOK_WEB="$web_option" -DATTNBOOK_WEB_SOURCES="$here/build/web-sources" >/dev/null
 # Only what is asked for: the window (scripts/run.sh, scripts/package.sh) or everything with the
 # tests (scripts/test.sh). Ninja prints each step as it goes: "[12/180] Building ... file.cpp.o".
 targets=("$@")

@@ -1,5 +1,7 @@
 #include "core/document/html_comments.h"
 
+#include <algorithm>
+
 namespace attnbook {
 namespace {
 
@@ -31,9 +33,8 @@ bool blankFrom(std::string_view text, size_t from, size_t to) {
 
 } // namespace
 
-std::string withoutHtmlComments(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
+std::vector<TextSpan> htmlCommentSpans(std::string_view text) {
+    std::vector<TextSpan> spans;
     std::string_view openFence; // inside a fenced block: the fence that closes it
     size_t lineStart = 0;
     size_t i = 0;
@@ -41,7 +42,7 @@ std::string withoutHtmlComments(std::string_view text) {
         if (i == lineStart) {
             const std::string_view fence = fenceAt(text, i);
             if (!openFence.empty() || !fence.empty()) {
-                // A code line: copied whole. A fence of the same character, at least as long,
+                // A code line: skipped whole. A fence of the same character, at least as long,
                 // closes the block.
                 if (openFence.empty()) {
                     openFence = fence;
@@ -50,15 +51,12 @@ std::string withoutHtmlComments(std::string_view text) {
                     openFence = {};
                 }
                 const size_t end = text.find('\n', i);
-                const size_t next = end == std::string_view::npos ? text.size() : end + 1;
-                out.append(text.substr(i, next - i));
-                i = lineStart = next;
+                i = lineStart = end == std::string_view::npos ? text.size() : end + 1;
                 continue;
             }
         }
         const char c = text[i];
         if (c == '\n') {
-            out += c;
             lineStart = ++i;
             continue;
         }
@@ -74,7 +72,6 @@ std::string withoutHtmlComments(std::string_view text) {
                 close = text.find(ticks, close + ticks.size() + 1);
             }
             const size_t end = close == std::string_view::npos ? run : close + ticks.size();
-            out.append(text.substr(i, end - i));
             for (size_t k = i; k < end; ++k) {
                 lineStart = text[k] == '\n' ? k + 1 : lineStart;
             }
@@ -82,25 +79,52 @@ std::string withoutHtmlComments(std::string_view text) {
             continue;
         }
         if (text.compare(i, 4, "<!--") != 0) {
-            out += c;
             ++i;
             continue;
         }
         const size_t close = text.find("-->", i + 4);
-        size_t end = close == std::string_view::npos ? text.size() : close + 3;
-        // Alone on its lines: the line break after it goes too, and the indent before it.
-        const size_t lineEnd = text.find('\n', end);
-        const size_t afterLine = lineEnd == std::string_view::npos ? text.size() : lineEnd;
-        if (blankFrom(text, lineStart, i) && blankFrom(text, end, afterLine)) {
-            out.resize(out.size() - (i - lineStart));
-            end = lineEnd == std::string_view::npos ? text.size() : lineEnd + 1;
-            lineStart = end;
-        } else {
-            for (size_t k = i; k < end; ++k) {
-                lineStart = text[k] == '\n' ? k + 1 : lineStart;
-            }
+        const size_t end = close == std::string_view::npos ? text.size() : close + 3;
+        spans.push_back({i, end});
+        for (size_t k = i; k < end; ++k) {
+            lineStart = text[k] == '\n' ? k + 1 : lineStart;
         }
         i = end;
+    }
+    return spans;
+}
+
+std::string withoutHtmlComments(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    size_t copied = 0; // text before this is in `out`, or left out
+    for (const TextSpan& comment : htmlCommentSpans(text)) {
+        const size_t newlineBefore =
+            comment.begin == 0 ? std::string_view::npos : text.rfind('\n', comment.begin - 1);
+        const size_t lineStart = newlineBefore == std::string_view::npos ? 0 : newlineBefore + 1;
+        const size_t lineEnd = text.find('\n', comment.end);
+        const size_t afterLine = lineEnd == std::string_view::npos ? text.size() : lineEnd;
+        // Alone on its lines: the line break after it goes too, and the indent before it.
+        if (lineStart >= copied && blankFrom(text, lineStart, comment.begin) &&
+            blankFrom(text, comment.end, afterLine)) {
+            out.append(text.substr(copied, lineStart - copied));
+            copied = lineEnd == std::string_view::npos ? text.size() : lineEnd + 1;
+        } else {
+            out.append(text.substr(copied, comment.begin - copied));
+            copied = comment.end;
+        }
+    }
+    out.append(text.substr(std::min(copied, text.size())));
+    return out;
+}
+
+std::string blankedHtmlComments(std::string_view text) {
+    std::string out(text);
+    for (const TextSpan& comment : htmlCommentSpans(text)) {
+        for (size_t k = comment.begin; k < comment.end; ++k) {
+            if (out[k] != '\n' && out[k] != '\r') {
+                out[k] = ' ';
+            }
+        }
     }
     return out;
 }

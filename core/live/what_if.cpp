@@ -20,8 +20,26 @@ std::optional<SetOption> parseSetOption(const std::string& text, std::string& er
                      text.substr(equals + 1)};
 }
 
+namespace {
+
+// Whether `cell` of the what-if may be taken as the lesson computed it: its text is the
+// lesson's, and it names no cell a set changed (a cell that reads another's model or
+// rows then is computed again; a name that only looks like one costs a recompute, no more).
+bool unchangedBy(const CellBlock& cell, const Document& lessonDocument,
+                 const std::vector<SetOption>& sets) {
+    const CellBlock* before = lessonDocument.findCell(cell.id);
+    if (!before || before->body != cell.body || before->openFence != cell.openFence) {
+        return false;
+    }
+    return std::none_of(sets.begin(), sets.end(), [&](const SetOption& s) {
+        return cell.body.find(s.cellId) != std::string::npos;
+    });
+}
+
+} // namespace
+
 WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
-                   AttentionEngine& engine) {
+                   AttentionEngine& engine, const LessonResults* lessonResults) {
     WhatIf out;
     out.original = lesson.document;
     out.byReader = !sets.empty() && std::all_of(sets.begin(), sets.end(), [&](const SetOption& s) {
@@ -43,13 +61,23 @@ WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
         out.lesson = lesson;
         return out;
     }
-    const LessonResults before = computeLesson(lesson, engine);
+    const LessonResults computedBefore =
+        lessonResults ? LessonResults{} : computeLesson(lesson, engine);
+    const LessonResults& before = lessonResults ? *lessonResults : computedBefore;
     std::vector<Diagnostic> old = lesson.diagnostics;
     old.insert(old.end(), before.diagnostics.begin(), before.diagnostics.end());
 
     // The same data files as the lesson (its folder, or the bundle it was opened from).
     out.lesson = parseLesson(document.serialize(), lesson.document.path, lesson.files);
-    out.results = computeLesson(out.lesson, engine);
+    ComputePolicy policy;
+    if (lessonResults) {
+        policy.reuse = [&](const LessonCell& cell) -> const ComputedCell* {
+            const CellBlock* block = out.lesson.document.findCell(cell.id);
+            return block && unchangedBy(*block, lesson.document, sets) ? before.cell(cell.id)
+                                                                       : nullptr;
+        };
+    }
+    out.results = computeLesson(out.lesson, engine, policy);
     std::vector<Diagnostic> now = out.lesson.diagnostics;
     now.insert(now.end(), out.results.diagnostics.begin(), out.results.diagnostics.end());
 

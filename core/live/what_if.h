@@ -38,7 +38,11 @@ struct WhatIf {
 // Applies every set to `lesson`, re-reads and recomputes it. Errors that
 // the sets introduce are attributed to them; the lesson's own errors are
 // left in its diagnostics.
+//
+// `lessonResults`, when given, are `lesson`'s own results: they are not computed again, and a
+// cell the sets leave as it was (its text unchanged, naming no set cell) is taken from them
+// rather than computed again (the live web page asks after every what-if).
 WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
-                   AttentionEngine& engine);
+                   AttentionEngine& engine, const LessonResults* lessonResults = nullptr);
 
 } // namespace attnbook

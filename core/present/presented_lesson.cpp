@@ -4,24 +4,61 @@
 #include "core/document/html_comments.h"
 #include "core/present/prose_rows.h"
 
+#include <set>
+
 namespace attnbook {
 
+namespace {
+
+// The bindings of `pieces` inside an author's note of `text`: they leave with the note, and
+// take no live mark (live_marks.h).
+std::set<const Binding*> bindingsInNotes(std::string_view text,
+                                         const std::vector<ProsePiece>& pieces) {
+    std::set<const Binding*> inNotes;
+    for (const TextSpan& note : htmlCommentSpans(text)) {
+        for (const ProsePiece& piece : pieces) {
+            if (piece.kind == ProsePiece::Kind::Binding && piece.offset >= note.begin &&
+                piece.offset < note.end) {
+                inNotes.insert(&piece.binding);
+            }
+        }
+    }
+    return inNotes;
+}
+
+} // namespace
+
 std::string presentedProse(std::string_view text, int firstLine, const Document& document,
-                           const LessonResults& results) {
+                           const LessonResults& results, LiveMarkCounter* marks) {
     // The bindings are found in the text as written (their lines keep the document's code
     // blocks apart), and the notes go afterwards: a binding inside a note goes with it.
     const std::vector<ProsePiece> pieces = scanProse(text, firstLine, 1, document.codeBlocks);
-    const std::string bound =
-        substituteBindings(text, pieces, [&](const Binding& binding) -> std::optional<std::string> {
+    const std::set<const Binding*> inNotes =
+        marks ? bindingsInNotes(text, pieces) : std::set<const Binding*>();
+    const auto marked = [&](const Binding& binding) { return marks && !inNotes.count(&binding); };
+    const std::string bound = substituteBindings(
+        text, pieces,
+        [&](const Binding& binding) -> std::optional<std::string> {
+            const int number = marked(binding) ? marks->values++ : -1;
             const std::optional<std::string> value = results.boundText(binding);
-            return value ? std::optional(escapeMarkdown(*value)) : std::nullopt;
+            if (!value) {
+                return std::nullopt;
+            }
+            return number >= 0 ? markedValue(number, escapeMarkdown(*value))
+                               : escapeMarkdown(*value);
+        },
+        [&](const Binding& claim) {
+            return marked(claim) ? markedClaim(marks->claims++) : std::string();
         });
     return withoutHtmlComments(bound);
 }
 
-PresentedLesson presentLesson(const Lesson& lesson, const LessonResults& results) {
+PresentedLesson presentLesson(const Lesson& lesson, const LessonResults& results,
+                              ProseMarks marks) {
     const Document& document = lesson.document;
     PresentedLesson presented;
+    LiveMarkCounter counter;
+    LiveMarkCounter* const counting = marks == ProseMarks::Live ? &counter : nullptr;
     presented.title.title = document.frontMatterValue("title");
     presented.title.subtitle = document.frontMatterValue("subtitle");
     for (const char* key : {"author", "date"}) {
@@ -34,8 +71,12 @@ PresentedLesson presentLesson(const Lesson& lesson, const LessonResults& results
     for (const Segment& segment : document.segments) {
         if (!segment.isCell()) {
             const ProseBlock& prose = segment.prose();
-            std::string markdown = presentedProse(prose.text, prose.firstLine, document, results);
+            std::string markdown =
+                presentedProse(prose.text, prose.firstLine, document, results, counting);
             std::vector<MarkdownHeading> headings = markdownHeadings(markdown);
+            for (MarkdownHeading& heading : headings) {
+                heading.text = withoutLiveMarks(heading.text); // an outline wants the words
+            }
             presented.parts.push_back(
                 {PresentedProse{std::move(markdown), &prose, std::move(headings)}});
             continue;

@@ -11,6 +11,7 @@
 
 #include "core/document/lesson.h"
 #include "core/document/markdown_headings.h"
+#include "core/present/live_marks.h"
 
 #include <map>
 #include <string>
@@ -53,7 +54,12 @@ struct PresentedLesson {
     std::vector<PresentedPart> parts; // in order: every prose block and every cell that read
 };
 
-PresentedLesson presentLesson(const Lesson& lesson, const LessonResults& results);
+// Marks::Live marks every bound value and claim of the prose for the live web page
+// (live_marks.h); the other readers want none.
+enum class ProseMarks { None, Live };
+
+PresentedLesson presentLesson(const Lesson& lesson, const LessonResults& results,
+                              ProseMarks marks = ProseMarks::None);
 
 // The heading each cell is under: the last heading of any level above it, "" when none is
 // (the worksheet names each exercise after it).
@@ -62,8 +68,9 @@ std::map<std::string, std::string> sectionOfEachCell(const PresentedLesson& pres
 // TEXT (prose lines starting at FIRSTLINE of the lesson) as a reader sees it: each binding
 // replaced by its value escaped for Markdown (one that cannot be resolved shows as written),
 // each claim showing nothing, and the author's notes left out. presentLesson applies it to
-// every prose part; the notebook, which cuts prose further (by lines), to its pieces.
+// every prose part; the notebook, which cuts prose further (by lines), to its pieces. With
+// `marks`, each value and claim is marked and numbered on from the counter (live_marks.h).
 std::string presentedProse(std::string_view text, int firstLine, const Document& document,
-                           const LessonResults& results);
+                           const LessonResults& results, LiveMarkCounter* marks = nullptr);
 
 } // namespace attnbook

@@ -137,6 +137,39 @@ details.sample-answer { border: 1px solid var(--rule); border-radius: 6px; paddi
 )CSS");
 }
 
+// The live page (html_live.h): its bar, each cell's what-if controls, values a what-if changed
+// or took away, and the mark of a claim it made false.
+QString liveStyle() {
+    return QStringLiteral(R"CSS(
+.live-bar { position: sticky; top: 0; z-index: 2; background: var(--page);
+  border: 1px solid var(--rule); border-radius: 6px; padding: 0.6rem 0.9rem; margin: 0 0 1.5rem;
+  font-family: var(--sans); font-size: 0.875rem; }
+.live-bar p { margin: 0 0 0.4rem; }
+.live-notes { margin: 0.4rem 0 0; padding-left: 1.2rem; color: #a33a00; }
+button, select, input { font: inherit; font-size: 0.875rem; }
+button { border: 1px solid var(--accent); color: var(--accent); background: var(--page);
+  border-radius: 4px; padding: 0.3rem 0.7rem; cursor: pointer; min-height: 2.25rem; }
+button:focus-visible, select:focus-visible, input:focus-visible {
+  outline: 2px solid var(--accent); outline-offset: 2px; }
+form.what-ifs { font-family: var(--sans); font-size: 0.875rem; border: 1px dashed var(--rule);
+  border-radius: 6px; padding: 0.6rem 0.9rem; margin: -1rem 0 2rem; }
+form.what-ifs.edited { border-color: var(--accent); border-style: solid; }
+.what-ifs-title { font-weight: bold; margin: 0 0 0.4rem; }
+.what-if-row { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center;
+  margin: 0 0 0.4rem; }
+.what-if-row label { min-width: 5rem; color: var(--muted); }
+.what-if-row select, .what-if-row input { flex: 1 1 12rem; min-width: 0; min-height: 2.25rem;
+  padding: 0.2rem 0.4rem; color: var(--ink); background: var(--page);
+  border: 1px solid var(--rule); border-radius: 4px; }
+.edited-note { color: var(--muted); font-style: italic; margin: 0 0 0.4rem; }
+.bound { transition: background-color 0.4s; }
+.bound.changed { background: rgba(255, 196, 0, 0.28); border-radius: 2px; }
+.bound.taken-away { color: var(--muted); }
+.claim-false { color: #a33a00; font-family: var(--sans); font-size: 0.8125rem;
+  font-weight: bold; }
+)CSS");
+}
+
 // The image placeholder, the footer, and the page on a narrow screen and in print.
 QString pageEndStyle() {
     return QStringLiteral(R"CSS(
@@ -153,7 +186,8 @@ footer { font-family: var(--sans); font-size: 0.8125rem; color: var(--muted);
     --accent: #1f4e8c; --page: #ffffff; --code: #f4f5f7; }
   body { font-size: 10.5pt; }
   .layout { display: block; padding: 0; }
-  nav, details.answer, details.sample-answer, footer { display: none; }
+  nav, details.answer, details.sample-answer, footer, .live-bar, form.what-ifs {
+    display: none; }
   h1, h2, h3, h4 { break-after: avoid; }
   figure, table, pre, .quiz { break-inside: avoid; }
   .paper { padding: 0; border: 0; }
@@ -166,8 +200,8 @@ footer { font-family: var(--sans); font-size: 0.8125rem; color: var(--muted);
 
 QString htmlPageStyle() {
     QString css;
-    for (const QString& part :
-         {colourScheme(), pageLayout(), textStyle(), cellStyle(), quizStyle(), pageEndStyle()}) {
+    for (const QString& part : {colourScheme(), pageLayout(), textStyle(), cellStyle(), quizStyle(),
+                                liveStyle(), pageEndStyle()}) {
         css += part.chopped(1); // its last line break is the next part's first
     }
     return css + u'\n';

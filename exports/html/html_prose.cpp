@@ -1,5 +1,7 @@
 #include "exports/html/html_prose.h"
 
+#include "core/present/live_marks.h"
+
 #include "exports/html/html_escape.h"
 #include "exports/paint/pdf_prose.h"
 
@@ -321,8 +323,10 @@ void readMarkdown(QTextDocument& doc, const QString& markdown) {
 } // namespace
 
 QString HeadingIds::take(const QString& text) {
+    // A bound value in a heading is named by its value, as a reader reads it.
+    const QString words = QString::fromStdString(withoutLiveMarks(text.toStdString()));
     QString base;
-    for (const QChar c : text.toLower()) {
+    for (const QChar c : words.toLower()) {
         if ((c >= u'a' && c <= u'z') || (c >= u'0' && c <= u'9')) {
             base += c;
         } else if (!base.isEmpty() && !base.endsWith(u'-')) {

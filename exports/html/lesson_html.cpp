@@ -2,6 +2,7 @@
 
 #include "exports/html/html_cells.h"
 #include "exports/html/html_escape.h"
+#include "exports/html/html_live.h"
 #include "exports/html/html_page_style.h"
 #include "exports/html/html_prose.h"
 
@@ -62,7 +63,7 @@ QString outlineNav(const std::vector<PageHeading>& headings) {
 
 ExportResult renderLessonHtml(const Lesson& lesson, const LessonResults& results, QByteArray* html,
                               const ExportControl& control) {
-    const PresentedLesson shown = presentLesson(lesson, results);
+    const PresentedLesson shown = presentLesson(lesson, results, ProseMarks::Live);
     HeadingIds ids;
     for (const LessonCell& cell : lesson.cells) {
         ids.reserve(QStringLiteral("cell-") + qs(cell.id)); // as html_cells.h names them
@@ -85,9 +86,11 @@ ExportResult renderLessonHtml(const Lesson& lesson, const LessonResults& results
         if (const AttentionCellSpec* spec = cell.attention();
             spec && computed && computed->attention) {
             body += attentionCellHtml(cell.id, *spec, *computed->attention);
+            body += whatIfControlsHtml(cell);
         } else if (const TransformerCellSpec* transformer = cell.transformer();
                    transformer && computed && computed->transformer) {
             body += transformerCellHtml(cell, *transformer, *computed->transformer);
+            body += whatIfControlsHtml(cell);
         } else if (const ChartCellSpec* chart = cell.chart(); chart && computed && computed->ok) {
             body += chartCellHtml(cell.id, *chart, computed->series);
         } else if (const QuizCellSpec* quiz = cell.quiz()) {
@@ -95,23 +98,37 @@ ExportResult renderLessonHtml(const Lesson& lesson, const LessonResults& results
                                  computed ? computed->json.find("answer") : nullptr, results);
         }
     }
+    LivePageScripts live;
+    if (QString error; !livePageScripts(lesson, &live, &error)) {
+        return ExportResult::failed(error);
+    }
+    // Nothing to fetch: styles, pictures and scripts are inside, and only the page's own
+    // scripts run (their hashes), when the page is live.
+    // The module reads its own WebAssembly from a data: URL (connect-src data:), which
+    // reaches no network.
+    const QString scriptPolicy =
+        live.scriptSrc.isEmpty()
+            ? QString()
+            : QStringLiteral("; script-src %1; connect-src data:").arg(live.scriptSrc.join(u' '));
     const QString title = qs(lesson.title());
     QString page =
         QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                       // Nothing to run and nothing to fetch: styles and pictures are inside.
                        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
-                       "'none'; style-src 'unsafe-inline'; img-src data:\">\n"
+                       "'none'; style-src 'unsafe-inline'; img-src data:%4\">\n"
                        "<meta name=\"color-scheme\" content=\"light dark\">\n"
                        "<meta name=\"generator\" content=\"attnbook %1\">\n"
                        "<title>%2</title>\n<style>%3</style>\n</head>\n<body>\n"
                        "<div class=\"layout\">\n")
-            .arg(QStringLiteral(ATTNBOOK_VERSION), htmlPageText(title), htmlPageStyle());
-    page += outlineNav(headings);
-    page += QStringLiteral("<main>\n%1<footer>Made with attnbook %2 from the lesson's own "
+            .arg(QStringLiteral(ATTNBOOK_VERSION), htmlPageText(title), htmlPageStyle(),
+                 scriptPolicy);
+    const NumberedProse numbered = numberedProsePieces(lesson.document);
+    page += withLiveElements(outlineNav(headings), numbered);
+    page += QStringLiteral("<main>\n%1%2<footer>Made with attnbook %3 from the lesson's own "
                            "numbers; the same lesson prints as a PDF and runs as a Jupyter "
-                           "notebook.</footer>\n</main>\n</div>\n</body>\n</html>\n")
-                .arg(body, QStringLiteral(ATTNBOOK_VERSION));
+                           "notebook.</footer>\n</main>\n</div>\n%4</body>\n</html>\n")
+                .arg(live.html.isEmpty() ? QString() : liveBarHtml(),
+                     withLiveElements(body, numbered), QStringLiteral(ATTNBOOK_VERSION), live.html);
     *html = page.toUtf8();
     control.report(total, total, QStringLiteral("done"));
     return ExportResult::done();

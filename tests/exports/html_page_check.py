@@ -10,12 +10,17 @@
   folds      the summaries of the sample-answer folds
   svg        how many <svg> elements the page holds
   fetches    every src, every href outside <a>, every url(...) in styles and the tag of every
-             <link>, <script>, <iframe>, <object>, <embed>, <img> (a page that fetches nothing
-             has none)
+             <link>, <script src>, <iframe>, <object>, <embed>, <img> (a page that fetches
+             nothing has none)
+  scripts    every <script> without src (the live page's): its type and the 'sha256-...' of
+             its text, as a Content-Security-Policy names it; a JSON one's text too
+  policy     the Content-Security-Policy of the page's <meta>
   links      every <a href> that does not point into the page
   handlers   every attribute named on* (event handlers), with its element
   text       the page's visible text (without <style>)
 """
+import base64
+import hashlib
 import json
 import re
 import sys
@@ -44,7 +49,11 @@ def main(path):
         errors.append("%d:%d: %s %s" % (line, col, code, json.dumps(datavars)))
     ids = {e.get("id") for e in tree.iter() if e.get("id")}
     out = {"errors": errors, "headings": [], "nav": [], "views": {}, "quizzes": {},
-           "folds": [], "svg": 0, "fetches": [], "links": [], "handlers": []}
+           "folds": [], "svg": 0, "fetches": [], "links": [], "handlers": [], "scripts": [],
+           "policy": ""}
+    for meta in tree.iter(NS + "meta"):
+        if meta.get("http-equiv", "").lower() == "content-security-policy":
+            out["policy"] = meta.get("content", "")
     main_element = tree.find(".//%smain" % NS)
     for e in main_element.iter():
         name = local(e.tag)
@@ -83,11 +92,20 @@ def main(path):
                     out["fetches"].append("%s href=%s" % (name, value))
             if attribute_name == "style" and "url(" in value:
                 out["fetches"].append("%s style url" % name)
-        if name in ("link", "script", "iframe", "object", "embed", "img", "base", "frame"):
+        if name == "script" and e.get("src") is None:
+            digest = hashlib.sha256((e.text or "").encode("utf-8")).digest()
+            entry = {"type": e.get("type", ""),
+                     "hash": "'sha256-%s'" % base64.b64encode(digest).decode()}
+            if entry["type"] == "application/json":
+                entry["text"] = e.text or ""  # the lesson's data, for the tests to read back
+            out["scripts"].append(entry)
+        elif name in ("link", "script", "iframe", "object", "embed", "img", "base", "frame"):
             out["fetches"].append("<%s>" % name)
         if name == "style" and e.text and re.search(r"url\(|@import", e.text):
             out["fetches"].append("<style> url or @import")
     body = tree.find(".//%sbody" % NS)
+    for script in list(body.iter(NS + "script")):
+        script.text = ""  # the scripts are not the page's text
     out["text"] = " ".join(t for t in body.itertext())
     json.dump(out, sys.stdout)
 

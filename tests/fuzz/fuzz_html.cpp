@@ -93,25 +93,55 @@ bool tagIsSafe(std::string_view tag) {
     return true;
 }
 
+// The generator's own controls of a live page (html_live.h): a cell's what-if form and its
+// field, which lesson text cannot write (a lesson's `<form` shows as text).
+bool generatorsOwnControl(std::string_view tag) {
+    return tag.starts_with("form class=\"what-ifs\" data-cell=\"") || tag == "/form" ||
+           tag.starts_with("input type=\"text\" id=\"what-if-");
+}
+
+// The live page's scripts end the body (docs/web-page.md): the lesson as JSON, with no `<` in
+// it (written as \u003c), then the module and the page script, which are this build's, not
+// the lesson's. Returns where they start (the page's length when it has none), or npos when
+// they are not as the generator writes them.
+size_t liveScriptsStart(const std::string& page) {
+    const size_t data = page.find("<script type=\"application/json\" id=\"attnbook-lesson\">");
+    if (data == std::string::npos) {
+        return page.find("<script") == std::string::npos ? page.size() : std::string::npos;
+    }
+    const size_t dataEnd = page.find("</script>", data);
+    const size_t json = page.find('>', data) + 1;
+    if (dataEnd == std::string::npos || page.find('<', json) != dataEnd ||
+        page.find("</main>") > data) {
+        return std::string::npos;
+    }
+    return data;
+}
+
 // Every tag of the page past its head (whose meta tags and one style sheet the generator
-// writes), outside comments.
+// writes) and before its live scripts, outside comments.
 bool pageIsSafe(const std::string& page) {
     const size_t headEnd = page.find("</head>");
-    if (headEnd == std::string::npos) {
+    const size_t scripts = liveScriptsStart(page);
+    if (headEnd == std::string::npos || scripts == std::string::npos) {
         return false;
     }
+    const std::string body = page.substr(0, scripts);
     size_t at = headEnd + 7;
-    while ((at = page.find('<', at)) != std::string::npos) {
-        if (page.compare(at, 4, "<!--") == 0) {
-            at = page.find("-->", at);
+    while ((at = body.find('<', at)) != std::string::npos) {
+        if (body.compare(at, 4, "<!--") == 0) {
+            at = body.find("-->", at);
             if (at == std::string::npos) {
                 return false;
             }
             continue;
         }
-        const size_t close = page.find('>', at);
-        if (close == std::string::npos ||
-            !tagIsSafe(std::string_view(page).substr(at + 1, close - at - 1))) {
+        const size_t close = body.find('>', at);
+        if (close == std::string::npos) {
+            return false;
+        }
+        const std::string_view tag = std::string_view(body).substr(at + 1, close - at - 1);
+        if (!generatorsOwnControl(tag) && !tagIsSafe(tag)) {
             return false;
         }
         at = close + 1;

@@ -1,0 +1,148 @@
+#include "core/live/live_page.h"
+
+#include "core/live/reader_what_ifs.h"
+#include "core/live/what_if.h"
+#include "core/present/live_marks.h"
+
+#include "core/document/expression.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace attnbook {
+
+namespace {
+
+struct ParsedWhatIf {
+    std::string words;
+    SetOption set;
+};
+
+// The what-ifs a reader may make, in order; the others go to `refused`.
+std::vector<ParsedWhatIf> readersWhatIfs(const Lesson& lesson,
+                                         const std::vector<std::string>& setWords,
+                                         std::vector<RefusedWhatIf>& refused) {
+    std::vector<ParsedWhatIf> out;
+    for (const std::string& words : setWords) {
+        std::string error;
+        const std::optional<SetOption> set = parseSetOption(words, error);
+        if (!set) {
+            refused.push_back({words, error});
+            continue;
+        }
+        const LessonCell* cell = lesson.cell(set->cellId);
+        if (!cell) {
+            refused.push_back({words, "this lesson has no cell '" + set->cellId + "'"});
+        } else if (!readerMayChange(*cell, set->key)) {
+            refused.push_back(
+                {words, "cell " + set->cellId + " does not let a reader change " + set->key});
+        } else {
+            out.push_back({words, *set});
+        }
+    }
+    return out;
+}
+
+// The what-if of every set the lesson accepts: a set whose own error the lesson reports
+// ("--set ID.KEY: error: ...") is refused with it and the rest tried again.
+WhatIf applyAccepted(const Lesson& lesson, const LessonResults& lessonResults,
+                     std::vector<ParsedWhatIf>& sets, std::vector<RefusedWhatIf>& refused,
+                     AttentionEngine& engine) {
+    for (;;) {
+        std::vector<SetOption> options;
+        for (const ParsedWhatIf& s : sets) {
+            options.push_back(s.set);
+        }
+        WhatIf whatIf = applyWhatIf(lesson, options, engine, &lessonResults);
+        if (whatIf.errors.empty() || sets.empty()) {
+            return whatIf;
+        }
+        const std::string& first = whatIf.errors.front();
+        auto culprit = std::find_if(sets.begin(), sets.end(), [&](const ParsedWhatIf& s) {
+            return first.starts_with(s.set.label() + ":");
+        });
+        if (culprit == sets.end()) {
+            culprit = sets.end() - 1; // not attributed: the last one goes, as a reader undoes
+        }
+        const std::string prefix = culprit->set.label() + ": error: ";
+        refused.push_back(
+            {culprit->words, first.starts_with(prefix) ? first.substr(prefix.size()) : first});
+        sets.erase(culprit);
+    }
+}
+
+bool readsAny(const Binding& binding, const std::vector<std::string>& cells) {
+    return std::any_of(binding.paths.begin(), binding.paths.end(), [&](const BindingPath& p) {
+        return std::find(cells.begin(), cells.end(), p.cellId) != cells.end();
+    });
+}
+
+} // namespace
+
+LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
+                  const std::vector<std::string>& setWords, AttentionEngine& engine) {
+    LivePage page;
+    std::vector<ParsedWhatIf> sets = readersWhatIfs(lesson, setWords, page.refused);
+    const WhatIf whatIf = applyAccepted(lesson, lessonResults, sets, page.refused, engine);
+    for (const ParsedWhatIf& s : sets) {
+        page.applied.push_back(s.words);
+        if (std::find(page.editedCells.begin(), page.editedCells.end(), s.set.cellId) ==
+            page.editedCells.end()) {
+            page.editedCells.push_back(s.set.cellId);
+        }
+    }
+    const LessonResults& results = whatIf.results;
+    const NumberedProse prose = numberedProsePieces(whatIf.lesson.document);
+    for (const NumberedBinding& numbered : prose.values) {
+        const Binding& binding = *numbered.binding;
+        const BindingValue value = results.value(binding);
+        if (value.value) {
+            page.values.push_back(formatBoundValue(*value.value, binding.digits));
+            page.valueNotes.emplace_back();
+        } else {
+            // A what-if took it away (a token past the new ones): a dash, and why.
+            page.values.emplace_back("—");
+            page.valueNotes.push_back(binding.expression + ": " + value.error);
+        }
+    }
+    for (const NumberedBinding& numbered : prose.claims) {
+        const Binding& claim = *numbered.binding;
+        const ClaimVerdict verdict = evaluateClaim(claim, results.lookup());
+        if (verdict.holds) {
+            page.falseClaims.emplace_back();
+        } else if (!verdict.error.empty() && !readsAny(claim, page.editedCells)) {
+            page.falseClaims.emplace_back(); // the lesson's own, listed with its problems
+        } else {
+            page.falseClaims.push_back(claim.expression + ": " +
+                                       (verdict.error.empty() ? verdict.sides : verdict.error));
+        }
+    }
+    return page;
+}
+
+Json livePageJson(const LivePage& page) {
+    const auto strings = [](const std::vector<std::string>& list) {
+        Json::Array out;
+        for (const std::string& s : list) {
+            out.push_back(Json(s));
+        }
+        return Json(std::move(out));
+    };
+    Json::Array refused;
+    for (const RefusedWhatIf& r : page.refused) {
+        Json entry = Json::object();
+        entry.set("words", r.words);
+        entry.set("why", r.why);
+        refused.push_back(std::move(entry));
+    }
+    Json out = Json::object();
+    out.set("applied", strings(page.applied));
+    out.set("refused", Json(std::move(refused)));
+    out.set("edited", strings(page.editedCells));
+    out.set("values", strings(page.values));
+    out.set("valueNotes", strings(page.valueNotes));
+    out.set("falseClaims", strings(page.falseClaims));
+    return out;
+}
+
+} // namespace attnbook

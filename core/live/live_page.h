@@ -1,0 +1,48 @@
+#pragma once
+// The live web page's one question to the core (docs/web-page.md): a lesson and a reader's
+// what-ifs, in the words of `compute --set` (ID.KEY=YAML), give what the page shows that can
+// change — each bound value of the prose as text and each claim's verdict, numbered as the page
+// marks them (core/present/live_marks.h), and what became of each what-if. The WebAssembly
+// module answers the page with it, and the native tests ask it the same questions, so no
+// step runs only in a browser.
+
+#include "core/document/json.h"
+#include "core/document/lesson.h"
+
+#include <string>
+#include <vector>
+
+namespace attnbook {
+
+class AttentionEngine;
+
+// A what-if the page did not apply, and why (it is ignored, and the page says so).
+struct RefusedWhatIf {
+    std::string words; // as given
+    std::string why;
+};
+
+struct LivePage {
+    std::vector<std::string> applied; // the words applied, in order
+    std::vector<RefusedWhatIf> refused;
+    std::vector<std::string> editedCells; // the cells the applied what-ifs changed
+    // Each bound value as a reader reads it (plain text, not Markdown): its value, or "—"
+    // when the what-if took it away; `valueNotes` says why for those, "" for the others.
+    std::vector<std::string> values;
+    std::vector<std::string> valueNotes;
+    // Each claim: "" while it holds, else why it does not ("a < b: 0.7 vs 0.5").
+    std::vector<std::string> falseClaims;
+};
+
+// Only what-ifs a reader may make (the cell's `controls:`, reader_what_ifs.h) are applied; any
+// other, one that does not parse, and one the lesson refuses are listed in `refused`. The
+// lesson must have computed without errors, to `lessonResults`: the cells the what-ifs leave
+// as they were are taken from them, not computed again.
+LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
+                  const std::vector<std::string>& setWords, AttentionEngine& engine);
+
+// The page's answer as JSON: {"applied", "refused": [{"words", "why"}], "edited", "values",
+// "valueNotes", "falseClaims"}.
+Json livePageJson(const LivePage& page);
+
+} // namespace attnbook

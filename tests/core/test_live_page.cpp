@@ -1,0 +1,192 @@
+// The live web page's side of the core (docs/web-page.md): the marks the page's prose carries
+// (core/present/live_marks.h) and the answer to a reader's what-ifs (core/live/live_page.h),
+// which the WebAssembly module gives the page. Expected values are worked out here from the
+// attention formula, not read back from the engine.
+#include "core/live/live_page.h"
+#include "core/present/live_marks.h"
+#include "core/present/presented_lesson.h"
+
+#include "core/math/attention_engine.h"
+
+#include "test_support.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+using namespace attnbook;
+
+namespace {
+
+// Two one-hot tokens, the identity projections: a query meets its own key with score 1 and
+// the other with 0, both scaled by 1/√2 (d = 2). The reader may change the tokens and the mask
+// (and the vocab, for a new word), not the heads.
+const char* kLesson = R"(# Two colours
+
+```attention c
+tokens: [red, blue]
+vocab:
+  red: [1, 0]
+  blue: [0, 1]
+controls: [tokens, mask]
+```
+
+Red gives blue {{c.head[0].weights[0][1]:4}} of its attention{{? c.head[0].weights[0][1] > 0.1}}, and itself {{c.head[0].weights[0][0]:4}}.
+
+<!-- a note: {{c.tokens[0]}} -->
+The last token is {{c.tokens[1]}}.{{? c.tokens[1] == "blue"}}
+)";
+
+std::string fourDecimals(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4f", x);
+    return text;
+}
+
+struct Opened {
+    Lesson lesson;
+    LessonResults results;
+};
+
+Opened open(const char* text) {
+    Opened o{parseLesson(text, "colours.md"), {}};
+    AttentionEngine engine;
+    o.results = computeLesson(o.lesson, engine);
+    return o;
+}
+
+LivePage ask(const Opened& o, const std::vector<std::string>& words) {
+    AttentionEngine engine;
+    return livePage(o.lesson, o.results, words, engine);
+}
+
+const double kScaled = 1 / std::sqrt(2.0); // a token's score with itself, scaled
+
+} // namespace
+
+TEST_CASE("live marks number each value and claim and come out again") {
+    const std::string marked = markedValue(3, "0.25") + " and " + markedClaim(2) + ".";
+    CHECK_EQ(marked, "\xEE\x80\x80"
+                     "3\xEE\x80\x81"
+                     "0.25\xEE\x80\x82 and \xEE\x80\x83"
+                     "2\xEE\x80\x82.");
+    CHECK_EQ(withoutLiveMarks(marked), "0.25 and .");
+    CHECK_EQ(withoutLiveMarks("plain"), "plain");
+}
+
+TEST_CASE("the presented prose marks values and claims in the lesson's order") {
+    const Opened o = open(kLesson);
+    REQUIRE(o.results.diagnostics.empty());
+    const PresentedLesson marked = presentLesson(o.lesson, o.results, ProseMarks::Live);
+    const PresentedLesson plain = presentLesson(o.lesson, o.results);
+    REQUIRE_EQ(marked.parts.size(), plain.parts.size());
+    std::string all;
+    for (size_t i = 0; i < marked.parts.size(); ++i) {
+        if (!marked.parts[i].isCell()) {
+            // a reader reads the same words either way
+            CHECK_EQ(withoutLiveMarks(marked.parts[i].prose().markdown),
+                     plain.parts[i].prose().markdown);
+            all += marked.parts[i].prose().markdown;
+        }
+    }
+    const std::string w01 = fourDecimals(1 / (1 + std::exp(kScaled)));
+    const std::string w00 = fourDecimals(std::exp(kScaled) / (1 + std::exp(kScaled)));
+    CHECK(all.find(markedValue(0, w01) + " of its attention" + markedClaim(0)) !=
+          std::string::npos);
+    CHECK(all.find(markedValue(1, w00)) != std::string::npos);
+    // the binding in the note has no number: the note leaves the page
+    CHECK(all.find("red") == std::string::npos);
+    CHECK(all.find(markedValue(2, "blue") + "." + markedClaim(1)) != std::string::npos);
+
+    const NumberedProse numbered = numberedProsePieces(o.lesson.document);
+    REQUIRE_EQ(numbered.values.size(), 3u);
+    REQUIRE_EQ(numbered.claims.size(), 2u);
+    CHECK_EQ(numbered.values[2].binding->expression, "c.tokens[1]");
+    CHECK_EQ(numbered.values[2].line, 14);
+    CHECK_EQ(numbered.claims[1].number, 1);
+}
+
+TEST_CASE("the live page carries its lesson without the authors' notes") {
+    const Opened o = open(kLesson);
+    const std::string carried = liveLessonSource(o.lesson.document);
+    const std::string original = o.lesson.document.serialize();
+    CHECK(carried.find("a note") == std::string::npos);
+    CHECK(carried.find("<!--") == std::string::npos);
+    REQUIRE_EQ(carried.size(), original.size()); // lines and columns kept
+    CHECK_EQ(std::count(carried.begin(), carried.end(), '\n'),
+             std::count(original.begin(), original.end(), '\n'));
+    // and it numbers its bindings as the page does
+    const Lesson reread = parseLesson(carried, "lesson.md");
+    const NumberedProse numbered = numberedProsePieces(reread.document);
+    REQUIRE_EQ(numbered.values.size(), 3u);
+    CHECK_EQ(numbered.values[2].binding->expression, "c.tokens[1]");
+}
+
+TEST_CASE("the live page answers the lesson as it is without what-ifs") {
+    const Opened o = open(kLesson);
+    const LivePage page = ask(o, {});
+    CHECK(page.applied.empty());
+    CHECK(page.refused.empty());
+    CHECK(page.editedCells.empty());
+    CHECK_EQ(page.values,
+             std::vector<std::string>{fourDecimals(1 / (1 + std::exp(kScaled))),
+                                      fourDecimals(1 / (1 + std::exp(-kScaled))), "blue"});
+    CHECK_EQ(page.valueNotes, std::vector<std::string>(3));
+    CHECK_EQ(page.falseClaims, std::vector<std::string>(2));
+}
+
+TEST_CASE("the live page follows a reader's what-ifs, and marks the claims they make false") {
+    const Opened o = open(kLesson);
+    SUBCASE("the causal mask: red may not look at blue") {
+        const LivePage page = ask(o, {"c.mask=causal"});
+        CHECK_EQ(page.applied, std::vector<std::string>{"c.mask=causal"});
+        CHECK_EQ(page.editedCells, std::vector<std::string>{"c"});
+        CHECK_EQ(page.values[0], "0.0000");
+        CHECK_EQ(page.values[1], "1.0000");
+        CHECK(page.falseClaims[0].starts_with("c.head[0].weights[0][1] > 0.1: "));
+        CHECK_EQ(page.falseClaims[1], "");
+    }
+    SUBCASE("three tokens: red shares with red and blue") {
+        const LivePage page = ask(o, {"c.tokens=[red, red, blue]"});
+        const double e = std::exp(kScaled);
+        CHECK_EQ(page.values[0], fourDecimals(e / (2 * e + 1)));
+        CHECK_EQ(page.values[1], fourDecimals(e / (2 * e + 1)));
+        CHECK_EQ(page.values[2], "red");
+        CHECK_EQ(page.falseClaims[0], "");
+        CHECK(page.falseClaims[1].starts_with("c.tokens[1] == \"blue\": "));
+    }
+    SUBCASE("one token: a value the what-if took away reads as a dash, with why") {
+        const LivePage page = ask(o, {"c.tokens=[red]"});
+        CHECK_EQ(page.values[0], "—");
+        CHECK_FALSE(page.valueNotes[0].empty());
+        CHECK(page.valueNotes[0].starts_with("c.head[0].weights[0][1]: "));
+        CHECK_EQ(page.values[2], "—");
+        CHECK_FALSE(page.falseClaims[1].empty());
+    }
+}
+
+TEST_CASE("the live page refuses what a reader may not do and applies the rest") {
+    const Opened o = open(kLesson);
+    const LivePage page = ask(
+        o, {"c.heads=2", "no equals sign", "d.tokens=[red]", "c.tokens=[green]", "c.mask=causal"});
+    CHECK_EQ(page.applied, std::vector<std::string>{"c.mask=causal"});
+    REQUIRE_EQ(page.refused.size(), 4u);
+    CHECK_EQ(page.refused[0].words, "c.heads=2");
+    CHECK_EQ(page.refused[0].why, "cell c does not let a reader change heads");
+    CHECK_EQ(page.refused[1].words, "no equals sign");
+    CHECK_FALSE(page.refused[1].why.empty());
+    CHECK_EQ(page.refused[2].why, "this lesson has no cell 'd'");
+    // the lesson's own refusal: a token the vocab does not have
+    CHECK_EQ(page.refused[3].words, "c.tokens=[green]");
+    CHECK(page.refused[3].why.find("green") != std::string::npos);
+    CHECK_EQ(page.values[0], "0.0000"); // the mask still applied
+}
+
+TEST_CASE("the live page's answer as JSON names every part the page reads") {
+    const Opened o = open(kLesson);
+    const std::string json = livePageJson(ask(o, {"c.mask=causal", "x"})).dump();
+    for (const char* key : {"\"applied\"", "\"refused\"", "\"edited\"", "\"values\"",
+                            "\"valueNotes\"", "\"falseClaims\"", "\"words\"", "\"why\""}) {
+        CHECK_MESSAGE(json.find(key) != std::string::npos, key);
+    }
+}

@@ -1,0 +1,418 @@
+#!/usr/bin/env python3
+"""The live web page in a real browser (docs/web-page.md): every shipped lesson's exported page
+is opened in headless Chromium (Debian's chromium), driven through the DevTools protocol over a
+pipe, and made to take what-ifs through its own controls (each cell's list of what-ifs and its
+own-what-if field) and through a link (#set=...). After each, the numbers and claim marks the
+page shows are read from the DOM and compared with `attnbook compute --set` for the same edits:
+every value to the digits it shows, every claim's verdict equal. Chromium's network log must
+hold no request but the page itself, the console no error, and the page no violation of its
+Content-Security-Policy.
+
+Usage: live_page_check.py ATTNBOOK DOCUMENTS [--bench]
+  --bench  also prints the time to live and per what-if (the benchmark, not a test)
+Everything it writes (the pages, Chromium's profile) is in a temporary folder it removes.
+"""
+
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+LESSONS = ["attention.md", "guide.md", "real-head.md", "template.md", "training.md",
+           "transformer.md", "transformers.md"]
+WHAT_IFS_PER_CELL = 2  # from each cell's list of what-ifs, the first ones
+LOAD_TIMEOUT = 120.0
+
+
+class Browser:
+    """Chromium over --remote-debugging-pipe: JSON messages ended by NUL, fd 3 in, fd 4 out."""
+
+    def __init__(self, profile):
+        to_chrome_r, self.to_chrome = os.pipe()
+        self.from_chrome, from_chrome_w = os.pipe()
+
+        def fds():
+            os.dup2(to_chrome_r, 3)
+            os.dup2(from_chrome_w, 4)
+
+        self.process = subprocess.Popen(
+            ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--no-default-browser-check", "--disable-extensions", "--disable-sync",
+             "--disable-background-networking", "--disable-component-update",
+             "--user-data-dir=" + profile, "--remote-debugging-pipe", "about:blank"],
+            pass_fds=(3, 4), preexec_fn=fds, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self.buffer = b""
+        self.next_id = 0
+        self.events = []
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except Exception:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+    def _read(self):
+        while b"\0" not in self.buffer:
+            chunk = os.read(self.from_chrome, 1 << 20)
+            if not chunk:
+                raise RuntimeError("chromium closed the pipe")
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def call(self, method, params=None, session=None):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        os.write(self.to_chrome, json.dumps(message).encode() + b"\0")
+        while True:
+            answer = self._read()
+            if answer.get("id") == self.next_id:
+                if "error" in answer:
+                    raise RuntimeError(method + ": " + json.dumps(answer["error"]))
+                return answer.get("result", {})
+            self.events.append(answer)
+
+
+class Page:
+    def __init__(self, browser, url):
+        self.browser = browser
+        target = browser.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = browser.call("Target.attachToTarget",
+                                    {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Network", "Log"):
+            self.call(domain + ".enable")
+        # A listener before the page's own scripts: every CSP violation is kept.
+        self.call("Page.addScriptToEvaluateOnNewDocument", {"source":
+                  "window.__violations = []; document.addEventListener("
+                  "'securitypolicyviolation', e => window.__violations.push("
+                  "e.violatedDirective + ' ' + e.blockedURI));"})
+        started = time.monotonic()
+        self.call("Page.navigate", {"url": url})
+        self.load_seconds = self.wait_until_live(started)
+
+    def call(self, method, params=None):
+        return self.browser.call(method, params, self.session)
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", {"expression": expression,
+                                                "returnByValue": True, "awaitPromise": True})
+        if "exceptionDetails" in result:
+            raise RuntimeError("page script failed: " + json.dumps(result["exceptionDetails"]))
+        return result["result"].get("value")
+
+    def wait_until_live(self, started):
+        while time.monotonic() - started < LOAD_TIMEOUT:
+            state = self.evaluate("document.body ? document.body.dataset.liveState || '' : ''")
+            if state == "ready":
+                return time.monotonic() - started
+            if state == "failed":
+                raise RuntimeError("the page did not go live: " +
+                                   self.evaluate("document.getElementById('live-status')"
+                                                 ".textContent"))
+            time.sleep(0.05)
+        raise RuntimeError("the page was not live after %d s" % LOAD_TIMEOUT)
+
+    def shown(self):
+        return json.loads(self.evaluate("""JSON.stringify({
+          values: [...document.querySelectorAll('main [data-bind]')].map(e => ({
+            n: +e.dataset.bind, path: e.dataset.path || null, expr: e.dataset.expr || null,
+            text: e.textContent})),
+          claims: [...document.querySelectorAll('[data-claim]')].map(e => ({
+            n: +e.dataset.claim, expr: e.dataset.expr, line: +e.dataset.line,
+            marked: !e.hidden, why: e.title})),
+          sets: JSON.parse(document.getElementById('live-bar').dataset.sets || '[]'),
+          notes: [...document.querySelectorAll('#live-notes li')].map(e => e.textContent),
+          millis: +document.getElementById('live-bar').dataset.millis,
+          violations: window.__violations})"""))
+
+    def what_ifs_offered(self):
+        return json.loads(self.evaluate("""JSON.stringify([...document.querySelectorAll(
+          'form.what-ifs')].map(f => ({cell: f.dataset.cell, options: [...f.querySelectorAll(
+          'option')].map(o => o.value).filter(v => v !== '')})))"""))
+
+    def choose(self, cell, value):
+        """Picks the option of `cell`'s what-if list and presses Try it."""
+        self.evaluate("""(() => {
+          const form = document.querySelector('form.what-ifs[data-cell=' + %s + ']');
+          const select = form.querySelector('select');
+          select.value = %s;
+          select.dispatchEvent(new Event('change'));
+          form.querySelector('[data-action=try]').click(); })()""" %
+                      (json.dumps(json.dumps(cell)), json.dumps(value)))
+
+    def own(self, cell, words):
+        self.evaluate("""(() => {
+          const form = document.querySelector('form.what-ifs[data-cell=' + %s + ']');
+          form.querySelector('input[type=text]').value = %s;
+          form.querySelector('[data-action=own]').click(); })()""" %
+                      (json.dumps(json.dumps(cell)), json.dumps(words)))
+
+    def reset_all(self):
+        self.evaluate("document.getElementById('live-reset').click()")
+
+
+# --- what `attnbook compute --set` says -------------------------------------------------------
+
+def compute(attnbook, lesson, sets):
+    command = [attnbook, "compute", lesson]
+    for words in sets:
+        command += ["--set", words]
+    done = subprocess.run(command, capture_output=True, text=True,
+                          env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+    if done.returncode != 0:
+        raise RuntimeError("%s failed: %s" % (" ".join(command), done.stderr))
+    return json.loads(done.stdout)
+
+
+PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
+
+
+def resolve(result, path):
+    """The JSON value at a binding's lone path ("c.head[0].weights[0][1]"), or KeyError."""
+    cell_id, rest = re.match(r"([A-Za-z_][A-Za-z0-9_-]*)(.*)$", path).groups()
+    cells = [c for c in result["cells"] if c.get("id") == cell_id]
+    if not cells:
+        raise KeyError(path)
+    value = cells[0]
+    at = 0
+    while at < len(rest):
+        m = PATH_PART.match(rest, at)
+        if not m:
+            raise KeyError(path)
+        if m.group(1) is not None:
+            if not isinstance(value, dict) or m.group(1) not in value:
+                raise KeyError(path)
+            value = value[m.group(1)]
+        else:
+            i = int(m.group(2))
+            if not isinstance(value, list) or i >= len(value):
+                raise KeyError(path)
+            value = value[i]
+        at = m.end()
+    return value
+
+
+NUMBER = re.compile(r"[−-]?∞|[−-]?\d+(?:\.\d+)?(?:e[+−-]?\d+)?")
+
+
+def shown_numbers(text):
+    out = []
+    for m in NUMBER.finditer(text):
+        token = m.group(0).replace("−", "-")
+        if token.endswith("∞"):
+            out.append((-math.inf if token.startswith("-") else math.inf, 0))
+        else:
+            decimals = len(token.split(".")[1].split("e")[0]) if "." in token else 0
+            out.append((float(token), decimals))
+    return out
+
+
+def flat(value):
+    if isinstance(value, list):
+        return [x for v in value for x in flat(v)]
+    return [value]
+
+
+def agrees(text, exact):
+    """The page's text of a value against the exact JSON value, to the digits it shows."""
+    if isinstance(exact, str):
+        return text == exact
+    if isinstance(exact, bool):
+        return text in ("true", "false", "1", "0")
+    exact_numbers = [(-math.inf if x is None else x) for x in flat(exact)]
+    if not all(isinstance(x, (int, float)) for x in exact_numbers):
+        return text == json.dumps(exact)
+    shown = shown_numbers(text)
+    if len(shown) != len(exact_numbers):
+        return False
+    for (value, decimals), x in zip(shown, exact_numbers):
+        if math.isinf(value) or math.isinf(x):
+            if value != x:
+                return False
+            continue
+        # a value rounded to `decimals`: within half a unit of its last place (1e-12 relative
+        # beyond it; 1e-9 absolute where |x| < 1e-3)
+        slack = 0.5 * 10.0 ** -decimals + max(1e-12 * abs(x), 1e-9 if abs(x) < 1e-3 else 0)
+        if abs(value - x) > slack * (1 + 1e-9):
+            return False
+    return True
+
+
+class Checker:
+    def __init__(self, attnbook, lesson):
+        self.attnbook = attnbook
+        self.lesson = lesson
+        self.failures = []
+        self.values_checked = 0
+        self.values_by_expression = 0
+        self.claims_checked = 0
+
+    def fail(self, what):
+        self.failures.append("%s: %s" % (os.path.basename(self.lesson), what))
+
+    def compare(self, shown, label):
+        expected = compute(self.attnbook, self.lesson, shown["sets"])
+        for value in shown["values"]:
+            if value["path"] is None:
+                self.values_by_expression += 1  # an expression: the claims' check covers it
+                continue
+            try:
+                exact = resolve(expected, value["path"])
+            except KeyError:
+                if value["text"] != "—":
+                    self.fail("%s: {{%s}} shows %r, compute has no such value" %
+                              (label, value["path"], value["text"]))
+                continue
+            self.values_checked += 1
+            if not agrees(value["text"], exact):
+                self.fail("%s: {{%s}} shows %r, compute says %s" %
+                          (label, value["path"], value["text"], json.dumps(exact)[:200]))
+        claims = {}
+        for claim in expected.get("claims", []):
+            claims.setdefault((claim["line"], claim["expr"]), claim)
+        for claim in shown["claims"]:
+            verdict = claims.get((claim["line"], claim["expr"]))
+            if verdict is None:
+                self.fail("%s: claim %r (line %d) is not in compute's claims" %
+                          (label, claim["expr"], claim["line"]))
+                continue
+            self.claims_checked += 1
+            if claim["marked"] == verdict["holds"]:
+                self.fail("%s: claim %r (line %d) %s on the page, holds=%s for compute" %
+                          (label, claim["expr"], claim["line"],
+                           "marked false" if claim["marked"] else "unmarked", verdict["holds"]))
+        if shown["violations"]:
+            self.fail("%s: Content-Security-Policy violations: %s" %
+                      (label, shown["violations"]))
+
+
+def network_requests(browser, page_url):
+    """Every request Chromium logged but the page's own file and data: URLs."""
+    foreign = []
+    for event in browser.events:
+        if event.get("method") == "Network.requestWillBeSent":
+            url = event["params"]["request"]["url"]
+            if url.split("#")[0] != page_url.split("#")[0] and not url.startswith("data:"):
+                foreign.append(url)
+    return foreign
+
+
+def console_errors(browser):
+    errors = []
+    for event in browser.events:
+        method = event.get("method")
+        if method == "Runtime.exceptionThrown":
+            errors.append(json.dumps(event["params"]["exceptionDetails"])[:300])
+        elif method == "Log.entryAdded" and event["params"]["entry"]["level"] == "error":
+            errors.append(event["params"]["entry"]["text"][:300])
+    return errors
+
+
+def check_lesson(attnbook, documents, workdir, browser, name, bench):
+    lesson = os.path.join(documents, name)
+    page_file = os.path.join(workdir, name.replace(".md", ".html"))
+    done = subprocess.run([attnbook, "export", lesson, "--html", page_file],
+                          capture_output=True, text=True,
+                          env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+    if done.returncode != 0:
+        return ["%s: export failed: %s" % (name, done.stderr)], None
+    url = "file://" + urllib.parse.quote(os.path.abspath(page_file))
+    checker = Checker(attnbook, lesson)
+    browser.events.clear()
+    page = Page(browser, url)
+    timings = {"load": page.load_seconds, "what_ifs": []}
+    checker.compare(page.shown(), "as the lesson has it")
+    for form in page.what_ifs_offered():
+        for value in form["options"][:WHAT_IFS_PER_CELL]:
+            page.reset_all()
+            page.choose(form["cell"], value)
+            shown = page.shown()
+            timings["what_ifs"].append((form["cell"], value.split("\n")[0], shown["millis"]))
+            if not shown["sets"]:
+                checker.fail("%s: choosing %r applied nothing: %s" %
+                             (form["cell"], value, shown["notes"]))
+            checker.compare(shown, "%s: %s" % (form["cell"], value.replace("\n", " + ")))
+    # A what-if of one's own that the cell's controls do not allow is ignored, with a note.
+    offered = page.what_ifs_offered()
+    if offered:
+        cell = offered[0]["cell"]
+        page.reset_all()
+        page.own(cell, "no_such_key=1")
+        shown = page.shown()
+        if shown["sets"] or not any("Not applied" in n for n in shown["notes"]):
+            checker.fail("%s: a what-if outside the controls was not refused with a note: %s" %
+                         (cell, shown["notes"]))
+        # A link carries what-ifs: the first offered one, by #set=.
+        first = offered[0]["options"][0].split("\n") if offered[0]["options"] else []
+        if first:
+            link = url + "#" + "&".join("set=" + urllib.parse.quote(w, safe="") for w in first)
+            page.call("Page.navigate", {"url": "about:blank"})
+            page.call("Page.navigate", {"url": link})
+            page.wait_until_live(time.monotonic())
+            shown = page.shown()
+            if shown["sets"] != first:
+                checker.fail("the link %s applied %s" % (link, shown["sets"]))
+            checker.compare(shown, "link " + " & ".join(first))
+    for request in network_requests(browser, url):
+        checker.fail("the page requested %s" % request)
+    for error in console_errors(browser):
+        checker.fail("console: " + error)
+    print("%s: %d values and %d claims compared in %d states (%d values by expression, "
+          "left to the claims)" % (name, checker.values_checked, checker.claims_checked,
+                                   1 + len(timings["what_ifs"]) + (1 if offered else 0),
+                                   checker.values_by_expression))
+    if bench:
+        size = os.path.getsize(page_file)
+        gz = len(subprocess.run(["gzip", "-9", "-c", page_file], capture_output=True).stdout)
+        millis = sorted(t[2] for t in timings["what_ifs"]) or [0]
+        print("  page %.2f MB (%.2f MB gzip), live after %.2f s, what-if to numbers: median "
+              "%.1f ms, max %.1f ms over %d" % (size / 1e6, gz / 1e6, timings["load"],
+                                                millis[len(millis) // 2], millis[-1],
+                                                len(timings["what_ifs"])))
+    return checker.failures, timings
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    bench = "--bench" in sys.argv
+    if len(args) != 2:
+        print(__doc__)
+        return 2
+    attnbook, documents = args
+    if shutil.which("chromium") is None:
+        print("live_page_check: chromium is missing (Debian package chromium)")
+        return 1
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="attnbook-live-page-") as workdir:
+        browser = Browser(os.path.join(workdir, "profile"))
+        try:
+            for name in LESSONS:
+                lesson_failures, _ = check_lesson(attnbook, documents, workdir, browser, name,
+                                                  bench)
+                failures += lesson_failures
+        finally:
+            browser.close()
+    for failure in failures[:60]:
+        print("FAIL " + failure)
+    if len(failures) > 60:
+        print("... and %d more" % (len(failures) - 60))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

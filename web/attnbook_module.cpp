@@ -1,0 +1,103 @@
+// The live web page's module (docs/web-page.md): the lesson's core compiled to WebAssembly,
+// behind three C functions the page script (exports/html/live_page.js) calls through
+// emscripten's ccall. No embind: its glue builds functions with `new Function`, which the
+// page's Content-Security-Policy forbids.
+//
+//   attnbook_add_file(PATH, BYTES, SIZE)  a {file: PATH} the lesson reads, before opening it
+//   attnbook_open(MARKDOWN, PATH)         reads and computes the lesson: "" or its errors
+//   attnbook_live(WORDS)                  WORDS: a JSON array of `compute --set` words; the
+//                                         answer of livePage (core/live/live_page.h) as JSON
+//
+// The strings returned stay valid until the next call.
+#include "core/document/data_files.h"
+#include "core/document/diagnostic.h"
+#include "core/document/lesson.h"
+#include "core/live/live_page.h"
+#include "core/math/attention_engine.h"
+
+#include <emscripten/emscripten.h>
+#include <nlohmann/json.hpp>
+
+#include <exception>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace attnbook;
+
+struct ModuleState {
+    std::map<std::string, std::string> files;
+    std::unique_ptr<Lesson> lesson;
+    LessonResults results; // the lesson's own, computed once
+    AttentionEngine engine;
+    std::string answer;
+};
+
+ModuleState& state() {
+    static ModuleState s;
+    return s;
+}
+
+// The words of a JSON array of strings (JSON.stringify of the page's list); anything else
+// gives none.
+std::vector<std::string> wordsOf(const char* json) {
+    const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
+    std::vector<std::string> words;
+    if (parsed.is_array()) {
+        for (const nlohmann::json& word : parsed) {
+            if (word.is_string()) {
+                words.push_back(word.get<std::string>());
+            }
+        }
+    }
+    return words;
+}
+
+} // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void attnbook_add_file(const char* path, const char* bytes, int size) {
+    state().files[path] = std::string(bytes, size_t(size));
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attnbook_open(const char* markdown, const char* path) {
+    ModuleState& s = state();
+    s.answer.clear();
+    try {
+        auto lesson =
+            std::make_unique<Lesson>(parseLesson(markdown, path, memoryDataFiles(s.files)));
+        for (const Diagnostic& d : lesson->diagnostics) {
+            if (d.severity == Severity::Error) {
+                s.answer += formatDiagnostic(path, d) + "\n";
+            }
+        }
+        if (s.answer.empty()) {
+            s.results = computeLesson(*lesson, s.engine);
+            s.lesson = std::move(lesson);
+        }
+    } catch (const std::exception& e) {
+        s.answer = std::string("attnbook: ") + e.what();
+    }
+    return s.answer.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attnbook_live(const char* wordsJson) {
+    ModuleState& s = state();
+    if (!s.lesson) {
+        s.answer = "{\"error\": \"no lesson is open\"}";
+        return s.answer.c_str();
+    }
+    try {
+        s.answer =
+            livePageJson(livePage(*s.lesson, s.results, wordsOf(wordsJson), s.engine)).dump();
+    } catch (const std::exception& e) {
+        s.answer = "{\"error\": \"the core failed\"}";
+    }
+    return s.answer.c_str();
+}
+
+} // extern "C"
