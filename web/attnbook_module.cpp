@@ -13,7 +13,6 @@
 #include "core/document/diagnostic.h"
 #include "core/document/lesson.h"
 #include "core/live/live_page.h"
-#include "core/math/attention_engine.h"
 
 #include <emscripten/emscripten.h>
 #include <nlohmann/json.hpp>
@@ -30,9 +29,7 @@ using namespace attnbook;
 
 struct ModuleState {
     std::map<std::string, std::string> files;
-    std::unique_ptr<Lesson> lesson;
-    LessonResults results; // the lesson's own, computed once
-    AttentionEngine engine;
+    std::unique_ptr<LivePageSession> session;
     std::string answer;
 };
 
@@ -76,8 +73,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnbook_open(const char* markdown, const char*
             }
         }
         if (s.answer.empty()) {
-            s.results = computeLesson(*lesson, s.engine);
-            s.lesson = std::move(lesson);
+            s.session = std::make_unique<LivePageSession>(std::move(*lesson));
         }
     } catch (const std::exception& e) {
         s.answer = std::string("attnbook: ") + e.what();
@@ -87,13 +83,12 @@ EMSCRIPTEN_KEEPALIVE const char* attnbook_open(const char* markdown, const char*
 
 EMSCRIPTEN_KEEPALIVE const char* attnbook_live(const char* wordsJson) {
     ModuleState& s = state();
-    if (!s.lesson) {
+    if (!s.session) {
         s.answer = "{\"error\": \"no lesson is open\"}";
         return s.answer.c_str();
     }
     try {
-        s.answer =
-            livePageJson(livePage(*s.lesson, s.results, wordsOf(wordsJson), s.engine)).dump();
+        s.answer = livePageJson(s.session->answer(wordsOf(wordsJson))).dump();
     } catch (const std::exception& e) {
         s.answer = "{\"error\": \"the core failed\"}";
     }

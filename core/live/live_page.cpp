@@ -1,7 +1,9 @@
 #include "core/live/live_page.h"
 
+#include "core/document/result_json.h"
 #include "core/live/reader_what_ifs.h"
 #include "core/live/what_if.h"
+#include "core/math/attention_engine.h"
 #include "core/present/live_marks.h"
 
 #include "core/document/expression.h"
@@ -47,13 +49,13 @@ std::vector<ParsedWhatIf> readersWhatIfs(const Lesson& lesson,
 // ("--set ID.KEY: error: ...") is refused with it and the rest tried again.
 WhatIf applyAccepted(const Lesson& lesson, const LessonResults& lessonResults,
                      std::vector<ParsedWhatIf>& sets, std::vector<RefusedWhatIf>& refused,
-                     AttentionEngine& engine) {
+                     AttentionEngine& engine, const ComputePolicy& policy) {
     for (;;) {
         std::vector<SetOption> options;
         for (const ParsedWhatIf& s : sets) {
             options.push_back(s.set);
         }
-        WhatIf whatIf = applyWhatIf(lesson, options, engine, &lessonResults);
+        WhatIf whatIf = applyWhatIf(lesson, options, engine, &lessonResults, policy);
         if (whatIf.errors.empty() || sets.empty()) {
             return whatIf;
         }
@@ -80,10 +82,14 @@ bool readsAny(const Binding& binding, const std::vector<std::string>& cells) {
 } // namespace
 
 LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
-                  const std::vector<std::string>& setWords, AttentionEngine& engine) {
+                  const std::vector<std::string>& setWords, AttentionEngine& engine,
+                  const ComputePolicy& policy) {
     LivePage page;
     std::vector<ParsedWhatIf> sets = readersWhatIfs(lesson, setWords, page.refused);
-    const WhatIf whatIf = applyAccepted(lesson, lessonResults, sets, page.refused, engine);
+    // No what-if to apply: the lesson as it is, read and computed already.
+    const WhatIf whatIf =
+        sets.empty() ? WhatIf{}
+                     : applyAccepted(lesson, lessonResults, sets, page.refused, engine, policy);
     for (const ParsedWhatIf& s : sets) {
         page.applied.push_back(s.words);
         if (std::find(page.editedCells.begin(), page.editedCells.end(), s.set.cellId) ==
@@ -91,8 +97,9 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
             page.editedCells.push_back(s.set.cellId);
         }
     }
-    const LessonResults& results = whatIf.results;
-    const NumberedProse prose = numberedProsePieces(whatIf.lesson.document);
+    const LessonResults& results = sets.empty() ? lessonResults : whatIf.results;
+    const NumberedProse prose =
+        numberedProsePieces(sets.empty() ? lesson.document : whatIf.lesson.document);
     for (const NumberedBinding& numbered : prose.values) {
         const Binding& binding = *numbered.binding;
         const BindingValue value = results.value(binding);
@@ -118,6 +125,54 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
         }
     }
     return page;
+}
+
+LivePageSession::LivePageSession(Lesson lesson)
+    : lesson_(std::move(lesson)), engine_(std::make_unique<AttentionEngine>()) {
+    // The paths the prose quotes, cell by cell: all the page reads of a cell's JSON.
+    for (const std::vector<ProsePiece>& block : numberedProsePieces(lesson_.document).pieces) {
+        for (const ProsePiece& piece : block) {
+            if (piece.kind != ProsePiece::Kind::Binding) {
+                continue;
+            }
+            for (const BindingPath& path : piece.binding.paths) {
+                std::shared_ptr<JsonSelection>& paths = quoted_[path.cellId];
+                if (!paths) {
+                    paths = std::make_shared<JsonSelection>();
+                }
+                paths->add(path);
+            }
+        }
+    }
+    results_ = computeLesson(lesson_, *engine_, quotedJsonOnly());
+}
+
+ComputePolicy LivePageSession::quotedJsonOnly() const {
+    const auto request = [this](const std::string& id) -> JsonRequest {
+        const auto found = quoted_.find(id);
+        return found == quoted_.end() ? JsonRequest{false} : JsonRequest{true, found->second.get()};
+    };
+    ComputePolicy policy;
+    policy.json = [request](const LessonCell& cell, const AttentionResult&) {
+        return request(cell.id);
+    };
+    policy.transformerJson = [request](const LessonCell& cell) { return request(cell.id); };
+    return policy;
+}
+
+const LivePage& LivePageSession::answer(const std::vector<std::string>& setWords) {
+    constexpr size_t kKept = 16;
+    for (auto& [words, page] : recent_) {
+        if (words == setWords) {
+            return page;
+        }
+    }
+    if (recent_.size() == kKept) {
+        recent_.erase(recent_.begin());
+    }
+    recent_.emplace_back(setWords,
+                         livePage(lesson_, results_, setWords, *engine_, quotedJsonOnly()));
+    return recent_.back().second;
 }
 
 Json livePageJson(const LivePage& page) {

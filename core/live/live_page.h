@@ -9,12 +9,16 @@
 #include "core/document/json.h"
 #include "core/document/lesson.h"
 
+#include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attnbook {
 
 class AttentionEngine;
+class JsonSelection;
 
 // A what-if the page did not apply, and why (it is ignored, and the page says so).
 struct RefusedWhatIf {
@@ -39,7 +43,31 @@ struct LivePage {
 // lesson must have computed without errors, to `lessonResults`: the cells the what-ifs leave
 // as they were are taken from them, not computed again.
 LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
-                  const std::vector<std::string>& setWords, AttentionEngine& engine);
+                  const std::vector<std::string>& setWords, AttentionEngine& engine,
+                  const ComputePolicy& policy = {});
+
+// A lesson open on the live page: its results computed once, each cell's JSON only where the
+// prose quotes it (the page reads nothing else), and the last answers kept, so that Reset,
+// Undo and a link back cost nothing.
+class LivePageSession {
+  public:
+    // `lesson` must have read without errors; it is kept.
+    explicit LivePageSession(Lesson lesson);
+    LivePageSession(const LivePageSession&) = delete;
+    LivePageSession& operator=(const LivePageSession&) = delete;
+
+    // Valid until the next call.
+    const LivePage& answer(const std::vector<std::string>& setWords);
+
+  private:
+    ComputePolicy quotedJsonOnly() const;
+
+    Lesson lesson_;
+    std::map<std::string, std::shared_ptr<JsonSelection>> quoted_; // cell → paths
+    std::unique_ptr<AttentionEngine> engine_;
+    LessonResults results_;
+    std::vector<std::pair<std::vector<std::string>, LivePage>> recent_; // newest last
+};
 
 // The page's answer as JSON: {"applied", "refused": [{"words", "why"}], "edited", "values",
 // "valueNotes", "falseClaims"}.

@@ -39,7 +39,8 @@ bool unchangedBy(const CellBlock& cell, const Document& lessonDocument,
 } // namespace
 
 WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
-                   AttentionEngine& engine, const LessonResults* lessonResults) {
+                   AttentionEngine& engine, const LessonResults* lessonResults,
+                   ComputePolicy policy) {
     WhatIf out;
     out.original = lesson.document;
     out.byReader = !sets.empty() && std::all_of(sets.begin(), sets.end(), [&](const SetOption& s) {
@@ -69,7 +70,6 @@ WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
 
     // The same data files as the lesson (its folder, or the bundle it was opened from).
     out.lesson = parseLesson(document.serialize(), lesson.document.path, lesson.files);
-    ComputePolicy policy;
     if (lessonResults) {
         policy.reuse = [&](const LessonCell& cell) -> const ComputedCell* {
             const CellBlock* block = out.lesson.document.findCell(cell.id);

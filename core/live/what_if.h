@@ -42,7 +42,9 @@ struct WhatIf {
 // `lessonResults`, when given, are `lesson`'s own results: they are not computed again, and a
 // cell the sets leave as it was (its text unchanged, naming no set cell) is taken from them
 // rather than computed again (the live web page asks after every what-if).
+// `policy` says how much JSON each computed cell builds (its `reuse` is this function's).
 WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
-                   AttentionEngine& engine, const LessonResults* lessonResults = nullptr);
+                   AttentionEngine& engine, const LessonResults* lessonResults = nullptr,
+                   ComputePolicy policy = {});
 
 } // namespace attnbook

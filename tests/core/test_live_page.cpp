@@ -190,3 +190,21 @@ TEST_CASE("the live page's answer as JSON names every part the page reads") {
         CHECK_MESSAGE(json.find(key) != std::string::npos, key);
     }
 }
+
+TEST_CASE("a live page session answers as livePage does, and keeps its recent answers") {
+    const Opened o = open(kLesson);
+    LivePageSession session(parseLesson(kLesson, "colours.md"));
+    for (const std::vector<std::string>& words : {std::vector<std::string>{},
+                                                  {"c.mask=causal"},
+                                                  {"c.tokens=[red, red, blue]"},
+                                                  {"c.heads=2", "c.tokens=[red]"}}) {
+        const LivePage& answered = session.answer(words);
+        const LivePage direct = ask(o, words);
+        CHECK_EQ(answered.applied, direct.applied);
+        CHECK_EQ(answered.values, direct.values);
+        CHECK_EQ(answered.valueNotes, direct.valueNotes);
+        CHECK_EQ(answered.falseClaims, direct.falseClaims);
+        CHECK_EQ(answered.refused.size(), direct.refused.size());
+        CHECK_EQ(&session.answer(words), &answered); // kept, not computed again
+    }
+}
