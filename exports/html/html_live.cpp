@@ -8,6 +8,7 @@
 #include <QtCore/QCryptographicHash>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
+#include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 
@@ -182,26 +183,31 @@ QString whatIfControlsHtml(const LessonCell& cell) {
         QStringLiteral("<form class=\"what-ifs\" data-cell=\"%1\" hidden>\n"
                        "<p class=\"what-ifs-title\">Try a what-if on cell %1</p>\n"
                        "<p class=\"edited-note\" hidden>The text follows your what-if; this "
-                       "cell's tables and pictures still show the lesson's own numbers.</p>\n"
+                       "cell's tables and pictures, dimmed above, still show the lesson's own "
+                       "numbers.</p>\n"
                        "<div class=\"what-if-row\"><label for=\"%2-choice\">What-if</label>"
                        "<select id=\"%2-choice\">\n")
             .arg(id, field);
+    // Each option's value: its what-ifs as a JSON array (a value of YAML may span lines).
     for (const ReaderWhatIf& w : whatIfs) {
-        QStringList sets;
+        QJsonArray sets;
         for (size_t i = 0; i < w.keys.size(); ++i) {
-            sets << qs(w.setText(i));
+            sets.append(qs(w.setText(i)));
         }
+        const QString value = QString::fromUtf8(QJsonDocument(sets).toJson(QJsonDocument::Compact));
         html += QStringLiteral("<option value=\"%1\">%2</option>\n")
-                    .arg(htmlPageText(sets.join(u'\n')), htmlPageText(qs(w.label)));
+                    .arg(htmlPageText(value), htmlPageText(qs(w.label)));
     }
     html += QStringLiteral(
                 "</select> <button type=\"button\" data-action=\"try\">Try it</button></div>\n"
                 "<div class=\"what-if-row\"><label for=\"%1-own\">Your own</label>"
                 "<input type=\"text\" id=\"%1-own\" spellcheck=\"false\" "
-                "placeholder=\"KEY=VALUE, as compute --set %2.KEY=VALUE\"> "
+                "placeholder=\"KEY=VALUE\" aria-describedby=\"%1-hint\"> "
                 "<button type=\"button\" data-action=\"own\">Apply</button> "
                 "<button type=\"button\" data-action=\"reset\">Reset this cell</button></div>\n"
-                "</form>\n")
+                "<p class=\"what-if-hint\" id=\"%1-hint\">Your own: any key the cell lets you "
+                "change, as <code>attnbook compute --set %2.KEY=VALUE</code> writes it, e.g. "
+                "<code>tokens=[a, b]</code>.</p>\n</form>\n")
                 .arg(field, id);
     return html;
 }

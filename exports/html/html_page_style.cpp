@@ -162,6 +162,9 @@ form.what-ifs.edited { border-color: var(--accent); border-style: solid; }
   padding: 0.2rem 0.4rem; color: var(--ink); background: var(--page);
   border: 1px solid var(--rule); border-radius: 4px; }
 .edited-note { color: var(--muted); font-style: italic; margin: 0 0 0.4rem; }
+.what-if-hint { color: var(--muted); font-size: 0.8125rem; margin: 0; }
+section.cell { scroll-margin-top: 7rem; }
+section.cell.stale figure, section.cell.stale table { opacity: 0.35; }
 .bound { transition: background-color 0.4s; }
 .bound.changed { background: rgba(255, 196, 0, 0.28); border-radius: 2px; }
 .bound.taken-away { color: var(--muted); }

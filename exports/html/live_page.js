@@ -99,11 +99,17 @@
     }
   }
 
+  // A cell a what-if changed: its tables and pictures still show the lesson's numbers, so
+  // they are dimmed and its form says so.
   function showCells(answer) {
     for (const form of document.querySelectorAll('form.what-ifs')) {
       const edited = answer.edited.includes(form.dataset.cell);
       form.classList.toggle('edited', edited);
       form.querySelector('.edited-note').hidden = !edited;
+      const section = document.getElementById('cell-' + form.dataset.cell);
+      if (section) {
+        section.classList.toggle('stale', edited);
+      }
     }
   }
 
@@ -159,7 +165,7 @@
     });
     form.querySelector('[data-action=try]').addEventListener('click', () => {
       if (choice && choice.value) {
-        apply(withSets(sets, choice.value.split('\n')), true);
+        apply(withSets(sets, JSON.parse(choice.value)), true);
       }
     });
     form.querySelector('[data-action=own]').addEventListener('click', () => {
