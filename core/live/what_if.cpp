@@ -1,6 +1,7 @@
 #include "core/live/what_if.h"
 
 #include "core/document/cell_editor.h"
+#include "core/document/shared_model.h"
 #include "core/live/reader_what_ifs.h"
 
 #include <algorithm>
@@ -23,16 +24,20 @@ std::optional<SetOption> parseSetOption(const std::string& text, std::string& er
 namespace {
 
 // Whether `cell` of the what-if may be taken as the lesson computed it: its text is the
-// lesson's, and it names no cell a set changed (a cell that reads another's model or
-// rows then is computed again; a name that only looks like one costs a recompute, no more).
+// lesson's, and it names no cell whose model a set changed (a cell that takes another's model,
+// `model: ID`, is computed again; a name that only looks like one costs a recompute, no
+// more). A set of a key that is no part of a model (a prompt, a temperature) stays with its
+// cell (shared_model.h).
 bool unchangedBy(const CellBlock& cell, const Document& lessonDocument,
                  const std::vector<SetOption>& sets) {
     const CellBlock* before = lessonDocument.findCell(cell.id);
     if (!before || before->body != cell.body || before->openFence != cell.openFence) {
         return false;
     }
+    const std::vector<std::string>& modelKeys = sharedModelKeys();
     return std::none_of(sets.begin(), sets.end(), [&](const SetOption& s) {
-        return cell.body.find(s.cellId) != std::string::npos;
+        return std::find(modelKeys.begin(), modelKeys.end(), s.key) != modelKeys.end() &&
+               cell.body.find(s.cellId) != std::string::npos;
     });
 }
 

@@ -3,6 +3,7 @@
 // which the WebAssembly module gives the page. Expected values are worked out here from the
 // attention formula, not read back from the engine.
 #include "core/live/live_page.h"
+#include "core/live/what_if.h"
 #include "core/present/live_marks.h"
 #include "core/present/presented_lesson.h"
 
@@ -207,4 +208,38 @@ TEST_CASE("a live page session answers as livePage does, and keeps its recent an
         CHECK_EQ(answered.refused.size(), direct.refused.size());
         CHECK_EQ(&session.answer(words), &answered); // kept, not computed again
     }
+}
+
+TEST_CASE("a what-if computes again exactly the cells it changes, and those taking their model") {
+    // `u` takes `t`'s model: a what-if on t's model changes u, one on t's temperature does not.
+    const std::string text = std::string(test::kOneLayerTransformerLesson) +
+                             "\n```transformer u\nmodel: t\ntokens: [blue, red]\n```\n";
+    Opened o{parseLesson(text, "shared.md"), {}};
+    AttentionEngine engine;
+    o.results = computeLesson(o.lesson, engine);
+    REQUIRE(o.results.cell("u"));
+    for (const SetOption& set :
+         {SetOption{"t", "temperature", "2"},
+          SetOption{"t", "vocab",
+                    "{red: [2, 0, 0, 0], blue: [0, 1, 0, 0], green: [0, 0, 1, 0], "
+                    "gold: [0, 0, 0, 1]}"},
+          SetOption{"u", "tokens", "[red, red]"}}) {
+        CAPTURE(set.key);
+        const WhatIf reused = applyWhatIf(o.lesson, {set}, engine, &o.results);
+        const WhatIf fresh = applyWhatIf(o.lesson, {set}, engine);
+        REQUIRE(reused.errors.empty());
+        for (const char* id : {"t", "u"}) {
+            CAPTURE(id);
+            REQUIRE(reused.results.cell(id));
+            CHECK_EQ(reused.results.cell(id)->json.dump(), fresh.results.cell(id)->json.dump());
+        }
+    }
+    // and the model's change did reach u
+    const WhatIf vocab =
+        applyWhatIf(o.lesson,
+                    {{"t", "vocab",
+                      "{red: [2, 0, 0, 0], blue: [0, 1, 0, 0], green: [0, 0, 1, 0], "
+                      "gold: [0, 0, 0, 1]}"}},
+                    engine, &o.results);
+    CHECK_NE(vocab.results.cell("u")->json.dump(), o.results.cell("u")->json.dump());
 }
