@@ -1,13 +1,19 @@
 #include "app/models/property_changes.h"
 
 #include <QObject>
+#include <QtGlobal>
 
 namespace attnbook {
 
 PropertyChanges::PropertyChanges(const QMetaObject& meta, const QByteArrayList& signalNames) {
     for (const QByteArray& name : signalNames) {
         const int index = meta.indexOfSignal(name + "()");
-        Q_ASSERT_X(index >= 0, "PropertyChanges", "no such signal");
+        if (index < 0) {
+            // A misspelt group is a programming error, met by the first run of any test that
+            // builds the model: stopped there in Release too, not left to leave a group silent
+            // (docs/architecture.md, "app/models: what the window's models announce").
+            qFatal("PropertyChanges: %s has no signal %s()", meta.className(), name.constData());
+        }
         Group group{meta.method(index), {}, {}};
         for (int i = meta.propertyOffset(); i < meta.propertyCount(); ++i) {
             const QMetaProperty property = meta.property(i);
