@@ -45,6 +45,7 @@ Q_IMPORT_QML_PLUGIN(AttnbookWindowPlugin)
 using namespace attnbook;
 using attnbook::test::kRenderTimeout;
 using attnbook::test::settle;
+using attnbook::test::setUpExportTest;
 
 namespace {
 
@@ -122,13 +123,9 @@ class ExportControllerTest : public QObject {
     QTemporaryDir settingsFolder_;
 
   private Q_SLOTS:
+    // The window's settings go to a folder of this test's own (it runs beside others).
     void initTestCase() {
-        QApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
-        // The window's settings go to a folder of this test's own (it runs beside others).
-        QVERIFY(settingsFolder_.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsFolder_.path());
-        QApplication::setOrganizationName(QStringLiteral("attnbook-tests"));
-        QApplication::setApplicationName(QStringLiteral("attnbook-export-tests"));
+        QVERIFY(setUpExportTest(settingsFolder_, QStringLiteral("attnbook-export-tests")));
     }
 
     // A worksheet is offered once an edit gives the lesson a quiz, and not before: the
@@ -568,8 +565,6 @@ class ExportControllerTest : public QObject {
         QVERIFY(!controller.busy());
         QVERIFY(!controller.previewCurrent());
     }
-
-    // In the real window: "Render again" was needed after changing the
 };
 
 QTEST_MAIN(ExportControllerTest)

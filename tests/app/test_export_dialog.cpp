@@ -44,6 +44,7 @@ Q_IMPORT_QML_PLUGIN(AttnbookWindowPlugin)
 using namespace attnbook;
 using attnbook::test::kRenderTimeout;
 using attnbook::test::settle;
+using attnbook::test::setUpExportTest;
 
 namespace {
 
@@ -189,14 +190,12 @@ class ExportDialogTest : public QObject {
     QTemporaryDir settingsFolder_;
 
   private Q_SLOTS:
+    // The window's settings go to a folder of this test's own (it runs beside others).
     void initTestCase() {
-        QApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
-        // The window's settings go to a folder of this test's own (it runs beside others).
-        QVERIFY(settingsFolder_.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsFolder_.path());
-        QApplication::setOrganizationName(QStringLiteral("attnbook-tests"));
-        QApplication::setApplicationName(QStringLiteral("attnbook-export-dialog-tests"));
+        QVERIFY(setUpExportTest(settingsFolder_, QStringLiteral("attnbook-export-dialog-tests")));
     }
+
+    // In the real window: "Render again" was needed after changing the
     // export kind. A click on a kind renders it by itself.
     void dialogRendersAChosenKindByItself() {
         ExportWindow ui;
@@ -229,7 +228,6 @@ class ExportDialogTest : public QObject {
         QVERIFY(ui.window->grabWindow().save(shotPath(QStringLiteral("export-dialog-bundle.png"))));
     }
 
-    // The dialog in the real window, opened with Ctrl+Shift+E, drawn offscreen.
     // The dialog in the real window, opened with Ctrl+Shift+E, drawn offscreen: the lesson PDF,
     // then the steps below; a failure in one ends the test, as QVERIFY does in place.
     void dialogInTheWindow() {
