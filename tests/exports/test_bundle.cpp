@@ -176,6 +176,145 @@ std::vector<BundleEntry> sampleEntries() {
     };
 }
 
+// ---- the crafted zips of refused_data, one function a theme, called in this order ----
+
+// One row of refused_data: the zip, the limits it is read with, and the message it must give.
+void row(const char* tag, const QByteArray& zip, const QString& message,
+         int maxEntries = BundleLimits{}.maxEntries,
+         qint64 maxTotal = BundleLimits{}.maxTotalBytes) {
+    QTest::newRow(tag) << zip << maxEntries << maxTotal << message;
+}
+
+// A bundle of the lesson and one entry named `name`.
+QByteArray named(const QByteArray& name) {
+    return bundleOf({lessonEntry(), RawEntry(name, "x")});
+}
+
+// Entry names that leave the bundle's folder, links and special files.
+void namesAndLinksRefused() {
+    // 15. Names that leave the folder.
+    row("dot dot", named("../x"),
+        "entry \"../x\": a \"..\" part: entries must stay inside the bundle");
+    row("deep dot dot", named("data/../../x"), "entry \"data/../../x\": a \"..\" part");
+    row("absolute", named("/etc/x"), "entry \"/etc/x\": an absolute path");
+    row("backslash dot dot", named("..\\x"), "entry \"..\\x\": a \"..\" part");
+    row("drive letter", named("C:/x"), "entry \"C:/x\": a drive letter");
+    row("unc path", named("\\\\server\\x"), "entry \"\\\\server\\x\": an absolute path");
+    row("backslash", named("data\\x.json"), "entry \"data\\x.json\": a backslash");
+    row("dot", named("./lesson2.md"), "entry \"./lesson2.md\": not a plain relative path");
+    row("control character", named("a\x01z"), "entry \"a\\x01z\": the name holds a control");
+    row("invalid utf-8", named("caf\xe9.json"), "the name is not valid UTF-8");
+
+    // 16. Links and special files.
+    row("symlink",
+        bundleOf({lessonEntry(), RawEntry("link", "/etc/passwd").withAttributes(0120777u << 16)}),
+        "entry \"link\" is a symbolic link: links are refused");
+    row("fifo", bundleOf({lessonEntry(), RawEntry("pipe").withAttributes(0010644u << 16)}),
+        "entry \"pipe\" is a special file (unix mode 010644)");
+    row("device", bundleOf({lessonEntry(), RawEntry("dev").withAttributes(0020644u << 16)}),
+        "entry \"dev\" is a special file (unix mode 020644)");
+}
+
+// 17. Bombs: entry count, declared sizes, ratio, and sizes that lie.
+void bombsRefused() {
+    const BundleLimits defaults;
+    row("too many entries",
+        bundleOf({lessonEntry(), RawEntry("a", "1"), RawEntry("b", "2"), RawEntry("c", "3")}),
+        "holds 5 entries, over the limit of 3", 3);
+    row("huge declared size",
+        bundleOf(
+            {lessonEntry(), RawEntry("data/big.bin", randomBytes(100)).declaring(0xfffffff0u)}),
+        "entry \"data/big.bin\" declares 4.0 GiB uncompressed, over the limit of 256.0 MiB");
+    row("declared total",
+        bundleOf({lessonEntry(), RawEntry("a.bin", randomBytes(400 << 10)),
+                  RawEntry("b.bin", randomBytes(400 << 10)),
+                  RawEntry("c.bin", randomBytes(400 << 10))}),
+        "the entries declare 1.2 MiB uncompressed in total, over the limit of 1.0 MiB",
+        defaults.maxEntries, 1 << 20);
+    row("ratio",
+        bundleOf({lessonEntry(), RawEntry("data/zeros.csv", QByteArray(1 << 20, '\0')).deflated()}),
+        "entry \"data/zeros.csv\" declares 1.0 MiB uncompressed from");
+    {
+        // Declares 100 000 bytes (ratio under the cap) but inflates to 1 MiB: reading stops
+        // at the declared size and the CRC of the whole does not match.
+        const QByteArray zeros(1 << 20, '\0');
+        row("size smaller than the data",
+            rawZip({manifestEntry(manifestFor({})), lessonEntry(),
+                    RawEntry("data/zeros.csv", zeros).deflated().declaring(100000)}),
+            "entry \"data/zeros.csv\" is corrupt: its data does not match its CRC");
+        row("size larger than the data",
+            bundleOf({lessonEntry(), RawEntry("data/short.csv", "12345").declaring(600)}),
+            "entry \"data/short.csv\" is corrupt: 5 bytes instead of the declared 600");
+    }
+}
+
+// Entries twice over, encrypted, or compressed by a method not supported.
+void duplicatesAndMethodsRefused() {
+    // 18. Duplicates.
+    row("duplicate",
+        rawZip({manifestEntry(manifestFor({lessonEntry()})), lessonEntry(), lessonEntry()}),
+        "entry \"lesson.md\" appears twice");
+    row("duplicate by case", bundleOf({lessonEntry(), RawEntry("Lesson.md", "other")}),
+        "entries \"lesson.md\" and \"Lesson.md\" differ only in case or Unicode form");
+    row("duplicate by unicode form",
+        bundleOf(
+            {lessonEntry(), RawEntry("caf\xc3\xa9.json", "1"), RawEntry("cafe\xcc\x81.json", "2")}),
+        "entries \"café.json\" and \"cafe\u0301.json\" differ only in case or Unicode form");
+
+    // 19. Encryption and unknown methods.
+    row("encrypted", bundleOf({RawEntry("lesson.md", "# L\n").withFlags(0x0801)}),
+        "entry \"lesson.md\" is encrypted: encrypted bundles are not supported");
+    row("bzip2", bundleOf({RawEntry("lesson.md", "# L\n").withMethod(12)}),
+        "entry \"lesson.md\" uses compression method 12: not supported");
+}
+
+// 20. Truncated or corrupt zips and manifests. A QVERIFY2 that fails here ends the rows, the
+// last of refused_data, as it ended refused_data before.
+void corruptZipsRefused() {
+    {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath("whole.zip");
+        QString error;
+        QVERIFY2(writeBundle(path, metadata(), sampleEntries(), &error), qPrintable(error));
+        const QByteArray whole = readAll(path);
+        const QString notZip = "not a zip file, or it is truncated or corrupt";
+        row("truncated", whole.left(whole.size() * 6 / 10), notZip);
+        row("truncated directory", whole.left(whole.size() - 30), notZip);
+    }
+    row("not a zip", "# Attention\n\nJust markdown.\n", "not a zip file");
+    row("empty file", QByteArray(), "not a zip file");
+    {
+        const QByteArray text = QByteArray("The shares of one row sum to one. ").repeated(50);
+        QByteArray payload = rawDeflate(text);
+        for (qsizetype i = payload.size() / 3; i < payload.size() / 3 + 8; ++i)
+            payload[i] = char(payload[i] ^ 0x5a);
+        const RawEntry corrupt = RawEntry("lesson.md", text).deflated().withPayload(payload);
+        row("corrupt data", bundleOf({corrupt}), "entry \"lesson.md\" is corrupt");
+    }
+    row("no manifest", rawZip({lessonEntry()}), "no manifest.json: not an attnbook bundle");
+    row("manifest not json", rawZip({manifestEntry("{\"format\": 1, "), lessonEntry()}),
+        "manifest.json is not valid JSON");
+    row("manifest not an object", rawZip({manifestEntry("[1]"), lessonEntry()}),
+        "manifest.json is not a JSON object");
+    row("manifest format 2",
+        rawZip({manifestEntry(manifestFor({lessonEntry()}, 2)), lessonEntry()}),
+        "manifest.json has format 2; this attnbook reads format 1");
+    {
+        RawEntry changed = lessonEntry();
+        changed.data = "# Attention\n\nA changed lesson.\n";
+        row("sha256 mismatch", rawZip({manifestEntry(manifestFor({lessonEntry()})), changed}),
+            "entry \"lesson.md\" does not match its sha256 in manifest.json");
+    }
+    row("not in manifest",
+        rawZip({manifestEntry(manifestFor({lessonEntry()})), lessonEntry(),
+                RawEntry("data/extra.json", "{}")}),
+        "entry \"data/extra.json\" is not listed in manifest.json");
+    row("missing from zip",
+        rawZip({manifestEntry(manifestFor({lessonEntry(), RawEntry("figures/gone.png", "png")})),
+                lessonEntry()}),
+        "manifest.json lists \"figures/gone.png\", which is not in the bundle");
+}
+
 } // namespace
 
 class TestBundle : public QObject {
@@ -408,131 +547,10 @@ class TestBundle : public QObject {
         QTest::addColumn<int>("maxEntries");
         QTest::addColumn<qint64>("maxTotalBytes");
         QTest::addColumn<QString>("message");
-        const BundleLimits defaults;
-        const auto row = [&](const char* tag, const QByteArray& zip, const QString& message,
-                             int maxEntries = BundleLimits{}.maxEntries,
-                             qint64 maxTotal = BundleLimits{}.maxTotalBytes) {
-            QTest::newRow(tag) << zip << maxEntries << maxTotal << message;
-        };
-        const auto named = [](const QByteArray& name) {
-            return bundleOf({lessonEntry(), RawEntry(name, "x")});
-        };
-
-        // 15. Names that leave the folder.
-        row("dot dot", named("../x"),
-            "entry \"../x\": a \"..\" part: entries must stay inside the bundle");
-        row("deep dot dot", named("data/../../x"), "entry \"data/../../x\": a \"..\" part");
-        row("absolute", named("/etc/x"), "entry \"/etc/x\": an absolute path");
-        row("backslash dot dot", named("..\\x"), "entry \"..\\x\": a \"..\" part");
-        row("drive letter", named("C:/x"), "entry \"C:/x\": a drive letter");
-        row("unc path", named("\\\\server\\x"), "entry \"\\\\server\\x\": an absolute path");
-        row("backslash", named("data\\x.json"), "entry \"data\\x.json\": a backslash");
-        row("dot", named("./lesson2.md"), "entry \"./lesson2.md\": not a plain relative path");
-        row("control character", named("a\x01z"), "entry \"a\\x01z\": the name holds a control");
-        row("invalid utf-8", named("caf\xe9.json"), "the name is not valid UTF-8");
-
-        // 16. Links and special files.
-        row("symlink",
-            bundleOf(
-                {lessonEntry(), RawEntry("link", "/etc/passwd").withAttributes(0120777u << 16)}),
-            "entry \"link\" is a symbolic link: links are refused");
-        row("fifo", bundleOf({lessonEntry(), RawEntry("pipe").withAttributes(0010644u << 16)}),
-            "entry \"pipe\" is a special file (unix mode 010644)");
-        row("device", bundleOf({lessonEntry(), RawEntry("dev").withAttributes(0020644u << 16)}),
-            "entry \"dev\" is a special file (unix mode 020644)");
-
-        // 17. Bombs: entry count, declared sizes, ratio, and sizes that lie.
-        row("too many entries",
-            bundleOf({lessonEntry(), RawEntry("a", "1"), RawEntry("b", "2"), RawEntry("c", "3")}),
-            "holds 5 entries, over the limit of 3", 3);
-        row("huge declared size",
-            bundleOf(
-                {lessonEntry(), RawEntry("data/big.bin", randomBytes(100)).declaring(0xfffffff0u)}),
-            "entry \"data/big.bin\" declares 4.0 GiB uncompressed, over the limit of 256.0 MiB");
-        row("declared total",
-            bundleOf({lessonEntry(), RawEntry("a.bin", randomBytes(400 << 10)),
-                      RawEntry("b.bin", randomBytes(400 << 10)),
-                      RawEntry("c.bin", randomBytes(400 << 10))}),
-            "the entries declare 1.2 MiB uncompressed in total, over the limit of 1.0 MiB",
-            defaults.maxEntries, 1 << 20);
-        row("ratio",
-            bundleOf(
-                {lessonEntry(), RawEntry("data/zeros.csv", QByteArray(1 << 20, '\0')).deflated()}),
-            "entry \"data/zeros.csv\" declares 1.0 MiB uncompressed from");
-        {
-            // Declares 100 000 bytes (ratio under the cap) but inflates to 1 MiB: reading stops
-            // at the declared size and the CRC of the whole does not match.
-            const QByteArray zeros(1 << 20, '\0');
-            row("size smaller than the data",
-                rawZip({manifestEntry(manifestFor({})), lessonEntry(),
-                        RawEntry("data/zeros.csv", zeros).deflated().declaring(100000)}),
-                "entry \"data/zeros.csv\" is corrupt: its data does not match its CRC");
-            row("size larger than the data",
-                bundleOf({lessonEntry(), RawEntry("data/short.csv", "12345").declaring(600)}),
-                "entry \"data/short.csv\" is corrupt: 5 bytes instead of the declared 600");
-        }
-
-        // 18. Duplicates.
-        row("duplicate",
-            rawZip({manifestEntry(manifestFor({lessonEntry()})), lessonEntry(), lessonEntry()}),
-            "entry \"lesson.md\" appears twice");
-        row("duplicate by case", bundleOf({lessonEntry(), RawEntry("Lesson.md", "other")}),
-            "entries \"lesson.md\" and \"Lesson.md\" differ only in case or Unicode form");
-        row("duplicate by unicode form",
-            bundleOf({lessonEntry(), RawEntry("caf\xc3\xa9.json", "1"),
-                      RawEntry("cafe\xcc\x81.json", "2")}),
-            "entries \"café.json\" and \"cafe\u0301.json\" differ only in case or Unicode form");
-
-        // 19. Encryption and unknown methods.
-        row("encrypted", bundleOf({RawEntry("lesson.md", "# L\n").withFlags(0x0801)}),
-            "entry \"lesson.md\" is encrypted: encrypted bundles are not supported");
-        row("bzip2", bundleOf({RawEntry("lesson.md", "# L\n").withMethod(12)}),
-            "entry \"lesson.md\" uses compression method 12: not supported");
-
-        // 20. Truncated or corrupt zips and manifests.
-        {
-            QTemporaryDir tmp;
-            const QString path = tmp.filePath("whole.zip");
-            QString error;
-            QVERIFY2(writeBundle(path, metadata(), sampleEntries(), &error), qPrintable(error));
-            const QByteArray whole = readAll(path);
-            const QString notZip = "not a zip file, or it is truncated or corrupt";
-            row("truncated", whole.left(whole.size() * 6 / 10), notZip);
-            row("truncated directory", whole.left(whole.size() - 30), notZip);
-        }
-        row("not a zip", "# Attention\n\nJust markdown.\n", "not a zip file");
-        row("empty file", QByteArray(), "not a zip file");
-        {
-            const QByteArray text = QByteArray("The shares of one row sum to one. ").repeated(50);
-            QByteArray payload = rawDeflate(text);
-            for (qsizetype i = payload.size() / 3; i < payload.size() / 3 + 8; ++i)
-                payload[i] = char(payload[i] ^ 0x5a);
-            const RawEntry corrupt = RawEntry("lesson.md", text).deflated().withPayload(payload);
-            row("corrupt data", bundleOf({corrupt}), "entry \"lesson.md\" is corrupt");
-        }
-        row("no manifest", rawZip({lessonEntry()}), "no manifest.json: not an attnbook bundle");
-        row("manifest not json", rawZip({manifestEntry("{\"format\": 1, "), lessonEntry()}),
-            "manifest.json is not valid JSON");
-        row("manifest not an object", rawZip({manifestEntry("[1]"), lessonEntry()}),
-            "manifest.json is not a JSON object");
-        row("manifest format 2",
-            rawZip({manifestEntry(manifestFor({lessonEntry()}, 2)), lessonEntry()}),
-            "manifest.json has format 2; this attnbook reads format 1");
-        {
-            RawEntry changed = lessonEntry();
-            changed.data = "# Attention\n\nA changed lesson.\n";
-            row("sha256 mismatch", rawZip({manifestEntry(manifestFor({lessonEntry()})), changed}),
-                "entry \"lesson.md\" does not match its sha256 in manifest.json");
-        }
-        row("not in manifest",
-            rawZip({manifestEntry(manifestFor({lessonEntry()})), lessonEntry(),
-                    RawEntry("data/extra.json", "{}")}),
-            "entry \"data/extra.json\" is not listed in manifest.json");
-        row("missing from zip",
-            rawZip(
-                {manifestEntry(manifestFor({lessonEntry(), RawEntry("figures/gone.png", "png")})),
-                 lessonEntry()}),
-            "manifest.json lists \"figures/gone.png\", which is not in the bundle");
+        namesAndLinksRefused();
+        bombsRefused();
+        duplicatesAndMethodsRefused();
+        corruptZipsRefused();
     }
 
     // Every unsafe zip is refused with its message, and readBundle writes nothing at all:
