@@ -6,10 +6,8 @@
 #include "core/math/attention_engine.h"
 
 #include "attention_reference.h"
+#include "reference_generator.h"
 
-#include <cstdint>
-
-#include <random>
 #include <string>
 #include <vector>
 
@@ -25,26 +23,11 @@ struct Draw {
     std::string label; // what was drawn, for failure messages
 };
 
-class Generator {
+// The shared random numbers (reference_generator.h), and the draws of an attention cell.
+class Generator : public attnbook::test::ReferenceGenerator<Matrix> {
   public:
-    explicit Generator(uint64_t seed) : rng_(seed) {}
+    using ReferenceGenerator::ReferenceGenerator;
 
-    int integer(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-    bool coin(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
-    double uniform(double lo, double hi) {
-        return std::uniform_real_distribution<double>(lo, hi)(rng_);
-    }
-    template <typename T> T pick(std::initializer_list<T> options) {
-        return *(options.begin() + integer(0, int(options.size()) - 1));
-    }
-
-    Matrix matrix(int rows, int cols, double amplitude = 1.0) {
-        Matrix m(rows, cols);
-        for (double& x : m.v) {
-            x = uniform(-amplitude, amplitude);
-        }
-        return m;
-    }
     std::vector<double> vector(int length) { return matrix(1, length).v; }
 
     // A size that is usually small and sometimes past the causal block of 64
@@ -61,8 +44,6 @@ class Generator {
     void drawUpstream(Draw& out);
     void drawProjected(Draw& out, bool allowLarge);
     void drawDirect(Draw& out, bool allowLarge);
-
-    std::mt19937_64 rng_;
 };
 
 arma::mat toArma(const Matrix& m);

@@ -6,12 +6,11 @@
 
 #include "core/math/transformer_engine.h"
 
+#include "reference_generator.h"
 #include "transformer_reference.h"
 
 #include <cstdint>
 
-#include <initializer_list>
-#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,30 +27,8 @@ struct Draw {
     std::string label;           // the same, for failure messages
 };
 
-class Generator {
-  public:
-    explicit Generator(uint64_t seed) : rng_(seed) {}
-
-    int integer(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-    bool coin(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
-    double uniform(double lo, double hi) {
-        return std::uniform_real_distribution<double>(lo, hi)(rng_);
-    }
-    template <typename T> T pick(std::initializer_list<T> options) {
-        return *(options.begin() + integer(0, int(options.size()) - 1));
-    }
-    // Entries drawn as doubles, so that the engine and the reference read the same numbers.
-    Matrix matrix(int rows, int cols, double amplitude = 1.0) {
-        Matrix m(rows, cols);
-        for (Real& x : m.v) {
-            x = uniform(-amplitude, amplitude);
-        }
-        return m;
-    }
-
-  private:
-    std::mt19937_64 rng_;
-};
+// The shared random numbers (reference_generator.h), in the reference's long doubles.
+using Generator = attnbook::test::ReferenceGenerator<Matrix>;
 
 arma::mat toArma(const Matrix& m);
 
