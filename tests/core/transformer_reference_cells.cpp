@@ -214,22 +214,14 @@ tref::Ffn drawFfn(Generator& gen, Draw& out, int d, FeedForwardParams& params) {
     return ffn;
 }
 
-// A whole cell. For generation: tied, causal in every layer, no padding, P none or
-// sinusoidal (positions must extend) and every layer run.
-Draw drawCell(Generator& gen, bool forGeneration) {
-    Draw out;
+namespace {
+
+// Tokens and the unembedding: tied (X0 is rows of the vocab picked by the tokens, and the vocab
+// scores the words) or separate (X0 given, U its own matrix); then b_U, given or zero.
+void drawTokensAndUnembedding(Generator& gen, Draw& out, bool forGeneration) {
     tref::Cell& cell = out.cell;
     TransformerConfig& config = out.config;
-    const int n = cell.n = gen.integer(1, 6);
-    const int d = cell.d = gen.pick({3, 4, 4, 6, 8, 8});
-    const int L = gen.integer(1, 3);
-    const int V = cell.V = gen.integer(2, 8);
-    out.label = "n=" + std::to_string(n) + " d=" + std::to_string(d) + " L=" + std::to_string(L) +
-                " V=" + std::to_string(V);
-    out.kinds.insert("L=" + std::to_string(L));
-
-    // Tokens and the unembedding: tied (X0 is rows of the vocab picked by the tokens, and
-    // the vocab scores the words) or separate (X0 given, U its own matrix).
+    const int n = cell.n, d = cell.d, V = cell.V;
     cell.tied = forGeneration || gen.coin(0.5);
     cell.U = gen.matrix(V, d);
     if (cell.tied) {
@@ -263,7 +255,13 @@ Draw drawCell(Generator& gen, bool forGeneration) {
     } else {
         out.kinds.insert("no-b_U");
     }
+}
 
+// The positions: none, sinusoidal or learned (not learned for generation: they must extend).
+void drawPositions(Generator& gen, Draw& out, bool forGeneration) {
+    tref::Cell& cell = out.cell;
+    TransformerConfig& config = out.config;
+    const int n = cell.n, d = cell.d;
     const int positional = gen.integer(0, forGeneration ? 1 : 2);
     cell.P = Matrix(n, d);
     if (positional == 1) {
@@ -279,14 +277,26 @@ Draw drawCell(Generator& gen, bool forGeneration) {
     } else {
         out.kinds.insert("no-positional");
     }
+}
 
+// The LayerNorms' ε: the default or 1e-3.
+void drawEps(Generator& gen, Draw& out) {
+    tref::Cell& cell = out.cell;
+    TransformerConfig& config = out.config;
     cell.eps = Real(config.eps); // the double 1e-5, not 1e-5L
     if (gen.coin(0.2)) {
         config.eps = 1e-3;
         cell.eps = Real(config.eps);
         note(out, "eps=1e-3");
     }
+}
 
+// L layers (attention, padding unless for generation, both norms, the FFN), then the final
+// LayerNorm.
+void drawLayers(Generator& gen, Draw& out, int L, bool forGeneration) {
+    tref::Cell& cell = out.cell;
+    TransformerConfig& config = out.config;
+    const int n = cell.n, d = cell.d;
     for (int l = 0; l < L; ++l) {
         tref::Layer layer;
         TransformerLayer params;
@@ -302,11 +312,13 @@ Draw drawCell(Generator& gen, bool forGeneration) {
         config.layers.push_back(std::move(params));
     }
     cell.finalLn = drawNorm(gen, out, d, config.finalLn, "final_ln");
+}
 
-    cell.T = config.temperature = gen.pick({0.5, 1.0, 2.0});
-    note(out, "T=" + std::to_string(config.temperature).substr(0, 3));
-
-    // Targets (some −1, at least one word), or an upstream gradient (given or ones).
+// Targets (some −1, at least one word), or an upstream gradient (given or ones).
+void drawTargets(Generator& gen, Draw& out) {
+    tref::Cell& cell = out.cell;
+    TransformerConfig& config = out.config;
+    const int n = cell.n, V = cell.V;
     if (gen.coin(0.5)) {
         bool any = false;
         for (int r = 0; r < n; ++r) {
@@ -330,8 +342,12 @@ Draw drawCell(Generator& gen, bool forGeneration) {
         cell.upstream = Matrix(n, V, 1);
         note(out, "upstream-ones");
     }
+}
 
-    // The window's switches, applied to the reference's model.
+// The window's switches (layers run, norms, FFNs), applied to the reference's model.
+void drawSwitches(Generator& gen, Draw& out, int L, bool forGeneration) {
+    tref::Cell& cell = out.cell;
+    TransformerConfig& config = out.config;
     if (!forGeneration && L > 1 && gen.coin(0.15)) {
         config.run.layers = gen.integer(1, L - 1);
         cell.layers.resize(size_t(config.run.layers));
@@ -352,6 +368,31 @@ Draw drawCell(Generator& gen, bool forGeneration) {
         }
         note(out, "run.ffn=off");
     }
+}
+
+} // namespace
+
+// A whole cell. For generation: tied, causal in every layer, no padding, P none or
+// sinusoidal (positions must extend) and every layer run. Its parts are drawn in this order.
+Draw drawCell(Generator& gen, bool forGeneration) {
+    Draw out;
+    tref::Cell& cell = out.cell;
+    const int n = cell.n = gen.integer(1, 6);
+    const int d = cell.d = gen.pick({3, 4, 4, 6, 8, 8});
+    const int L = gen.integer(1, 3);
+    const int V = cell.V = gen.integer(2, 8);
+    out.label = "n=" + std::to_string(n) + " d=" + std::to_string(d) + " L=" + std::to_string(L) +
+                " V=" + std::to_string(V);
+    out.kinds.insert("L=" + std::to_string(L));
+
+    drawTokensAndUnembedding(gen, out, forGeneration);
+    drawPositions(gen, out, forGeneration);
+    drawEps(gen, out);
+    drawLayers(gen, out, L, forGeneration);
+    cell.T = out.config.temperature = gen.pick({0.5, 1.0, 2.0});
+    note(out, "T=" + std::to_string(out.config.temperature).substr(0, 3));
+    drawTargets(gen, out);
+    drawSwitches(gen, out, L, forGeneration);
     return out;
 }
 
