@@ -8,8 +8,10 @@ every value to the digits it shows, every claim's verdict equal. Chromium's netw
 hold no request but the page itself, the console no error, and the page no violation of its
 Content-Security-Policy.
 
-Usage: live_page_check.py ATTNBOOK DOCUMENTS [--bench]
-  --bench  also prints the time to live and per what-if (the benchmark, not a test)
+Usage: live_page_check.py ATTNBOOK DOCUMENTS [--bench=NATIVE_BENCH]
+  --bench=attnbook-live-page-bench  also prints each page's size, its time to live and, per
+           what-if, the time from the click to its numbers in the page, the core's part of it
+           and the same question asked natively (the benchmark, not a test)
 Everything it writes (the pages, Chromium's profile) is in a temporary folder it removes.
 """
 
@@ -142,6 +144,7 @@ class Page:
           sets: JSON.parse(document.getElementById('live-bar').dataset.sets || '[]'),
           notes: [...document.querySelectorAll('#live-notes li')].map(e => e.textContent),
           millis: +document.getElementById('live-bar').dataset.millis,
+          coreMillis: +document.getElementById('live-bar').dataset.coreMillis,
           violations: window.__violations})"""))
 
     def what_ifs_offered(self):
@@ -348,7 +351,7 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
             page.reset_all()
             page.choose(form["cell"], value)
             shown = page.shown()
-            timings["what_ifs"].append((form["cell"], value[0], shown["millis"]))
+            timings["what_ifs"].append((value, shown["millis"], shown["coreMillis"]))
             if not shown["sets"]:
                 checker.fail("%s: choosing %r applied nothing: %s" %
                              (form["cell"], value, shown["notes"]))
@@ -383,19 +386,31 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
                                    1 + len(timings["what_ifs"]) + (1 if offered else 0),
                                    checker.values_by_expression))
     if bench:
-        size = os.path.getsize(page_file)
-        gz = len(subprocess.run(["gzip", "-9", "-c", page_file], capture_output=True).stdout)
-        millis = sorted(t[2] for t in timings["what_ifs"]) or [0]
-        print("  page %.2f MB (%.2f MB gzip), live after %.2f s, what-if to numbers: median "
-              "%.1f ms, max %.1f ms over %d" % (size / 1e6, gz / 1e6, timings["load"],
-                                                millis[len(millis) // 2], millis[-1],
-                                                len(timings["what_ifs"])))
+        print_bench(bench, lesson, page_file, timings)
     return checker.failures, timings
+
+
+def print_bench(native_bench, lesson, page_file, timings):
+    size = os.path.getsize(page_file)
+    gz = len(subprocess.run(["gzip", "-9", "-c", page_file], capture_output=True).stdout)
+    print("  page %.2f MB (%.2f MB gzip), live %.2f s after it was opened" %
+          (size / 1e6, gz / 1e6, timings["load"]))
+    what_ifs = timings["what_ifs"]
+    if not what_ifs:
+        return
+    native = subprocess.run([native_bench, lesson] + ["\n".join(w[0]) for w in what_ifs],
+                            capture_output=True, text=True, check=True).stdout.splitlines()
+    print("  %-9s %-9s %-9s %-6s %s" % ("page ms", "core ms", "native", "ratio", "what-if"))
+    for (words, page_ms, core_ms), line in zip(what_ifs, native):
+        native_ms = float(line.split(" ", 1)[0])
+        print("  %-9.1f %-9.1f %-9.2f %-6.1f %s" % (page_ms, core_ms, native_ms,
+                                                    core_ms / max(native_ms, 1e-3),
+                                                    " & ".join(words).replace("\n", " ")[:70]))
 
 
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    bench = "--bench" in sys.argv
+    bench = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--bench=")), None)
     if len(args) != 2:
         print(__doc__)
         return 2

@@ -1,0 +1,55 @@
+// The live web page's question timed natively, for the wasm/native ratio of the page's
+// benchmark (tests/exports/live_page_check.py --bench runs this with the same what-ifs):
+//
+//   attnbook-live-page-bench LESSON.md [WORDS]...
+//
+// WORDS is one what-if list, its `compute --set` words joined by '\n' ("" for none). For each,
+// a session of its own (LivePageSession, as the page's module holds one) answers it once
+// after opening, and the time of that answer is printed, one line per list: "MS WORDS".
+#include "core/document/data_files.h"
+#include "core/document/lesson.h"
+#include "core/live/live_page.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::vector<std::string> linesOf(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty()) {
+            lines.push_back(line);
+        }
+    }
+    return lines;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    using namespace attnbook;
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: attnbook-live-page-bench LESSON.md [WORDS]...\n");
+        return 2;
+    }
+    std::ifstream file(argv[1], std::ios::binary);
+    std::stringstream bytes;
+    bytes << file.rdbuf();
+    for (int i = 2; i < argc; ++i) {
+        LivePageSession session(parseLesson(bytes.str(), argv[1], dataFilesBeside(argv[1])));
+        const std::vector<std::string> words = linesOf(argv[i]);
+        const auto start = std::chrono::steady_clock::now();
+        session.answer(words);
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
+        std::printf("%.3f %s\n", ms, words.empty() ? "" : words.front().c_str());
+    }
+    return 0;
+}
