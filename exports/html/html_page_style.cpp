@@ -149,6 +149,7 @@ QString liveStyle() {
 button, select, input { font: inherit; font-size: 0.875rem; }
 button { border: 1px solid var(--accent); color: var(--accent); background: var(--page);
   border-radius: 4px; padding: 0.3rem 0.7rem; cursor: pointer; min-height: 2.25rem; }
+button:disabled { border-color: var(--rule); color: var(--muted); cursor: default; }
 button:focus-visible, select:focus-visible, input:focus-visible {
   outline: 2px solid var(--accent); outline-offset: 2px; }
 form.what-ifs { font-family: var(--sans); font-size: 0.875rem; border: 1px dashed var(--rule);

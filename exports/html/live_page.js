@@ -128,6 +128,8 @@
     status.textContent = count === 0
       ? 'Live: change a cell below and every number in the text follows.'
       : 'Your what-if: ' + answer.applied.join(' · ');
+    document.getElementById('live-undo').disabled = undoStack.length === 0;
+    document.getElementById('live-reset').disabled = count === 0;
     bar.dataset.coreMillis = answer.millis.toFixed(2);
     bar.dataset.sets = JSON.stringify(answer.applied);
     document.body.dataset.liveState = 'ready';
