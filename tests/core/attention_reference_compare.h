@@ -6,6 +6,7 @@
 #include "core/math/attention_engine.h"
 
 #include "attention_reference.h"
+#include "reference_failures.h"
 
 #include <string>
 
@@ -52,24 +53,12 @@ class Comparison {
                  ") = " + precise(actual) + ", expected " + precise(expected));
         }
     }
-    void fail(const std::string& what) {
-        if (failures_.size() < 5) {
-            failures_.push_back(what);
-        }
-        ++count_;
-    }
-    bool ok() const { return count_ == 0; }
-    std::string report() const {
-        std::string text;
-        for (const std::string& failure : failures_) {
-            text += (text.empty() ? "" : "; ") + failure;
-        }
-        return text + " (" + std::to_string(count_) + " in all)";
-    }
+    void fail(const std::string& what) { failures_.add(what); }
+    bool ok() const { return failures_.none(); }
+    std::string report() const { return failures_.report(); }
 
   private:
-    std::vector<std::string> failures_;
-    int count_ = 0;
+    attnbook::test::ReferenceFailures failures_{5};
 };
 
 void compareHeads(Comparison& cmp, const Cell& cell, const ref::Result& expected,

@@ -5,6 +5,7 @@
 
 #include "core/math/transformer_engine.h"
 
+#include "reference_failures.h"
 #include "transformer_reference.h"
 #include "transformer_reference_cells.h"
 
@@ -49,24 +50,12 @@ class Comparison {
                  std::to_string(actual.n_cols) + ", expected empty");
         }
     }
-    void fail(const std::string& what) {
-        if (failures_.size() < 6) {
-            failures_.push_back(what);
-        }
-        ++count_;
-    }
-    bool ok() const { return count_ == 0; }
-    std::string report() const {
-        std::string text;
-        for (const std::string& failure : failures_) {
-            text += (text.empty() ? "" : "; ") + failure;
-        }
-        return text + " (" + std::to_string(count_) + " in all)";
-    }
+    void fail(const std::string& what) { failures_.add(what); }
+    bool ok() const { return failures_.none(); }
+    std::string report() const { return failures_.report(); }
 
   private:
-    std::vector<std::string> failures_;
-    int count_ = 0;
+    attnbook::test::ReferenceFailures failures_{6};
 };
 
 void compareNorm(Comparison& cmp, const std::string& name, const LayerNormResult& actual,
