@@ -2,6 +2,8 @@
 
 #include "core/document/html_comments.h"
 
+#include <algorithm>
+
 namespace attnbook {
 
 std::string markedValue(int number, const std::string& markdown) {
@@ -20,30 +22,66 @@ std::string markedClaim(int number) {
     return out;
 }
 
-std::string withoutLiveMarks(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
+namespace {
+
+// The number after a mark's opening at `at`, and where it ends; -1 when no digit follows.
+int markNumber(std::string_view text, size_t& at) {
+    int number = -1;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9' && number < 100000000) {
+        number = std::max(number, 0) * 10 + (text[at] - '0');
+        ++at;
+    }
+    return number;
+}
+
+} // namespace
+
+void readLiveMarks(std::string_view text, const LiveMarkSteps& steps) {
+    size_t plainFrom = 0;
+    int openValues = 0;
     size_t i = 0;
     while (i < text.size()) {
         const std::string_view rest = text.substr(i);
-        if (rest.starts_with(kValueMarkOpen) || rest.starts_with(kClaimMarkOpen)) {
-            // the number, up to U+E001 (a value's text follows) or U+E002 (a claim ends)
-            i += kValueMarkOpen.size();
-            while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-                ++i;
-            }
-            if (text.substr(i).starts_with(kMarkNumberEnd) ||
-                text.substr(i).starts_with(kMarkClose)) {
-                i += kMarkNumberEnd.size();
-            }
+        const bool valueMark = rest.starts_with(kValueMarkOpen);
+        const bool claimMark = rest.starts_with(kClaimMarkOpen);
+        const bool closeMark = rest.starts_with(kMarkClose);
+        const bool numberEnd = rest.starts_with(kMarkNumberEnd);
+        if (!valueMark && !claimMark && !closeMark && !numberEnd) {
+            ++i;
             continue;
         }
-        if (rest.starts_with(kMarkClose)) {
-            i += kMarkClose.size();
-            continue;
+        if (i > plainFrom) {
+            steps.text(text.substr(plainFrom, i - plainFrom));
         }
-        out += text[i++];
+        i += kMarkClose.size(); // every mark character is three bytes
+        if (valueMark || claimMark) {
+            const int number = markNumber(text, i);
+            const std::string_view end = valueMark ? kMarkNumberEnd : kMarkClose;
+            if (number >= 0 && text.substr(i).starts_with(end)) {
+                i += end.size();
+                if (valueMark) {
+                    ++openValues;
+                    steps.value(number);
+                } else {
+                    steps.claim(number);
+                }
+            }
+        } else if (closeMark && openValues > 0) {
+            --openValues;
+            steps.valueEnd();
+        }
+        plainFrom = i;
     }
+    if (plainFrom < text.size()) {
+        steps.text(text.substr(plainFrom));
+    }
+}
+
+std::string withoutLiveMarks(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    const auto nothing = [](auto...) {};
+    readLiveMarks(text, {[&](std::string_view plain) { out += plain; }, nothing, nothing, nothing});
     return out;
 }
 

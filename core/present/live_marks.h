@@ -15,6 +15,7 @@
 #include "core/document/bindings.h"
 #include "core/document/lesson.h"
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,17 @@ struct LiveMarkCounter {
 std::string markedValue(int number, const std::string& markdown);
 // The (empty) place of claim `number`.
 std::string markedClaim(int number);
+
+// What the marks of `text` say, in order, to the one reader of the format: the plain text
+// between marks, each value's opening (its number) and its close, each claim (its number). A
+// mark that is not whole, and a close with no value open, say nothing.
+struct LiveMarkSteps {
+    std::function<void(std::string_view)> text;
+    std::function<void(int)> value;
+    std::function<void()> valueEnd;
+    std::function<void(int)> claim;
+};
+void readLiveMarks(std::string_view text, const LiveMarkSteps& steps);
 
 // `text` with every mark taken out and each marked value's text kept: what a reader reads.
 std::string withoutLiveMarks(std::string_view text);

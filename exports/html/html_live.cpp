@@ -23,10 +23,6 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-QString fromUtf8View(std::string_view s) {
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
 QByteArray resourceBytes(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
@@ -65,23 +61,6 @@ QString hashSource(const QByteArray& script) {
             QCryptographicHash::hash(script, QCryptographicHash::Sha256).toBase64()));
 }
 
-// The number after a mark's opening character, up to U+E001 or U+E002; -1 when none is there.
-int markNumber(const QString& page, qsizetype& i) {
-    qsizetype j = i;
-    int number = 0;
-    bool any = false;
-    while (j < page.size() && page[j] >= u'0' && page[j] <= u'9' && number < 100000000) {
-        number = number * 10 + (page[j].unicode() - u'0');
-        any = true;
-        ++j;
-    }
-    if (!any || j >= page.size()) {
-        return -1;
-    }
-    i = j;
-    return number;
-}
-
 // A value's opening tag: what it shows, for a reader's tools and the page's tests.
 QString valueElement(int number, const NumberedProse& numbered) {
     QString html = QStringLiteral("<span class=\"bound\" data-bind=\"%1\"").arg(number);
@@ -114,52 +93,32 @@ bool livePageModuleBuiltIn() {
 }
 
 QString withLiveElements(const QString& page, const NumberedProse& numbered) {
-    const QChar valueOpen = fromUtf8View(kValueMarkOpen)[0];
-    const QChar numberEnd = fromUtf8View(kMarkNumberEnd)[0];
-    const QChar close = fromUtf8View(kMarkClose)[0];
-    const QChar claimOpen = fromUtf8View(kClaimMarkOpen)[0];
-    QString out;
-    out.reserve(page.size() + page.size() / 8);
-    bool inTag = false;
-    int openValues = 0;
-    for (qsizetype i = 0; i < page.size(); ++i) {
-        const QChar c = page[i];
-        if (c == valueOpen || c == claimOpen) {
-            qsizetype j = i + 1;
-            const int number = markNumber(page, j);
-            const QChar end = number >= 0 ? page[j] : QChar();
-            if (c == valueOpen && end == numberEnd) {
-                if (!inTag) {
-                    out += valueElement(number, numbered);
-                    ++openValues;
-                }
-                i = j;
-            } else if (c == claimOpen && end == close) {
-                if (!inTag) {
-                    out += claimElement(number, numbered);
-                }
-                i = j;
-            }
-            continue; // a stray mark writes nothing
-        }
-        if (c == close) {
-            if (!inTag && openValues > 0) {
-                out += QLatin1String("</span>");
-                --openValues;
-            }
-            continue;
-        }
-        if (c == numberEnd) {
-            continue;
-        }
-        if (c == u'<') {
-            inTag = true;
-        } else if (c == u'>') {
-            inTag = false;
-        }
-        out += c;
-    }
-    return out;
+    const std::string text = page.toStdString();
+    std::string out;
+    out.reserve(text.size() + text.size() / 8);
+    bool inTag = false; // a mark inside a tag (an attribute) leaves only its text
+    readLiveMarks(text, {[&](std::string_view plain) {
+                             for (const char c : plain) {
+                                 inTag = c == '<' ? true : c == '>' ? false : inTag;
+                             }
+                             out += plain;
+                         },
+                         [&](int number) {
+                             if (!inTag) {
+                                 out += valueElement(number, numbered).toStdString();
+                             }
+                         },
+                         [&] {
+                             if (!inTag) {
+                                 out += "</span>";
+                             }
+                         },
+                         [&](int number) {
+                             if (!inTag) {
+                                 out += claimElement(number, numbered).toStdString();
+                             }
+                         }});
+    return QString::fromStdString(out);
 }
 
 QString liveBarHtml() {

@@ -73,6 +73,16 @@ TEST_CASE("live marks number each value and claim and come out again") {
                      "2\xEE\x80\x82.");
     CHECK_EQ(withoutLiveMarks(marked), "0.25 and .");
     CHECK_EQ(withoutLiveMarks("plain"), "plain");
+
+    // one reader of the format: the steps in order; a stray close and a mark with no number
+    // say nothing
+    std::string steps;
+    readLiveMarks(std::string(kMarkClose) + "a" + markedValue(12, "x") +
+                      std::string(kClaimMarkOpen) + "b" + markedClaim(3),
+                  {[&](std::string_view text) { steps += "[" + std::string(text) + "]"; },
+                   [&](int n) { steps += "v" + std::to_string(n); }, [&] { steps += "/v"; },
+                   [&](int n) { steps += "c" + std::to_string(n); }});
+    CHECK_EQ(steps, "[a]v12[x]/v[b]c3");
 }
 
 TEST_CASE("the presented prose marks values and claims in the lesson's order") {
