@@ -5,6 +5,8 @@
 #include "core/live/what_if.h"
 #include "core/math/attention_engine.h"
 #include "core/present/live_marks.h"
+#include "core/present/transformer_summary.h"
+#include "core/present/view_html.h"
 
 #include "core/document/expression.h"
 
@@ -79,6 +81,37 @@ bool readsAny(const Binding& binding, const std::vector<std::string>& cells) {
     });
 }
 
+// The views of an edited cell that follow the what-if: an attention cell's summary and
+// tables, a transformer cell's summary and chances. Their other views keep the lesson's
+// pictures for now: those are drawn with Qt (exports/paint), which the module cannot link.
+std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResults& results) {
+    const ComputedCell* computed = results.cell(cell.id);
+    if (!computed || !computed->ok) {
+        return std::nullopt;
+    }
+    const auto shows = [](const std::vector<std::string>& views, const char* view) {
+        return std::find(views.begin(), views.end(), view) != views.end();
+    };
+    const AttentionCellSpec* attention = cell.attention();
+    if (attention && computed->attention) {
+        LiveCellViews out{cell.id, attentionSummaryText(*attention, *computed->attention), {}};
+        if (shows(attention->views, "matrices")) {
+            out.views["matrices"] = attentionMatricesHtml(*attention, *computed->attention);
+        }
+        return out;
+    }
+    const TransformerCellSpec* transformer = cell.transformer();
+    if (transformer && computed->transformer) {
+        LiveCellViews out{
+            cell.id, transformerSummaryText(*transformer, *computed->transformer), {}};
+        if (shows(transformer->views, "next")) {
+            out.views["next"] = nextWordsHtml(nextWordsView(*transformer, *computed->transformer));
+        }
+        return out;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
@@ -98,6 +131,19 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
         }
     }
     const LessonResults& results = sets.empty() ? lessonResults : whatIf.results;
+    // Every cell the what-ifs computed again (an edited one, or one taking an edited cell's
+    // model): the ones left alone share the lesson's result.
+    for (const ComputedCell& computed : results.cells) {
+        const ComputedCell* before = lessonResults.cell(computed.id);
+        const bool again = !sets.empty() && (!before || before->attention != computed.attention ||
+                                             before->transformer != computed.transformer);
+        const LessonCell* cell = whatIf.lesson.cell(computed.id);
+        if (again && cell) {
+            if (std::optional<LiveCellViews> views = liveViews(*cell, results)) {
+                page.cells.push_back(std::move(*views));
+            }
+        }
+    }
     const NumberedProse prose =
         numberedProsePieces(sets.empty() ? lesson.document : whatIf.lesson.document);
     for (const NumberedBinding& numbered : prose.values) {
@@ -197,6 +243,18 @@ Json livePageJson(const LivePage& page) {
     out.set("values", strings(page.values));
     out.set("valueNotes", strings(page.valueNotes));
     out.set("falseClaims", strings(page.falseClaims));
+    Json cells = Json::object();
+    for (const LiveCellViews& cell : page.cells) {
+        Json views = Json::object();
+        for (const auto& [name, html] : cell.views) {
+            views.set(name, html);
+        }
+        Json entry = Json::object();
+        entry.set("summary", cell.summary);
+        entry.set("views", std::move(views));
+        cells.set(cell.cellId, std::move(entry));
+    }
+    out.set("cells", std::move(cells));
     return out;
 }
 

@@ -26,6 +26,16 @@ struct RefusedWhatIf {
     std::string why;
 };
 
+// What a cell's views show after a what-if, for a cell the what-ifs changed: its one-line
+// summary and the HTML of each view the core can write without Qt (an attention cell's
+// `matrices` tables, a transformer cell's `next` chances: core/present/view_html.h). A view
+// not listed keeps the lesson's picture.
+struct LiveCellViews {
+    std::string cellId;
+    std::string summary;                      // "" when the page keeps the lesson's
+    std::map<std::string, std::string> views; // view name → its HTML
+};
+
 struct LivePage {
     std::vector<std::string> applied; // the words applied, in order
     std::vector<RefusedWhatIf> refused;
@@ -36,6 +46,9 @@ struct LivePage {
     std::vector<std::string> valueNotes;
     // Each claim: "" while it holds, else why it does not ("a < b: 0.7 vs 0.5").
     std::vector<std::string> falseClaims;
+    // For each cell the what-ifs computed again (edited, or taking an edited cell's model) that
+    // has views to redraw.
+    std::vector<LiveCellViews> cells;
 };
 
 // Only what-ifs a reader may make (the cell's `controls:`, reader_what_ifs.h) are applied; any
@@ -70,7 +83,7 @@ class LivePageSession {
 };
 
 // The page's answer as JSON: {"applied", "refused": [{"words", "why"}], "edited", "values",
-// "valueNotes", "falseClaims"}.
+// "valueNotes", "falseClaims", "cells": {ID: {"summary", "views": {VIEW: HTML}}}}.
 Json livePageJson(const LivePage& page);
 
 } // namespace attnbook

@@ -1,6 +1,8 @@
 #include "exports/html/html_cells.h"
 
 #include "core/present/bound_markdown.h"
+#include "core/present/next_words_view.h"
+#include "core/present/view_html.h"
 #include "core/present/view_titles.h"
 
 #include "exports/html/html_escape.h"
@@ -36,10 +38,11 @@ QString cellHeader(const QString& kind, const std::string& id, const QString& su
         .arg(htmlPageText(kind), escaped(id), htmlPageText(summary));
 }
 
-// One view of a cell: its title and what shows it.
+// One view of a cell: its title and what shows it (the live page replaces the body after a
+// what-if, docs/web-page.md).
 QString viewHtml(const QString& view, const QString& title, const QString& body) {
     return QStringLiteral("<figure class=\"view\" data-view=\"%1\">\n<figcaption>%2</figcaption>\n"
-                          "%3</figure>\n")
+                          "<div class=\"view-body\">\n%3</div>\n</figure>\n")
         .arg(htmlPageText(view), htmlPageText(title), body);
 }
 
@@ -57,61 +60,6 @@ CellPrintArea htmlFigureArea() {
     return {a4.content().width(), a4.content().height()};
 }
 
-QString matrixTableHtml(const MatrixTable& t) {
-    const int rows = int(t.values.n_rows);
-    const int cols = int(t.values.n_cols);
-    const int shownRows = std::min(rows, t.maxRows);
-    const int shownCols = std::min(cols, t.maxColumns);
-    const bool wholeTable = allWhole(t.values.memptr(), t.values.n_elem);
-    QString html = QStringLiteral("<table class=\"matrix\">\n");
-    if (!t.caption.isEmpty()) {
-        html += QStringLiteral("<caption>%1").arg(htmlPageText(t.caption));
-        if (!t.note.isEmpty()) {
-            html += QStringLiteral(" <span class=\"note\">%1</span>").arg(htmlPageText(t.note));
-        }
-        html += QLatin1String("</caption>\n");
-    }
-    html += QLatin1String("<thead><tr><td></td>");
-    for (int c = 0; c < shownCols; ++c) {
-        html += QStringLiteral("<th scope=\"col\">%1</th>")
-                    .arg(htmlPageText(c < t.columnLabels.size() ? t.columnLabels[c] : QString()));
-    }
-    if (shownCols < cols) {
-        html += QStringLiteral("<th scope=\"col\" class=\"more\">…</th>");
-    }
-    html += QLatin1String("</tr></thead>\n<tbody>\n");
-    for (int r = 0; r < shownRows; ++r) {
-        html += QStringLiteral("<tr><th scope=\"row\">%1</th>")
-                    .arg(htmlPageText(r < t.rowLabels.size() ? t.rowLabels[r] : QString()));
-        for (int c = 0; c < shownCols; ++c) {
-            const double v = t.values(arma::uword(r), arma::uword(c));
-            const bool blocked =
-                !t.blocked.is_empty() && t.blocked(arma::uword(r), arma::uword(c)) != 0;
-            // As the PDF writes it (pdf_figures.cpp): a blocked share is 0, a blocked score −∞.
-            const QString text =
-                blocked && std::isfinite(v)
-                    ? QStringLiteral("0")
-                    : qs(wholeTable ? readableNumber(v, t.digits) : fixedNumber(v, t.digits));
-            html += blocked ? QStringLiteral("<td class=\"blocked\" title=\"blocked by the "
-                                             "mask\">%1</td>")
-                                  .arg(htmlPageText(text))
-                            : QStringLiteral("<td>%1</td>").arg(htmlPageText(text));
-        }
-        if (shownCols < cols) {
-            html += QStringLiteral("<td class=\"more\">…</td>");
-        }
-        html += QLatin1String("</tr>\n");
-    }
-    if (shownRows < rows) {
-        html += QStringLiteral("<tr class=\"more\"><th scope=\"row\">⋮</th><td colspan=\"%1\">"
-                               "%2 more rows</td></tr>\n")
-                    .arg(shownCols + (shownCols < cols ? 1 : 0))
-                    .arg(rows - shownRows);
-    }
-    html += QLatin1String("</tbody>\n</table>\n");
-    return html;
-}
-
 QString attentionCellHtml(const std::string& id, const AttentionCellSpec& spec,
                           const AttentionResult& r) {
     const CellPrintArea area = htmlFigureArea();
@@ -123,26 +71,8 @@ QString attentionCellHtml(const std::string& id, const AttentionCellSpec& spec,
     const std::vector<std::string>& views = spec.views;
     for (const std::string& view : views) {
         if (view == "matrices") {
-            QString body;
-            int group = -1;
-            for (const NamedMatrix& m : attentionMatrices(spec, r, true)) {
-                if (m.group != group) {
-                    body += group < 0 ? QString() : QStringLiteral("</div>\n");
-                    body += QLatin1String("<div class=\"matrix-group\">\n");
-                    group = m.group;
-                }
-                body += matrixTableHtml(m.table);
-            }
-            if (group >= 0) {
-                body += QLatin1String("</div>\n");
-            }
-            if (!r.direct && plainProjection(spec.config.wQ, spec.config.bQ) &&
-                plainProjection(spec.config.wK, spec.config.bK) &&
-                plainProjection(spec.config.wV, spec.config.bV)) {
-                body += QLatin1String("<p class=\"view-note\">Q = K = V = X here: the projections "
-                                      "are the identity and the biases zero.</p>\n");
-            }
-            html += viewHtml(QStringLiteral("matrices"), QStringLiteral("Matrices"), body);
+            html += viewHtml(QStringLiteral("matrices"), QStringLiteral("Matrices"),
+                             qs(attentionMatricesHtml(spec, r)));
             continue;
         }
         for (const PdfBoxPtr& box : attentionViewBoxes(spec, r, {view}, spec.config.focus, area)) {
@@ -161,9 +91,17 @@ QString transformerCellHtml(const LessonCell& cell, const TransformerCellSpec& s
             .arg(cellAnchor(cell.id)) +
         cellHeader(QStringLiteral("Transformer"), cell.id, transformerSummary(spec, result));
     const std::vector<PdfBoxPtr> boxes = transformerCellBoxes(cell, spec, result, area);
-    // The first box is the cell's header, written above as text.
+    // The first box is the cell's header, written above as text. The `next` view is written
+    // as HTML, which the live page redraws after a what-if (core/present/view_html.h); the
+    // other views are the PDF's figures.
     for (size_t i = 1; i < boxes.size(); ++i) {
-        html += boxFigureHtml(*boxes[i], QStringLiteral("transformer"),
+        const std::string& view = boxes[i]->view;
+        if (view == "next") {
+            const NextWordsView next = nextWordsView(spec, result);
+            html += viewHtml(QStringLiteral("next"), qs(next.title), qs(nextWordsHtml(next)));
+            continue;
+        }
+        html += boxFigureHtml(*boxes[i], view.empty() ? QStringLiteral("transformer") : qs(view),
                               QStringLiteral("Figure %1 of cell %2").arg(i).arg(qs(cell.id)));
     }
     return html + QLatin1String("</section>\n");

@@ -19,10 +19,6 @@ namespace attnbook {
 // figures are the PDF's, point for point.
 CellPrintArea htmlFigureArea();
 
-// A matrix as a <table> with its caption, row and column labels, entries written as the PDF
-// writes them (blocked entries marked), and at most as many rows and columns as the PDF shows.
-QString matrixTableHtml(const MatrixTable& table);
-
 QString attentionCellHtml(const std::string& id, const AttentionCellSpec& spec,
                           const AttentionResult& result);
 QString transformerCellHtml(const LessonCell& cell, const TransformerCellSpec& spec,

@@ -1,74 +1,39 @@
 #include "exports/html/html_escape.h"
 
+#include "core/present/html_text.h"
+
 #include <QtCore/QStringList>
 
 namespace attnbook {
 
 namespace {
 
-// Characters HTML5 calls parse errors wherever they appear (§13.2.5 "preprocessing the input
-// stream"): C0 and C1 controls other than whitespace, and noncharacters.
-bool forbiddenInHtml(char32_t c) {
-    if (c == U'\t' || c == U'\n' || c == U'\r' || c == U'\f') {
-        return false;
+// `text` with each lone surrogate (no UTF-8 can carry one) replaced by U+FFFD.
+QString pairedSurrogates(QStringView text) {
+    QString out;
+    out.reserve(text.size());
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (c.isHighSurrogate() && i + 1 < text.size() && text[i + 1].isLowSurrogate()) {
+            out += c;
+            out += text[++i];
+        } else {
+            out += c.isSurrogate() ? QChar(QChar::ReplacementCharacter) : c;
+        }
     }
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
-        return true;
-    }
-    return (c >= 0xfdd0 && c <= 0xfdef) || (c & 0xfffe) == 0xfffe;
+    return out;
 }
 
 } // namespace
 
+// Both keep the rule in one place, the core's (core/present/html_text.h), which the page's
+// WebAssembly module writes its tables with too.
 QString htmlValidCharacters(QStringView markup) {
-    QString out;
-    out.reserve(markup.size());
-    for (qsizetype i = 0; i < markup.size(); ++i) {
-        const QChar c = markup[i];
-        if (c.isHighSurrogate() && i + 1 < markup.size() && markup[i + 1].isLowSurrogate()) {
-            const char32_t code = QChar::surrogateToUcs4(c, markup[i + 1]);
-            if (forbiddenInHtml(code)) {
-                out += QChar::ReplacementCharacter;
-            } else {
-                out += c;
-                out += markup[i + 1];
-            }
-            ++i;
-        } else if (c.isSurrogate() || forbiddenInHtml(c.unicode())) {
-            out += QChar::ReplacementCharacter;
-        } else {
-            out += c;
-        }
-    }
-    return out;
+    return QString::fromStdString(htmlValidText(pairedSurrogates(markup).toStdString()));
 }
 
 QString htmlPageText(QStringView text) {
-    const QString valid = htmlValidCharacters(text);
-    QString out;
-    out.reserve(valid.size() + valid.size() / 8);
-    for (const QChar c : valid) {
-        switch (c.unicode()) {
-        case u'&':
-            out += QLatin1String("&amp;");
-            break;
-        case u'<':
-            out += QLatin1String("&lt;");
-            break;
-        case u'>':
-            out += QLatin1String("&gt;");
-            break;
-        case u'"':
-            out += QLatin1String("&quot;");
-            break;
-        case u'\'':
-            out += QLatin1String("&#39;");
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
+    return QString::fromStdString(htmlText(pairedSurrogates(text).toStdString()));
 }
 
 QString htmlPageHref(QStringView url) {

@@ -141,9 +141,9 @@ QString whatIfControlsHtml(const LessonCell& cell) {
     QString html =
         QStringLiteral("<form class=\"what-ifs\" data-cell=\"%1\" hidden>\n"
                        "<p class=\"what-ifs-title\">Try a what-if on cell %1</p>\n"
-                       "<p class=\"edited-note\" hidden>The text follows your what-if; this "
-                       "cell's tables and pictures, dimmed above, still show the lesson's own "
-                       "numbers.</p>\n"
+                       "<p class=\"edited-note\" hidden>The text and this cell's tables "
+                       "follow your what-if; its pictures, dimmed above, still show the "
+                       "lesson's own numbers.</p>\n"
                        "<div class=\"what-if-row\"><label for=\"%2-choice\">What-if</label>"
                        "<select id=\"%2-choice\">\n")
             .arg(id, field);

@@ -93,7 +93,7 @@ QString cellStyle() {
 .cell { margin: 2rem 0; padding: 1rem 0 0; border-top: 2px solid var(--accent); }
 .cell-head { font-family: var(--sans); font-size: 0.875rem; color: var(--muted); margin: 0 0 1rem; }
 .cell-kind { color: var(--accent); font-weight: bold; margin-right: 0.4rem; }
-figure.view { margin: 0 0 1.5rem; }
+figure.view { margin: 0 0 1.5rem; scroll-margin-top: 7rem; }
 figure.view > figcaption { font-family: var(--sans); font-weight: bold; font-size: 0.9375rem;
   margin: 0 0 0.6rem; }
 .paper { background: #ffffff; border-radius: 6px; padding: 0.75rem; overflow-x: auto; }
@@ -116,6 +116,22 @@ table.matrix tbody tr:last-child td { border-bottom: 1px solid var(--ink); }
 table.matrix td.blocked { background: var(--blocked); color: var(--muted); }
 table.matrix .more { color: var(--muted); text-align: center; }
 .view-note { font-family: var(--sans); font-size: 0.8125rem; font-style: italic; color: var(--muted); }
+/* The next word's chances: a word, a bar as long as its chance, the chance, the pick. */
+table.chances { font-family: var(--sans); font-size: 0.8125rem; border-collapse: collapse;
+  width: 100%; max-width: 36rem; }
+table.chances th, table.chances td { padding: 0.1rem 0.4rem; border: 0; }
+table.chances thead th { color: var(--muted); font-weight: normal; text-align: left; }
+table.chances tbody th { text-align: right; font-weight: normal; white-space: nowrap;
+  max-width: 8rem; overflow: hidden; text-overflow: ellipsis; }
+table.chances td.track { width: 60%; min-width: 5rem;
+  background: linear-gradient(var(--faint), var(--faint)) no-repeat left center / 100% 0.7rem; }
+table.chances .bar { display: block; height: 0.7rem; background: var(--accent); opacity: 0.45;
+  border-radius: 2px; min-width: 1px; }
+table.chances td.chance { text-align: right; font-variant-numeric: tabular-nums; }
+table.chances td.mark { color: var(--accent); font-weight: bold; white-space: nowrap; }
+table.chances tr.chosen th { color: var(--accent); font-weight: bold; }
+table.chances tr.chosen .bar { opacity: 1; }
+table.chances tr.apart th, table.chances tr.apart td { border-top: 1px dashed var(--rule); }
 )CSS");
 }
 
@@ -165,7 +181,8 @@ form.what-ifs.edited { border-color: var(--accent); border-style: solid; }
 .edited-note { color: var(--muted); font-style: italic; margin: 0 0 0.4rem; }
 .what-if-hint { color: var(--muted); font-size: 0.8125rem; margin: 0; }
 section.cell { scroll-margin-top: 7rem; }
-section.cell.stale figure, section.cell.stale table { opacity: 0.35; }
+figure.view.stale, .cell-summary.stale { opacity: 0.35; }
+figure.view td.changed { background: rgba(255, 196, 0, 0.28); }
 .bound { transition: background-color 0.4s; }
 .bound.changed { background: rgba(255, 196, 0, 0.28); border-radius: 2px; }
 .bound.taken-away { color: var(--muted); }

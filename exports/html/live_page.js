@@ -1,11 +1,13 @@
 // The live web page (docs/web-page.md): the lesson's own core, compiled to WebAssembly
 // (createAttnbookCore, the script before this one), recomputes the lesson for the reader's
 // what-ifs, and this script only writes what it answers into the page's marked places:
-// bound values (data-bind), claims (data-claim), the notes of refused what-ifs. It holds no
-// rule of what a reader sees: the numbers come as text from the core.
+// bound values (data-bind), claims (data-claim), the notes of refused what-ifs, and the views
+// the core redraws (an edited cell's summary and matrix tables). It holds no rule of what a
+// reader sees: the numbers come as text, the tables as HTML, from the core.
 //
-// Lesson text is data here: it reaches the page only as textContent or an attribute value,
-// never as markup, and this script adds no inline handler.
+// Lesson text is data here: it reaches the page as textContent, an attribute value, or inside
+// the core's tables, where the core escaped it (core/present/html_text.h); the tables are
+// parsed inert in a <template>, and this script adds no inline handler.
 'use strict';
 
 (function () {
@@ -99,16 +101,90 @@
     }
   }
 
-  // A cell a what-if changed: its tables and pictures still show the lesson's numbers, so
-  // they are dimmed and its form says so.
+  // The lesson's own body of each view, kept to put back on Reset (figure → its nodes).
+  const lessonViews = new Map();
+
+  // Markup the core wrote (core/present/view_html.h, every lesson text in it escaped
+  // by htmlText), parsed inert in a template and put in place of the view's body. Entries
+  // whose text differs from the lesson's are marked, with the lesson's number on hover.
+  function showView(body, html) {
+    const lessonTables = lessonViews.get(body).filter((n) => n.nodeType === Node.ELEMENT_NODE)
+      .flatMap((n) => (n.matches('table') ? [n] : Array.from(n.querySelectorAll('table'))));
+    const parsed = document.createElement('template');
+    parsed.innerHTML = html;
+    body.replaceChildren(parsed.content);
+    // A table is compared with the lesson's of the same formula ("A = softmax(S)"), whatever
+    // head it is of; a table without a caption with the lesson's in the same place.
+    const formula = (table) => (table.caption ? table.caption.firstChild.textContent.trim() : '');
+    const lessonByFormula = new Map();
+    for (const table of lessonTables) {
+      if (formula(table) && !lessonByFormula.has(formula(table))) {
+        lessonByFormula.set(formula(table), table);
+      }
+    }
+    body.querySelectorAll('table').forEach((table, i) => {
+      const before = formula(table) ? lessonByFormula.get(formula(table)) : lessonTables[i];
+      if (!before || before.rows.length !== table.rows.length) {
+        return;
+      }
+      for (let r = 0; r < table.rows.length; ++r) {
+        const cells = table.rows[r].cells;
+        const lessonCells = before.rows[r].cells;
+        // the same row of the lesson's table: as many entries, under the same label
+        const sameRow = cells.length === lessonCells.length && cells.length > 0 &&
+          cells[0].textContent === lessonCells[0].textContent;
+        for (let c = 0; c < cells.length && sameRow; ++c) {
+          if (cells[c].tagName === 'TD' && cells[c].textContent !== lessonCells[c].textContent) {
+            cells[c].classList.add('changed');
+            cells[c].title = 'The lesson has ' + lessonCells[c].textContent;
+          }
+        }
+      }
+    });
+  }
+
+  // Each cell a what-if changed: its summary and the views the core redraws follow; a view it
+  // cannot redraw yet (a picture) still shows the lesson's numbers, dimmed, and the cell's
+  // form says so. A cell no what-if changes shows the lesson's own again.
   function showCells(answer) {
-    for (const form of document.querySelectorAll('form.what-ifs')) {
-      const edited = answer.edited.includes(form.dataset.cell);
-      form.classList.toggle('edited', edited);
-      form.querySelector('.edited-note').hidden = !edited;
-      const section = document.getElementById('cell-' + form.dataset.cell);
-      if (section) {
-        section.classList.toggle('stale', edited);
+    for (const section of document.querySelectorAll('section.cell')) {
+      const id = section.id.replace(/^cell-/, '');
+      const fresh = (answer.cells || {})[id];
+      // changed: edited, or computed again with an edited cell's model
+      const edited = answer.edited.includes(id) || fresh !== undefined;
+      const summary = section.querySelector('.cell-summary');
+      if (summary) {
+        if (summary.dataset.lesson === undefined) {
+          summary.dataset.lesson = summary.textContent;
+        }
+        summary.textContent = fresh && fresh.summary ? fresh.summary : summary.dataset.lesson;
+        summary.classList.toggle('stale', edited && !(fresh && fresh.summary));
+      }
+      let stale = 0;
+      for (const figure of section.querySelectorAll('figure.view')) {
+        const body = figure.querySelector('.view-body');
+        const html = fresh && body ? fresh.views[figure.dataset.view] : undefined;
+        if (body && !lessonViews.has(body)) {
+          lessonViews.set(body, Array.from(body.childNodes));
+        }
+        if (html !== undefined) {
+          showView(body, html);
+        } else if (body && body.firstChild !== lessonViews.get(body)[0]) {
+          body.replaceChildren(...lessonViews.get(body));
+        }
+        const dim = edited && html === undefined;
+        figure.classList.toggle('stale', dim);
+        stale += dim ? 1 : 0;
+      }
+      const form = document.querySelector('form.what-ifs[data-cell="' + CSS.escape(id) + '"]');
+      if (form) {
+        form.classList.toggle('edited', edited);
+        const note = form.querySelector('.edited-note');
+        note.hidden = !edited;
+        note.textContent = stale
+          ? 'The text and the tables follow your what-if; the dimmed pictures above still ' +
+            "show the lesson's own numbers."
+          : 'Everything in this cell follows your what-if.';
       }
     }
   }

@@ -1,5 +1,7 @@
 #include "exports/paint/grid_figure.h"
 
+#include "core/present/transformer_summary.h"
+
 #include "exports/paint/transformer_paint_helpers.h"
 
 #include <QtGui/QFontMetricsF>
@@ -15,12 +17,7 @@ using transformer_paint::smallFont;
 using transformer_paint::textWidth;
 
 QString shortWord(const std::string& word, int chars) {
-    QString text = QString::fromStdString(word);
-    text.replace(u'\n', u' ').replace(u'\t', u' ');
-    if (text.size() > chars) {
-        text = text.left(chars - 1) + QStringLiteral("…");
-    }
-    return text;
+    return QString::fromStdString(shortWordText(word, chars)); // one rule: the core's
 }
 
 namespace {

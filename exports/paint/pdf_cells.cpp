@@ -44,16 +44,12 @@ QString num(double v, int digits = 4) {
     return qs(readableNumber(v, digits));
 }
 
-// "÷ √4" or "÷ 2" or "not scaled".
-QString scaleWords(const AttentionResult& r) {
-    const double divisor = 1.0 / r.scale;
-    if (r.dividesBySqrtDk()) {
-        return QStringLiteral("scores ÷ √%1").arg(r.dK); // also at d_k = 1: ÷ √1
+QStringList qStringList(const std::vector<std::string>& texts) {
+    QStringList out;
+    for (const std::string& text : texts) {
+        out << qs(text);
     }
-    if (r.scale == 1.0) {
-        return QStringLiteral("scores not scaled");
-    }
-    return QStringLiteral("scores ÷ %1").arg(num(divisor));
+    return out;
 }
 
 } // namespace
@@ -115,16 +111,6 @@ MatrixTable table(QString caption, QString note, QStringList rows, QStringList c
     t.columnLabels = std::move(cols);
     t.values = std::move(values);
     return t;
-}
-
-arma::umat blockedOf(const HeadResult& h) {
-    arma::umat blocked(h.scoresT.n_cols, h.scoresT.n_rows, arma::fill::zeros);
-    for (arma::uword r = 0; r < blocked.n_rows; ++r) {
-        for (arma::uword c = 0; c < blocked.n_cols; ++c) {
-            blocked(r, c) = h.blocked(r, c) ? 1 : 0;
-        }
-    }
-    return blocked;
 }
 
 QString formulaHtml(const std::string& text) {
@@ -326,175 +312,26 @@ PdfBoxPtr gradientsView(const AttentionResult& r, const CellPrintArea& area,
 
 } // namespace
 
-bool plainProjection(const Projection& weights, const arma::rowvec& bias) {
-    return weights.identity && (bias.is_empty() || !arma::any(bias != 0.0));
-}
-
 QString attentionSummary(const AttentionCellSpec& spec, const AttentionResult& r) {
-    QStringList parts;
-    if (r.direct) {
-        parts << QStringLiteral("%1 %2 reading %3 %4")
-                     .arg(r.n)
-                     .arg(r.n == 1 ? QStringLiteral("query") : QStringLiteral("queries"))
-                     .arg(r.m)
-                     .arg(r.m == 1 ? QStringLiteral("key") : QStringLiteral("keys"));
-    } else {
-        parts << QStringLiteral("tokens %1").arg(keyLabels(r).join(QStringLiteral(", ")));
-        parts << QStringLiteral("width %1").arg(r.d);
-    }
-    parts << (r.h == 1 ? QStringLiteral("1 head") : QStringLiteral("%1 heads").arg(r.h));
-    parts << scaleWords(r);
-    parts << (spec.config.mask == MaskKind::Causal ? QStringLiteral("causal mask")
-                                                   : QStringLiteral("no mask"));
-    if (!spec.config.padding.empty()) {
-        parts << QStringLiteral("padding");
-    }
-    if (spec.config.positional == PositionalKind::Sinusoidal) {
-        parts << QStringLiteral("sinusoidal positions");
-    } else if (spec.config.positional == PositionalKind::Learned) {
-        parts << QStringLiteral("given positions");
-    }
-    return parts.join(QStringLiteral(" · "));
+    return qs(attentionSummaryText(spec, r));
 }
-
-namespace {
-
-// Appends a matrix to the list, with the group of the layout it goes in: the inputs, the
-// weights, Q K V, each head's, and what follows the heads.
-void pushMatrix(std::vector<NamedMatrix>& out, QString name, int head, MatrixTable t) {
-    const int group = head >= 0                                    ? 10 + head
-                      : name == "X0" || name == "P" || name == "X" ? 0
-                      : name.startsWith(u'W')                      ? (name == "W_O" ? 100 : 1)
-                      : name == "Q" || name == "K" || name == "V"  ? 2
-                                                                   : 100;
-    out.push_back({std::move(name), head, std::move(t), group});
-}
-
-// X (and X₀, P), the weights and Q K V; in direct mode the given Q K V.
-void pushInputMatrices(std::vector<NamedMatrix>& out, const AttentionCellSpec& spec,
-                       const AttentionResult& r, bool compact, const QStringList& rows,
-                       const QStringList& keys) {
-    const AttentionConfig& c = spec.config;
-    const bool plainQ = r.direct || plainProjection(c.wQ, c.bQ);
-    const bool plainK = r.direct || plainProjection(c.wK, c.bK);
-    const bool plainV = r.direct || plainProjection(c.wV, c.bV);
-    if (r.direct) {
-        pushMatrix(out, "Q", -1,
-                   table(QStringLiteral("Q"), QStringLiteral("queries"), rows,
-                         coordinateLabels(int(r.Q.n_cols)), r.Q));
-        pushMatrix(out, "K", -1,
-                   table(QStringLiteral("K"), QStringLiteral("keys"), keys,
-                         coordinateLabels(int(r.K.n_cols)), r.K));
-        pushMatrix(out, "V", -1,
-                   table(QStringLiteral("V"), QStringLiteral("values"), keys,
-                         coordinateLabels(int(r.V.n_cols)), r.V));
-    } else {
-        const QStringList coords = coordinateLabels(r.d);
-        if (c.positional != PositionalKind::None) {
-            pushMatrix(
-                out, "X0", -1,
-                table(QStringLiteral("X₀"), QStringLiteral("token vectors"), rows, coords, r.X0));
-            pushMatrix(out, "P", -1,
-                       table(QStringLiteral("P"), QStringLiteral("positions"), rows, coords, r.P));
-            pushMatrix(out, "X", -1, table(QStringLiteral("X = X₀ + P"), {}, rows, coords, r.X));
-        } else {
-            pushMatrix(
-                out, "X", -1,
-                table(QStringLiteral("X"), QStringLiteral("token vectors"), rows, coords, r.X));
-        }
-        const auto weights = [&](const char* name, const Projection& w) {
-            if (!w.identity) {
-                pushMatrix(out, name, -1,
-                           table(qs(name), QStringLiteral("one output unit per row"),
-                                 coordinateLabels(int(w.weights.n_rows)),
-                                 coordinateLabels(int(w.weights.n_cols)), w.weights));
-            }
-        };
-        weights("W_Q", c.wQ);
-        weights("W_K", c.wK);
-        weights("W_V", c.wV);
-        if (!(compact && plainQ)) {
-            pushMatrix(out, "Q", -1,
-                       table(QStringLiteral("Q = X W_Qᵀ + b_Q"), {}, rows,
-                             coordinateLabels(int(r.Q.n_cols)), r.Q));
-        }
-        if (!(compact && plainK)) {
-            pushMatrix(out, "K", -1,
-                       table(QStringLiteral("K = X W_Kᵀ + b_K"), {}, keys,
-                             coordinateLabels(int(r.K.n_cols)), r.K));
-        }
-        if (!(compact && plainV)) {
-            pushMatrix(out, "V", -1,
-                       table(QStringLiteral("V = X W_Vᵀ + b_V"), {}, keys,
-                             coordinateLabels(int(r.V.n_cols)), r.V));
-        }
-    }
-}
-
-// Each shown head's scores, weights and context.
-void pushHeadMatrices(std::vector<NamedMatrix>& out, const AttentionResult& r, bool compact,
-                      bool plainO, const QStringList& rows, const QStringList& keys) {
-    // Decided as the cell's header decides (scaleWords): at d_k = 1 the scores are divided by
-    // √1, which the header says, so the caption must not call them "not scaled".
-    const bool byRoot = r.dividesBySqrtDk();
-    const QString scaleNote = byRoot && r.dK == 1 ? QStringLiteral("s = 1/√1 = 1")
-                              : !byRoot && r.scale == 1.0
-                                  ? QStringLiteral("not scaled")
-                                  : QStringLiteral("s = %1").arg(num(r.scale));
-    for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
-        const HeadResult& h = r.head[size_t(head)];
-        const QString note = r.h > 1 ? QStringLiteral("head %1").arg(head + 1) : QString();
-        const arma::umat blocked = blockedOf(h);
-        MatrixTable s =
-            table(QStringLiteral("S = Q Kᵀ · s"),
-                  (note.isEmpty() ? QString() : note + QStringLiteral(", ")) + scaleNote, rows,
-                  keys, h.scores());
-        s.blocked = blocked;
-        pushMatrix(out, "scores", head, s);
-        MatrixTable a = table(QStringLiteral("A = softmax(S)"), note, rows, keys, h.weights());
-        a.blocked = blocked;
-        pushMatrix(out, "weights", head, a);
-        const bool contextIsOutput = r.h == 1 && plainO;
-        if (!(compact && contextIsOutput)) {
-            pushMatrix(out, "context", head,
-                       table(QStringLiteral("H = A V"), note, rows,
-                             coordinateLabels(r.dV, head * r.dV + 1), h.context));
-        }
-    }
-}
-
-} // namespace
 
 std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec, const AttentionResult& r,
                                            bool compact) {
     std::vector<NamedMatrix> out;
-    const QStringList rows = queryLabels(r);
-    const QStringList keys = keyLabels(r);
-    const AttentionConfig& c = spec.config;
-    const bool plainO = r.direct || plainProjection(c.wO, c.bO);
-    pushInputMatrices(out, spec, r, compact, rows, keys);
-    pushHeadMatrices(out, r, compact, plainO, rows, keys);
-    if (r.h > 1 && !(compact && plainO)) {
-        pushMatrix(out, "concat", -1,
-                   table(QStringLiteral("C = [H₁ … H%1]").arg(r.h),
-                         QStringLiteral("heads side by side"), rows,
-                         coordinateLabels(int(r.concat.n_cols)), r.concat));
+    for (PresentedMatrix& m : presentedMatrices(spec, r, compact)) {
+        MatrixTable t;
+        t.caption = qs(m.caption);
+        t.note = qs(m.note);
+        t.rowLabels = qStringList(m.rowLabels);
+        t.columnLabels = qStringList(m.columnLabels);
+        t.values = std::move(m.values);
+        t.blocked = std::move(m.blocked);
+        t.digits = m.digits;
+        t.maxRows = m.maxRows;
+        t.maxColumns = m.maxColumns;
+        out.push_back({qs(m.name), m.head, std::move(t), m.group});
     }
-    if (!c.wO.identity && !r.direct) {
-        pushMatrix(out, "W_O", -1,
-                   table(QStringLiteral("W_O"), QStringLiteral("one output unit per row"),
-                         coordinateLabels(int(c.wO.weights.n_rows)),
-                         coordinateLabels(int(c.wO.weights.n_cols)), c.wO.weights));
-    }
-    QString outputCaption =
-        r.direct ? QStringLiteral("Output = A V") : QStringLiteral("Y = C W_Oᵀ + b_O");
-    if (plainO && !r.direct) {
-        outputCaption = r.h == 1 ? QStringLiteral("Y = A V") : QStringLiteral("Y = C");
-    }
-    pushMatrix(out, "output", -1,
-               table(outputCaption,
-                     plainO && !r.direct ? QStringLiteral("W_O is the identity") : QString(), rows,
-                     coordinateLabels(int(r.output.n_cols)), r.output));
     return out;
 }
 

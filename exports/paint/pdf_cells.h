@@ -8,6 +8,7 @@
 #include "exports/paint/pdf_layout.h"
 
 #include "core/document/lesson.h"
+#include "core/present/attention_matrices.h"
 
 #include <vector>
 
@@ -68,8 +69,5 @@ struct NamedMatrix {
 };
 std::vector<NamedMatrix> attentionMatrices(const AttentionCellSpec& spec,
                                            const AttentionResult& result, bool compact);
-
-// Is this projection the identity with a zero bias?
-bool plainProjection(const Projection& weights, const arma::rowvec& bias);
 
 } // namespace attnbook

@@ -3,6 +3,8 @@
 // chart_figure.cpp.
 #include "exports/paint/pdf_figures.h"
 
+#include "core/present/attention_matrices.h"
+
 #include "core/math/shares_shown.h"
 #include "core/math/worked_steps.h"
 
@@ -66,28 +68,28 @@ void drawCaption(QPainter& p, const QString& caption, const QString& note, qreal
 
 } // namespace
 
-QStringList queryLabels(const AttentionResult& r) {
+namespace {
+
+QStringList qStringList(const std::vector<std::string>& texts) {
     QStringList out;
-    for (int i = 0; i < r.n; ++i) {
-        out << QString::fromStdString(queryLabel(r, i));
+    for (const std::string& text : texts) {
+        out << QString::fromStdString(text);
     }
     return out;
+}
+
+} // namespace
+
+QStringList queryLabels(const AttentionResult& r) {
+    return qStringList(queryLabelTexts(r));
 }
 
 QStringList keyLabels(const AttentionResult& r) {
-    QStringList out;
-    for (int i = 0; i < r.m; ++i) {
-        out << QString::fromStdString(keyLabel(r, i));
-    }
-    return out;
+    return qStringList(keyLabelTexts(r));
 }
 
 QStringList coordinateLabels(int count, int first) {
-    QStringList out;
-    for (int i = 0; i < count; ++i) {
-        out << QString::number(first + i);
-    }
-    return out;
+    return qStringList(coordinateLabelTexts(count, first));
 }
 
 namespace {

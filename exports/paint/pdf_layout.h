@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 class QIODevice;
@@ -39,6 +40,9 @@ class PdfBox {
     // A heading: listed in the PDF's outline at this level (0: not listed).
     int outlineLevel = 0;
     QString outlineTitle;
+    // The cell view it shows ("next", "stream", …), or "": the web page redraws some views
+    // live (docs/web-page.md) and needs to know which box is which.
+    std::string view;
 };
 
 using PdfBoxPtr = std::shared_ptr<const PdfBox>;

@@ -2,6 +2,8 @@
 // (the boxes themselves: transformer_view_boxes.h).
 #include "exports/paint/pdf_transformer.h"
 
+#include "core/present/transformer_summary.h"
+
 #include "core/present/view_titles.h"
 #include "exports/paint/transformer_paint_helpers.h"
 #include "exports/paint/transformer_view_boxes.h"
@@ -41,33 +43,7 @@ bool isAttentionView(const std::string& view) {
 } // namespace
 
 QString transformerSummary(const TransformerCellSpec& spec, const TransformerResult& r) {
-    QStringList parts;
-    parts << QStringLiteral("tokens %1").arg(tokenList(r.tokens, 8));
-    const int L = int(spec.config.layers.size());
-    parts << (L == 1 ? QStringLiteral("1 layer") : QStringLiteral("%1 layers").arg(L));
-    if (!r.layers.empty()) {
-        const int h = r.layers.front().attention.h;
-        parts << (h == 1 ? QStringLiteral("1 head") : QStringLiteral("%1 heads").arg(h));
-    }
-    parts << QStringLiteral("d %1").arg(r.d);
-    for (const TransformerLayer& layer : spec.config.layers) {
-        if (layer.ffn.present) {
-            parts << QStringLiteral("d_ff %1 %2")
-                         .arg(layer.ffn.W1.n_rows)
-                         .arg(QString::fromUtf8(activationLabel(layer.ffn.activation)));
-            break;
-        }
-    }
-    bool norms = hasLayerNorm(spec.config.finalLn);
-    for (const TransformerLayer& layer : spec.config.layers) {
-        norms = norms || hasLayerNorm(layer.ln1) || hasLayerNorm(layer.ln2);
-    }
-    if (!norms) {
-        parts << QStringLiteral("no LayerNorm");
-    }
-    parts << QStringLiteral("T = %1").arg(shortest(spec.config.temperature));
-    parts << QStringLiteral("%1 words").arg(r.V);
-    return parts.join(QStringLiteral(" · "));
+    return QString::fromStdString(transformerSummaryText(spec, r));
 }
 
 std::vector<PdfBoxPtr> transformerCellBoxes(const LessonCell& cell, const TransformerCellSpec& spec,
@@ -76,6 +52,10 @@ std::vector<PdfBoxPtr> transformerCellBoxes(const LessonCell& cell, const Transf
     boxes.push_back(
         cellHeaderBox(QStringLiteral("Transformer"), cell.id, transformerSummary(spec, r), area));
     boxes.push_back(settingsView(cell, spec, r, area));
+    const auto tagged = [](PdfBoxPtr box, const std::string& view) {
+        std::const_pointer_cast<PdfBox>(box)->view = view;
+        return box;
+    };
     // The reader gave an absent `views:` its default (docs/lesson-format.md); `views: []`
     // shows none, as in the window.
     const std::vector<std::string>& views = spec.views;
@@ -105,7 +85,7 @@ std::vector<PdfBoxPtr> transformerCellBoxes(const LessonCell& cell, const Transf
                 options.inputNote = QStringLiteral("the layer's input");
                 for (PdfBoxPtr& box : attentionViewBoxes(layerSpec, r.layers[size_t(l)].attention,
                                                          attentionViews, r.focus, area, options)) {
-                    boxes.push_back(std::move(box));
+                    boxes.push_back(tagged(std::move(box), "attention"));
                 }
             }
             if (r.layersRun > layers) {
@@ -142,7 +122,7 @@ std::vector<PdfBoxPtr> transformerCellBoxes(const LessonCell& cell, const Transf
             box = gradientsView(spec, r, area);
         }
         if (box) {
-            boxes.push_back(box);
+            boxes.push_back(tagged(box, view));
         }
     }
     std::const_pointer_cast<PdfBox>(boxes.back())->keepWithNext = false;

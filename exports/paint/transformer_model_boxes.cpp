@@ -2,6 +2,8 @@
 // the FFN and the next word (transformer_view_boxes.h).
 #include "exports/paint/transformer_view_boxes.h"
 
+#include "core/present/next_words_view.h"
+
 #include "core/present/view_titles.h"
 #include "exports/paint/pdf_transformer.h"
 #include "exports/paint/transformer_paint_helpers.h"
@@ -424,98 +426,73 @@ namespace {
 
 // ---- The next word ----
 
-Figure nextWordsFigure(const TransformerResult& r, int chosen, const QString& mark, qreal width) {
-    const arma::uword last = r.probs.n_rows - 1;
-    // The words by chance, as `next` lists them (at most 10), and the chosen word if it is not
-    // among them.
-    std::vector<int> shown;
-    for (const NextWord& w : r.next) {
-        const auto it = std::find(r.words.begin(), r.words.end(), w.word);
-        shown.push_back(int(it - r.words.begin()));
-    }
-    const bool chosenExtra =
-        chosen >= 0 && std::find(shown.begin(), shown.end(), chosen) == shown.end();
-    if (chosenExtra) {
-        shown.push_back(chosen);
-    }
+Figure nextWordsFigure(const NextWordsView& view, qreal width) {
+    const bool chosenExtra = !view.bars.empty() && view.bars.back().extra;
     const QFont font = smallFont();
     const QFont bold = pdf::font(pdf::kSans, 8, true);
     const qreal labelMax = 96;
     qreal labelW = 0;
     QStringList labels;
-    for (int k : shown) {
-        labels << elided(shortWord(r.words[size_t(k)], 40), bold, labelMax);
+    for (const NextWordBar& bar : view.bars) {
+        labels << elided(shortWord(bar.word, 40), bold, labelMax);
         labelW = std::max(labelW, textWidth(bold, labels.back()) + 8);
     }
+    const QString mark = qs(view.mark);
     const qreal valueW = 44;
     const qreal markW = textWidth(bold, mark) + 14;
     const qreal trackW = std::clamp<qreal>(width - labelW - valueW - markW, 80, 230);
     const qreal barH = 13;
     const qreal gapH = chosenExtra ? 8 : 0;
-    const qreal h = shown.size() * barH + gapH + 2;
-    const arma::rowvec p = r.probs.row(last);
-    return Figure{
-        QSizeF(labelW + trackW + valueW + markW, h), [=](QPainter& painter) {
-            for (size_t i = 0; i < shown.size(); ++i) {
-                const int k = shown[i];
-                const bool isChosen = k == chosen;
-                const qreal y = i * barH + (chosenExtra && i + 1 == shown.size() ? gapH : 0);
-                painter.setFont(isChosen ? bold : font);
-                painter.setPen(isChosen ? pdf::kAccent : pdf::kInk);
-                painter.drawText(QRectF(0, y, labelW - 6, barH), Qt::AlignRight | Qt::AlignVCenter,
-                                 labels[qsizetype(i)]);
-                const QRectF track(labelW, y + 2.5, trackW, barH - 5);
-                painter.fillRect(track, pdf::kFaint);
-                const double share = p(arma::uword(k));
-                painter.fillRect(QRectF(track.left(), track.top(),
-                                        track.width() * std::clamp(share, 0.0, 1.0),
-                                        track.height()),
-                                 isChosen ? pdf::kAccent : pdf::heat(0.35 + 0.65 * share));
-                painter.setFont(isChosen ? bold : font);
-                painter.setPen(pdf::kInk);
-                painter.drawText(QRectF(labelW + trackW + 6, y, valueW, barH),
-                                 Qt::AlignLeft | Qt::AlignVCenter, fixed(share, 4));
-                if (isChosen) {
-                    painter.setPen(pdf::kAccent);
-                    painter.drawText(QRectF(labelW + trackW + valueW + 4, y, markW, barH),
-                                     Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("◀ ") + mark);
-                }
-            }
-            if (chosenExtra) {
-                painter.setPen(pdf::kMuted);
-                painter.setFont(font);
-                painter.drawText(QRectF(labelW, (shown.size() - 1) * barH - 2, trackW, gapH + 4),
-                                 Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("⋮"));
-            }
-        }};
+    const size_t shown = view.bars.size();
+    const qreal h = shown * barH + gapH + 2;
+    return Figure{QSizeF(labelW + trackW + valueW + markW, h), [=](QPainter& painter) {
+                      for (size_t i = 0; i < shown; ++i) {
+                          const NextWordBar& bar = view.bars[i];
+                          const bool isChosen = bar.chosen;
+                          const qreal y = i * barH + (bar.extra ? gapH : 0);
+                          painter.setFont(isChosen ? bold : font);
+                          painter.setPen(isChosen ? pdf::kAccent : pdf::kInk);
+                          painter.drawText(QRectF(0, y, labelW - 6, barH),
+                                           Qt::AlignRight | Qt::AlignVCenter, labels[qsizetype(i)]);
+                          const QRectF track(labelW, y + 2.5, trackW, barH - 5);
+                          painter.fillRect(track, pdf::kFaint);
+                          const double share = bar.share;
+                          painter.fillRect(
+                              QRectF(track.left(), track.top(),
+                                     track.width() * std::clamp(share, 0.0, 1.0), track.height()),
+                              isChosen ? pdf::kAccent : pdf::heat(0.35 + 0.65 * share));
+                          painter.setFont(isChosen ? bold : font);
+                          painter.setPen(pdf::kInk);
+                          painter.drawText(QRectF(labelW + trackW + 6, y, valueW, barH),
+                                           Qt::AlignLeft | Qt::AlignVCenter, fixed(share, 4));
+                          if (isChosen) {
+                              painter.setPen(pdf::kAccent);
+                              painter.drawText(QRectF(labelW + trackW + valueW + 4, y, markW, barH),
+                                               Qt::AlignLeft | Qt::AlignVCenter,
+                                               QStringLiteral("◀ ") + mark);
+                          }
+                      }
+                      if (chosenExtra) {
+                          painter.setPen(pdf::kMuted);
+                          painter.setFont(font);
+                          painter.drawText(QRectF(labelW, (shown - 1) * barH - 2, trackW, gapH + 4),
+                                           Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("⋮"));
+                      }
+                  }};
 }
 
 } // namespace
 
 PdfBoxPtr nextView(const TransformerCellSpec& spec, const TransformerResult& r,
                    const CellPrintArea& area) {
-    const int last = r.n - 1;
-    auto box = cellViewBox(QStringLiteral("%1 after “%2” (row %3)")
-                               .arg(qs(viewTitle("next")), tokenAt(r, last))
-                               .arg(last + 1),
-                           area);
-    const int chosen = transformer_views::chosenNextWord(r);
-    const bool generated = r.generation.ran && !r.generation.steps.empty();
-    const QString mark = !generated ? QStringLiteral("greedy pick")
-                         : spec.config.generate->pick == PickKind::Greedy
-                             ? QStringLiteral("chosen (greedy)")
-                             : QStringLiteral("chosen (sampled)");
-    addNote(*box,
-            QStringLiteral("p = softmax(logits / T) with T = %1, the %2 most likely of %3 words:")
-                .arg(shortest(spec.config.temperature))
-                .arg(std::min<size_t>(r.next.size(), 10))
-                .arg(r.V),
-            area, 2, pdf::kInk);
-    box->addRow({{nextWordsFigure(r, chosen, mark, area.width)}, 0, 4});
-    if (r.loss) {
+    const NextWordsView view = nextWordsView(spec, r);
+    auto box = cellViewBox(qs(view.title), area);
+    addNote(*box, htmlEscaped(qs(view.note)), area, 2, pdf::kInk);
+    box->addRow({{nextWordsFigure(view, area.width)}, 0, 4});
+    if (view.loss) {
         addNote(*box,
                 QStringLiteral("Loss over the targets (mean cross-entropy): %1.")
-                    .arg(fixed(*r.loss, 4)),
+                    .arg(fixed(*view.loss, 4)),
                 area, 4, pdf::kInk);
     }
     return box;

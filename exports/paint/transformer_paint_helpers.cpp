@@ -1,5 +1,7 @@
 #include "exports/paint/transformer_paint_helpers.h"
 
+#include "core/present/transformer_summary.h"
+
 #include "core/present/view_titles.h"
 #include "exports/paint/pdf_transformer.h" // shortWord
 
@@ -39,7 +41,7 @@ QString readable(double v, int digits) {
 
 // A setting as the author wrote it: T = 0.5, not 0.5000.
 QString shortest(double v) {
-    return readable(v, 6).remove(QRegularExpression(QStringLiteral("\\.?0+$")));
+    return qs(settingText(v));
 }
 
 // How a cell trains: "Adam, lr 0.05, 4 sentences, from random weights (seed 7)".

@@ -176,6 +176,106 @@ TEST_CASE("the live page follows a reader's what-ifs, and marks the claims they 
     }
 }
 
+namespace {
+
+// The entries of the table captioned `caption` in `html`, row by row, as written; a blocked
+// entry is prefixed with "blocked:".
+std::vector<std::vector<std::string>> tableEntries(const std::string& html,
+                                                   const std::string& caption) {
+    std::vector<std::vector<std::string>> rows;
+    size_t at = html.find("<caption>" + caption);
+    const size_t end = at == std::string::npos ? at : html.find("</table>", at);
+    while (at != std::string::npos && (at = html.find("<tr><th", at)) < end) {
+        std::vector<std::string>& row = rows.emplace_back();
+        const size_t rowEnd = html.find("</tr>", at);
+        while ((at = html.find("<td", at)) < rowEnd) {
+            const std::string blockedTag = "<td class=\"blocked\"";
+            const bool blocked = html.compare(at, blockedTag.size(), blockedTag) == 0;
+            const size_t open = html.find('>', at) + 1;
+            const size_t close = html.find("</td>", open);
+            row.push_back((blocked ? "blocked:" : "") + html.substr(open, close - open));
+            at = close;
+        }
+        at = rowEnd;
+    }
+    return rows;
+}
+
+} // namespace
+
+TEST_CASE("the live page redraws an edited cell's tables and summary, and only those") {
+    const Opened o = open(kLesson);
+    CHECK(ask(o, {}).cells.empty()); // the lesson as exported: the page keeps its own
+    const LivePage page = ask(o, {"c.mask=causal"});
+    REQUIRE_EQ(page.cells.size(), 1u);
+    const LiveCellViews& c = page.cells[0];
+    CHECK_EQ(c.cellId, "c");
+    CHECK_EQ(c.summary, "tokens red, blue · width 2 · 1 head · scores ÷ √2 · causal mask");
+    REQUIRE_EQ(c.views.count("matrices"), 1u);
+    CHECK_EQ(c.views.count("heatmap"), 0u); // a picture: the page dims the lesson's
+    const std::string& html = c.views.at("matrices");
+    // red may not look at blue: its score −∞ and its share 0, both marked; blue shares
+    // 1/(1+e^{1/√2}) with red and the rest with itself
+    const std::string ownScore = fourDecimals(kScaled);
+    CHECK_EQ(tableEntries(html, "S = Q Kᵀ · s"),
+             std::vector<std::vector<std::string>>{{ownScore, "blocked:−∞"}, {"0.0000", ownScore}});
+    CHECK_EQ(tableEntries(html, "A = softmax(S)"),
+             std::vector<std::vector<std::string>>{{"1.0000", "blocked:0"},
+                                                   {fourDecimals(1 / (1 + std::exp(kScaled))),
+                                                    fourDecimals(1 / (1 + std::exp(-kScaled)))}});
+    CHECK(html.find("<caption>X <span class=\"note\">token vectors</span>") != std::string::npos);
+    CHECK(html.find("Q = K = V = X here") != std::string::npos);
+    const Json json = livePageJson(page);
+    const Json* cellJson = json.find("cells") ? json.find("cells")->find("c") : nullptr;
+    REQUIRE(cellJson);
+    CHECK_EQ(cellJson->find("summary")->string(), c.summary);
+    CHECK_EQ(cellJson->find("views")->find("matrices")->string(), html);
+
+    // three tokens: a row and a column more, labelled with the tokens
+    const LivePage three = ask(o, {"c.tokens=[red, red, blue]"});
+    REQUIRE_EQ(three.cells.size(), 1u);
+    CHECK_EQ(tableEntries(three.cells[0].views.at("matrices"), "A = softmax(S)").size(), 3u);
+    CHECK(three.cells[0].views.at("matrices").find("<th scope=\"col\">blue</th>") !=
+          std::string::npos);
+}
+
+TEST_CASE("the live page redraws a transformer cell's chances, and a cell taking its model") {
+    // `u` takes `t`'s model and its temperature; a reader may change t's temperature.
+    std::string text = test::kOneLayerTransformerLesson;
+    text.replace(text.find("temperature: 1\n"), 15, "temperature: 1\ncontrols: [temperature]\n");
+    text += "\n```transformer u\nmodel: t\ntokens: [blue, red]\n```\n";
+    Opened o{parseLesson(text, "shared.md"), {}};
+    AttentionEngine engine;
+    o.results = computeLesson(o.lesson, engine);
+    REQUIRE(o.results.cell("t"));
+    const LivePage page = livePage(o.lesson, o.results, {"t.temperature=2"}, engine);
+    REQUIRE_EQ(page.applied, std::vector<std::string>{"t.temperature=2"});
+    REQUIRE_EQ(page.cells.size(), 1u); // u keeps its own temperature: not computed again
+    const LiveCellViews& t = page.cells[0];
+    CHECK_EQ(t.cellId, "t");
+    CHECK(t.summary.find(" · T = 2 · 4 words") != std::string::npos);
+    REQUIRE_EQ(t.views.count("next"), 1u);
+    const std::string& html = t.views.at("next");
+    CHECK(html.find("with T = 2, the 4 most likely of 4 words:") != std::string::npos);
+    // At T = 2 each chance is √p / Σ√p of the chances at T = 1: softmax(z/2) ∝ e^{z/2}.
+    const arma::rowvec p1 = o.results.cell("t")->transformer->probs.tail_rows(1);
+    const arma::rowvec p2 = arma::sqrt(p1) / arma::accu(arma::sqrt(p1));
+    const std::vector<std::string>& words = o.results.cell("t")->transformer->words;
+    for (size_t k = 0; k < words.size(); ++k) {
+        CAPTURE(words[k]);
+        const std::string row = "<th scope=\"row\">" + words[k] + "</th>";
+        const size_t at = html.find(row);
+        REQUIRE(at != std::string::npos);
+        const std::string open = "<td class=\"chance\">";
+        const size_t chance = html.find(open, at) + open.size();
+        CHECK_EQ(html.substr(chance, 6), fourDecimals(p2(k)));
+    }
+    // the likeliest word is marked as the greedy pick of the generation
+    const size_t chosen = html.find("<tr class=\"chosen\">");
+    REQUIRE(chosen != std::string::npos);
+    CHECK(html.find("chosen (greedy)", chosen) != std::string::npos);
+}
+
 TEST_CASE("the live page refuses what a reader may not do and applies the rest") {
     const Opened o = open(kLesson);
     const LivePage page = ask(

@@ -142,7 +142,22 @@ class Page:
             n: +e.dataset.claim, expr: e.dataset.expr, line: +e.dataset.line,
             marked: !e.hidden, why: e.title})),
           sets: JSON.parse(document.getElementById('live-bar').dataset.sets || '[]'),
+          edited: [...document.querySelectorAll('form.what-ifs.edited')].map(
+            f => f.dataset.cell),
           notes: [...document.querySelectorAll('#live-notes li')].map(e => e.textContent),
+          tables: [...document.querySelectorAll(
+            'section.cell figure[data-view=matrices], section.cell figure[data-view=next]')].map(
+            f => ({cell: f.closest('section').id.replace(/^cell-/, ''), view: f.dataset.view,
+                   stale: f.classList.contains('stale'),
+                   tables: [...f.querySelectorAll('table')].map(t => ({
+                     caption: t.caption ? t.caption.firstChild.textContent.trim() : '',
+                     note: t.caption && t.caption.querySelector('.note')
+                       ? t.caption.querySelector('.note').textContent : '',
+                     labels: [...t.tBodies[0].rows].map(r => r.cells[0].textContent),
+                     chances: [...t.querySelectorAll('td.chance')].map(c => c.textContent),
+                     rows: [...t.tBodies[0].rows].filter(r => !r.classList.contains('more'))
+                       .map(r => [...r.cells].filter(c => c.tagName === 'TD'
+                         && !c.classList.contains('more')).map(c => c.textContent))}))})),
           millis: +document.getElementById('live-bar').dataset.millis,
           coreMillis: +document.getElementById('live-bar').dataset.coreMillis,
           violations: window.__violations})"""))
@@ -270,6 +285,7 @@ class Checker:
         self.values_checked = 0
         self.values_by_expression = 0
         self.claims_checked = 0
+        self.tables_checked = 0
 
     def fail(self, what):
         self.failures.append("%s: %s" % (os.path.basename(self.lesson), what))
@@ -305,9 +321,61 @@ class Checker:
                 self.fail("%s: claim %r (line %d) %s on the page, holds=%s for compute" %
                           (label, claim["expr"], claim["line"],
                            "marked false" if claim["marked"] else "unmarked", verdict["holds"]))
+        self.compare_tables(shown, expected, label)
         if shown["violations"]:
             self.fail("%s: Content-Security-Policy violations: %s" %
                       (label, shown["violations"]))
+
+    # The matrices view's tables against compute's numbers: the shares, the scores and the
+    # output, entry by entry as far as the table shows them. An edited cell's tables must follow
+    # (not be dimmed), since the core redraws them.
+    TABLE_PATHS = (("A = softmax(S)", "weights"), ("S = Q Kᵀ · s", "scores"),
+                   ("Y", "output"), ("Output", "output"))
+
+    def compare_tables(self, shown, expected, label):
+        for view in shown["tables"]:
+            if view["cell"] in shown.get("edited", []) and view["stale"]:
+                self.fail("%s: cell %s's tables are dimmed, not redrawn" % (label, view["cell"]))
+            if view["stale"]:
+                continue
+            cells = [c for c in expected["cells"] if c.get("id") == view["cell"]]
+            if view["view"] == "next":
+                self.compare_chances(view, cells, label)
+                continue
+            for table in view["tables"]:
+                key = next((k for prefix, k in self.TABLE_PATHS
+                            if table["caption"].startswith(prefix)), None)
+                if key is None or not cells:
+                    continue
+                head = re.match(r"head (\d+)", table["note"])
+                exact = (cells[0]["output"] if key == "output" else
+                         cells[0]["head"][int(head.group(1)) - 1 if head else 0][key])
+                for r, row in enumerate(table["rows"]):
+                    for c, text in enumerate(row):
+                        self.tables_checked += 1
+                        if not agrees(text, exact[r][c]):
+                            self.fail("%s: cell %s, %s [%d][%d] shows %r, compute says %s" %
+                                      (label, view["cell"], table["caption"], r, c, text,
+                                       exact[r][c]))
+
+
+    def compare_chances(self, view, cells, label):
+        """The next word's chances: the likeliest words in compute's order, each chance to the
+        digits shown (a chosen word shown apart, after them, is not in compute's list)."""
+        if not cells or not view["tables"]:
+            self.fail("%s: cell %s shows no chances" % (label, view["cell"]))
+            return
+        table = view["tables"][0]
+        expected = cells[0]["next"]
+        for i, entry in enumerate(expected):
+            self.tables_checked += 1
+            if i >= len(table["labels"]) or table["labels"][i] != entry["word"]:
+                self.fail("%s: cell %s's chances: row %d is %r, compute's word %r" %
+                          (label, view["cell"], i, table["labels"][i:i + 1], entry["word"]))
+            elif not agrees(table["chances"][i], entry["prob"]):
+                self.fail("%s: cell %s's chance of %r shows %r, compute says %s" %
+                          (label, view["cell"], entry["word"], table["chances"][i],
+                           entry["prob"]))
 
 
 def network_requests(browser, page_url):
@@ -381,8 +449,9 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
         checker.fail("the page requested %s" % request)
     for error in console_errors(browser):
         checker.fail("console: " + error)
-    print("%s: %d values and %d claims compared in %d states (%d values by expression, "
-          "left to the claims)" % (name, checker.values_checked, checker.claims_checked,
+    print("%s: %d values, %d claims and %d table entries compared in %d states (%d values by "
+          "expression, left to the claims)" % (name, checker.values_checked,
+                                               checker.claims_checked, checker.tables_checked,
                                    1 + len(timings["what_ifs"]) + (1 if offered else 0),
                                    checker.values_by_expression))
     if bench:

@@ -287,7 +287,9 @@ class TestLessonHtml : public QObject {
                 }
                 QCOMPARE(shown, asked);
             }
-            figures += int(shown.size() - shown.count(QStringLiteral("matrices")));
+            // the matrices and the next word's chances are HTML, which the live page redraws
+            figures += int(shown.size() - shown.count(QStringLiteral("matrices")) -
+                           shown.count(QStringLiteral("next")));
         }
         QVERIFY(figures > 0);
         QCOMPARE(page[QStringLiteral("svg")].toInt(), figures);

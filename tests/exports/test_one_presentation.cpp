@@ -3,6 +3,7 @@
 // the lesson PDF (pdftotext) and the worksheet. They agree part for part: the same headings in
 // the same order, every number the prose shows to the digits it shows, the quizzes numbered
 // alike with their questions' words, and each exercise named after its section.
+#include "exports/html/html_escape.h"
 #include "exports/html/lesson_html.h"
 #include "exports/notebook/lesson_notebook.h"
 #include "exports/pdf/pdf_lesson.h"
@@ -177,16 +178,6 @@ QString pdfLayoutText(const QByteArray& pdf, const QTemporaryDir& dir, const QSt
                          {QStringLiteral("-layout"), path, QStringLiteral("-")});
 }
 
-// The texts of the page's drawn figures (SVG <text>), in order, one space apart.
-QString svgTexts(const QString& html) {
-    static const QRegularExpression text(QStringLiteral("<text[^>]*>([^<]*)</text>"));
-    QStringList texts;
-    for (const QRegularExpressionMatch& m : text.globalMatch(html)) {
-        texts << m.captured(1).trimmed();
-    }
-    return texts.join(u' ');
-}
-
 } // namespace
 } // namespace attnbook
 
@@ -264,9 +255,10 @@ class OnePresentationTest : public QObject {
                     QStringLiteral("%1: no view titled '%2'").arg(QLatin1String(reader), wrong)));
         }
         // The next word each transformer cell chose, marked as chosen where its chances are
-        // drawn: the word, its chance, then the mark, on the web page (the figure's texts in
-        // order) and on paper (a row of the PDF's laid-out text).
-        const QString figureTexts = svgTexts(QString::fromUtf8(html));
+        // shown: the word, its chance, then the mark, on the web page (a row of the `next`
+        // view's table, which the live page redraws) and on paper (a row of the PDF's laid-out
+        // text).
+        const QString pageHtml = QString::fromUtf8(html);
         const QString paperRows = pdfLayoutText(lessonPdf, dir, QStringLiteral("layout.pdf"));
         qsizetype webAt = 0;
         for (const QString& word : facts.chosenWords) {
@@ -274,7 +266,12 @@ class OnePresentationTest : public QObject {
                 QStringLiteral("(^|\\s)%1\\s+[0-9.]+\\s+◀ (chosen|greedy pick)")
                     .arg(QRegularExpression::escape(word)),
                 QRegularExpression::MultilineOption);
-            const QRegularExpressionMatch onWeb = marked.match(figureTexts, webAt);
+            const QRegularExpression markedRow(
+                QStringLiteral("<tr class=\"chosen[^\"]*\"><th scope=\"row\">%1</th>"
+                               "<td class=\"track\">[^\n]*<td class=\"chance\">[0-9.]+</td>"
+                               "<td class=\"mark\">(chosen|greedy pick)")
+                    .arg(QRegularExpression::escape(htmlPageText(word))));
+            const QRegularExpressionMatch onWeb = markedRow.match(pageHtml, webAt);
             QVERIFY2(onWeb.hasMatch(),
                      qPrintable(QStringLiteral("web page: '%1' is not the chosen word").arg(word)));
             webAt = onWeb.capturedEnd();

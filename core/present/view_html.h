@@ -1,0 +1,28 @@
+#pragma once
+// The views the web page redraws after a what-if, as HTML, without Qt (docs/web-page.md): an
+// attention cell's `matrices` tables and a transformer cell's `next` chances. The exported page
+// writes them, and the page's WebAssembly module writes them again after a what-if, so what a
+// reader sees follows the what-if with no rule written twice. Lesson text (token names,
+// labels) goes through htmlText (html_text.h).
+
+#include "core/present/attention_matrices.h"
+#include "core/present/next_words_view.h"
+
+#include <string>
+
+namespace attnbook {
+
+// A matrix as a <table> with its caption, row and column labels, and entries written as the
+// PDF writes them (a blocked share 0, a blocked score −∞, marked), at most its maxRows ×
+// maxColumns with the rest counted.
+std::string matrixTableHtml(const PresentedMatrix& table);
+
+// The body of the `matrices` view: the compact list (presentedMatrices) in its groups, and a
+// note when Q = K = V = X.
+std::string attentionMatricesHtml(const AttentionCellSpec& spec, const AttentionResult& result);
+
+// The body of the `next` view: its note, one row per word (the word, a bar as long as its
+// chance, the chance to 4 decimals, the mark of the chosen word), and the loss when given.
+std::string nextWordsHtml(const NextWordsView& view);
+
+} // namespace attnbook
