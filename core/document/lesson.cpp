@@ -189,13 +189,18 @@ std::optional<std::string> LessonResults::boundText(const Binding& binding) cons
 
 namespace {
 
+GradientCheck gradientCheckOf(const LessonCell& cell, const ComputePolicy& policy) {
+    return !policy.gradientCheck || policy.gradientCheck(cell) ? GradientCheck::Run
+                                                               : GradientCheck::Skip;
+}
+
 void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
                       AttentionEngine& engine, const ComputePolicy& policy,
                       LessonResults& results) {
     ComputedCell out{cell.id, cell.kind, false, {}, nullptr, {}, nullptr};
     auto result = std::make_shared<AttentionResult>();
     try {
-        engine.compute(spec.config, *result);
+        engine.compute(spec.config, *result, gradientCheckOf(cell, policy));
         const JsonRequest json = policy.json ? policy.json(cell, *result) : JsonRequest{};
         if (json.wanted) {
             out.json = attentionJson(cell.id, *result, json.only);
@@ -265,8 +270,8 @@ void computeTransformer(const LessonCell& cell, const TransformerCellSpec& spec,
             training = std::make_shared<const TrainingResult>(
                 trainTransformer(spec.config, *spec.training, engine.limits()));
         }
-        auto result = std::make_shared<TransformerResult>(
-            engine.compute(training ? training->weights : spec.config));
+        auto result = std::make_shared<TransformerResult>(engine.compute(
+            training ? training->weights : spec.config, gradientCheckOf(cell, policy)));
         result->training = training;
         if (training && !training->stopped.empty()) {
             const FilePosition at = transformerErrorPosition(cell, {"train", "", -1, -1});

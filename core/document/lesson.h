@@ -105,6 +105,10 @@ struct ComputePolicy {
     // An attention or transformer cell computed before, to take as it is instead of computing
     // it again (the what-if sweep changes one cell at a time); unset or nullptr: compute.
     std::function<const ComputedCell*(const LessonCell&)> reuse;
+    // Whether an attention or transformer cell's gradient check runs (attention.md,
+    // transformer.md: most of a small cell's time); unset: always. The live web page runs it
+    // only where its prose quotes the check (docs/web-page.md).
+    std::function<bool(const LessonCell&)> gradientCheck;
 };
 
 // Computes every cell that read without errors: the one implementation the command line, the

@@ -203,6 +203,13 @@ ComputePolicy LivePageSession::quotedJsonOnly() const {
         return request(cell.id);
     };
     policy.transformerJson = [request](const LessonCell& cell) { return request(cell.id); };
+    // The gradient check is most of a small cell's time, and the page shows it only where
+    // the prose quotes it.
+    policy.gradientCheck = [this](const LessonCell& cell) {
+        const auto found = quoted_.find(cell.id);
+        return found != quoted_.end() &&
+               (found->second->whole() || found->second->key("gradcheck") != nullptr);
+    };
     return policy;
 }
 

@@ -276,6 +276,24 @@ TEST_CASE("the live page redraws a transformer cell's chances, and a cell taking
     CHECK(html.find("chosen (greedy)", chosen) != std::string::npos);
 }
 
+TEST_CASE("a compute policy may leave the gradient check out, and nothing else changes") {
+    const Lesson lesson = parseLesson(test::kOneLayerTransformerLesson, "one.md");
+    AttentionEngine engine;
+    ComputePolicy without;
+    without.gradientCheck = [](const LessonCell&) { return false; };
+    const LessonResults checked = computeLesson(lesson, engine);
+    const LessonResults unchecked = computeLesson(lesson, engine, without);
+    const TransformerResult& a = *checked.cell("t")->transformer;
+    const TransformerResult& b = *unchecked.cell("t")->transformer;
+    CHECK(a.gradcheck.ran);
+    CHECK_FALSE(b.gradcheck.ran);
+    CHECK_EQ(b.gradcheck.forwardPasses, 0u);
+    // the forward pass, the gradients and the generation are the same to the last bit
+    CHECK(arma::approx_equal(a.probs, b.probs, "absdiff", 0.0));
+    CHECK(arma::approx_equal(a.grad.X0, b.grad.X0, "absdiff", 0.0));
+    CHECK_EQ(a.generation.steps.size(), b.generation.steps.size());
+}
+
 TEST_CASE("the live page refuses what a reader may not do and applies the rest") {
     const Opened o = open(kLesson);
     const LivePage page = ask(
