@@ -61,7 +61,9 @@ QString exportSummary(const ExportRequest& request, const RenderedExport& render
         // A page, not pages: what it holds, and where it opens.
         return tr("Web page: %1 · %2 · one offline file with its figures inside, for any "
                   "browser or a course site")
-            .arg(count(int(page->bytes.count("<svg ")), "figure", "figures"),
+            // every view of every cell: tables and bars (HTML the live page redraws) and the
+            // PDF's figures (SVG) alike
+            .arg(count(int(page->bytes.count("<figure class=\"view")), "figure", "figures"),
                  sizeText(page->bytes.size()));
     }
     if (const RenderedPart* lesson = rendered.part(QStringLiteral("lesson"))) {

@@ -81,8 +81,8 @@ bool readsAny(const Binding& binding, const std::vector<std::string>& cells) {
     });
 }
 
-// The views of an edited cell that follow the what-if: an attention cell's summary and
-// tables, a transformer cell's summary and chances. Their other views keep the lesson's
+// The views of an edited cell that follow the what-if: an attention cell's summary, tables,
+// heatmap and shares, a transformer cell's summary and chances. Their other views keep the lesson's
 // pictures for now: those are drawn with Qt (exports/paint), which the module cannot link.
 std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResults& results) {
     const ComputedCell* computed = results.cell(cell.id);
@@ -95,8 +95,15 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
     const AttentionCellSpec* attention = cell.attention();
     if (attention && computed->attention) {
         LiveCellViews out{cell.id, attentionSummaryText(*attention, *computed->attention), {}};
+        const AttentionResult& result = *computed->attention;
         if (shows(attention->views, "matrices")) {
-            out.views["matrices"] = attentionMatricesHtml(*attention, *computed->attention);
+            out.views["matrices"] = attentionMatricesHtml(*attention, result);
+        }
+        if (shows(attention->views, "heatmap")) {
+            out.views["heatmap"] = heatmapHtml(result);
+        }
+        if (shows(attention->views, "shares")) {
+            out.views["shares"] = sharesHtml(result, attention->config.focus);
         }
         return out;
     }

@@ -1,6 +1,9 @@
 #include "core/present/view_html.h"
 
 #include "core/math/number_format.h"
+#include "core/math/shares_shown.h"
+#include "core/math/worked_steps.h"
+#include "core/present/heat_colours.h"
 #include "core/present/html_text.h"
 
 #include <algorithm>
@@ -38,7 +41,101 @@ std::string entryCell(const PresentedMatrix& t, int r, int c, bool wholeTable) {
                : "<td>" + htmlText(text) + "</td>";
 }
 
+constexpr int kMaxHeadsShown = 4; // as the PDF (exports/paint/pdf_cells.cpp)
+
+std::string entryText(double value, int digits, bool whole) {
+    return whole ? readableNumber(value, digits) : fixedNumber(value, digits);
+}
+
+// One bar of a bars table: the label, a bar as long as `share` of the track, and the value.
+std::string barRow(const std::string& rowClass, const std::string& label, double share,
+                   const std::string& value, const std::string& mark) {
+    // A bar in percent of the track, to two decimals: the same length at any width.
+    const std::string percent = fixedNumber(100.0 * std::clamp(share, 0.0, 1.0), 2);
+    return "<tr class=\"" + rowClass + "\"><th scope=\"row\">" + htmlText(label) +
+           "</th><td class=\"track\"><span class=\"bar\" style=\"width: " + percent +
+           "%\"></span></td><td class=\"chance\">" + htmlText(value) + "</td><td class=\"mark\">" +
+           htmlText(mark) + "</td></tr>\n";
+}
+
+std::string headHeatmap(const AttentionResult& r, int head) {
+    const HeadResult& h = r.head[size_t(head)];
+    const int n = std::min(r.n, 24);
+    const int m = std::min(r.m, 24);
+    const int digits = m <= 8 ? 4 : 2;
+    const bool wholeGrid = allWhole(h.weightsT.memptr(), h.weightsT.n_elem);
+    const bool showValues = m <= 14;
+    std::string html = "<table class=\"heatmap\">\n<caption>" +
+                       htmlText(r.h > 1 ? "Shares, head " + std::to_string(head + 1) : "Shares") +
+                       " <span class=\"note\">row reads column</span></caption>\n"
+                       "<thead><tr><td></td>";
+    for (int j = 0; j < m; ++j) {
+        html += "<th scope=\"col\">" + htmlText(keyLabel(r, j)) + "</th>";
+    }
+    html += "</tr></thead>\n<tbody>\n";
+    for (int i = 0; i < n; ++i) {
+        html += "<tr><th scope=\"row\">" + htmlText(queryLabel(r, i)) + "</th>";
+        for (int j = 0; j < m; ++j) {
+            if (h.blocked(arma::uword(i), arma::uword(j))) {
+                html += "<td class=\"blocked\" title=\"blocked by the mask\"></td>";
+                continue;
+            }
+            const double w = h.weight(arma::uword(i), arma::uword(j));
+            const Rgb background = shareColour(std::isfinite(w) ? w : 0.0);
+            const std::string value = entryText(w, digits, wholeGrid);
+            html += "<td style=\"background: " + cssColour(background) +
+                    "; color: " + cssColour(textOn(background)) + "\"" +
+                    (showValues ? ">" + htmlText(value) : " title=\"" + htmlText(value) + "\">") +
+                    "</td>";
+        }
+        html += "</tr>\n";
+    }
+    return html + "</tbody>\n</table>\n";
+}
+
+std::string headShares(const AttentionResult& r, int head, int row) {
+    const HeadResult& h = r.head[size_t(head)];
+    const std::vector<int> keys = sharesShown(r, row);
+    std::string note = r.h > 1 ? "head " + std::to_string(head + 1) : "";
+    if (int(keys.size()) < r.m) {
+        note += (note.empty() ? "" : " · ") + std::string("the ") + std::to_string(keys.size()) +
+                " largest of " + std::to_string(r.m) + " shares";
+    }
+    const bool wholeBars = allWhole(h.weightsT.colptr(arma::uword(row)), h.weightsT.n_rows);
+    std::string html =
+        "<table class=\"bars\">\n<caption>" +
+        htmlText("Shares of " + queryLabel(r, row) + " (row " + std::to_string(row + 1) + ")") +
+        (note.empty() ? "" : " <span class=\"note\">" + htmlText(note) + "</span>") +
+        "</caption>\n<tbody>\n";
+    for (const int j : keys) {
+        if (h.blocked(arma::uword(row), arma::uword(j))) {
+            html += barRow("word blocked", keyLabel(r, j), 0.0, "blocked", "");
+            continue;
+        }
+        const double share = h.weight(arma::uword(row), arma::uword(j));
+        html += barRow("word", keyLabel(r, j), share, entryText(share, 4, wholeBars), "");
+    }
+    return html + "</tbody>\n</table>\n";
+}
+
 } // namespace
+
+std::string heatmapHtml(const AttentionResult& r) {
+    std::string html = "<div class=\"matrix-group\">\n";
+    for (int head = 0; head < std::min(r.h, kMaxHeadsShown); ++head) {
+        html += headHeatmap(r, head);
+    }
+    return html + "</div>\n";
+}
+
+std::string sharesHtml(const AttentionResult& r, int focus) {
+    focus = std::clamp(focus, 0, std::max(0, r.n - 1));
+    std::string html = "<div class=\"matrix-group\">\n";
+    for (int head = 0; head < std::min(r.h, kMaxHeadsShown) && r.n > 0; ++head) {
+        html += headShares(r, head, focus);
+    }
+    return html + "</div>\n";
+}
 
 std::string matrixTableHtml(const PresentedMatrix& t) {
     const int rows = int(t.values.n_rows);
@@ -96,17 +193,11 @@ std::string attentionMatricesHtml(const AttentionCellSpec& spec, const Attention
 
 std::string nextWordsHtml(const NextWordsView& view) {
     std::string html = "<p class=\"view-note\">" + htmlText(view.note) + "</p>\n";
-    html += "<table class=\"chances\">\n<thead><tr><th scope=\"col\">word</th>"
+    html += "<table class=\"bars chances\">\n<thead><tr><th scope=\"col\">word</th>"
             "<th scope=\"col\" colspan=\"2\">chance</th><td></td></tr></thead>\n<tbody>\n";
     for (const NextWordBar& bar : view.bars) {
-        // A bar in percent of the track, to two decimals: the same length at any width.
-        const std::string percent = fixedNumber(100.0 * std::clamp(bar.share, 0.0, 1.0), 2);
-        html += std::string(bar.chosen ? "<tr class=\"chosen" : "<tr class=\"word") +
-                (bar.extra ? " apart" : "") + "\"><th scope=\"row\">" + htmlText(bar.word) +
-                "</th><td class=\"track\"><span class=\"bar\" style=\"width: " + percent +
-                "%\"></span></td><td class=\"chance\">" + htmlText(fixedNumber(bar.share, 4)) +
-                "</td><td class=\"mark\">" + (bar.chosen ? htmlText(view.mark) : "") +
-                "</td></tr>\n";
+        html += barRow(std::string(bar.chosen ? "chosen" : "word") + (bar.extra ? " apart" : ""),
+                       bar.word, bar.share, fixedNumber(bar.share, 4), bar.chosen ? view.mark : "");
     }
     html += "</tbody>\n</table>\n";
     if (view.loss) {

@@ -21,6 +21,15 @@ std::string matrixTableHtml(const PresentedMatrix& table);
 // note when Q = K = V = X.
 std::string attentionMatricesHtml(const AttentionCellSpec& spec, const AttentionResult& result);
 
+// The body of the `heatmap` view: each shown head's shares (at most four heads, the first 24
+// rows and columns) as a table whose entries are coloured as the PDF colours them
+// (heat_colours.h), with their values where they fit (14 keys at most), masked ones marked.
+std::string heatmapHtml(const AttentionResult& result);
+
+// The body of the `shares` view: the shares query row `focus` gives each key (the keys the
+// window shows, shares_shown.h), as bars with their values, one table per shown head.
+std::string sharesHtml(const AttentionResult& result, int focus);
+
 // The body of the `next` view: its note, one row per word (the word, a bar as long as its
 // chance, the chance to 4 decimals, the mark of the chosen word), and the loss when given.
 std::string nextWordsHtml(const NextWordsView& view);

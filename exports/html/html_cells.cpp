@@ -70,9 +70,17 @@ QString attentionCellHtml(const std::string& id, const AttentionCellSpec& spec,
     // shows none, as in the window.
     const std::vector<std::string>& views = spec.views;
     for (const std::string& view : views) {
+        // The views the live page redraws after a what-if are HTML from the core
+        // (core/present/view_html.h); the others the PDF's figures.
         if (view == "matrices") {
             html += viewHtml(QStringLiteral("matrices"), QStringLiteral("Matrices"),
                              qs(attentionMatricesHtml(spec, r)));
+            continue;
+        }
+        if (view == "heatmap" || view == "shares") {
+            html +=
+                viewHtml(qs(view), qs(viewTitle(view)),
+                         qs(view == "heatmap" ? heatmapHtml(r) : sharesHtml(r, spec.config.focus)));
             continue;
         }
         for (const PdfBoxPtr& box : attentionViewBoxes(spec, r, {view}, spec.config.focus, area)) {

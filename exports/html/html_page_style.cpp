@@ -116,22 +116,38 @@ table.matrix tbody tr:last-child td { border-bottom: 1px solid var(--ink); }
 table.matrix td.blocked { background: var(--blocked); color: var(--muted); }
 table.matrix .more { color: var(--muted); text-align: center; }
 .view-note { font-family: var(--sans); font-size: 0.8125rem; font-style: italic; color: var(--muted); }
-/* The next word's chances: a word, a bar as long as its chance, the chance, the pick. */
-table.chances { font-family: var(--sans); font-size: 0.8125rem; border-collapse: collapse;
+/* Bars: a query's shares of each key, the next word's chances: a label, a bar as long as its
+   share, the share, and (for the chances) the pick. */
+table.bars { font-family: var(--sans); font-size: 0.8125rem; border-collapse: collapse;
   width: 100%; max-width: 36rem; }
-table.chances th, table.chances td { padding: 0.1rem 0.4rem; border: 0; }
-table.chances thead th { color: var(--muted); font-weight: normal; text-align: left; }
-table.chances tbody th { text-align: right; font-weight: normal; white-space: nowrap;
+table.bars caption { caption-side: top; text-align: left; font-weight: bold; padding: 0 0 0.3rem; }
+table.bars caption .note { font-weight: normal; color: var(--muted); margin-left: 0.3rem; }
+table.bars th, table.bars td { padding: 0.1rem 0.4rem; border: 0; }
+table.bars thead th { color: var(--muted); font-weight: normal; text-align: left; }
+table.bars tbody th { text-align: right; font-weight: normal; white-space: nowrap;
   max-width: 8rem; overflow: hidden; text-overflow: ellipsis; }
-table.chances td.track { width: 60%; min-width: 5rem;
+table.bars td.track { width: 60%; min-width: 5rem;
   background: linear-gradient(var(--faint), var(--faint)) no-repeat left center / 100% 0.7rem; }
-table.chances .bar { display: block; height: 0.7rem; background: var(--accent); opacity: 0.45;
+table.bars .bar { display: block; height: 0.7rem; background: var(--accent); opacity: 0.45;
   border-radius: 2px; min-width: 1px; }
-table.chances td.chance { text-align: right; font-variant-numeric: tabular-nums; }
-table.chances td.mark { color: var(--accent); font-weight: bold; white-space: nowrap; }
-table.chances tr.chosen th { color: var(--accent); font-weight: bold; }
-table.chances tr.chosen .bar { opacity: 1; }
-table.chances tr.apart th, table.chances tr.apart td { border-top: 1px dashed var(--rule); }
+table.bars td.chance { text-align: right; font-variant-numeric: tabular-nums; }
+table.bars td.mark { color: var(--accent); font-weight: bold; white-space: nowrap; }
+table.bars tr.chosen th { color: var(--accent); font-weight: bold; }
+table.bars tr.chosen .bar { opacity: 1; }
+table.bars tr.apart th, table.bars tr.apart td { border-top: 1px dashed var(--rule); }
+table.bars tr.blocked td.chance { color: var(--muted); }
+/* The shares as a grid of coloured squares (core/present/heat_colours.h), on white as on paper. */
+table.heatmap { font-family: var(--sans); font-size: 0.75rem; border-collapse: collapse;
+  background: #ffffff; color: #1b1f24; }
+table.heatmap caption { caption-side: top; text-align: left; font-weight: bold;
+  padding: 0 0 0.3rem; color: var(--ink); }
+table.heatmap caption .note { font-weight: normal; color: var(--muted); margin-left: 0.3rem; }
+table.heatmap th { color: #5c636e; font-weight: normal; padding: 0.1rem 0.3rem; border: 0; }
+table.heatmap tbody th { text-align: right; }
+table.heatmap td { min-width: 2.6rem; height: 1.6rem; text-align: center; padding: 0 0.2rem;
+  border: 1px solid #ffffff; font-variant-numeric: tabular-nums; }
+table.heatmap td.blocked { background: repeating-linear-gradient(45deg, #e2e2e6 0 3px,
+  #ffffff 3px 6px); }
 )CSS");
 }
 

@@ -212,7 +212,8 @@ TEST_CASE("the live page redraws an edited cell's tables and summary, and only t
     CHECK_EQ(c.cellId, "c");
     CHECK_EQ(c.summary, "tokens red, blue · width 2 · 1 head · scores ÷ √2 · causal mask");
     REQUIRE_EQ(c.views.count("matrices"), 1u);
-    CHECK_EQ(c.views.count("heatmap"), 0u); // a picture: the page dims the lesson's
+    REQUIRE_EQ(c.views.count("heatmap"), 1u);
+    CHECK_EQ(c.views.count("shares"), 0u); // not among the cell's views
     const std::string& html = c.views.at("matrices");
     // red may not look at blue: its score −∞ and its share 0, both marked; blue shares
     // 1/(1+e^{1/√2}) with red and the rest with itself
@@ -224,6 +225,14 @@ TEST_CASE("the live page redraws an edited cell's tables and summary, and only t
                                                    {fourDecimals(1 / (1 + std::exp(kScaled))),
                                                     fourDecimals(1 / (1 + std::exp(-kScaled)))}});
     CHECK(html.find("<caption>X <span class=\"note\">token vectors</span>") != std::string::npos);
+    // the heatmap: the same shares, coloured, the blocked square marked and empty
+    const std::string& heatmap = c.views.at("heatmap");
+    CHECK(heatmap.find(">1.0000</td><td class=\"blocked\" title=\"blocked by the mask\"></td>") !=
+          std::string::npos);
+    CHECK(heatmap.find(">" + fourDecimals(1 / (1 + std::exp(-kScaled))) + "</td>") !=
+          std::string::npos);
+    CHECK(heatmap.find("style=\"background: #08306b; color: #fafafc\">1.0000") !=
+          std::string::npos); // all of it: the palette's deepest blue, white digits
     CHECK(html.find("Q = K = V = X here") != std::string::npos);
     const Json json = livePageJson(page);
     const Json* cellJson = json.find("cells") ? json.find("cells")->find("c") : nullptr;

@@ -146,7 +146,8 @@ class Page:
             f => f.dataset.cell),
           notes: [...document.querySelectorAll('#live-notes li')].map(e => e.textContent),
           tables: [...document.querySelectorAll(
-            'section.cell figure[data-view=matrices], section.cell figure[data-view=next]')].map(
+            'section.cell figure[data-view=matrices], section.cell figure[data-view=next], ' +
+            'section.cell figure[data-view=heatmap]')].map(
             f => ({cell: f.closest('section').id.replace(/^cell-/, ''), view: f.dataset.view,
                    stale: f.classList.contains('stale'),
                    tables: [...f.querySelectorAll('table')].map(t => ({
@@ -330,7 +331,7 @@ class Checker:
     # output, entry by entry as far as the table shows them. An edited cell's tables must follow
     # (not be dimmed), since the core redraws them.
     TABLE_PATHS = (("A = softmax(S)", "weights"), ("S = Q Kᵀ · s", "scores"),
-                   ("Y", "output"), ("Output", "output"))
+                   ("Y", "output"), ("Output", "output"), ("Shares", "weights"))
 
     def compare_tables(self, shown, expected, label):
         for view in shown["tables"]:
@@ -347,11 +348,13 @@ class Checker:
                             if table["caption"].startswith(prefix)), None)
                 if key is None or not cells:
                     continue
-                head = re.match(r"head (\d+)", table["note"])
+                head = re.search(r"head (\d+)", table["caption"] + " " + table["note"])
                 exact = (cells[0]["output"] if key == "output" else
                          cells[0]["head"][int(head.group(1)) - 1 if head else 0][key])
                 for r, row in enumerate(table["rows"]):
                     for c, text in enumerate(row):
+                        if text == "" and view["view"] == "heatmap":
+                            continue  # a masked square, or one too small for its value
                         self.tables_checked += 1
                         if not agrees(text, exact[r][c]):
                             self.fail("%s: cell %s, %s [%d][%d] shows %r, compute says %s" %
