@@ -12,6 +12,13 @@ if(ATTNBOOK_WEB)
   include(ExternalProject)
   # Debian's emscripten runs /usr/bin/node, which must find node-acorn there.
   set(web_env ${CMAKE_COMMAND} -E env NODE_PATH=/usr/share/nodejs)
+  # emcc puts ccache before each clang it runs (its COMPILER_WRAPPER setting), so a second
+  # clone builds the module from the cache as it builds the native objects (CCACHE_BASEDIR,
+  # which scripts/setup.sh sets, makes the paths relative).
+  find_program(ATTNBOOK_CCACHE ccache)
+  if(ATTNBOOK_CCACHE)
+    list(APPEND web_env EM_COMPILER_WRAPPER=${ATTNBOOK_CCACHE})
+  endif()
   ExternalProject_Add(attnbook_web
     SOURCE_DIR ${PROJECT_SOURCE_DIR}/web
     BINARY_DIR ${PROJECT_BINARY_DIR}/web
