@@ -82,8 +82,9 @@ bool readsAny(const Binding& binding, const std::vector<std::string>& cells) {
 }
 
 // The views of an edited cell that follow the what-if: an attention cell's summary, tables,
-// heatmap and shares, a transformer cell's summary and chances. Their other views keep the lesson's
-// pictures for now: those are drawn with Qt (exports/paint), which the module cannot link.
+// heatmap, shares, worked arithmetic and trace, a transformer cell's summary and chances. Their
+// other views keep the lesson's pictures for now: those are drawn with Qt (exports/paint), which
+// the module cannot link.
 std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResults& results) {
     const ComputedCell* computed = results.cell(cell.id);
     if (!computed || !computed->ok) {
@@ -102,8 +103,15 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
         if (shows(attention->views, "heatmap")) {
             out.views["heatmap"] = heatmapHtml(result);
         }
+        const int focus = attention->config.focus;
         if (shows(attention->views, "shares")) {
-            out.views["shares"] = sharesHtml(result, attention->config.focus);
+            out.views["shares"] = sharesHtml(result, focus);
+        }
+        if (shows(attention->views, "arithmetic")) {
+            out.views["arithmetic"] = arithmeticHtml(result, focus);
+        }
+        if (shows(attention->views, "trace")) {
+            out.views["trace"] = traceHtml(result, focus);
         }
         return out;
     }

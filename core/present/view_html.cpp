@@ -118,7 +118,59 @@ std::string headShares(const AttentionResult& r, int head, int row) {
     return html + "</tbody>\n</table>\n";
 }
 
+constexpr size_t kMaxLinesPerStep = 16; // as the PDF
+
+// At most kMaxLinesPerStep lines as list items, then how many more there are.
+std::string listedLines(const std::vector<std::string>& lines) {
+    std::string html;
+    const size_t shown = std::min(lines.size(), kMaxLinesPerStep);
+    for (size_t i = 0; i < shown; ++i) {
+        html += "<li>" + htmlText(lines[i]) + "</li>";
+    }
+    if (shown < lines.size()) {
+        html += "<li class=\"more\">… " + std::to_string(lines.size() - shown) + " more lines</li>";
+    }
+    return html;
+}
+
 } // namespace
+
+std::string arithmeticHtml(const AttentionResult& r, int focus) {
+    focus = std::clamp(focus, 0, std::max(0, r.n - 1));
+    std::string html;
+    for (int head = 0; head < std::min(r.h, kMaxHeadsShown) && r.n > 0; ++head) {
+        html +=
+            "<p class=\"view-note\">" +
+            htmlText((r.h > 1 ? "Head " + std::to_string(head + 1) + ", " : std::string()) +
+                     "query " + queryLabel(r, focus) + " (row " + std::to_string(focus + 1) + ")") +
+            "</p>\n";
+        int counter = 0; // the lines are numbered on through the steps, as the PDF numbers them
+        for (const WorkedSection& section : workedArithmetic(r, head, focus)) {
+            html += "<div class=\"worked\"><p class=\"worked-title\">" + htmlText(section.title) +
+                    "</p><ol start=\"" + std::to_string(counter + 1) + "\">" +
+                    listedLines(section.lines) + "</ol></div>\n";
+            counter += int(std::min(section.lines.size(), kMaxLinesPerStep));
+        }
+    }
+    return html;
+}
+
+std::string traceHtml(const AttentionResult& r, int focus) {
+    focus = std::clamp(focus, 0, std::max(0, r.n - 1));
+    std::string html;
+    for (int head = 0; head < std::min(r.h, kMaxHeadsShown) && r.n > 0; ++head) {
+        if (r.h > 1) {
+            html += "<p class=\"view-note\">Head " + std::to_string(head + 1) + "</p>\n";
+        }
+        html += "<table class=\"trace\">\n<tbody>\n";
+        for (const TraceStep& step : traceSteps(r, head, focus)) {
+            html += "<tr><th scope=\"row\">" + htmlText(step.title) + "</th><td><ul>" +
+                    listedLines(step.lines) + "</ul></td></tr>\n";
+        }
+        html += "</tbody>\n</table>\n";
+    }
+    return html;
+}
 
 std::string heatmapHtml(const AttentionResult& r) {
     std::string html = "<div class=\"matrix-group\">\n";

@@ -30,6 +30,15 @@ std::string heatmapHtml(const AttentionResult& result);
 // window shows, shares_shown.h), as bars with their values, one table per shown head.
 std::string sharesHtml(const AttentionResult& result, int focus);
 
+// The body of the `arithmetic` view: for query row `focus` of each shown head, the four steps
+// (workedArithmetic: compare, scale, softmax, combine) with their lines numbered on through the
+// steps, at most 16 lines a step.
+std::string arithmeticHtml(const AttentionResult& result, int focus);
+
+// The body of the `trace` view: the same computation as eight titled steps (traceSteps) for
+// each shown head, at most 16 lines a step.
+std::string traceHtml(const AttentionResult& result, int focus);
+
 // The body of the `next` view: its note, one row per word (the word, a bar as long as its
 // chance, the chance to 4 decimals, the mark of the chosen word), and the loss when given.
 std::string nextWordsHtml(const NextWordsView& view);

@@ -77,10 +77,21 @@ QString attentionCellHtml(const std::string& id, const AttentionCellSpec& spec,
                              qs(attentionMatricesHtml(spec, r)));
             continue;
         }
+        const int focus = spec.config.focus;
         if (view == "heatmap" || view == "shares") {
-            html +=
-                viewHtml(qs(view), qs(viewTitle(view)),
-                         qs(view == "heatmap" ? heatmapHtml(r) : sharesHtml(r, spec.config.focus)));
+            html += viewHtml(qs(view), qs(viewTitle(view)),
+                             qs(view == "heatmap" ? heatmapHtml(r) : sharesHtml(r, focus)));
+            continue;
+        }
+        // Titled as the PDF titles them.
+        if (view == "arithmetic") {
+            html += viewHtml(qs(view), qs(viewTitle(view)) + QStringLiteral(", worked out"),
+                             qs(arithmeticHtml(r, focus)));
+            continue;
+        }
+        if (view == "trace") {
+            html += viewHtml(qs(view), qs(viewTitle(view)) + QStringLiteral(", step by step"),
+                             qs(traceHtml(r, focus)));
             continue;
         }
         for (const PdfBoxPtr& box : attentionViewBoxes(spec, r, {view}, spec.config.focus, area)) {

@@ -136,6 +136,19 @@ table.bars tr.chosen th { color: var(--accent); font-weight: bold; }
 table.bars tr.chosen .bar { opacity: 1; }
 table.bars tr.apart th, table.bars tr.apart td { border-top: 1px dashed var(--rule); }
 table.bars tr.blocked td.chance { color: var(--muted); }
+/* The worked arithmetic and the trace: formulas as text, the lines numbered or listed. */
+.worked { font-family: var(--sans); font-size: 0.8125rem; margin: 0 0 0.5rem; }
+.worked-title { font-weight: bold; margin: 0.4rem 0 0.1rem; }
+.worked ol { margin: 0; padding-left: 2.5rem; }
+.worked li, table.trace li { overflow-wrap: anywhere; }
+.worked li::marker { color: var(--muted); }
+li.more { color: var(--muted); list-style: none; }
+table.trace { font-family: var(--sans); font-size: 0.8125rem; border-collapse: collapse;
+  margin: 0 0 0.8rem; }
+table.trace th { text-align: left; vertical-align: top; white-space: nowrap; border: 0;
+  padding: 0.2rem 0.8rem 0.2rem 0; }
+table.trace td { border: 0; padding: 0.2rem 0; }
+table.trace ul { list-style: none; margin: 0; padding: 0; }
 /* The shares as a grid of coloured squares (core/present/heat_colours.h), on white as on paper. */
 table.heatmap { font-family: var(--sans); font-size: 0.75rem; border-collapse: collapse;
   background: #ffffff; color: #1b1f24; }

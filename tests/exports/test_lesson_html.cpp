@@ -289,7 +289,8 @@ class TestLessonHtml : public QObject {
             }
             // the views the live page redraws are HTML (core/present/view_html.h)
             QStringList drawn = shown;
-            for (const char* html : {"matrices", "heatmap", "shares", "next"}) {
+            for (const char* html :
+                 {"matrices", "heatmap", "shares", "arithmetic", "trace", "next"}) {
                 drawn.removeAll(QString::fromLatin1(html));
             }
             figures += int(drawn.size());
@@ -386,7 +387,7 @@ class TestLessonHtml : public QObject {
     void controlCharactersInFiguresKeepThePageValid() {
         const char* lesson = "# Controls\n\n```attention c\ntokens: [\"a\\x01b\", \"c\\x1bd\"]\n"
                              "vocab: {\"a\\x01b\": [1, 0], \"c\\x1bd\": [0, 1]}\n"
-                             "views: [arithmetic, heatmap, matrices]\n```\n";
+                             "views: [gradients, heatmap, matrices]\n```\n";
         const Exported e = exportPage(lesson, "controls.md");
         QVERIFY(!hasErrors(e.lesson.diagnostics));
         QVERIFY(e.page.contains("<svg"));
