@@ -5,8 +5,11 @@
 //
 //   attnbook_add_file(PATH, BYTES, SIZE)  a {file: PATH} the lesson reads, before opening it
 //   attnbook_open(MARKDOWN, PATH)         reads and computes the lesson: "" or its errors
-//   attnbook_live(WORDS)                  WORDS: a JSON array of `compute --set` words; the
-//                                         answer of livePage (core/live/live_page.h) as JSON
+//   attnbook_live(WORDS, LATER)           WORDS: a JSON array of `compute --set` words; the
+//                                         answer of livePage (core/live/live_page.h) as JSON;
+//                                         LATER 1: the gradient checks left for a second call
+//                                         (LiveChecks::Later), which the page makes after
+//                                         showing the first answer
 //
 // The strings returned stay valid until the next call.
 #include "core/document/data_files.h"
@@ -81,14 +84,16 @@ EMSCRIPTEN_KEEPALIVE const char* attnbook_open(const char* markdown, const char*
     return s.answer.c_str();
 }
 
-EMSCRIPTEN_KEEPALIVE const char* attnbook_live(const char* wordsJson) {
+EMSCRIPTEN_KEEPALIVE const char* attnbook_live(const char* wordsJson, int later) {
     ModuleState& s = state();
     if (!s.session) {
         s.answer = "{\"error\": \"no lesson is open\"}";
         return s.answer.c_str();
     }
     try {
-        s.answer = livePageJson(s.session->answer(wordsOf(wordsJson))).dump();
+        s.answer = livePageJson(s.session->answer(wordsOf(wordsJson),
+                                                  later ? LiveChecks::Later : LiveChecks::Now))
+                       .dump();
     } catch (const std::exception& e) {
         s.answer = "{\"error\": \"the core failed\"}";
     }

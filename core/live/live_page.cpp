@@ -1,5 +1,6 @@
 #include "core/live/live_page.h"
 
+#include "core/document/cell_reread.h"
 #include "core/document/result_json.h"
 #include "core/live/reader_what_ifs.h"
 #include "core/live/what_if.h"
@@ -51,13 +52,14 @@ std::vector<ParsedWhatIf> readersWhatIfs(const Lesson& lesson,
 // ("--set ID.KEY: error: ...") is refused with it and the rest tried again.
 WhatIf applyAccepted(const Lesson& lesson, const LessonResults& lessonResults,
                      std::vector<ParsedWhatIf>& sets, std::vector<RefusedWhatIf>& refused,
-                     AttentionEngine& engine, const ComputePolicy& policy) {
+                     AttentionEngine& engine, const ComputePolicy& policy,
+                     const CellRereader* rereader) {
     for (;;) {
         std::vector<SetOption> options;
         for (const ParsedWhatIf& s : sets) {
             options.push_back(s.set);
         }
-        WhatIf whatIf = applyWhatIf(lesson, options, engine, &lessonResults, policy);
+        WhatIf whatIf = applyWhatIf(lesson, options, engine, &lessonResults, policy, rereader);
         if (whatIf.errors.empty() || sets.empty()) {
             return whatIf;
         }
@@ -73,6 +75,15 @@ WhatIf applyAccepted(const Lesson& lesson, const LessonResults& lessonResults,
             {culprit->words, first.starts_with(prefix) ? first.substr(prefix.size()) : first});
         sets.erase(culprit);
     }
+}
+
+// Whether the binding reads the gradient check (ID.gradcheck…) of one of `cells`.
+bool readsCheckOf(const Binding& binding, const std::vector<std::string>& cells) {
+    return std::any_of(binding.paths.begin(), binding.paths.end(), [&](const BindingPath& p) {
+        const auto* key = p.steps.empty() ? nullptr : std::get_if<std::string>(&p.steps.front());
+        return key && *key == "gradcheck" &&
+               std::find(cells.begin(), cells.end(), p.cellId) != cells.end();
+    });
 }
 
 bool readsAny(const Binding& binding, const std::vector<std::string>& cells) {
@@ -131,13 +142,17 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
 
 LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
                   const std::vector<std::string>& setWords, AttentionEngine& engine,
-                  const ComputePolicy& policy) {
+                  const ComputePolicy& policy, LiveChecks checks, const CellRereader* rereader) {
     LivePage page;
     std::vector<ParsedWhatIf> sets = readersWhatIfs(lesson, setWords, page.refused);
+    ComputePolicy computing = policy;
+    if (checks == LiveChecks::Later) {
+        computing.gradientCheck = [](const LessonCell&) { return false; };
+    }
     // No what-if to apply: the lesson as it is, read and computed already.
-    const WhatIf whatIf =
-        sets.empty() ? WhatIf{}
-                     : applyAccepted(lesson, lessonResults, sets, page.refused, engine, policy);
+    const WhatIf whatIf = sets.empty() ? WhatIf{}
+                                       : applyAccepted(lesson, lessonResults, sets, page.refused,
+                                                       engine, computing, rereader);
     for (const ParsedWhatIf& s : sets) {
         page.applied.push_back(s.words);
         if (std::find(page.editedCells.begin(), page.editedCells.end(), s.set.cellId) ==
@@ -148,11 +163,15 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
     const LessonResults& results = sets.empty() ? lessonResults : whatIf.results;
     // Every cell the what-ifs computed again (an edited one, or one taking an edited cell's
     // model): the ones left alone share the lesson's result.
+    std::vector<std::string> computedAgain;
     for (const ComputedCell& computed : results.cells) {
         const ComputedCell* before = lessonResults.cell(computed.id);
         const bool again = !sets.empty() && (!before || before->attention != computed.attention ||
                                              before->transformer != computed.transformer);
         const LessonCell* cell = whatIf.lesson.cell(computed.id);
+        if (again) {
+            computedAgain.push_back(computed.id);
+        }
         if (again && cell) {
             if (std::optional<LiveCellViews> views = liveViews(*cell, results)) {
                 page.cells.push_back(std::move(*views));
@@ -161,8 +180,18 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
     }
     const NumberedProse prose =
         numberedProsePieces(sets.empty() ? lesson.document : whatIf.lesson.document);
+    // Later: what reads a check of a cell computed again without it waits for it.
+    const auto waits = [&](const Binding& binding) {
+        return checks == LiveChecks::Later && readsCheckOf(binding, computedAgain);
+    };
     for (const NumberedBinding& numbered : prose.values) {
         const Binding& binding = *numbered.binding;
+        if (waits(binding)) {
+            page.pendingValues.push_back(int(page.values.size()));
+            page.values.emplace_back("…");
+            page.valueNotes.emplace_back("the gradient check is running");
+            continue;
+        }
         const BindingValue value = results.value(binding);
         if (value.value) {
             page.values.push_back(formatBoundValue(*value.value, binding.digits));
@@ -175,6 +204,11 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
     }
     for (const NumberedBinding& numbered : prose.claims) {
         const Binding& claim = *numbered.binding;
+        if (waits(claim)) {
+            page.pendingClaims.push_back(int(page.falseClaims.size()));
+            page.falseClaims.emplace_back();
+            continue;
+        }
         const ClaimVerdict verdict = evaluateClaim(claim, results.lookup());
         if (verdict.holds) {
             page.falseClaims.emplace_back();
@@ -206,7 +240,10 @@ LivePageSession::LivePageSession(Lesson lesson)
         }
     }
     results_ = computeLesson(lesson_, *engine_, quotedJsonOnly());
+    rereader_ = std::make_unique<CellRereader>(lesson_);
 }
+
+LivePageSession::~LivePageSession() = default;
 
 ComputePolicy LivePageSession::quotedJsonOnly() const {
     const auto request = [this](const std::string& id) -> JsonRequest {
@@ -228,19 +265,22 @@ ComputePolicy LivePageSession::quotedJsonOnly() const {
     return policy;
 }
 
-const LivePage& LivePageSession::answer(const std::vector<std::string>& setWords) {
+const LivePage& LivePageSession::answer(const std::vector<std::string>& setWords,
+                                        LiveChecks checks) {
     constexpr size_t kKept = 16;
-    for (auto& [words, page] : recent_) {
-        if (words == setWords) {
-            return page;
+    for (const Kept& kept : recent_) {
+        // A complete answer serves both kinds of question.
+        if (kept.words == setWords && (kept.checks == checks || kept.page.complete())) {
+            return kept.page;
         }
     }
     if (recent_.size() == kKept) {
         recent_.erase(recent_.begin());
     }
-    recent_.emplace_back(setWords,
-                         livePage(lesson_, results_, setWords, *engine_, quotedJsonOnly()));
-    return recent_.back().second;
+    recent_.push_back({setWords, checks,
+                       livePage(lesson_, results_, setWords, *engine_, quotedJsonOnly(), checks,
+                                rereader_.get())});
+    return recent_.back().page;
 }
 
 Json livePageJson(const LivePage& page) {
@@ -277,6 +317,16 @@ Json livePageJson(const LivePage& page) {
         cells.set(cell.cellId, std::move(entry));
     }
     out.set("cells", std::move(cells));
+    out.set("complete", page.complete());
+    const auto numbers = [](const std::vector<int>& list) {
+        Json::Array out;
+        for (const int i : list) {
+            out.push_back(Json(i));
+        }
+        return Json(std::move(out));
+    };
+    out.set("pendingValues", numbers(page.pendingValues));
+    out.set("pendingClaims", numbers(page.pendingClaims));
     return out;
 }
 

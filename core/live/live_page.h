@@ -18,6 +18,7 @@
 namespace attnbook {
 
 class AttentionEngine;
+class CellRereader;
 class JsonSelection;
 
 // A what-if the page did not apply, and why (it is ignored, and the page says so).
@@ -36,6 +37,11 @@ struct LiveCellViews {
     std::map<std::string, std::string> views; // view name → its HTML
 };
 
+// When a recomputed cell's gradient check runs (attention.md, transformer.md): with the rest
+// (Now), or after the page has shown the rest (Later). The check is most of a small transformer
+// cell's time, and only the sentences that quote it wait for it.
+enum class LiveChecks { Now, Later };
+
 struct LivePage {
     std::vector<std::string> applied; // the words applied, in order
     std::vector<RefusedWhatIf> refused;
@@ -49,15 +55,22 @@ struct LivePage {
     // For each cell the what-ifs computed again (edited, or taking an edited cell's model) that
     // has views to redraw.
     std::vector<LiveCellViews> cells;
+    // LiveChecks::Later: the values ("…") and claims (unmarked) that read a gradient check
+    // still to run; the page asks again with LiveChecks::Now for them. Empty: complete.
+    std::vector<int> pendingValues;
+    std::vector<int> pendingClaims;
+    bool complete() const { return pendingValues.empty() && pendingClaims.empty(); }
 };
 
 // Only what-ifs a reader may make (the cell's `controls:`, reader_what_ifs.h) are applied; any
 // other, one that does not parse, and one the lesson refuses are listed in `refused`. The
 // lesson must have computed without errors, to `lessonResults`: the cells the what-ifs leave
 // as they were are taken from them, not computed again.
+// `rereader` (made from `lesson`): only the edited cells are read again (applyWhatIf).
 LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
                   const std::vector<std::string>& setWords, AttentionEngine& engine,
-                  const ComputePolicy& policy = {});
+                  const ComputePolicy& policy = {}, LiveChecks checks = LiveChecks::Now,
+                  const CellRereader* rereader = nullptr);
 
 // A lesson open on the live page: its results computed once, each cell's JSON only where the
 // prose quotes it (the page reads nothing else), and the last answers kept, so that Reset,
@@ -66,11 +79,13 @@ class LivePageSession {
   public:
     // `lesson` must have read without errors; it is kept.
     explicit LivePageSession(Lesson lesson);
+    ~LivePageSession();
     LivePageSession(const LivePageSession&) = delete;
     LivePageSession& operator=(const LivePageSession&) = delete;
 
     // Valid until the next call.
-    const LivePage& answer(const std::vector<std::string>& setWords);
+    const LivePage& answer(const std::vector<std::string>& setWords,
+                           LiveChecks checks = LiveChecks::Now);
 
   private:
     ComputePolicy quotedJsonOnly() const;
@@ -78,12 +93,19 @@ class LivePageSession {
     Lesson lesson_;
     std::map<std::string, std::shared_ptr<JsonSelection>> quoted_; // cell → paths
     std::unique_ptr<AttentionEngine> engine_;
+    std::unique_ptr<CellRereader> rereader_; // of lesson_: a what-if reads its cells alone
     LessonResults results_;
-    std::vector<std::pair<std::vector<std::string>, LivePage>> recent_; // newest last
+    struct Kept {
+        std::vector<std::string> words;
+        LiveChecks checks;
+        LivePage page;
+    };
+    std::vector<Kept> recent_; // newest last
 };
 
 // The page's answer as JSON: {"applied", "refused": [{"words", "why"}], "edited", "values",
-// "valueNotes", "falseClaims", "cells": {ID: {"summary", "views": {VIEW: HTML}}}}.
+// "valueNotes", "falseClaims", "cells": {ID: {"summary", "views": {VIEW: HTML}}},
+// "complete", "pendingValues", "pendingClaims"}.
 Json livePageJson(const LivePage& page);
 
 } // namespace attnbook

@@ -1,6 +1,7 @@
 #include "core/live/what_if.h"
 
 #include "core/document/cell_editor.h"
+#include "core/document/cell_reread.h"
 #include "core/document/shared_model.h"
 #include "core/live/reader_what_ifs.h"
 
@@ -41,11 +42,48 @@ bool unchangedBy(const CellBlock& cell, const Document& lessonDocument,
     });
 }
 
+// The lesson with `edited` as its document and only the set cells read again: the text of every
+// other cell is the lesson's, and so is what it read. nullopt when a set names no cell.
+std::optional<Lesson> withSetCellsReread(const Lesson& lesson, Document edited,
+                                         const std::vector<SetOption>& sets,
+                                         const CellRereader& rereader) {
+    std::set<std::string> ids;
+    for (const SetOption& set : sets) {
+        ids.insert(set.cellId);
+    }
+    Lesson out;
+    out.document = std::move(edited);
+    out.files = lesson.files;
+    out.cells = lesson.cells;
+    for (const Diagnostic& d : lesson.diagnostics) {
+        if (!ids.count(d.cellId)) {
+            out.diagnostics.push_back(d);
+        }
+    }
+    for (const std::string& id : ids) {
+        std::optional<LessonCell> cell = rereader.reread(out.document, id, out.diagnostics);
+        const auto at = std::find_if(out.cells.begin(), out.cells.end(),
+                                     [&](const LessonCell& c) { return c.id == id; });
+        if (!cell || at == out.cells.end()) {
+            return std::nullopt;
+        }
+        *at = std::move(*cell);
+    }
+    return out;
+}
+
+bool changesAModel(const std::vector<SetOption>& sets) {
+    const std::vector<std::string>& modelKeys = sharedModelKeys();
+    return std::any_of(sets.begin(), sets.end(), [&](const SetOption& s) {
+        return std::find(modelKeys.begin(), modelKeys.end(), s.key) != modelKeys.end();
+    });
+}
+
 } // namespace
 
 WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
                    AttentionEngine& engine, const LessonResults* lessonResults,
-                   ComputePolicy policy) {
+                   ComputePolicy policy, const CellRereader* rereader) {
     WhatIf out;
     out.original = lesson.document;
     out.byReader = !sets.empty() && std::all_of(sets.begin(), sets.end(), [&](const SetOption& s) {
@@ -73,8 +111,12 @@ WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
     std::vector<Diagnostic> old = lesson.diagnostics;
     old.insert(old.end(), before.diagnostics.begin(), before.diagnostics.end());
 
+    std::optional<Lesson> reread = rereader && !changesAModel(sets)
+                                       ? withSetCellsReread(lesson, document, sets, *rereader)
+                                       : std::nullopt;
     // The same data files as the lesson (its folder, or the bundle it was opened from).
-    out.lesson = parseLesson(document.serialize(), lesson.document.path, lesson.files);
+    out.lesson = reread ? std::move(*reread)
+                        : parseLesson(document.serialize(), lesson.document.path, lesson.files);
     if (lessonResults) {
         policy.reuse = [&](const LessonCell& cell) -> const ComputedCell* {
             const CellBlock* block = out.lesson.document.findCell(cell.id);

@@ -10,6 +10,8 @@
 
 namespace attnbook {
 
+class CellRereader; // core/document/cell_reread.h
+
 struct SetOption {
     std::string cellId;
     std::string key;
@@ -43,8 +45,11 @@ struct WhatIf {
 // cell the sets leave as it was (its text unchanged, naming no set cell) is taken from them
 // rather than computed again (the live web page asks after every what-if).
 // `policy` says how much JSON each computed cell builds (its `reuse` is this function's).
+// `rereader`, when given (made from `lesson`), reads only the set cells again rather than the
+// whole lesson (cell_reread.h), unless a set changes a model another cell may take
+// (shared_model.h): the rest of the lesson is the same text.
 WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
                    AttentionEngine& engine, const LessonResults* lessonResults = nullptr,
-                   ComputePolicy policy = {});
+                   ComputePolicy policy = {}, const CellRereader* rereader = nullptr);
 
 } // namespace attnbook

@@ -215,6 +215,7 @@ figure.view td.changed { background: rgba(255, 196, 0, 0.28); }
 .bound { transition: background-color 0.4s; }
 .bound.changed { background: rgba(255, 196, 0, 0.28); border-radius: 2px; }
 .bound.taken-away { color: var(--muted); }
+.bound.pending, .claim.pending { color: var(--muted); font-style: italic; }
 .claim-false { color: #a33a00; font-family: var(--sans); font-size: 0.8125rem;
   font-weight: bold; }
 )CSS");

@@ -63,10 +63,12 @@
     }
   }
 
-  function ask(list) {
+  // `later`: the gradient checks are left for a second question (the answer says what waits
+  // for them: pendingValues, pendingClaims), so the rest shows at once.
+  function ask(list, later) {
     const started = performance.now();
-    const answer = JSON.parse(core.ccall('attnbook_live', 'string', ['string'],
-                                         [JSON.stringify(list)]));
+    const answer = JSON.parse(core.ccall('attnbook_live', 'string', ['string', 'number'],
+                                         [JSON.stringify(list), later ? 1 : 0]));
     answer.millis = performance.now() - started;
     return answer;
   }
@@ -92,12 +94,20 @@
         }
       }
     }
+    const pendingValues = new Set(answer.pendingValues || []);
+    for (const element of document.querySelectorAll('[data-bind]')) {
+      element.classList.toggle('pending', pendingValues.has(Number(element.dataset.bind)));
+    }
+    const pendingClaims = new Set(answer.pendingClaims || []);
     for (const element of document.querySelectorAll('[data-claim]')) {
-      const why = answer.falseClaims[Number(element.dataset.claim)] || '';
-      element.hidden = why === '';
-      element.textContent = why === '' ? '' : ' ✗ not true for your what-if';
-      element.title = why;
+      const n = Number(element.dataset.claim);
+      const why = answer.falseClaims[n] || '';
+      const pending = pendingClaims.has(n);
+      element.hidden = why === '' && !pending;
+      element.textContent = pending ? ' (checking…)' : why === '' ? '' : ' ✗ not true for your what-if';
+      element.title = pending ? 'The gradient check is running' : why;
       element.classList.toggle('claim-false', why !== '');
+      element.classList.toggle('pending', pending);
     }
   }
 
@@ -206,24 +216,42 @@
       : 'Your what-if: ' + answer.applied.join(' · ');
     document.getElementById('live-undo').disabled = undoStack.length === 0;
     document.getElementById('live-reset').disabled = count === 0;
-    bar.dataset.coreMillis = answer.millis.toFixed(2);
     bar.dataset.sets = JSON.stringify(answer.applied);
-    document.body.dataset.liveState = 'ready';
+    document.body.dataset.liveState = answer.complete ? 'ready' : 'checking';
   }
+
+  function show(answer) {
+    showValues(answer);
+    showCells(answer);
+    showNotes(answer);
+    showStatus(answer);
+  }
+
+  let asked = 0; // the what-if the page shows: a slower answer to an older one is not shown
 
   function apply(list, remember) {
     const started = performance.now();
     if (remember) {
       undoStack.push(sets);
     }
-    const answer = ask(list);
+    const answer = ask(list, true);
     sets = answer.applied;
-    showValues(answer);
-    showCells(answer);
-    showNotes(answer);
-    showStatus(answer);
+    show(answer);
+    bar.dataset.coreMillis = answer.millis.toFixed(2);
     // From the what-if to its numbers in the page (the core's part: data-core-millis).
     bar.dataset.millis = (performance.now() - started).toFixed(2);
+    const question = ++asked;
+    if (!answer.complete) {
+      // The gradient checks, once the page has painted what they do not change.
+      requestAnimationFrame(() => setTimeout(() => {
+        if (question === asked) {
+          show(ask(list, false));
+          bar.dataset.wholeMillis = (performance.now() - started).toFixed(2);
+        }
+      }, 0));
+    } else {
+      bar.dataset.wholeMillis = bar.dataset.millis;
+    }
     const hash = hashOf(sets);
     if (location.hash.replace(/^#/, '') !== hash && remember) {
       window.history.replaceState(null, '', hash ? '#' + hash : location.pathname + location.search);

@@ -303,6 +303,38 @@ TEST_CASE("a compute policy may leave the gradient check out, and nothing else c
     CHECK_EQ(a.generation.steps.size(), b.generation.steps.size());
 }
 
+TEST_CASE("a what-if's gradient check may come second: what reads it waits, the rest does not") {
+    std::string text = test::kOneLayerTransformerLesson;
+    text.replace(text.find("temperature: 1\n"), 15, "temperature: 1\ncontrols: [temperature]\n");
+    text += "\nThe loss is {{t.loss:3}} and the check's error {{t.gradcheck.max_rel_error:2}}."
+            "{{? t.gradcheck.max_rel_error < 1e-6}}{{? t.loss > 0}}\n";
+    Opened o{parseLesson(text, "checked.md"), {}};
+    AttentionEngine engine;
+    o.results = computeLesson(o.lesson, engine);
+    const LivePage first =
+        livePage(o.lesson, o.results, {"t.temperature=2"}, engine, {}, LiveChecks::Later);
+    const LivePage whole =
+        livePage(o.lesson, o.results, {"t.temperature=2"}, engine, {}, LiveChecks::Now);
+    CHECK_FALSE(first.complete());
+    CHECK_EQ(first.pendingValues, std::vector<int>{1});
+    CHECK_EQ(first.pendingClaims, std::vector<int>{0});
+    CHECK_EQ(first.values[1], "…");
+    CHECK_EQ(first.values[0], whole.values[0]); // the loss does not wait
+    CHECK_EQ(first.falseClaims[1], whole.falseClaims[1]);
+    CHECK(whole.complete());
+    CHECK_NE(whole.values[1], "…");
+    CHECK_EQ(whole.falseClaims[0], ""); // the check passes
+    // the lesson as it is: nothing computed again, nothing waits
+    CHECK(livePage(o.lesson, o.results, {}, engine, {}, LiveChecks::Later).complete());
+    // a session answers the second question on its own, and keeps both
+    LivePageSession session(parseLesson(text, "checked.md"));
+    CHECK_FALSE(session.answer({"t.temperature=2"}, LiveChecks::Later).complete());
+    CHECK(session.answer({"t.temperature=2"}, LiveChecks::Now).complete());
+    CHECK_EQ(session.answer({"t.temperature=2"}, LiveChecks::Now).values, whole.values);
+    const std::string json = livePageJson(first).dump();
+    CHECK(json.find("\"complete\": false") != std::string::npos);
+}
+
 TEST_CASE("the live page refuses what a reader may not do and applies the rest") {
     const Opened o = open(kLesson);
     const LivePage page = ask(
@@ -335,9 +367,19 @@ TEST_CASE("a live page session answers as livePage does, and keeps its recent an
     for (const std::vector<std::string>& words : {std::vector<std::string>{},
                                                   {"c.mask=causal"},
                                                   {"c.tokens=[red, red, blue]"},
-                                                  {"c.heads=2", "c.tokens=[red]"}}) {
+                                                  {"c.heads=2", "c.tokens=[red]"},
+                                                  {"c.tokens=[green]", "c.mask=causal"}}) {
+        // the session reads only the edited cell again (CellRereader), livePage the lesson
         const LivePage& answered = session.answer(words);
         const LivePage direct = ask(o, words);
+        for (size_t i = 0; i < direct.refused.size() && i < answered.refused.size(); ++i) {
+            CHECK_EQ(answered.refused[i].words, direct.refused[i].words);
+            CHECK_EQ(answered.refused[i].why, direct.refused[i].why);
+        }
+        REQUIRE_EQ(answered.cells.size(), direct.cells.size());
+        for (size_t i = 0; i < direct.cells.size(); ++i) {
+            CHECK_EQ(answered.cells[i].views, direct.cells[i].views);
+        }
         CHECK_EQ(answered.applied, direct.applied);
         CHECK_EQ(answered.values, direct.values);
         CHECK_EQ(answered.valueNotes, direct.valueNotes);
