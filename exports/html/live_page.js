@@ -159,7 +159,9 @@
   function showCells(answer) {
     for (const section of document.querySelectorAll('section.cell')) {
       const id = section.id.replace(/^cell-/, '');
-      const fresh = (answer.cells || {})[id];
+      // own keys only: a cell may be called __proto__ or constructor
+      const cells = answer.cells || {};
+      const fresh = Object.prototype.hasOwnProperty.call(cells, id) ? cells[id] : undefined;
       // changed: edited, or computed again with an edited cell's model
       const edited = answer.edited.includes(id) || fresh !== undefined;
       const summary = section.querySelector('.cell-summary');
@@ -173,7 +175,9 @@
       let stale = 0;
       for (const figure of section.querySelectorAll('figure.view')) {
         const body = figure.querySelector('.view-body');
-        const html = fresh && body ? fresh.views[figure.dataset.view] : undefined;
+        const view = figure.dataset.view;
+        const html = fresh && body && Object.prototype.hasOwnProperty.call(fresh.views, view)
+          ? fresh.views[view] : undefined;
         if (body && !lessonViews.has(body)) {
           lessonViews.set(body, Array.from(body.childNodes));
         }
