@@ -176,6 +176,47 @@ std::string yamlFlowMatrix(const arma::mat& m) {
     return out + "]";
 }
 
+namespace {
+
+// The inside of a double-quoted YAML scalar that reads back as `s`: quotes and backslashes
+// escaped, and every control character and line break too (\n, \xNN, \u0085, \L, \P), which a
+// double-quoted scalar would otherwise fold into a space.
+std::string yamlDoubleQuoted(const std::string& s) {
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += char(c);
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if (c < 0x20 || c == 0x7f) {
+            static const char* hex = "0123456789ABCDEF";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else if (s.compare(i, 2, "\xC2\x85") == 0) { // NEL (yaml-cpp reads \N as one byte)
+            out += "\\u0085";
+            ++i;
+        } else if (s.compare(i, 3, "\xE2\x80\xA8") == 0) { // LINE SEPARATOR
+            out += "\\L";
+            i += 2;
+        } else if (s.compare(i, 3, "\xE2\x80\xA9") == 0) { // PARAGRAPH SEPARATOR
+            out += "\\P";
+            i += 2;
+        } else {
+            out += char(c);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
 std::string yamlFlowStrings(const std::vector<std::string>& items) {
     std::string out = "[";
     for (size_t i = 0; i < items.size(); ++i) {
@@ -185,11 +226,7 @@ std::string yamlFlowStrings(const std::vector<std::string>& items) {
         if (isPlainName(s, " '-") && !reserved && s.back() != ' ') {
             out += s;
         } else {
-            out += "\"";
-            for (char c : s) {
-                out += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-            }
-            out += "\"";
+            out += "\"" + yamlDoubleQuoted(s) + "\"";
         }
     }
     return out + "]";

@@ -1,7 +1,9 @@
 // Structural edits keep every untouched byte and give a lesson that reads
 // back with the intended cells in the intended order.
+#include "core/document/cell_editor.h"
 #include "core/document/document_edits.h"
 #include "core/document/lesson.h"
+#include "core/document/yaml_tree.h"
 
 #include "test_support.h"
 
@@ -107,4 +109,28 @@ TEST_CASE("proseEditsKeepLineEndings") {
     CHECK((bytes.find("\n\n") == std::string::npos || bytes.find("\r\n\r\n") != std::string::npos));
     CHECK_EQ(cellIds(bytes), (std::vector<std::string>{"q1", "q2"}));
     CHECK_EQ(unusedCellId(doc, "quiz"), std::string("quiz1"));
+}
+
+TEST_CASE("a list of words written as YAML reads back as the same words, whatever they hold") {
+    // A line break inside a double-quoted scalar folds to a space: a token holding one was
+    // written as a what-if the lesson then refused, and a Keep would have changed it.
+    const std::vector<std::string> words{
+        "x\nimport os\n#", "a\tb", "q\"\\", "\x01\x1b\x7f", "line\xE2\x80\xA8sep",
+        "nel\xC2\x85",     "true", "plain", " lead",        "r\r\n"};
+    const std::string yaml = yamlFlowStrings(words);
+    CHECK(yaml.find('\n') == std::string::npos); // one line
+    const YamlNode read = parseYaml("k: " + yaml, 1);
+    REQUIRE(read.kind == YamlNode::Kind::Map);
+    const YamlNode* list = nullptr;
+    for (const auto& [key, value] : read.entries) {
+        if (key.scalar == "k") {
+            list = &value;
+        }
+    }
+    REQUIRE(list);
+    REQUIRE_EQ(list->items.size(), words.size());
+    for (size_t i = 0; i < words.size(); ++i) {
+        CAPTURE(i);
+        CHECK_EQ(list->items[i].scalar, words[i]);
+    }
 }
