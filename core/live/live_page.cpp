@@ -2,6 +2,7 @@
 
 #include "core/document/cell_reread.h"
 #include "core/document/result_json.h"
+#include "core/live/live_quiz.h"
 #include "core/live/reader_what_ifs.h"
 #include "core/live/what_if.h"
 #include "core/math/attention_engine.h"
@@ -150,9 +151,9 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
         computing.gradientCheck = [](const LessonCell&) { return false; };
     }
     // No what-if to apply: the lesson as it is, read and computed already.
-    const WhatIf whatIf = sets.empty() ? WhatIf{}
-                                       : applyAccepted(lesson, lessonResults, sets, page.refused,
-                                                       engine, computing, rereader);
+    WhatIf whatIf = sets.empty() ? WhatIf{}
+                                 : applyAccepted(lesson, lessonResults, sets, page.refused, engine,
+                                                 computing, rereader);
     for (const ParsedWhatIf& s : sets) {
         page.applied.push_back(s.words);
         if (std::find(page.editedCells.begin(), page.editedCells.end(), s.set.cellId) ==
@@ -178,8 +179,7 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
             }
         }
     }
-    const NumberedProse prose =
-        numberedProsePieces(sets.empty() ? lesson.document : whatIf.lesson.document);
+    const NumberedProse prose = numberedProsePieces(sets.empty() ? lesson : whatIf.lesson);
     // Later: what reads a check of a cell computed again without it waits for it.
     const auto waits = [&](const Binding& binding) {
         return checks == LiveChecks::Later && readsCheckOf(binding, computedAgain);
@@ -219,13 +219,16 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
                                        (verdict.error.empty() ? verdict.sides : verdict.error));
         }
     }
+    if (!sets.empty()) {
+        page.results = std::make_shared<const LessonResults>(std::move(whatIf.results));
+    }
     return page;
 }
 
 LivePageSession::LivePageSession(Lesson lesson)
     : lesson_(std::move(lesson)), engine_(std::make_unique<AttentionEngine>()) {
     // The paths the prose quotes, cell by cell: all the page reads of a cell's JSON.
-    for (const std::vector<ProsePiece>& block : numberedProsePieces(lesson_.document).pieces) {
+    for (const std::vector<ProsePiece>& block : numberedProsePieces(lesson_).pieces) {
         for (const ProsePiece& piece : block) {
             if (piece.kind != ProsePiece::Kind::Binding) {
                 continue;
@@ -238,6 +241,13 @@ LivePageSession::LivePageSession(Lesson lesson)
                 paths->add(path);
             }
         }
+    }
+    for (const BindingPath& path : quizAnswerPaths(lesson_)) { // the quizzes' answers too
+        std::shared_ptr<JsonSelection>& paths = quoted_[path.cellId];
+        if (!paths) {
+            paths = std::make_shared<JsonSelection>();
+        }
+        paths->add(path);
     }
     results_ = computeLesson(lesson_, *engine_, quotedJsonOnly());
     rereader_ = std::make_unique<CellRereader>(lesson_);
@@ -271,6 +281,7 @@ const LivePage& LivePageSession::answer(const std::vector<std::string>& setWords
     for (const Kept& kept : recent_) {
         // A complete answer serves both kinds of question.
         if (kept.words == setWords && (kept.checks == checks || kept.page.complete())) {
+            last_ = &kept.page;
             return kept.page;
         }
     }
@@ -280,7 +291,8 @@ const LivePage& LivePageSession::answer(const std::vector<std::string>& setWords
     recent_.push_back({setWords, checks,
                        livePage(lesson_, results_, setWords, *engine_, quotedJsonOnly(), checks,
                                 rereader_.get())});
-    return recent_.back().page;
+    last_ = &recent_.back().page;
+    return *last_;
 }
 
 Json livePageJson(const LivePage& page) {

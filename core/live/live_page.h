@@ -60,6 +60,9 @@ struct LivePage {
     std::vector<int> pendingValues;
     std::vector<int> pendingClaims;
     bool complete() const { return pendingValues.empty() && pendingClaims.empty(); }
+    // What the values were read from, for the page's quizzes (live_quiz.h); null when no
+    // what-if was applied: the lesson's own results.
+    std::shared_ptr<const LessonResults> results;
 };
 
 // Only what-ifs a reader may make (the cell's `controls:`, reader_what_ifs.h) are applied; any
@@ -87,6 +90,13 @@ class LivePageSession {
     const LivePage& answer(const std::vector<std::string>& setWords,
                            LiveChecks checks = LiveChecks::Now);
 
+    // The lesson, and the results of the last answer's what-ifs (the lesson's own before any):
+    // what the page's quizzes are judged by (live_quiz.h).
+    const Lesson& lesson() const { return lesson_; }
+    const LessonResults& currentResults() const {
+        return last_ && last_->results ? *last_->results : results_;
+    }
+
   private:
     ComputePolicy quotedJsonOnly() const;
 
@@ -100,7 +110,8 @@ class LivePageSession {
         LiveChecks checks;
         LivePage page;
     };
-    std::vector<Kept> recent_; // newest last
+    std::vector<Kept> recent_;       // newest last
+    const LivePage* last_ = nullptr; // the last answer, in recent_
 };
 
 // The page's answer as JSON: {"applied", "refused": [{"words", "why"}], "edited", "values",

@@ -5,14 +5,22 @@
 
 namespace attnbook {
 
-std::string boundMarkdown(const std::string& text, const LessonResults& results) {
+std::string boundMarkdown(const std::string& text, const LessonResults& results,
+                          LiveMarkCounter* marks) {
     const std::string noNotes = withoutHtmlComments(text);
     const std::vector<ProsePiece> pieces = scanProse(noNotes, 1);
     return substituteBindings(
-        noNotes, pieces, [&](const Binding& binding) -> std::optional<std::string> {
+        noNotes, pieces,
+        [&](const Binding& binding) -> std::optional<std::string> {
+            const int number = marks ? marks->values++ : -1;
             const std::optional<std::string> value = results.boundText(binding);
-            return value ? std::optional(escapeMarkdown(*value)) : std::nullopt;
-        });
+            if (!value) {
+                return std::nullopt;
+            }
+            return number >= 0 ? markedValue(number, escapeMarkdown(*value))
+                               : escapeMarkdown(*value);
+        },
+        [&](const Binding&) { return marks ? markedClaim(marks->claims++) : std::string(); });
 }
 
 } // namespace attnbook

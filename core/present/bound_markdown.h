@@ -8,11 +8,15 @@
 // mark) and escapes its values the same way (escapeMarkdown).
 
 #include "core/document/lesson.h"
+#include "core/present/live_marks.h"
 
 #include <string>
 
 namespace attnbook {
 
-std::string boundMarkdown(const std::string& text, const LessonResults& results);
+// With `marks` (the live web page's quizzes), each value and claim is marked and numbered on
+// from the counter, as numberedProsePieces(const Lesson&) numbers them (live_marks.h).
+std::string boundMarkdown(const std::string& text, const LessonResults& results,
+                          LiveMarkCounter* marks = nullptr);
 
 } // namespace attnbook

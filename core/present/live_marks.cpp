@@ -85,8 +85,9 @@ std::string withoutLiveMarks(std::string_view text) {
     return out;
 }
 
-NumberedProse numberedProsePieces(const Document& document) {
-    NumberedProse numbered;
+namespace {
+
+void scanProseBlocks(const Document& document, NumberedProse& numbered) {
     for (const Segment& segment : document.segments) {
         if (!segment.isCell()) {
             const ProseBlock& prose = segment.prose();
@@ -94,7 +95,10 @@ NumberedProse numberedProsePieces(const Document& document) {
                                                 document.codeBlocks));
         }
     }
-    // Numbered after every list is in place: the pointers stay valid.
+}
+
+// Numbered after every list is in place: the pointers stay valid.
+void numberPieces(NumberedProse& numbered) {
     for (const std::vector<ProsePiece>& block : numbered.pieces) {
         for (const ProsePiece& piece : block) {
             if (piece.kind != ProsePiece::Kind::Binding) {
@@ -105,6 +109,44 @@ NumberedProse numberedProsePieces(const Document& document) {
             list.push_back({int(list.size()), &piece.binding, piece.line});
         }
     }
+}
+
+} // namespace
+
+NumberedProse numberedProsePieces(const Document& document) {
+    NumberedProse numbered;
+    scanProseBlocks(document, numbered);
+    numberPieces(numbered);
+    return numbered;
+}
+
+std::vector<const std::string*> markedQuizTexts(const QuizCellSpec& quiz) {
+    std::vector<const std::string*> texts = {&quiz.question};
+    for (const std::string& choice : quiz.choices) {
+        texts.push_back(&choice);
+    }
+    texts.push_back(&quiz.explain);
+    return texts;
+}
+
+NumberedProse numberedProsePieces(const Lesson& lesson) {
+    NumberedProse numbered;
+    scanProseBlocks(lesson.document, numbered);
+    for (const Segment& segment : lesson.document.segments) {
+        const LessonCell* cell = segment.isCell() ? lesson.cell(segment.cell().id) : nullptr;
+        const QuizCellSpec* quiz = cell ? cell->quiz() : nullptr;
+        if (!quiz) {
+            continue;
+        }
+        const std::vector<const std::string*> texts = markedQuizTexts(*quiz);
+        for (size_t i = 0; i < texts.size(); ++i) {
+            const char* key = i == 0 ? "question" : i + 1 == texts.size() ? "explain" : "choices";
+            const FilePosition at = cell->read.positions.of(key);
+            numbered.pieces.push_back(
+                scanProse(blankedHtmlComments(*texts[i]), at.line, at.column));
+        }
+    }
+    numberPieces(numbered);
     return numbered;
 }
 

@@ -68,6 +68,15 @@ struct NumberedProse {
 };
 NumberedProse numberedProsePieces(const Document& document);
 
+// The same, then the bindings of each quiz's words (question, each choice, explanation; its
+// cells in the lesson's order), numbered on after the prose's: the live page's quizzes follow
+// a what-if as its prose does (docs/web-page.md). A quiz text's lines are those `compute`
+// gives its claims (the line of its key).
+NumberedProse numberedProsePieces(const Lesson& lesson);
+
+// The words of a quiz that the live page marks, in the order numberedProsePieces numbers them.
+std::vector<const std::string*> markedQuizTexts(const QuizCellSpec& quiz);
+
 // The lesson's bytes as the live page carries them: every author's note (HTML comment) in
 // prose and in cells blanked to spaces, lines and columns kept (html_comments.h), so that what
 // is not for students is not in the page's source either.

@@ -2,6 +2,7 @@
 
 #include "core/document/bindings.h"
 #include "core/document/html_comments.h"
+#include "core/present/bound_markdown.h"
 #include "core/present/prose_rows.h"
 
 #include <set>
@@ -85,8 +86,21 @@ PresentedLesson presentLesson(const Lesson& lesson, const LessonResults& results
         if (!cell) {
             continue; // a cell that did not read (its errors say why): nothing to show
         }
-        PresentedCell shown{cell, results.cell(cell->id), cell->quiz() ? ++question : 0};
+        PresentedCell shown{cell, results.cell(cell->id), cell->quiz() ? ++question : 0, {}};
         presented.parts.push_back({shown});
+    }
+    // The quizzes' words, their marks numbered on after the prose's (live_marks.h).
+    for (PresentedPart& part : presented.parts) {
+        if (!part.isCell() || !part.cell().cell->quiz()) {
+            continue;
+        }
+        PresentedCell& shown = std::get<PresentedCell>(part.content);
+        const std::vector<const std::string*> texts = markedQuizTexts(*shown.cell->quiz());
+        shown.quiz.question = boundMarkdown(*texts.front(), results, counting);
+        for (size_t i = 1; i + 1 < texts.size(); ++i) {
+            shown.quiz.choices.push_back(boundMarkdown(*texts[i], results, counting));
+        }
+        shown.quiz.explain = boundMarkdown(*texts.back(), results, counting);
     }
     return presented;
 }

@@ -35,10 +35,19 @@ struct PresentedProse {
     std::vector<MarkdownHeading> headings; // in `markdown` (markdown_headings.h)
 };
 
+// A quiz's words as a reader sees them (bound_markdown.h); with ProseMarks::Live each value and
+// claim marked, numbered on after the whole prose's (numberedProsePieces of a Lesson).
+struct PresentedQuizText {
+    std::string question;
+    std::vector<std::string> choices;
+    std::string explain;
+};
+
 struct PresentedCell {
     const LessonCell* cell = nullptr;
     const ComputedCell* computed = nullptr; // nullptr when the lesson has no result for it
     int question = 0;                       // a quiz's number from 1; 0 for any other cell
+    PresentedQuizText quiz;                 // a quiz's words; empty for any other cell
 };
 
 struct PresentedPart {
