@@ -1,5 +1,5 @@
 // The live web page's module (docs/web-page.md): the lesson's core compiled to WebAssembly,
-// behind three C functions the page script (exports/html/live_page.js) calls through
+// behind four C functions the page script (exports/html/live_page.js) calls through
 // emscripten's ccall. No embind: its glue builds functions with `new Function`, which the
 // page's Content-Security-Policy forbids.
 //
@@ -10,12 +10,16 @@
 //                                         LATER 1: the gradient checks left for a second call
 //                                         (LiveChecks::Later), which the page makes after
 //                                         showing the first answer
+//   attnbook_quiz(ID, GIVEN)              the reader's answer GIVEN to quiz ID, judged for the
+//                                         what-ifs last asked of attnbook_live: the verdict
+//                                         of core/live/live_quiz.h as JSON
 //
 // The strings returned stay valid until the next call.
 #include "core/document/data_files.h"
 #include "core/document/diagnostic.h"
 #include "core/document/lesson.h"
 #include "core/live/live_page.h"
+#include "core/live/live_quiz.h"
 
 #include <emscripten/emscripten.h>
 #include <nlohmann/json.hpp>
@@ -93,6 +97,22 @@ EMSCRIPTEN_KEEPALIVE const char* attnbook_live(const char* wordsJson, int later)
     try {
         s.answer = livePageJson(s.session->answer(wordsOf(wordsJson),
                                                   later ? LiveChecks::Later : LiveChecks::Now))
+                       .dump();
+    } catch (const std::exception& e) {
+        s.answer = "{\"error\": \"the core failed\"}";
+    }
+    return s.answer.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attnbook_quiz(const char* quizId, const char* given) {
+    ModuleState& s = state();
+    if (!s.session) {
+        s.answer = "{\"error\": \"no lesson is open\"}";
+        return s.answer.c_str();
+    }
+    try {
+        s.answer = liveQuizVerdictJson(liveQuizVerdict(s.session->lesson(),
+                                                       s.session->currentResults(), quizId, given))
                        .dump();
     } catch (const std::exception& e) {
         s.answer = "{\"error\": \"the core failed\"}";
