@@ -7,6 +7,7 @@
 
 #include "exports/html/html_escape.h"
 #include "exports/html/html_figures.h"
+#include "exports/html/html_quiz_form.h"
 #include "exports/paint/pdf_transformer.h"
 
 #include "core/document/html_comments.h"
@@ -146,7 +147,8 @@ QString chartCellHtml(const std::string& id, const ChartCellSpec& chart,
 }
 
 QString quizCellHtml(const std::string& id, const QuizCellSpec& quiz, int number,
-                     const Json* answer, const LessonResults& results) {
+                     const PresentedQuizText& text, const Json* answer,
+                     const LessonResults& results, bool live) {
     HeadingIds noHeadings; // a quiz's text is not part of the page's outline
     ProseHtmlOptions options;
     options.headingShift = 2;
@@ -155,22 +157,24 @@ QString quizCellHtml(const std::string& id, const QuizCellSpec& quiz, int number
                                   "number\">Question %2</p>\n")
                        .arg(cellAnchor(id))
                        .arg(number);
-    html += proseHtml(qs(boundMarkdown(quiz.question, results)), noHeadings, nullptr, options);
-    if (!quiz.choices.empty()) {
+    html += proseHtml(qs(text.question), noHeadings, nullptr, options);
+    if (!text.choices.empty()) {
         html += QLatin1String("<ol class=\"choices\" type=\"A\">\n");
-        for (const std::string& choice : quiz.choices) {
-            html += QStringLiteral("<li>%1</li>\n")
-                        .arg(inlineProseHtml(qs(boundMarkdown(choice, results))));
+        for (const std::string& choice : text.choices) {
+            html += QStringLiteral("<li>%1</li>\n").arg(inlineProseHtml(qs(choice)));
         }
         html += QLatin1String("</ol>\n");
+    }
+    if (live) {
+        html += quizFormHtml(id, quiz, number, text);
     }
     html += QLatin1String("<details class=\"answer\"><summary>Show the answer</summary>\n");
     switch (quiz.answerKind) {
     case QuizCellSpec::AnswerKind::Choice: {
         const int i = answer && answer->isNumber() ? int(answer->number()) : quiz.choice;
         html += QStringLiteral("<p><strong>Answer: %1.</strong>").arg(QChar(u'A' + i));
-        if (i >= 0 && size_t(i) < quiz.choices.size()) {
-            html += u' ' + inlineProseHtml(qs(boundMarkdown(quiz.choices[size_t(i)], results)));
+        if (i >= 0 && size_t(i) < text.choices.size()) {
+            html += u' ' + inlineProseHtml(qs(text.choices[size_t(i)]));
         }
         html += QLatin1String("</p>\n");
         break;
@@ -178,7 +182,9 @@ QString quizCellHtml(const std::string& id, const QuizCellSpec& quiz, int number
     case QuizCellSpec::AnswerKind::Number:
     case QuizCellSpec::AnswerKind::Binding: {
         const double v = answer && answer->isNumber() ? answer->number() : quiz.number;
-        html += QStringLiteral("<p><strong>Answer: %1</strong></p>\n")
+        // The live page writes the answer for the reader's what-if into its span.
+        html += QStringLiteral("<p><strong>Answer: <span class=\"quiz-answer\">%1</span>"
+                               "</strong></p>\n")
                     .arg(htmlPageText(qs(readableNumber(v, quizShownDecimals(quiz)))));
         break;
     }
@@ -188,7 +194,7 @@ QString quizCellHtml(const std::string& id, const QuizCellSpec& quiz, int number
         break;
     }
     if (!quiz.explain.empty()) {
-        html += proseHtml(qs(boundMarkdown(quiz.explain, results)), noHeadings, nullptr, options);
+        html += proseHtml(qs(text.explain), noHeadings, nullptr, options);
     }
     return html + QLatin1String("</details>\n</section>\n");
 }

@@ -10,6 +10,7 @@
 
 #include "core/document/json.h"
 #include "core/document/lesson.h"
+#include "core/present/presented_lesson.h"
 
 #include <QtCore/QString>
 
@@ -25,9 +26,11 @@ QString transformerCellHtml(const LessonCell& cell, const TransformerCellSpec& s
                             const TransformerResult& result);
 QString chartCellHtml(const std::string& id, const ChartCellSpec& chart,
                       const std::vector<ChartSeries>& series);
-// `number` counts the lesson's questions from 1; `answer` is the quiz's computed answer (its
-// `compute` JSON), or null.
+// `number` counts the lesson's questions from 1; `text` is its words as presented (their live
+// marks kept); `answer` is the quiz's computed answer (its `compute` JSON), or null. `live`: the
+// page is live, and the quiz gets its form (html_quiz_form.h), hidden until then.
 QString quizCellHtml(const std::string& id, const QuizCellSpec& quiz, int number,
-                     const Json* answer, const LessonResults& results);
+                     const PresentedQuizText& text, const Json* answer,
+                     const LessonResults& results, bool live);
 
 } // namespace attnbook

@@ -15,6 +15,7 @@ QString colourScheme() {
   color-scheme: light dark;
   --ink: #1b1f24; --muted: #5c636e; --rule: #c9ced6; --faint: #f4f5f7;
   --accent: #1f4e8c; --page: #ffffff; --code: #f4f5f7; --blocked: #eef0f3;
+  --right: #1b6b34; --wrong: #a33a00;
   --serif: "DejaVu Serif", Georgia, "Times New Roman", serif;
   --sans: "DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif;
   --mono: "DejaVu Sans Mono", Menlo, Consolas, monospace;
@@ -23,6 +24,7 @@ QString colourScheme() {
   :root {
     --ink: #e3e6ea; --muted: #a3aab5; --rule: #3d444d; --faint: #1d2228;
     --accent: #8ab4f8; --page: #15191e; --code: #222830; --blocked: #2a3038;
+    --right: #7fd18b; --wrong: #f0a070;
   }
 }
 )CSS");
@@ -221,6 +223,43 @@ figure.view td.changed { background: rgba(255, 196, 0, 0.28); }
 )CSS");
 }
 
+// A quiz answered on the live page (html_quiz_form.h): its choices as radio buttons with the
+// letters of the static list, a field for a number or words, Check, and the verdict.
+QString quizFormStyle() {
+    return QStringLiteral(R"CSS(
+form.quiz-form { font-family: var(--sans); font-size: 0.9375rem; margin: 0 0 1rem; }
+form.quiz-form fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
+form.quiz-form legend { position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; }
+.quiz-choices { margin: 0 0 0.75rem; padding-left: 1.75rem; font-family: var(--serif);
+  font-size: 1.0625rem; }
+.quiz-choices li { margin: 0 0 0.35rem; }
+.quiz-choices input { float: left; width: 1.1rem; height: 1.1rem; margin: 0.3rem 0.55rem 0 0;
+  accent-color: var(--accent); }
+.quiz-choices label { display: block; overflow: hidden; cursor: pointer; }
+.quiz-choices input:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+.quiz-row { display: flex; flex-wrap: wrap; gap: 0.4rem 0.6rem; align-items: center;
+  margin: 0 0 0.4rem; }
+.quiz-row label { color: var(--muted); }
+.quiz-row input, .quiz-row textarea { font: inherit; color: var(--ink); background: var(--page);
+  border: 1px solid var(--rule); border-radius: 4px; padding: 0.3rem 0.5rem; min-height: 2.25rem;
+  box-sizing: border-box; }
+.quiz-row input { flex: 0 1 12rem; min-width: 0; }
+.quiz-row textarea { flex: 1 1 100%; width: 100%; resize: vertical; font-family: var(--serif); }
+.quiz-row input:focus-visible, .quiz-row textarea:focus-visible {
+  outline: 2px solid var(--accent); outline-offset: 2px; }
+.quiz-hint { color: var(--muted); font-size: 0.8125rem; margin: 0 0 0.5rem; }
+.quiz-actions { margin: 0.25rem 0 0; }
+.quiz-verdict { margin: 0.5rem 0 0; font-weight: bold; }
+.quiz-verdict:empty { display: none; }
+.quiz-verdict[data-verdict=right] { color: var(--right); }
+.quiz-verdict[data-verdict=wrong], .quiz-verdict[data-verdict=not-a-number],
+.quiz-verdict[data-verdict=unknown] { color: var(--wrong); }
+.quiz-verdict[data-verdict=sample], .quiz-verdict[data-verdict=unanswered] {
+  color: var(--muted); }
+)CSS");
+}
+
 // The image placeholder, the footer, and the page on a narrow screen and in print.
 QString pageEndStyle() {
     return QStringLiteral(R"CSS(
@@ -237,7 +276,7 @@ footer { font-family: var(--sans); font-size: 0.8125rem; color: var(--muted);
     --accent: #1f4e8c; --page: #ffffff; --code: #f4f5f7; }
   body { font-size: 10.5pt; }
   .layout { display: block; padding: 0; }
-  nav, details.answer, details.sample-answer, footer, .live-bar, form.what-ifs {
+  nav, details.answer, details.sample-answer, footer, .live-bar, form.what-ifs, form.quiz-form {
     display: none; }
   h1, h2, h3, h4 { break-after: avoid; }
   figure, table, pre, .quiz { break-inside: avoid; }
@@ -252,7 +291,7 @@ footer { font-family: var(--sans); font-size: 0.8125rem; color: var(--muted);
 QString htmlPageStyle() {
     QString css;
     for (const QString& part : {colourScheme(), pageLayout(), textStyle(), cellStyle(), quizStyle(),
-                                liveStyle(), pageEndStyle()}) {
+                                liveStyle(), quizFormStyle(), pageEndStyle()}) {
         css += part.chopped(1); // its last line break is the next part's first
     }
     return css + u'\n';

@@ -5,6 +5,7 @@
 #include "exports/html/html_live.h"
 #include "exports/html/html_page_style.h"
 #include "exports/html/html_prose.h"
+#include "exports/html/html_quiz_form.h"
 
 #include "core/present/presented_lesson.h"
 
@@ -67,9 +68,18 @@ ExportResult renderLessonHtml(const Lesson& lesson, const LessonResults& results
     HeadingIds ids;
     for (const LessonCell& cell : lesson.cells) {
         ids.reserve(QStringLiteral("cell-") + qs(cell.id)); // as html_cells.h names them
+        if (const QuizCellSpec* quiz = cell.quiz()) {
+            for (const QString& id : quizFormIds(cell.id, *quiz)) {
+                ids.reserve(id);
+            }
+        }
     }
     std::vector<PageHeading> headings;
     QString body = titleBlock(shown.title, ids, headings);
+    LivePageScripts live;
+    if (QString error; !livePageScripts(lesson, &live, &error)) {
+        return ExportResult::failed(error);
+    }
     const int total = int(shown.parts.size());
     int done = 0;
     for (const PresentedPart& part : shown.parts) {
@@ -94,13 +104,10 @@ ExportResult renderLessonHtml(const Lesson& lesson, const LessonResults& results
         } else if (const ChartCellSpec* chart = cell.chart(); chart && computed && computed->ok) {
             body += chartCellHtml(cell.id, *chart, computed->series);
         } else if (const QuizCellSpec* quiz = cell.quiz()) {
-            body += quizCellHtml(cell.id, *quiz, part.cell().question,
-                                 computed ? computed->json.find("answer") : nullptr, results);
+            body += quizCellHtml(cell.id, *quiz, part.cell().question, part.cell().quiz,
+                                 computed ? computed->json.find("answer") : nullptr, results,
+                                 !live.html.isEmpty());
         }
-    }
-    LivePageScripts live;
-    if (QString error; !livePageScripts(lesson, &live, &error)) {
-        return ExportResult::failed(error);
     }
     // Nothing to fetch: styles, pictures and scripts are inside, and only the page's own
     // scripts run (their hashes), when the page is live.
@@ -122,7 +129,7 @@ ExportResult renderLessonHtml(const Lesson& lesson, const LessonResults& results
                        "<div class=\"layout\">\n")
             .arg(QStringLiteral(ATTNBOOK_VERSION), htmlPageText(title), htmlPageStyle(),
                  scriptPolicy);
-    const NumberedProse numbered = numberedProsePieces(lesson.document);
+    const NumberedProse numbered = numberedProsePieces(lesson); // its quizzes' words too
     page += withLiveElements(outlineNav(headings), numbered);
     page += QStringLiteral("<main>\n%1%2<footer>Made with attnbook %3 from the lesson's own "
                            "numbers; the same lesson prints as a PDF and runs as a Jupyter "

@@ -1,9 +1,10 @@
 // The live web page (docs/web-page.md): the lesson's own core, compiled to WebAssembly
 // (createAttnbookCore, the script before this one), recomputes the lesson for the reader's
 // what-ifs, and this script only writes what it answers into the page's marked places:
-// bound values (data-bind), claims (data-claim), the notes of refused what-ifs, and the views
-// the core redraws (an edited cell's summary and matrix tables). It holds no rule of what a
-// reader sees: the numbers come as text, the tables as HTML, from the core.
+// bound values (data-bind), claims (data-claim), the notes of refused what-ifs, the views
+// the core redraws (an edited cell's summary, tables and bars) and the verdicts of quizzes. It
+// holds no rule of what a reader sees: the numbers and verdicts come as text, the views as
+// HTML, from the core.
 //
 // Lesson text is data here: it reaches the page as textContent, an attribute value, or inside
 // the core's tables, where the core escaped it (core/present/html_text.h); the tables are
@@ -229,6 +230,7 @@
     showCells(answer);
     showNotes(answer);
     showStatus(answer);
+    refreshQuizzes();
   }
 
   let asked = 0; // the what-if the page shows: a slower answer to an older one is not shown
@@ -312,7 +314,79 @@
     for (const form of document.querySelectorAll('form.what-ifs')) {
       wireCell(form);
     }
+    for (const form of document.querySelectorAll('form.quiz-form')) {
+      wireQuiz(form);
+    }
     window.addEventListener('hashchange', () => apply(setsFromHash(location.hash), false));
+  }
+
+  // Quizzes (docs/web-page.md, "Quizzes"): the reader's answer goes to the core, which judges
+  // it for the what-ifs in force (core/live/live_quiz.h: attnbook_quiz); this shows what it
+  // says, writes the answer it computed into the folded answer, and opens the answer and its
+  // explanation once the reader has answered.
+  const quizAnswers = new Map(); // quiz id → the reader's last answer, judged again on a what-if
+
+  function askQuiz(id, given) {
+    return JSON.parse(core.ccall('attnbook_quiz', 'string', ['string', 'string'], [id, given]));
+  }
+
+  function givenIn(form) {
+    if (form.dataset.kind === 'choice') {
+      const picked = form.querySelector('input[type=radio]:checked');
+      return picked ? picked.value : '';
+    }
+    return form.querySelector('input[type=text], textarea').value;
+  }
+
+  function showQuiz(form, verdict, answered) {
+    const section = form.closest('section');
+    const answer = section.querySelector('.quiz-answer'); // a numeric answer's place
+    if (answer && verdict.answer) {
+      answer.textContent = verdict.answer;
+    }
+    if (!answered) {
+      return;
+    }
+    const out = form.querySelector('.quiz-verdict');
+    const says = verdict.error ? 'This answer could not be checked: ' + verdict.error
+                               : verdict.says;
+    if (out.textContent !== says) {
+      out.textContent = says; // heard once by a screen reader (aria-live)
+    }
+    out.dataset.verdict = verdict.verdict || 'unknown';
+    if (['right', 'wrong', 'sample'].includes(verdict.verdict)) {
+      const details = section.querySelector('details.answer');
+      if (details) {
+        details.open = true;
+      }
+    }
+  }
+
+  function refreshQuizzes() {
+    for (const form of document.querySelectorAll('form.quiz-form')) {
+      const given = quizAnswers.get(form.dataset.quiz);
+      showQuiz(form, askQuiz(form.dataset.quiz, given === undefined ? '' : given),
+               given !== undefined);
+    }
+  }
+
+  function wireQuiz(form) {
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const given = givenIn(form);
+      const verdict = askQuiz(form.dataset.quiz, given);
+      if (['right', 'wrong', 'sample'].includes(verdict.verdict)) {
+        quizAnswers.set(form.dataset.quiz, given);
+      } else {
+        quizAnswers.delete(form.dataset.quiz);
+      }
+      showQuiz(form, verdict, true);
+    });
+    const list = form.closest('section').querySelector('ol.choices');
+    if (list && form.dataset.kind === 'choice') {
+      list.hidden = true; // the radio buttons are the choices now
+    }
+    form.hidden = false;
   }
 
   document.body.dataset.liveState = 'loading';

@@ -7,6 +7,10 @@
   nav        the text of every link of the <nav>, and whether each target id exists
   views      cell id -> the data-view of each figure in its <section>
   quizzes    cell id -> how many folded answers (<details class="answer">) it has
+  quiz_forms every live quiz form (<form class="quiz-form">): its section, data-quiz, data-kind,
+             whether hidden, its legend, each input or textarea with its type, value and the
+             text of its <label for>, each button's type and text, and the role and
+             aria-live of its live regions
   folds      the summaries of the sample-answer folds
   svg        how many <svg> elements the page holds
   fetches    every src, every href outside <a>, every url(...) in styles and the tag of every
@@ -39,6 +43,21 @@ def text_of(element):
     return "".join(element.itertext()).strip()
 
 
+def quiz_form(cell, form):
+    legend = form.find(".//%slegend" % NS)
+    labels = {label.get("for"): text_of(label) for label in form.iter(NS + "label")}
+    controls = [{"tag": local(e.tag), "type": e.get("type", ""), "value": e.get("value", ""),
+                 "label": labels.get(e.get("id"))}
+                for e in form.iter() if local(e.tag) in ("input", "textarea", "select")]
+    return {"section": cell, "quiz": form.get("data-quiz"), "kind": form.get("data-kind"),
+            "hidden": form.get("hidden") is not None,
+            "legend": text_of(legend) if legend is not None else None,
+            "controls": controls,
+            "buttons": [[b.get("type", ""), text_of(b)] for b in form.iter(NS + "button")],
+            "live": [[e.get("role", ""), e.get("aria-live")] for e in form.iter()
+                     if e.get("aria-live") is not None]}
+
+
 def main(path):
     with open(path, "rb") as f:
         data = f.read()
@@ -50,7 +69,7 @@ def main(path):
     ids = {e.get("id") for e in tree.iter() if e.get("id")}
     out = {"errors": errors, "headings": [], "nav": [], "views": {}, "quizzes": {},
            "folds": [], "svg": 0, "fetches": [], "links": [], "handlers": [], "scripts": [],
-           "policy": ""}
+           "policy": "", "quiz_forms": []}
     for meta in tree.iter(NS + "meta"):
         if meta.get("http-equiv", "").lower() == "content-security-policy":
             out["policy"] = meta.get("content", "")
@@ -70,6 +89,9 @@ def main(path):
         out["views"][cell] = views
         answers = [d for d in section.iter(NS + "details") if d.get("class") == "answer"]
         out["quizzes"][cell] = len(answers)
+        for form in section.iter(NS + "form"):
+            if "quiz-form" in (form.get("class") or "").split():
+                out["quiz_forms"].append(quiz_form(cell, form))
     for d in tree.iter(NS + "details"):
         if d.get("class") == "sample-answer":
             summary = d.find(NS + "summary")

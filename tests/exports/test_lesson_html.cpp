@@ -192,6 +192,48 @@ explain: '</details>Because <b onmouseover=alert(7)>x</b>.'
 ```
 )LESSON";
 
+// One quiz of each kind; a choice's words and the explanation bind the cell's numbers.
+const char* const kQuizLesson = R"LESSON(# Quizzes
+
+```attention c
+tokens: [red, blue]
+vocab:
+  red: [1, 0]
+  blue: [0, 1]
+controls: [tokens, mask]
+```
+
+Red gives blue {{c.head[0].weights[0][1]:4}} of its attention.
+
+```quiz pick
+question: How much of its attention does red give blue?
+choices:
+  - "All of it."
+  - "About {{c.head[0].weights[0][1]:2}} of it."
+  - "None."
+answer: 1
+explain: "Blue's share is {{c.head[0].weights[0][1]:4}}."
+```
+
+```quiz number
+question: A quarter, as a decimal?
+answer: 0.25
+```
+
+```quiz words
+question: Where does red look most?
+answer: At itself.
+```
+)LESSON";
+
+QJsonObject control(const QString& tag, const QString& type, const QString& value,
+                    const QString& label) {
+    return {{QStringLiteral("tag"), tag},
+            {QStringLiteral("type"), type},
+            {QStringLiteral("value"), value},
+            {QStringLiteral("label"), label}};
+}
+
 } // namespace
 
 class TestLessonHtml : public QObject {
@@ -359,6 +401,70 @@ class TestLessonHtml : public QObject {
         // Nothing could run even so: the page forbids fetches, and every script but its own
         // (html_live.h), each named by its hash; the lesson is inside as JSON data.
         checkOnlyOwnScripts(page, liveLessonSource(e.lesson.document));
+    }
+
+    // A live page's quizzes can be answered (docs/web-page.md, "Quizzes"): each a form, hidden
+    // until the page is live, its fieldset's legend "Question N", every control labelled, a
+    // button and a live region for the verdict, no inline handler and no script but the page's
+    // two. The static quiz stays as it was. A build without the module writes no form.
+    void quizzesAreLabelledForms() {
+        const Exported e = exportPage(kQuizLesson, "quizzes.md");
+        QVERIFY(!hasErrors(e.lesson.diagnostics));
+        const QJsonObject page = checkPage(e.page);
+        QVERIFY(!page.isEmpty());
+        QCOMPARE(strings(page[QStringLiteral("errors")]), QStringList());
+        QCOMPARE(strings(page[QStringLiteral("handlers")]), QStringList());
+        QCOMPARE(strings(page[QStringLiteral("fetches")]), QStringList());
+        checkOnlyOwnScripts(page, liveLessonSource(e.lesson.document));
+        // The static quizzes: the choices as a list, each answer folded.
+        const QJsonObject quizzes = page[QStringLiteral("quizzes")].toObject();
+        for (const char* id : {"cell-pick", "cell-number", "cell-words"}) {
+            QCOMPARE(quizzes[QLatin1String(id)].toInt(), 1);
+        }
+        QVERIFY(e.page.contains("<ol class=\"choices\" type=\"A\">"));
+        QVERIFY(e.page.contains("Answer: <span class=\"quiz-answer\">0.25</span>"));
+        const QJsonArray forms = page[QStringLiteral("quiz_forms")].toArray();
+        if (!livePageModuleBuiltIn()) {
+            QCOMPARE(forms.size(), 0);
+            return;
+        }
+        QCOMPARE(forms.size(), 3);
+        const QJsonArray check{QJsonArray{QStringLiteral("submit"), QStringLiteral("Check")}};
+        const QJsonArray verdictRegion{
+            QJsonArray{QStringLiteral("status"), QStringLiteral("polite")}};
+        const QString yours = QStringLiteral("Your answer");
+        const struct {
+            const char *section, *quiz, *kind, *legend;
+            QJsonArray controls;
+            QJsonArray buttons;
+        } expected[] = {
+            {"cell-pick", "pick", "choice", "Question 1",
+             QJsonArray{control("input", "radio", "0", "All of it."),
+                        control("input", "radio", "1", "About 0.33 of it."),
+                        control("input", "radio", "2", "None.")},
+             check},
+            {"cell-number", "number", "number", "Question 2",
+             QJsonArray{control("input", "text", "", yours)}, check},
+            {"cell-words", "words", "text", "Question 3",
+             QJsonArray{control("textarea", "", "", yours)},
+             QJsonArray{
+                 QJsonArray{QStringLiteral("submit"), QStringLiteral("Show the sample answer")}}},
+        };
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject form = forms[i].toObject();
+            QCOMPARE(form[QStringLiteral("section")].toString(),
+                     QLatin1String(expected[i].section));
+            QCOMPARE(form[QStringLiteral("quiz")].toString(), QLatin1String(expected[i].quiz));
+            QCOMPARE(form[QStringLiteral("kind")].toString(), QLatin1String(expected[i].kind));
+            QVERIFY(form[QStringLiteral("hidden")].toBool()); // until the page is live
+            QCOMPARE(form[QStringLiteral("legend")].toString(), QLatin1String(expected[i].legend));
+            QCOMPARE(form[QStringLiteral("controls")].toArray(), expected[i].controls);
+            QCOMPARE(form[QStringLiteral("buttons")].toArray(), expected[i].buttons);
+            QCOMPARE(form[QStringLiteral("live")].toArray(), verdictRegion);
+        }
+        // A choice's bound number is a live value in its label too, numbered after the prose's.
+        QVERIFY(e.page.contains("data-bind=\"1\" data-path=\"c.head[0].weights[0][1]\" "
+                                "data-digits=\"2\">0.33</span> of it.</label>"));
     }
 
     // Every id on the page is distinct: a heading "Cell a" and the cell `a` both took "cell-a";
