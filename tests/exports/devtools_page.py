@@ -170,6 +170,38 @@ class Page:
     def reset_all(self):
         self.evaluate("document.getElementById('live-reset').click()")
 
+    def quizzes(self):
+        return json.loads(self.evaluate("""JSON.stringify([...document.querySelectorAll(
+          'form.quiz-form')].map(f => ({quiz: f.dataset.quiz, kind: f.dataset.kind,
+          hidden: f.hidden, choices: f.querySelectorAll('input[type=radio]').length})))"""))
+
+    def answer_quiz(self, quiz, given):
+        """Answers `quiz` through its form as a reader does (picks choice `given`, or types
+        `given`) and presses its button; what the page shows then."""
+        return json.loads(self.evaluate("""(() => {
+          const form = document.querySelector('form.quiz-form[data-quiz=' + %s + ']');
+          const given = %s;
+          if (form.dataset.kind === 'choice') {
+            form.querySelector('input[type=radio][value="' + given + '"]').click();
+          } else {
+            const field = form.querySelector('input[type=text], textarea');
+            field.focus();
+            field.value = given;
+            field.dispatchEvent(new Event('input'));
+          }
+          form.querySelector('button[type=submit]').click();
+          const section = form.closest('section');
+          const verdict = form.querySelector('.quiz-verdict');
+          const answer = section.querySelector('.quiz-answer');
+          const details = section.querySelector('details.answer');
+          return JSON.stringify({says: verdict.textContent, verdict: verdict.dataset.verdict,
+            answer: answer ? answer.textContent : null, open: details ? details.open : null,
+            staticChoices: section.querySelector('ol.choices') ?
+              section.querySelector('ol.choices').hidden : null,
+            violations: window.__violations});
+        })()""" % (json.dumps(json.dumps(quiz)), json.dumps(given))))
+
+
 
 def network_requests(browser, page_url):
     """Every request Chromium logged but the page's own file and data: URLs."""

@@ -8,6 +8,11 @@ every value to the digits it shows, every claim's verdict equal. Chromium's netw
 hold no request but the page itself, the console no error, and the page no violation of its
 Content-Security-Policy.
 
+A step of its own, check_quizzes, answers every quiz of the page through its own form (a
+radio button, the number field, the text area, then Check), right and wrong, as the lesson
+has it and after a what-if, and compares the verdict the page shows with the answer
+`attnbook compute` gives the quiz.
+
 Usage: live_page_check.py ATTNBOOK DOCUMENTS [--bench=NATIVE_BENCH]
   --bench=attnbook-live-page-bench  also prints each page's size, its time to live and, per
            what-if, the time from the click to its numbers in the page, the core's part of it
@@ -172,6 +177,76 @@ class Checker:
         if shown["violations"]:
             self.fail("%s: Content-Security-Policy violations: %s" %
                       (label, shown["violations"]))
+        return expected
+
+
+# --- the quizzes, answered through the page's own forms ----------------------------------------
+
+def check_quizzes(page, checker, expected, label):
+    """Answers each quiz of the page right and wrong (a choice; a number, typed as a decimal and
+    as a fraction; junk; words) and checks the verdict shown against compute's answer
+    (`expected`, for the what-ifs in force). Returns how many answers were checked."""
+    answered = 0
+    junk_tried = False
+    for quiz in page.quizzes():
+        where = "%s: quiz %s" % (label, quiz["quiz"])
+        if quiz["hidden"]:
+            checker.fail("%s: its form is still hidden on the live page" % where)
+            continue
+        try:
+            exact = resolve(expected, quiz["quiz"] + ".answer")
+        except KeyError:
+            checker.fail("%s: compute gives no answer" % where)
+            continue
+
+        def expect(given, verdict, says, answer=None):
+            shown = page.answer_quiz(quiz["quiz"], given)
+            if shown["verdict"] != verdict or not says(shown["says"]):
+                checker.fail("%s: %r shows %r (%s)" % (where, given, shown["says"],
+                                                       shown["verdict"]))
+            if verdict in ("right", "wrong", "sample") and shown["open"] is not True:
+                checker.fail("%s: %r did not open the answer and its explanation" %
+                             (where, given))
+            if answer is not None and (shown["answer"] is None or
+                                       not agrees(shown["answer"], answer)):
+                checker.fail("%s: the folded answer reads %r, compute says %r" %
+                             (where, shown["answer"], answer))
+            if shown["violations"]:
+                checker.fail("%s: Content-Security-Policy violations: %s" %
+                             (where, shown["violations"]))
+            return shown
+
+        if quiz["kind"] == "choice":
+            letter = chr(ord("A") + exact)
+            expect(str((exact + 1) % quiz["choices"]), "wrong",
+                   lambda s: s.startswith("Not quite — the answer is %s: " % letter))
+            shown = expect(str(exact), "right", lambda s: s == "Right.")
+            if shown["staticChoices"] is not True:
+                checker.fail("%s: the static list of choices still shows beside the form" %
+                             where)
+            answered += 2
+        elif quiz["kind"] == "number":
+            def says_answer(prefix):
+                def check(s):
+                    if not (s.startswith(prefix) and s.endswith(".")):
+                        return False
+                    return agrees(s[len(prefix):-1], exact)
+                return check
+            far = exact + 10 * max(abs(exact), 1)
+            expect(repr(far), "wrong", says_answer("Not quite — the answer is "), exact)
+            expect(repr(exact * 4) + "/4", "right", says_answer("Right — the answer is "), exact)
+            expect(repr(exact), "right", says_answer("Right — the answer is "), exact)
+            answered += 3
+            if not junk_tried:
+                expect("a quarter", "not-a-number",
+                       lambda s: s == "Not a number: 'a quarter' is not a number.")
+                junk_tried = True
+                answered += 1
+        else:
+            expect("My own words.", "sample",
+                   lambda s: s == "Compare yours with the sample answer below.")
+            answered += 1
+    return answered
 
     # The matrices view's tables against compute's numbers: the shares, the scores and the
     # output, entry by entry as far as the table shows them. An edited cell's tables must follow
@@ -240,7 +315,10 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
     browser.events.clear()
     page = Page(browser, url)
     timings = {"load": page.load_seconds, "what_ifs": []}
-    checker.compare(page.shown(), "as the lesson has it")
+    expected = checker.compare(page.shown(), "as the lesson has it")
+    quiz_started = time.monotonic()
+    quiz_answers = check_quizzes(page, checker, expected, "as the lesson has it")
+    quiz_seconds = time.monotonic() - quiz_started
     for form in page.what_ifs_offered():
         for value in sampled(form["options"]):
             page.reset_all()
@@ -272,16 +350,19 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
             shown = page.shown()
             if shown["sets"] != first:
                 checker.fail("the link %s applied %s" % (link, shown["sets"]))
-            checker.compare(shown, "link " + " & ".join(first))
+            expected = checker.compare(shown, "link " + " & ".join(first))
+            quiz_started = time.monotonic()
+            quiz_answers += check_quizzes(page, checker, expected, "link " + " & ".join(first))
+            quiz_seconds += time.monotonic() - quiz_started
     for request in network_requests(browser, url):
         checker.fail("the page requested %s" % request)
     for error in console_errors(browser):
         checker.fail("console: " + error)
     print("%s: %d values, %d claims and %d table entries compared in %d states (%d values by "
-          "expression, left to the claims)" % (name, checker.values_checked,
-                                               checker.claims_checked, checker.tables_checked,
-                                   1 + len(timings["what_ifs"]) + (1 if offered else 0),
-                                   checker.values_by_expression))
+          "expression, left to the claims); %d quiz answers checked in %.2f s" %
+          (name, checker.values_checked, checker.claims_checked, checker.tables_checked,
+           1 + len(timings["what_ifs"]) + (1 if offered else 0),
+           checker.values_by_expression, quiz_answers, quiz_seconds))
     if bench:
         print_bench(bench, lesson, page_file, timings)
     return checker.failures, timings
