@@ -93,11 +93,15 @@ bool tagIsSafe(std::string_view tag) {
     return true;
 }
 
-// The generator's own controls of a live page (html_live.h): a cell's what-if form and its
-// field, which lesson text cannot write (a lesson's `<form` shows as text).
+// The generator's own controls of a live page (html_live.h, html_quiz_form.h): a cell's what-if
+// form and its field, a quiz's form, its radio buttons and its number field, which lesson text
+// cannot write (a lesson's `<form` shows as text).
 bool generatorsOwnControl(std::string_view tag) {
     return tag.starts_with("form class=\"what-ifs\" data-cell=\"") || tag == "/form" ||
-           tag.starts_with("input type=\"text\" id=\"what-if-");
+           tag.starts_with("input type=\"text\" id=\"what-if-") ||
+           tag.starts_with("form class=\"quiz-form\" data-quiz=\"") ||
+           tag.starts_with("input type=\"radio\" name=\"quiz-") ||
+           tag.starts_with("input type=\"text\" id=\"quiz-");
 }
 
 // The live page's scripts end the body (docs/web-page.md): the lesson as JSON, with no `<` in
