@@ -212,7 +212,7 @@ choices:
   - "About {{c.head[0].weights[0][1]:2}} of it."
   - "None."
 answer: 1
-explain: "Blue's share is {{c.head[0].weights[0][1]:4}}."
+explain: "The share blue gets is {{c.head[0].weights[0][1]:4}}."
 ```
 
 ```quiz number
