@@ -44,13 +44,14 @@ from devtools_page import Browser, Page, console_errors, network_requests
 GENERATED = 6  # lessons of the property test, every field hostile at once
 
 # The elements the exporter writes (lesson_html.cpp, html_prose.cpp, html_cells.cpp,
-# html_live.cpp, and the figures Qt's SVG generator draws). Anything else came from lesson text.
+# html_live.cpp, html_quiz_form.cpp, the core's views in core/present/view_html.cpp, and the
+# figures Qt's SVG generator draws). Anything else came from lesson text.
 HTML_ELEMENTS = {
     "html", "head", "meta", "title", "style", "body", "header", "nav", "main", "footer", "h1",
     "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "a", "em", "strong", "s", "code", "pre",
     "blockquote", "ul", "ol", "li", "table", "caption", "thead", "tbody", "tr", "th", "td",
     "section", "figure", "figcaption", "div", "span", "details", "summary", "form", "label",
-    "select", "option", "button", "input", "script",
+    "select", "option", "button", "input", "script", "fieldset", "legend", "textarea",
 }
 SVG_ELEMENTS = {"svg", "g", "path", "text", "rect", "polyline", "polygon", "line", "circle",
                 "ellipse", "defs", "title", "desc", "linearGradient", "stop", "clipPath", "tspan",
@@ -113,7 +114,7 @@ AUDIT = r"""(async () => {
       }
     }
     if ((name === 'details' && !['answer', 'sample-answer'].some(c => e.classList.contains(c)))
-        || (name === 'form' && !e.classList.contains('what-ifs'))) {
+        || (name === 'form' && !['what-ifs', 'quiz-form'].some(c => e.classList.contains(c)))) {
       out.folds.push(name + ' ' + e.outerHTML.slice(0, 120));
     }
     for (const a of e.attributes) {

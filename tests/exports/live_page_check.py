@@ -180,6 +180,60 @@ class Checker:
         return expected
 
 
+    # The matrices view's tables against compute's numbers: the shares, the scores and the
+    # output, entry by entry as far as the table shows them. An edited cell's tables must follow
+    # (not be dimmed), since the core redraws them.
+    TABLE_PATHS = (("A = softmax(S)", "weights"), ("S = Q Kᵀ · s", "scores"),
+                   ("Y", "output"), ("Output", "output"), ("Shares", "weights"))
+
+    def compare_tables(self, shown, expected, label):
+        for view in shown["tables"]:
+            if view["cell"] in shown.get("edited", []) and view["stale"]:
+                self.fail("%s: cell %s's tables are dimmed, not redrawn" % (label, view["cell"]))
+            if view["stale"]:
+                continue
+            cells = [c for c in expected["cells"] if c.get("id") == view["cell"]]
+            if view["view"] == "next":
+                self.compare_chances(view, cells, label)
+                continue
+            for table in view["tables"]:
+                key = next((k for prefix, k in self.TABLE_PATHS
+                            if table["caption"].startswith(prefix)), None)
+                if key is None or not cells:
+                    continue
+                head = re.search(r"head (\d+)", table["caption"] + " " + table["note"])
+                exact = (cells[0]["output"] if key == "output" else
+                         cells[0]["head"][int(head.group(1)) - 1 if head else 0][key])
+                for r, row in enumerate(table["rows"]):
+                    for c, text in enumerate(row):
+                        if text == "" and view["view"] == "heatmap":
+                            continue  # a masked square, or one too small for its value
+                        self.tables_checked += 1
+                        if not agrees(text, exact[r][c]):
+                            self.fail("%s: cell %s, %s [%d][%d] shows %r, compute says %s" %
+                                      (label, view["cell"], table["caption"], r, c, text,
+                                       exact[r][c]))
+
+
+    def compare_chances(self, view, cells, label):
+        """The next word's chances: the likeliest words in compute's order, each chance to the
+        digits shown (a chosen word shown apart, after them, is not in compute's list)."""
+        if not cells or not view["tables"]:
+            self.fail("%s: cell %s shows no chances" % (label, view["cell"]))
+            return
+        table = view["tables"][0]
+        expected = cells[0]["next"]
+        for i, entry in enumerate(expected):
+            self.tables_checked += 1
+            if i >= len(table["labels"]) or table["labels"][i] != entry["word"]:
+                self.fail("%s: cell %s's chances: row %d is %r, compute's word %r" %
+                          (label, view["cell"], i, table["labels"][i:i + 1], entry["word"]))
+            elif not agrees(table["chances"][i], entry["prob"]):
+                self.fail("%s: cell %s's chance of %r shows %r, compute says %s" %
+                          (label, view["cell"], entry["word"], table["chances"][i],
+                           entry["prob"]))
+
+
 # --- the quizzes, answered through the page's own forms ----------------------------------------
 
 def check_quizzes(page, checker, expected, label):
@@ -247,60 +301,6 @@ def check_quizzes(page, checker, expected, label):
                    lambda s: s == "Compare yours with the sample answer below.")
             answered += 1
     return answered
-
-    # The matrices view's tables against compute's numbers: the shares, the scores and the
-    # output, entry by entry as far as the table shows them. An edited cell's tables must follow
-    # (not be dimmed), since the core redraws them.
-    TABLE_PATHS = (("A = softmax(S)", "weights"), ("S = Q Kᵀ · s", "scores"),
-                   ("Y", "output"), ("Output", "output"), ("Shares", "weights"))
-
-    def compare_tables(self, shown, expected, label):
-        for view in shown["tables"]:
-            if view["cell"] in shown.get("edited", []) and view["stale"]:
-                self.fail("%s: cell %s's tables are dimmed, not redrawn" % (label, view["cell"]))
-            if view["stale"]:
-                continue
-            cells = [c for c in expected["cells"] if c.get("id") == view["cell"]]
-            if view["view"] == "next":
-                self.compare_chances(view, cells, label)
-                continue
-            for table in view["tables"]:
-                key = next((k for prefix, k in self.TABLE_PATHS
-                            if table["caption"].startswith(prefix)), None)
-                if key is None or not cells:
-                    continue
-                head = re.search(r"head (\d+)", table["caption"] + " " + table["note"])
-                exact = (cells[0]["output"] if key == "output" else
-                         cells[0]["head"][int(head.group(1)) - 1 if head else 0][key])
-                for r, row in enumerate(table["rows"]):
-                    for c, text in enumerate(row):
-                        if text == "" and view["view"] == "heatmap":
-                            continue  # a masked square, or one too small for its value
-                        self.tables_checked += 1
-                        if not agrees(text, exact[r][c]):
-                            self.fail("%s: cell %s, %s [%d][%d] shows %r, compute says %s" %
-                                      (label, view["cell"], table["caption"], r, c, text,
-                                       exact[r][c]))
-
-
-    def compare_chances(self, view, cells, label):
-        """The next word's chances: the likeliest words in compute's order, each chance to the
-        digits shown (a chosen word shown apart, after them, is not in compute's list)."""
-        if not cells or not view["tables"]:
-            self.fail("%s: cell %s shows no chances" % (label, view["cell"]))
-            return
-        table = view["tables"][0]
-        expected = cells[0]["next"]
-        for i, entry in enumerate(expected):
-            self.tables_checked += 1
-            if i >= len(table["labels"]) or table["labels"][i] != entry["word"]:
-                self.fail("%s: cell %s's chances: row %d is %r, compute's word %r" %
-                          (label, view["cell"], i, table["labels"][i:i + 1], entry["word"]))
-            elif not agrees(table["chances"][i], entry["prob"]):
-                self.fail("%s: cell %s's chance of %r shows %r, compute says %s" %
-                          (label, view["cell"], entry["word"], table["chances"][i],
-                           entry["prob"]))
-
 
 def check_lesson(attnbook, documents, workdir, browser, name, bench):
     lesson = os.path.join(documents, name)
