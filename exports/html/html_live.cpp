@@ -163,6 +163,7 @@ QString whatIfControlsHtml(const LessonCell& cell) {
                 "<input type=\"text\" id=\"%1-own\" spellcheck=\"false\" "
                 "placeholder=\"KEY=VALUE\" aria-describedby=\"%1-hint\"> "
                 "<button type=\"button\" data-action=\"own\">Apply</button> "
+                "<button type=\"button\" data-action=\"undo\" disabled>Undo this cell</button> "
                 "<button type=\"button\" data-action=\"reset\">Reset this cell</button></div>\n"
                 "<p class=\"what-if-hint\" id=\"%1-hint\">Your own: any key the cell lets you "
                 "change, as <code>attnbook compute --set %2.KEY=VALUE</code> writes it, e.g. "

@@ -271,6 +271,31 @@
     return list.filter((s) => !keys.has(keyOf(s))).concat(added);
   }
 
+  // Each cell's own history: the cell's what-ifs before each change made in its form, newest
+  // last, for its Undo. A page-wide change (Reset all, a link) starts every history afresh.
+  const cellHistory = new Map();
+
+  function ofCell(list, cellId) {
+    return list.filter((s) => s.startsWith(cellId + '.'));
+  }
+
+  function showCellUndo() {
+    for (const form of document.querySelectorAll('form.what-ifs')) {
+      form.querySelector('[data-action=undo]').disabled =
+        !(cellHistory.get(form.dataset.cell) || []).length;
+    }
+  }
+
+  // A change made in a cell's form: remembered for the cell's Undo when it changed the cell.
+  function applyInCell(cellId, list) {
+    const before = ofCell(sets, cellId);
+    apply(list, true);
+    if (JSON.stringify(ofCell(sets, cellId)) !== JSON.stringify(before)) {
+      cellHistory.set(cellId, (cellHistory.get(cellId) || []).concat([before]));
+    }
+    showCellUndo();
+  }
+
   function wireCell(form) {
     const cellId = form.dataset.cell;
     const choice = form.querySelector('select');
@@ -280,17 +305,25 @@
     });
     form.querySelector('[data-action=try]').addEventListener('click', () => {
       if (choice && choice.value) {
-        apply(withSets(sets, JSON.parse(choice.value)), true);
+        applyInCell(cellId, withSets(sets, JSON.parse(choice.value)));
       }
     });
     form.querySelector('[data-action=own]').addEventListener('click', () => {
       const text = own.value.trim();
       if (text) {
-        apply(withSets(sets, [cellId + '.' + text]), true);
+        applyInCell(cellId, withSets(sets, [cellId + '.' + text]));
+      }
+    });
+    form.querySelector('[data-action=undo]').addEventListener('click', () => {
+      const history = cellHistory.get(cellId) || [];
+      if (history.length) {
+        const earlier = history.pop();
+        apply(sets.filter((s) => !s.startsWith(cellId + '.')).concat(earlier), true);
+        showCellUndo();
       }
     });
     form.querySelector('[data-action=reset]').addEventListener('click', () => {
-      apply(sets.filter((s) => !s.startsWith(cellId + '.')), true);
+      applyInCell(cellId, sets.filter((s) => !s.startsWith(cellId + '.')));
     });
     form.hidden = false;
   }
@@ -301,7 +334,11 @@
         apply(undoStack.pop(), false);
       }
     });
-    document.getElementById('live-reset').addEventListener('click', () => apply([], true));
+    document.getElementById('live-reset').addEventListener('click', () => {
+      cellHistory.clear();
+      apply([], true);
+      showCellUndo();
+    });
     document.getElementById('live-copy').addEventListener('click', () => {
       const link = location.href.split('#')[0] + (sets.length ? '#' + hashOf(sets) : '');
       const done = () => { status.textContent = 'Link copied: ' + link; };
@@ -317,7 +354,11 @@
     for (const form of document.querySelectorAll('form.quiz-form')) {
       wireQuiz(form);
     }
-    window.addEventListener('hashchange', () => apply(setsFromHash(location.hash), false));
+    window.addEventListener('hashchange', () => {
+      cellHistory.clear();
+      apply(setsFromHash(location.hash), false);
+      showCellUndo();
+    });
   }
 
   // Quizzes (docs/web-page.md, "Quizzes"): the reader's answer goes to the core, which judges

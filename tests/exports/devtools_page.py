@@ -167,6 +167,15 @@ class Page:
           form.querySelector('[data-action=own]').click(); })()""" %
                       (json.dumps(json.dumps(cell)), json.dumps(words)))
 
+    def undo_cell(self, cell):
+        """Presses the cell's own Undo; whether it was enabled before."""
+        return self.evaluate("""(() => {
+          const button = document.querySelector(
+            'form.what-ifs[data-cell=' + %s + '] [data-action=undo]');
+          const enabled = !button.disabled;
+          button.click();
+          return enabled; })()""" % json.dumps(json.dumps(cell)))
+
     def reset_all(self):
         self.evaluate("document.getElementById('live-reset').click()")
 

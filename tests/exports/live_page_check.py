@@ -330,8 +330,30 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
                 checker.fail("%s: choosing %r applied nothing: %s" %
                              (form["cell"], value, shown["notes"]))
             checker.compare(shown, "%s: %s" % (form["cell"], " + ".join(value)))
-    # A what-if of one's own that the cell's controls do not allow is ignored, with a note.
+    # A cell's own Undo takes back the cell's last change, and only that.
     offered = page.what_ifs_offered()
+    with_two = [f for f in offered if len(f["options"]) >= 2]
+    if with_two:
+        cell, first, last = with_two[0]["cell"], with_two[0]["options"][0], \
+            with_two[0]["options"][-1]
+        page.reset_all()
+        page.choose(cell, first)
+        after_first = page.shown()["sets"]
+        page.choose(cell, last)
+        # a what-if the lesson refuses with the first in force changes nothing to take back
+        changed = page.shown()["sets"] != after_first
+        enabled = page.undo_cell(cell)
+        shown = page.shown()
+        expected = after_first if changed else []
+        if not enabled or shown["sets"] != expected:
+            checker.fail("%s: Undo this cell after %s then %s shows %s, not %s (enabled: %s)" %
+                         (cell, first, last, shown["sets"], expected, enabled))
+        if changed:
+            page.undo_cell(cell)
+            if page.shown()["sets"]:
+                checker.fail("%s: a second Undo this cell did not take back the first what-if" %
+                             cell)
+    # A what-if of one's own that the cell's controls do not allow is ignored, with a note.
     if offered:
         cell = offered[0]["cell"]
         page.reset_all()
