@@ -85,18 +85,12 @@ void QuizCellModel::checkNumber(const QString& text) {
     if (kind_ != QLatin1String("number")) {
         return;
     }
-    QString reason;
-    // A fraction such as 1/2 is a number too (docs/lesson-format.md).
-    std::optional<double> typed = text.contains(u'/')
-                                      ? parseAnswerNumber(text.trimmed().toStdString())
-                                      : parseTypedNumber(text, reason);
-    if (!typed && reason.isEmpty()) {
-        reason = QStringLiteral("'%1' is not a number or a fraction like 1/2").arg(text.trimmed());
-    }
+    std::string reason; // read as the live page reads it (quiz_answer.h)
+    const std::optional<double> typed = readQuizAnswer(text.toStdString(), reason);
     if (!typed) {
         lastNumber_.reset();
         lastTyped_.clear();
-        setVerdict(QStringLiteral("refused"), reason);
+        setVerdict(QStringLiteral("refused"), QString::fromStdString(reason));
         return;
     }
     lastNumber_ = typed;

@@ -77,4 +77,22 @@ std::optional<double> parseAnswerNumber(std::string_view text) {
     return std::isfinite(value) ? std::optional(value) : std::nullopt;
 }
 
+std::optional<double> readQuizAnswer(std::string_view typed, std::string& reason) {
+    const size_t first = typed.find_first_not_of(" \t\r\n");
+    const std::string_view text =
+        first == std::string_view::npos
+            ? std::string_view()
+            : typed.substr(first, typed.find_last_not_of(" \t\r\n") - first + 1);
+    reason.clear();
+    // A fraction such as 1/2 is a number too (docs/lesson-format.md); a decimal that does not
+    // read says why, as the window's fields do.
+    const std::optional<double> number = text.find('/') != std::string_view::npos
+                                             ? parseAnswerNumber(text)
+                                             : readTypedNumber(text, reason);
+    if (!number && reason.empty()) {
+        reason = "'" + std::string(text) + "' is not a number or a fraction like 1/2";
+    }
+    return number;
+}
+
 } // namespace attnbook

@@ -28,4 +28,9 @@ int quizShownDecimals(const QuizCellSpec& quiz);
 // numbers ("1/2", "-3/4"). Nullopt when it is neither, or not finite.
 std::optional<double> parseAnswerNumber(std::string_view text);
 
+// A reader's typed answer to a number quiz, as the window and the live page read it: a
+// decimal, or a fraction (parseAnswerNumber); spaces around it ignored. Nullopt with `reason`
+// in words a learner can act on ("use a point for decimals: 1.5, not 1,5", number_input.h).
+std::optional<double> readQuizAnswer(std::string_view typed, std::string& reason);
+
 } // namespace attnbook

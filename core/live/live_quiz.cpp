@@ -2,7 +2,6 @@
 
 #include "core/document/bindings.h"
 #include "core/document/html_comments.h"
-#include "core/document/number_input.h"
 #include "core/document/quiz_answer.h"
 #include "core/math/number_format.h"
 
@@ -85,14 +84,9 @@ LiveQuizVerdict numberVerdict(const std::string& quizId, const QuizCellSpec& qui
     if (typed.empty()) {
         return {"unanswered", "Type a number first.", shown};
     }
-    // A fraction such as 1/2 is a number too (docs/lesson-format.md); a decimal that does not
-    // read says why, as the window's fields do (number_input.h).
-    const std::optional<double> number = parseAnswerNumber(typed);
+    std::string reason; // read as the window reads it (quiz_answer.h)
+    const std::optional<double> number = readQuizAnswer(typed, reason);
     if (!number) {
-        std::string reason;
-        if (typed.find('/') != std::string::npos || readTypedNumber(typed, reason)) {
-            reason = "'" + typed + "' is not a number or a fraction like 1/2";
-        }
         return {"not-a-number", "Not a number: " + reason + ".", shown};
     }
     if (quizAccepts(quiz, *number, *answer)) {

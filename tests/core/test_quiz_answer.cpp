@@ -93,3 +93,18 @@ TEST_CASE("shownDecimalsFollowTheLesson") {
              2);                                               // the answer's own digits win
     CHECK_EQ(quizShownDecimals(quizFrom("answer: 0.5\n")), 1); // as typed
 }
+
+TEST_CASE("a typed quiz answer is read one way for the window and the page, and refused with why") {
+    std::string reason;
+    CHECK_EQ(readQuizAnswer("  0.25 ", reason), std::optional<double>(0.25));
+    CHECK_EQ(readQuizAnswer("1/4", reason), std::optional<double>(0.25));
+    CHECK_EQ(readQuizAnswer("−3/4", reason), std::optional<double>(-0.75));
+    CHECK_FALSE(readQuizAnswer("0,25", reason));
+    CHECK_EQ(reason, "use a point for decimals: 1.5, not 1,5");
+    CHECK_FALSE(readQuizAnswer("1/0", reason));
+    CHECK_EQ(reason, "'1/0' is not a number or a fraction like 1/2");
+    CHECK_FALSE(readQuizAnswer(" a quarter ", reason));
+    CHECK_EQ(reason, "'a quarter' is not a number");
+    CHECK_FALSE(readQuizAnswer("", reason));
+    CHECK_FALSE(reason.empty());
+}
