@@ -111,13 +111,6 @@ bool splitDigits(std::string_view& text, int& digits, std::string& error) {
     return true;
 }
 
-std::string variableName(size_t index) {
-    return "_p" + std::to_string(index);
-}
-std::string wordName(size_t index) {
-    return "_w" + std::to_string(index);
-}
-
 // What an operand of an expression is, as far as is known: a path's value is known only when
 // the binding is evaluated.
 enum class OperandKind { Number, Word, Unknown };
@@ -449,15 +442,7 @@ BindingValue evaluateBinding(const Binding& binding, const PathLookup& lookup) {
         }
     }
     try {
-        mu::Parser& parser = languageParser();
-        for (size_t k = 0; k < values.size(); ++k) {
-            parser.DefineVar(variableName(k), &values[k]);
-        }
-        for (size_t k = 0; k < words.size(); ++k) {
-            parser.DefineVar(wordName(k), &words[k]);
-        }
-        parser.SetExpr(binding.parserText);
-        const double result = parser.Eval();
+        const double result = compiledExpressions().evaluate(binding.parserText, values, words);
         if (!std::isfinite(result)) {
             return {std::nullopt, binding.expression + " is not a finite number"};
         }
@@ -532,6 +517,9 @@ ClaimVerdict evaluateClaim(const Binding& claim, const PathLookup& lookup) {
         return verdict;
     }
     verdict.holds = truth ? value.value->boolean() : value.value->number() != 0.0;
+    if (verdict.holds) {
+        return verdict; // the sides explain a false claim only, and cost a parse each
+    }
     std::string ignored;
     if (const auto sides = claimSides(claim.expression)) {
         const auto side = [&](const std::string& text) {

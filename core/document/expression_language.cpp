@@ -145,4 +145,62 @@ mu::Parser& languageParser() {
     return *parser;
 }
 
+// Its own parser, with the language and the variables pointing at its own numbers: defining
+// them once is what lets muParser keep the bytecode between evaluations.
+struct CompiledExpressions::Compiled {
+    mu::Parser parser;
+    std::vector<double> values;
+    std::vector<double> words;
+};
+
+CompiledExpressions::CompiledExpressions() = default;
+CompiledExpressions::~CompiledExpressions() = default;
+
+CompiledExpressions::Compiled& CompiledExpressions::compiled(const std::string& parserText,
+                                                             size_t values, size_t words) {
+    const auto found = kept_.find(parserText);
+    if (found != kept_.end() && found->second->values.size() == values &&
+        found->second->words.size() == words) {
+        return *found->second;
+    }
+    // A lesson has a few thousand bindings at most; many lessons opened in turn start afresh.
+    constexpr size_t kMostKept = 8192;
+    if (kept_.size() >= kMostKept) {
+        kept_.clear();
+    }
+    auto made = std::make_unique<Compiled>();
+    defineLanguage(made->parser);
+    made->values.assign(values, 0.0);
+    made->words.assign(words, 0.0);
+    for (size_t k = 0; k < values; ++k) {
+        made->parser.DefineVar(variableName(k), &made->values[k]);
+    }
+    for (size_t k = 0; k < words; ++k) {
+        made->parser.DefineVar(wordName(k), &made->words[k]);
+    }
+    made->parser.SetExpr(parserText);
+    Compiled& kept = *made;
+    kept_[parserText] = std::move(made);
+    return kept;
+}
+
+double CompiledExpressions::evaluate(const std::string& parserText,
+                                     const std::vector<double>& values,
+                                     const std::vector<double>& words) {
+    Compiled& expression = compiled(parserText, values.size(), words.size());
+    std::copy(values.begin(), values.end(), expression.values.begin());
+    std::copy(words.begin(), words.end(), expression.words.begin());
+    try {
+        return expression.parser.Eval();
+    } catch (...) {
+        kept_.erase(parserText); // parsed afresh next time, as it was before any was kept
+        throw;
+    }
+}
+
+CompiledExpressions& compiledExpressions() {
+    thread_local CompiledExpressions kept;
+    return kept;
+}
+
 } // namespace attnbook

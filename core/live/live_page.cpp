@@ -143,7 +143,8 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
 
 LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
                   const std::vector<std::string>& setWords, AttentionEngine& engine,
-                  const ComputePolicy& policy, LiveChecks checks, const CellRereader* rereader) {
+                  const ComputePolicy& policy, LiveChecks checks, const CellRereader* rereader,
+                  const NumberedProse* keptProse) {
     LivePage page;
     std::vector<ParsedWhatIf> sets = readersWhatIfs(lesson, setWords, page.refused);
     ComputePolicy computing = policy;
@@ -179,7 +180,11 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
             }
         }
     }
-    const NumberedProse prose = numberedProsePieces(sets.empty() ? lesson : whatIf.lesson);
+    std::optional<NumberedProse> readNow;
+    if (!keptProse) {
+        readNow = numberedProsePieces(lesson);
+    }
+    const NumberedProse& prose = keptProse ? *keptProse : *readNow;
     // Later: what reads a check of a cell computed again without it waits for it.
     const auto waits = [&](const Binding& binding) {
         return checks == LiveChecks::Later && readsCheckOf(binding, computedAgain);
@@ -226,9 +231,10 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
 }
 
 LivePageSession::LivePageSession(Lesson lesson)
-    : lesson_(std::move(lesson)), engine_(std::make_unique<AttentionEngine>()) {
+    : lesson_(std::move(lesson)), prose_(numberedProsePieces(lesson_)),
+      engine_(std::make_unique<AttentionEngine>()) {
     // The paths the prose quotes, cell by cell: all the page reads of a cell's JSON.
-    for (const std::vector<ProsePiece>& block : numberedProsePieces(lesson_).pieces) {
+    for (const std::vector<ProsePiece>& block : prose_.pieces) {
         for (const ProsePiece& piece : block) {
             if (piece.kind != ProsePiece::Kind::Binding) {
                 continue;
@@ -290,7 +296,7 @@ const LivePage& LivePageSession::answer(const std::vector<std::string>& setWords
     }
     recent_.push_back({setWords, checks,
                        livePage(lesson_, results_, setWords, *engine_, quotedJsonOnly(), checks,
-                                rereader_.get())});
+                                rereader_.get(), &prose_)});
     last_ = &recent_.back().page;
     return *last_;
 }

@@ -8,6 +8,7 @@
 
 #include "core/document/json.h"
 #include "core/document/lesson.h"
+#include "core/present/live_marks.h"
 
 #include <map>
 #include <memory>
@@ -70,10 +71,12 @@ struct LivePage {
 // lesson must have computed without errors, to `lessonResults`: the cells the what-ifs leave
 // as they were are taken from them, not computed again.
 // `rereader` (made from `lesson`): only the edited cells are read again (applyWhatIf).
+// `prose` (numberedProsePieces(lesson)): the prose's bindings, parsed once by a caller that
+// asks many times; a what-if changes cells, never prose.
 LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
                   const std::vector<std::string>& setWords, AttentionEngine& engine,
                   const ComputePolicy& policy = {}, LiveChecks checks = LiveChecks::Now,
-                  const CellRereader* rereader = nullptr);
+                  const CellRereader* rereader = nullptr, const NumberedProse* prose = nullptr);
 
 // A lesson open on the live page: its results computed once, each cell's JSON only where the
 // prose quotes it (the page reads nothing else), and the last answers kept, so that Reset,
@@ -101,6 +104,7 @@ class LivePageSession {
     ComputePolicy quotedJsonOnly() const;
 
     Lesson lesson_;
+    NumberedProse prose_;                                          // of lesson_, read once
     std::map<std::string, std::shared_ptr<JsonSelection>> quoted_; // cell → paths
     std::unique_ptr<AttentionEngine> engine_;
     std::unique_ptr<CellRereader> rereader_; // of lesson_: a what-if reads its cells alone
