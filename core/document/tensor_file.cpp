@@ -11,7 +11,9 @@
 #include <charconv> // std::from_chars for the whole numbers of a .npy shape
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <set>
+#include <vector>
 
 namespace attnbook {
 
@@ -447,9 +449,10 @@ std::optional<Tensor> readDelimited(const std::string& bytes, char separator,
 
 // The JSON header of a .safetensors file, after its 8-byte size (`headerLength`): one object
 // that names no tensor twice.
-std::optional<nlohmann::json> safetensorsHeader(const std::string& bytes,
-                                                const DataFileLimits& limits,
-                                                std::uint64_t& headerLength, std::string& error) {
+std::optional<nlohmann::json> parseSafetensorsHeader(const std::string& bytes,
+                                                     const DataFileLimits& limits,
+                                                     std::uint64_t& headerLength,
+                                                     std::string& error) {
     if (bytes.size() < 8) {
         error = "not a .safetensors file: it is shorter than its 8-byte header size";
         return std::nullopt;
@@ -496,6 +499,45 @@ std::optional<nlohmann::json> safetensorsHeader(const std::string& bytes,
     return header;
 }
 
+// parseSafetensorsHeader, kept for the last few headers read on this thread: a model's cell
+// reads its 30-odd tensors from one file, each with the same header, and the live page reads
+// the cell again after every what-if (docs/web-page.md). Keyed by the header's own bytes, so
+// a changed file is parsed afresh. Null with `error` set when it does not parse.
+std::shared_ptr<const nlohmann::json> safetensorsHeader(const std::string& bytes,
+                                                        const DataFileLimits& limits,
+                                                        std::uint64_t& headerLength,
+                                                        std::string& error) {
+    struct Kept {
+        std::string headerBytes;
+        std::uint64_t headerLength = 0;
+        std::shared_ptr<const nlohmann::json> header;
+    };
+    constexpr size_t kKept = 4;
+    thread_local std::vector<Kept> kept; // the newest last
+    if (bytes.size() >= 8) {
+        for (auto it = kept.begin(); it != kept.end(); ++it) {
+            const size_t length = it->headerBytes.size();
+            if (it->headerLength <= limits.maxHeaderBytes && bytes.size() >= length &&
+                bytes.compare(0, length, it->headerBytes) == 0) {
+                headerLength = it->headerLength;
+                return it->header;
+            }
+        }
+    }
+    std::optional<nlohmann::json> parsed =
+        parseSafetensorsHeader(bytes, limits, headerLength, error);
+    if (!parsed) {
+        return nullptr;
+    }
+    if (kept.size() == kKept) {
+        kept.erase(kept.begin());
+    }
+    // The eight bytes of its length and the header itself: equal bytes, equal header.
+    kept.push_back({bytes.substr(0, 8 + size_t(headerLength)), headerLength,
+                    std::make_shared<const nlohmann::json>(std::move(*parsed))});
+    return kept.back().header;
+}
+
 // The first eight tensors a header names, for the error of a name it does not hold.
 std::string tensorNamesOf(const nlohmann::json& header) {
     std::string list;
@@ -520,7 +562,7 @@ std::optional<Tensor> readSafetensors(const std::string& bytes, const std::strin
         return std::nullopt;
     }
     std::uint64_t headerLength = 0;
-    const std::optional<nlohmann::json> header =
+    const std::shared_ptr<const nlohmann::json> header =
         safetensorsHeader(bytes, limits, headerLength, error);
     if (!header) {
         return std::nullopt;

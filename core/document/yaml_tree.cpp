@@ -214,7 +214,9 @@ YamlError plainYamlError(const TreeBuilder& builder, const YAML::Exception& e) {
 
 } // namespace
 
-YamlNode parseYaml(const std::string& text, int firstLine, int columnOffset) {
+namespace {
+
+YamlNode parseYamlNow(const std::string& text, int firstLine, int columnOffset) {
     std::istringstream in(text);
     TreeBuilder builder(firstLine, columnOffset);
     try {
@@ -232,6 +234,34 @@ YamlNode parseYaml(const std::string& text, int firstLine, int columnOffset) {
         throw plainYamlError(builder, e);
     }
     return builder.hasRoot() ? builder.takeRoot() : YamlNode{};
+}
+
+} // namespace
+
+// The last few bodies parsed on this thread are kept: a what-if on the live page finds its key
+// in the lesson's own cell body, the same text each time (docs/web-page.md), and yaml-cpp takes
+// longer over a model's body than copying its tree. A body that does not parse is parsed (and
+// refused) again each time.
+YamlNode parseYaml(const std::string& text, int firstLine, int columnOffset) {
+    struct Kept {
+        std::string text;
+        int firstLine = 0;
+        int columnOffset = 0;
+        YamlNode tree;
+    };
+    constexpr size_t kKept = 8;
+    thread_local std::vector<Kept> kept; // the newest last
+    for (const Kept& k : kept) {
+        if (k.firstLine == firstLine && k.columnOffset == columnOffset && k.text == text) {
+            return k.tree;
+        }
+    }
+    YamlNode tree = parseYamlNow(text, firstLine, columnOffset);
+    if (kept.size() == kKept) {
+        kept.erase(kept.begin());
+    }
+    kept.push_back({text, firstLine, columnOffset, tree});
+    return tree;
 }
 
 YamlNode::YamlNode() = default;
