@@ -266,7 +266,13 @@ void computeTransformer(const LessonCell& cell, const TransformerCellSpec& spec,
     try {
         // A cell that trains shows the weights of its shown step (docs/training.md).
         std::shared_ptr<const TrainingResult> training;
-        if (spec.training) {
+        const std::shared_ptr<const TrainingResult> trainedBefore =
+            spec.training && policy.training ? policy.training(cell) : nullptr;
+        if (trainedBefore) {
+            auto retaken = std::make_shared<TrainingResult>(*trainedBefore);
+            retaken->weights = withPromptOf(trainedBefore->weights, spec.config);
+            training = std::move(retaken);
+        } else if (spec.training) {
             training = std::make_shared<const TrainingResult>(
                 trainTransformer(spec.config, *spec.training, engine.limits()));
         }

@@ -109,6 +109,10 @@ struct ComputePolicy {
     // transformer.md: most of a small cell's time); unset: always. The live web page runs it
     // only where its prose quotes the check (docs/web-page.md).
     std::function<bool(const LessonCell&)> gradientCheck;
+    // A training cell's training done before, to take instead of training again, for a cell
+    // that differs from the one trained only in its prompt (withPromptOf,
+    // transformer_training.h): unset or nullptr: train.
+    std::function<std::shared_ptr<const TrainingResult>(const LessonCell&)> training;
 };
 
 // Computes every cell that read without errors: the one implementation the command line, the

@@ -13,6 +13,12 @@ const std::vector<std::string>& sharedModelKeys() {
     return keys;
 }
 
+bool isPromptKey(const std::string& key) {
+    static const std::vector<std::string> keys = {"tokens", "targets", "temperature", "generate",
+                                                  "focus"};
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
 namespace {
 
 struct ModelReference {

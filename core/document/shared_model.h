@@ -26,6 +26,12 @@ struct SharedModelUse {
 // writes its own (docs/transformer.md says why).
 const std::vector<std::string>& sharedModelKeys();
 
+// The keys of a transformer cell's prompt: what it reads and what it makes of it (its tokens,
+// targets, temperature, generation and focus), not the model. Training reads none of them, so a
+// what-if of these alone leaves a cell's training as it was (withPromptOf,
+// core/math/transformer_training.h).
+bool isPromptKey(const std::string& key);
+
 // The transformer cells read so far, in lesson order: each body with the model it took
 // spliced in, or nullopt for a cell that has errors of its own.
 using ModelBodies = std::map<std::string, std::optional<YamlNode>>;

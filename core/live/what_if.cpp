@@ -123,6 +123,17 @@ WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
             return block && unchangedBy(*block, lesson.document, sets) ? before.cell(cell.id)
                                                                        : nullptr;
         };
+        // A cell whose sets are all of its prompt trains as the lesson's did, while no set
+        // changed a model another cell may take.
+        policy.training = [&](const LessonCell& cell) -> std::shared_ptr<const TrainingResult> {
+            const bool promptOnly = !changesAModel(sets) &&
+                                    std::all_of(sets.begin(), sets.end(), [&](const SetOption& s) {
+                                        return s.cellId != cell.id || isPromptKey(s.key);
+                                    });
+            const ComputedCell* computed = before.cell(cell.id);
+            return promptOnly && computed && computed->transformer ? computed->transformer->training
+                                                                   : nullptr;
+        };
     }
     out.results = computeLesson(out.lesson, engine, policy);
     std::vector<Diagnostic> now = out.lesson.diagnostics;

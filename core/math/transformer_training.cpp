@@ -258,6 +258,24 @@ std::string shortNumber(double value) {
 
 } // namespace
 
+// The fields sentenceConfig sets for each sentence, and the tokens' vectors.
+TransformerConfig withPromptOf(const TransformerConfig& trained, const TransformerConfig& cell) {
+    TransformerConfig out = trained;
+    out.tokens = cell.tokens;
+    out.X0 = cell.X0; // (n × d), then each row the trained vocab's row of its word
+    withTokenRows(out);
+    out.targets = cell.targets;
+    out.temperature = cell.temperature;
+    out.upstream = cell.upstream;
+    out.generate = cell.generate;
+    out.knockouts = cell.knockouts;
+    out.focus = cell.focus;
+    for (size_t l = 0; l < out.layers.size() && l < cell.layers.size(); ++l) {
+        out.layers[l].attention.padding = cell.layers[l].attention.padding;
+    }
+    return out;
+}
+
 void randomInitialWeights(TransformerConfig& c, const TrainingSpec::Init& init) {
     std::uint64_t state = init.seed;
     const auto fill = [&](arma::mat& m) { // row by row, scale · z

@@ -56,6 +56,14 @@ struct TrainingResult {
 TrainingResult trainTransformer(const TransformerConfig& cell, const TrainingSpec& spec,
                                 const TransformerLimits& limits = {});
 
+// `trained` (the weights a training of some cell gave) with `cell`'s own prompt in place of
+// that cell's: its tokens (their vectors the rows of the trained vocab), targets, temperature,
+// generation, focus, knock-outs and padding. Training reads none of these (each sentence sets
+// them for itself), so a cell that differs from the trained one only there would train to the
+// same weights: the live page keeps a lesson's training across what-ifs of the prompt
+// (docs/training.md).
+TransformerConfig withPromptOf(const TransformerConfig& trained, const TransformerConfig& cell);
+
 // Multiply-adds of the whole training: S steps of the forward and backward passes of every
 // sentence, and the held-out sentences' forward passes: what the limits charge before it runs.
 double trainingWork(const TransformerConfig& cell, const TrainingSpec& spec);
