@@ -163,8 +163,8 @@ CompiledExpressions::Compiled& CompiledExpressions::compiled(const std::string& 
         found->second->words.size() == words) {
         return *found->second;
     }
-    // A lesson has a few thousand bindings at most; many lessons opened in turn start afresh.
-    constexpr size_t kMostKept = 8192;
+    // transformer.md has under a thousand expressions; past the bound, all are compiled afresh.
+    constexpr size_t kMostKept = 2048; // about 10 KB each
     if (kept_.size() >= kMostKept) {
         kept_.clear();
     }

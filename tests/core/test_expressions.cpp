@@ -250,3 +250,34 @@ TEST_CASE("noAssignmentNoCommaNoNaN") {
         shown("{{colour.d_k/2 + 3*4^2/2:0}} {{8 - colour.d_k/2^2:0}} {{colour.d_k/4*2^3^2:0}}\n"),
         std::string("26 7 512\n"));
 }
+
+// An expression is compiled once and kept (CompiledExpressions): evaluated again with other
+// values it reads the new ones, an evaluation that fails leaves nothing behind for the next,
+// and a path that names a word after a number compares as a word.
+TEST_CASE("aKeptExpressionReadsEachEvaluationsOwnValues") {
+    std::string error;
+    const std::optional<Binding> binding = parseBinding("sqrt(a.x - 1) * 2", error);
+    REQUIRE_MESSAGE(binding, error);
+    const auto evaluate = [&](Json value) {
+        const Json kept = std::move(value);
+        return evaluateBinding(*binding, [&](const BindingPath&, std::string&) { return &kept; });
+    };
+    for (int round = 0; round < 2; ++round) {
+        CHECK_EQ(evaluate(Json(5.0)).value->number(), 4.0);  // √4 · 2
+        CHECK_EQ(evaluate(Json(10.0)).value->number(), 6.0); // √9 · 2
+        const BindingValue negative = evaluate(Json(0.0));   // √−1: no number
+        CHECK(!negative.value);
+        CHECK(negative.error.find("sqrt(a.x - 1) * 2") != std::string::npos);
+        CHECK_EQ(evaluate(Json(2.0)).value->number(), 2.0); // √1 · 2, after the failure
+    }
+    const std::optional<Binding> words = parseBinding(R"(a.x == "cat")", error);
+    REQUIRE_MESSAGE(words, error);
+    const Json cat("cat");
+    const Json dog("dog");
+    CHECK_EQ(evaluateBinding(*words, [&](const BindingPath&, std::string&) { return &cat; })
+                 .value->number(),
+             1.0);
+    CHECK_EQ(evaluateBinding(*words, [&](const BindingPath&, std::string&) { return &dog; })
+                 .value->number(),
+             0.0);
+}
