@@ -11,6 +11,16 @@
 
 namespace attnbook {
 
+std::string barRowHtml(const std::string& rowClass, const std::string& label, double share,
+                       const std::string& value, const std::string& mark) {
+    // A bar in percent of the track, to two decimals: the same length at any width.
+    const std::string percent = fixedNumber(100.0 * std::clamp(share, 0.0, 1.0), 2);
+    return "<tr class=\"" + rowClass + "\"><th scope=\"row\">" + htmlText(label) +
+           "</th><td class=\"track\"><span class=\"bar\" style=\"width: " + percent +
+           "%\"></span></td><td class=\"chance\">" + htmlText(value) + "</td><td class=\"mark\">" +
+           htmlText(mark) + "</td></tr>\n";
+}
+
 namespace {
 
 std::string labelAt(const std::vector<std::string>& labels, int i) {
@@ -45,17 +55,6 @@ constexpr int kMaxHeadsShown = 4; // as the PDF (exports/paint/pdf_cells.cpp)
 
 std::string entryText(double value, int digits, bool whole) {
     return whole ? readableNumber(value, digits) : fixedNumber(value, digits);
-}
-
-// One bar of a bars table: the label, a bar as long as `share` of the track, and the value.
-std::string barRow(const std::string& rowClass, const std::string& label, double share,
-                   const std::string& value, const std::string& mark) {
-    // A bar in percent of the track, to two decimals: the same length at any width.
-    const std::string percent = fixedNumber(100.0 * std::clamp(share, 0.0, 1.0), 2);
-    return "<tr class=\"" + rowClass + "\"><th scope=\"row\">" + htmlText(label) +
-           "</th><td class=\"track\"><span class=\"bar\" style=\"width: " + percent +
-           "%\"></span></td><td class=\"chance\">" + htmlText(value) + "</td><td class=\"mark\">" +
-           htmlText(mark) + "</td></tr>\n";
 }
 
 std::string headHeatmap(const AttentionResult& r, int head) {
@@ -109,11 +108,11 @@ std::string headShares(const AttentionResult& r, int head, int row) {
         "</caption>\n<tbody>\n";
     for (const int j : keys) {
         if (h.blocked(arma::uword(row), arma::uword(j))) {
-            html += barRow("word blocked", keyLabel(r, j), 0.0, "blocked", "");
+            html += barRowHtml("word blocked", keyLabel(r, j), 0.0, "blocked", "");
             continue;
         }
         const double share = h.weight(arma::uword(row), arma::uword(j));
-        html += barRow("word", keyLabel(r, j), share, entryText(share, 4, wholeBars), "");
+        html += barRowHtml("word", keyLabel(r, j), share, entryText(share, 4, wholeBars), "");
     }
     return html + "</tbody>\n</table>\n";
 }
@@ -248,7 +247,8 @@ std::string nextWordsHtml(const NextWordsView& view) {
     html += "<table class=\"bars chances\">\n<thead><tr><th scope=\"col\">word</th>"
             "<th scope=\"col\" colspan=\"2\">chance</th><td></td></tr></thead>\n<tbody>\n";
     for (const NextWordBar& bar : view.bars) {
-        html += barRow(std::string(bar.chosen ? "chosen" : "word") + (bar.extra ? " apart" : ""),
+        html +=
+            barRowHtml(std::string(bar.chosen ? "chosen" : "word") + (bar.extra ? " apart" : ""),
                        bar.word, bar.share, fixedNumber(bar.share, 4), bar.chosen ? view.mark : "");
     }
     html += "</tbody>\n</table>\n";

@@ -12,6 +12,11 @@
 
 namespace attnbook {
 
+// One row of a bars table (<table class="bars">): the label, a bar as long as `share` (0 … 1)
+// of its track, the value, and a mark (the chosen word's, or "").
+std::string barRowHtml(const std::string& rowClass, const std::string& label, double share,
+                       const std::string& value, const std::string& mark);
+
 // A matrix as a <table> with its caption, row and column labels, and entries written as the
 // PDF writes them (a blocked share 0, a blocked score −∞, marked), at most its maxRows ×
 // maxColumns with the rest counted.
