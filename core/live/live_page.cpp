@@ -8,6 +8,7 @@
 #include "core/math/attention_engine.h"
 #include "core/present/live_marks.h"
 #include "core/present/transformer_summary.h"
+#include "core/present/transformer_view_html.h"
 #include "core/present/view_html.h"
 
 #include "core/document/expression.h"
@@ -94,9 +95,9 @@ bool readsAny(const Binding& binding, const std::vector<std::string>& cells) {
 }
 
 // The views of an edited cell that follow the what-if: an attention cell's summary, tables,
-// heatmap, shares, worked arithmetic and trace, a transformer cell's summary and chances. Their
-// other views keep the lesson's pictures for now: those are drawn with Qt (exports/paint), which
-// the module cannot link.
+// heatmap, shares, worked arithmetic and trace, a transformer cell's summary, chances,
+// stream, FFN, generation, cache, blocks and knock-outs. Their other views keep the lesson's
+// pictures for now: those are drawn with Qt (exports/paint), which the module cannot link.
 std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResults& results) {
     const ComputedCell* computed = results.cell(cell.id);
     if (!computed || !computed->ok) {
@@ -131,8 +132,38 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
     if (transformer && computed->transformer) {
         LiveCellViews out{
             cell.id, transformerSummaryText(*transformer, *computed->transformer), {}};
-        if (shows(transformer->views, "next")) {
-            out.views["next"] = nextWordsHtml(nextWordsView(*transformer, *computed->transformer));
+        const TransformerResult& result = *computed->transformer;
+        const std::vector<std::string>& views = transformer->views;
+        if (shows(views, "next")) {
+            out.views["next"] = nextWordsHtml(nextWordsView(*transformer, result));
+        }
+        // Each layer's attention views, one figure for them all (as the export writes them).
+        if (std::string html = transformerAttentionHtml(*transformer, result); !html.empty()) {
+            out.views["attention"] = std::move(html);
+        }
+        if (shows(views, "stream")) {
+            out.views["stream"] = streamHtml(result);
+        }
+        if (shows(views, "ffn")) {
+            out.views["ffn"] = ffnHtml(*transformer, result);
+        }
+        if (shows(views, "generation")) {
+            out.views["generation"] = generationHtml(*transformer, result);
+        }
+        if (shows(views, "cache")) {
+            out.views["cache"] = cacheHtml(*transformer, result, shows(views, "generation"));
+        }
+        // Blocks and knock-outs may have nothing to show (no layer ran, no knock-outs asked
+        // for): the page then has no such figure either.
+        if (shows(views, "blocks")) {
+            if (std::string html = blocksHtml(*transformer, result); !html.empty()) {
+                out.views["blocks"] = std::move(html);
+            }
+        }
+        if (shows(views, "knockout")) {
+            if (std::string html = knockoutHtml(result); !html.empty()) {
+                out.views["knockout"] = std::move(html);
+            }
         }
         return out;
     }

@@ -2,6 +2,7 @@
 
 #include "core/present/bound_markdown.h"
 #include "core/present/next_words_view.h"
+#include "core/present/transformer_view_html.h"
 #include "core/present/view_html.h"
 #include "core/present/view_titles.h"
 
@@ -14,6 +15,7 @@
 #include "core/document/quiz_answer.h"
 #include "core/math/number_format.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace attnbook {
@@ -111,14 +113,55 @@ QString transformerCellHtml(const LessonCell& cell, const TransformerCellSpec& s
             .arg(cellAnchor(cell.id)) +
         cellHeader(QStringLiteral("Transformer"), cell.id, transformerSummary(spec, result));
     const std::vector<PdfBoxPtr> boxes = transformerCellBoxes(cell, spec, result, area);
-    // The first box is the cell's header, written above as text. The `next` view is written
-    // as HTML, which the live page redraws after a what-if (core/present/view_html.h); the
-    // other views are the PDF's figures.
+    // The first box is the cell's header, written above as text. The views the live page
+    // redraws after a what-if are written as HTML from the core (core/present/view_html.h,
+    // transformer_view_html.h); the other views are the PDF's figures.
+    const auto shows = [&spec](const char* view) {
+        return std::find(spec.views.begin(), spec.views.end(), view) != spec.views.end();
+    };
+    bool attentionDone = false;
     for (size_t i = 1; i < boxes.size(); ++i) {
         const std::string& view = boxes[i]->view;
+        if (view == "attention" ||
+            (attentionDone && view.empty() && boxes[i - 1]->view == "attention")) {
+            // The layers' attention boxes (and the PDF's note of the layers it leaves out) are
+            // one figure of HTML.
+            if (!attentionDone) {
+                html += viewHtml(QStringLiteral("attention"),
+                                 result.layersRun > 1 ? QStringLiteral("Attention, layer by layer")
+                                                      : QStringLiteral("Attention"),
+                                 qs(transformerAttentionHtml(spec, result)));
+                attentionDone = true;
+            }
+            continue;
+        }
         if (view == "next") {
             const NextWordsView next = nextWordsView(spec, result);
             html += viewHtml(QStringLiteral("next"), qs(next.title), qs(nextWordsHtml(next)));
+            continue;
+        }
+        std::string body;
+        if (view == "stream") {
+            body = streamHtml(result);
+        } else if (view == "ffn") {
+            body = ffnHtml(spec, result);
+        } else if (view == "generation") {
+            body = generationHtml(spec, result);
+        } else if (view == "cache") {
+            body = cacheHtml(spec, result, shows("generation"));
+        } else if (view == "blocks") {
+            body = blocksHtml(spec, result);
+        } else if (view == "knockout") {
+            body = knockoutHtml(result);
+        }
+        if (!body.empty()) {
+            // Titled as the PDF titles them, less what a what-if may change (the focus token),
+            // which the body says.
+            const QString title =
+                qs(viewTitle(view)) + (view == "cache" ? QStringLiteral(" of keys and values")
+                                       : view == "ffn" ? QStringLiteral(": the hidden units")
+                                                       : QString());
+            html += viewHtml(qs(view), title, qs(body));
             continue;
         }
         html += boxFigureHtml(*boxes[i], view.empty() ? QStringLiteral("transformer") : qs(view),

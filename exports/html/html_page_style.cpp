@@ -163,6 +163,34 @@ table.heatmap td { min-width: 2.6rem; height: 1.6rem; text-align: center; paddin
   border: 1px solid #ffffff; font-variant-numeric: tabular-nums; }
 table.heatmap td.blocked { background: repeating-linear-gradient(45deg, #e2e2e6 0 3px,
   #ffffff 3px 6px); }
+/* A transformer cell's views (core/present/transformer_view_html.h): a table wider than a
+   phone scrolls in its view; the stream's added rows grey under their sums, as on paper. */
+.view-body { overflow-x: auto; }
+table.matrix th.what { text-align: left; color: var(--ink); white-space: nowrap; }
+table.matrix tr.added td, table.matrix tr.added th.what, table.matrix tr.masked td,
+table.matrix tr.masked th { color: var(--muted); }
+table.matrix tr.rule td, table.matrix tr.rule th { border-top: 1px solid var(--rule); }
+table.matrix td.strong, table.matrix tr.total td { font-weight: bold; }
+table.matrix tr.total td, table.matrix tr.total th { border-top: 1px solid var(--rule); }
+table.matrix td.word { text-align: left; color: var(--accent); font-weight: bold; }
+table.matrix.units td { text-align: center; font-variant-numeric: tabular-nums; }
+.view-text { font-family: var(--sans); font-size: 0.875rem; }
+p.generated strong { color: var(--accent); }
+table.matrix.stream th, table.matrix.generation tbody th, table.matrix.blocks tbody th {
+  white-space: nowrap; }
+table.matrix.blocks tbody th { text-align: left; }
+table.matrix.stream td, table.matrix.stream th { padding: 0.15rem 0.3rem; }
+table.heatmap.units td { min-width: 2.1rem; }
+table.heatmap.units th { white-space: nowrap; }
+table.bars.knockout td.track { width: 40%; min-width: 3rem; }
+table.bars.knockout td.mark { white-space: normal; font-weight: normal; min-width: 6.5rem; }
+.layer-title { font-family: var(--sans); font-weight: bold; font-size: 0.875rem;
+  margin: 0.6rem 0 0.3rem; }
+.layer-view { margin: 0 0 1rem; }
+table.bars tr.without .bar { background: var(--muted); opacity: 0.35; }
+table.bars tr.without td.mark { color: var(--muted); font-weight: normal; }
+table.bars.cost tbody tr:not(.without) th, table.bars.cost tbody tr:not(.without) td {
+  padding-top: 0.4rem; }
 )CSS");
 }
 

@@ -124,16 +124,21 @@ class Page:
           edited: [...document.querySelectorAll('form.what-ifs.edited')].map(
             f => f.dataset.cell),
           notes: [...document.querySelectorAll('#live-notes li')].map(e => e.textContent),
-          tables: [...document.querySelectorAll(
-            'section.cell figure[data-view=matrices], section.cell figure[data-view=next], ' +
-            'section.cell figure[data-view=heatmap]')].map(
+          tables: [...document.querySelectorAll(['matrices', 'next', 'heatmap', 'stream',
+            'ffn', 'generation', 'cache', 'blocks', 'knockout'].map(
+              v => 'section.cell figure[data-view=' + v + ']').join(', ') +
+            ', section.cell.transformer figure[data-view=attention]')].map(
             f => ({cell: f.closest('section').id.replace(/^cell-/, ''), view: f.dataset.view,
                    stale: f.classList.contains('stale'),
+                   notes: [...f.querySelectorAll('.view-body > p')].map(p => p.textContent),
                    tables: [...f.querySelectorAll('table')].map(t => ({
                      caption: t.caption ? t.caption.firstChild.textContent.trim() : '',
                      note: t.caption && t.caption.querySelector('.note')
                        ? t.caption.querySelector('.note').textContent : '',
                      labels: [...t.tBodies[0].rows].map(r => r.cells[0].textContent),
+                     heads: [...t.tBodies[0].rows].filter(r => !r.classList.contains('more'))
+                       .map(r => [...r.cells].filter(c => c.tagName === 'TH')
+                         .map(c => c.textContent)),
                      chances: [...t.querySelectorAll('td.chance')].map(c => c.textContent),
                      rows: [...t.tBodies[0].rows].filter(r => !r.classList.contains('more'))
                        .map(r => [...r.cells].filter(c => c.tagName === 'TD'

@@ -138,6 +138,7 @@ class Checker:
         self.values_by_expression = 0
         self.claims_checked = 0
         self.tables_checked = 0
+        self.by_view = {}  # the entries of the views compared by entry(), by view
 
     def fail(self, what):
         self.failures.append("%s: %s" % (os.path.basename(self.lesson), what))
@@ -196,17 +197,29 @@ class Checker:
             if view["view"] == "next":
                 self.compare_chances(view, cells, label)
                 continue
+            if view["view"] in self.TRANSFORMER_VIEWS:
+                if cells:
+                    getattr(self, "compare_" + view["view"])(view, cells[0], label)
+                continue
+            attention = cells[0] if cells else None
+            if view["view"] == "attention":
+                # a transformer's layers' attention: checked where there is one layer
+                if not cells or cells[0].get("layers_run") != 1:
+                    continue
+                attention = cells[0]["layers"][0]["attention"]
             for table in view["tables"]:
                 key = next((k for prefix, k in self.TABLE_PATHS
                             if table["caption"].startswith(prefix)), None)
-                if key is None or not cells:
+                if table["caption"].startswith("Shares of"):
+                    continue  # a query's share bars, not the whole matrix
+                if key is None or attention is None:
                     continue
                 head = re.search(r"head (\d+)", table["caption"] + " " + table["note"])
-                exact = (cells[0]["output"] if key == "output" else
-                         cells[0]["head"][int(head.group(1)) - 1 if head else 0][key])
+                exact = (attention["output"] if key == "output" else
+                         attention["head"][int(head.group(1)) - 1 if head else 0][key])
                 for r, row in enumerate(table["rows"]):
                     for c, text in enumerate(row):
-                        if text == "" and view["view"] == "heatmap":
+                        if text == "" and view["view"] in ("heatmap", "attention"):
                             continue  # a masked square, or one too small for its value
                         self.tables_checked += 1
                         if not agrees(text, exact[r][c]):
@@ -214,6 +227,151 @@ class Checker:
                                       (label, view["cell"], table["caption"], r, c, text,
                                        exact[r][c]))
 
+
+    # A transformer cell's other views (core/present/transformer_view_html.h), written by the
+    # core for the page and again after a what-if: each number against compute's for the row
+    # the view follows (its note names it: "(row K)").
+    TRANSFORMER_VIEWS = ("stream", "ffn", "generation", "cache", "blocks", "knockout")
+
+    def entry(self, view, text, exact, what):
+        self.tables_checked += 1
+        self.by_view[view["view"]] = self.by_view.get(view["view"], 0) + 1
+        if not agrees(text, exact):
+            self.fail("%s: cell %s's %s: %s shows %r, compute says %s" %
+                      (self.label, view["cell"], view["view"], what, text,
+                       json.dumps(exact)[:200]))
+
+    def focus_row(self, view):
+        found = re.search(r"\(row (\d+)\)|, row (\d+) ", " ".join(view["notes"]))
+        if not found:
+            self.fail("%s: cell %s's %s names no row: %r" %
+                      (self.label, view["cell"], view["view"], view["notes"]))
+            return None
+        return int(found.group(1) or found.group(2)) - 1
+
+    def compare_stream(self, view, cell, label):
+        self.label = label
+        f = self.focus_row(view)
+        if f is None or not view["tables"]:
+            return
+        table = view["tables"][0]
+        layer = None
+        for heads, row in zip(table["heads"], table["rows"]):
+            where, what = heads[0], heads[1]
+            if where.startswith("layer "):
+                layer = cell["layers"][int(where.split()[1]) - 1]
+            if what.startswith("X⁰"):
+                vector = cell["X"][f]
+            elif what.startswith("+ attention"):
+                vector = layer["attention"]["output"][f]
+            elif what == "= R":
+                vector = layer["resid1"][f]
+            elif what.startswith("+ FFN"):
+                vector = layer["ffn"]["out"][f]
+            elif what.startswith("= X"):
+                vector = layer["resid2"][f]
+            elif what.startswith("Z = LN"):
+                vector = cell["final_ln"][f]
+            else:
+                self.fail("%s: cell %s's stream has a stage %r" % (label, view["cell"], what))
+                continue
+            for i, text in enumerate(row[:-1]):
+                self.entry(view, text, vector[i], "%s [%d]" % (what, i))
+            self.entry(view, row[-1], math.sqrt(sum(x * x for x in vector)), what + " length")
+
+    def compare_ffn(self, view, cell, label):
+        self.label = label
+        f = self.focus_row(view)
+        if f is None:
+            return
+        layers = iter([layer["ffn"] for layer in cell["layers"] if layer["ffn"]])
+        ffn = next(layers, None)
+        for table in view["tables"]:
+            if ffn is None:
+                self.fail("%s: cell %s's FFN shows more layers than it has" %
+                          (label, view["cell"]))
+                return
+            if table["caption"] == "":  # few units: z and act(z) whole
+                for k, text in enumerate(table["rows"][0]):
+                    self.entry(view, text, ffn["pre"][f][k], "z [%d]" % k)
+                for k, text in enumerate(table["rows"][1]):
+                    self.entry(view, text, ffn["act"][f][k], "act(z) [%d]" % k)
+                ffn = next(layers, None)
+            elif table["caption"].startswith("act(z)"):  # the first units' grid
+                shown = [text for row in table["rows"] for text in row]
+                for k, text in enumerate(shown):
+                    self.entry(view, text, ffn["act"][f][k], "act(z) [%d]" % k)
+            elif table["caption"] == "The strongest":
+                for heads, row in zip(table["heads"], table["rows"]):
+                    unit = int(heads[0]) - 1
+                    self.entry(view, row[0], ffn["pre"][f][unit], "z [%d]" % unit)
+                    self.entry(view, row[1], ffn["act"][f][unit], "act(z) [%d]" % unit)
+                ffn = next(layers, None)
+
+    def compare_generation(self, view, cell, label):
+        self.label = label
+        steps = (cell.get("generation") or {}).get("steps", [])
+        if not view["tables"]:
+            if steps:
+                self.fail("%s: cell %s generated %d words, the page shows none" %
+                          (label, view["cell"], len(steps)))
+            return
+        rows = [r for h, r in zip(view["tables"][0]["heads"], view["tables"][0]["rows"])
+                if h[0] != "all"]
+        if len(rows) != len(steps):
+            self.fail("%s: cell %s shows %d steps, compute has %d" %
+                      (label, view["cell"], len(rows), len(steps)))
+        for i, (row, step) in enumerate(zip(rows, steps)):
+            self.entry(view, row[0], step["word"], "step %d's word" % (i + 1))
+            self.entry(view, row[1], step["prob"], "step %d's chance" % (i + 1))
+            self.entry(view, row[2], step["cost_cached"], "step %d with the cache" % (i + 1))
+            self.entry(view, row[3], step["cost_full"], "step %d without it" % (i + 1))
+
+    def compare_cache(self, view, cell, label):
+        self.label = label
+        generation = cell.get("generation") or {}
+        steps = generation.get("steps", [])
+        held = re.search(r"= ([0-9 ,.]+) numbers", " ".join(view["notes"]))
+        if held and steps:
+            self.entry(view, held.group(1), generation["cache_numbers"], "numbers cached")
+        elif steps:
+            self.fail("%s: cell %s's cache says no count: %r" %
+                      (label, view["cell"], view["notes"]))
+        if view["tables"]:
+            chances = view["tables"][0]["chances"]
+            for i, step in enumerate(steps[:len(chances) // 2]):
+                self.entry(view, chances[2 * i], step["cost_cached"], "step %d cached" % (i + 1))
+                self.entry(view, chances[2 * i + 1], step["cost_full"], "step %d full" % (i + 1))
+
+    def compare_blocks(self, view, cell, label):
+        self.label = label
+        f = self.focus_row(view)
+        if f is None or not view["tables"]:
+            return
+        plain = cell["layers"][-1]["attention"]["head"][0]["context"][f]
+        for heads, row in zip(view["tables"][0]["heads"], view["tables"][0]["rows"]):
+            if heads[0].startswith("output") or heads[0].startswith("plain path"):
+                for i, text in enumerate(row[2:]):
+                    self.entry(view, text, plain[i], "%s [%d]" % (heads[0], i))
+
+    def compare_knockout(self, view, cell, label):
+        self.label = label
+        f = self.focus_row(view)
+        if f is None or not view["tables"]:
+            return
+        probs = cell["probs"][f]
+        top = max(range(len(probs)), key=lambda k: (probs[k], -k))
+        chances = view["tables"][0]["chances"]
+        self.entry(view, chances[0], probs[top], "the whole model's chance")
+        if f != cell["n"] - 1:
+            return  # compute gives each knock-out's last row only
+        knocked = cell.get("knockout", {})
+        parts = []
+        for heads, attention, ffn, block in zip(knocked["head"], knocked["attention"],
+                                                knocked["ffn"], knocked["block"]):
+            parts += heads + [attention, ffn, block]
+        for i, (text, part) in enumerate(zip(chances[1:], parts)):
+            self.entry(view, text, part["probs"][top], "bar %d" % (i + 1))
 
     def compare_chances(self, view, cells, label):
         """The next word's chances: the likeliest words in compute's order, each chance to the
@@ -385,6 +543,8 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
           (name, checker.values_checked, checker.claims_checked, checker.tables_checked,
            1 + len(timings["what_ifs"]) + (1 if offered else 0),
            checker.values_by_expression, quiz_answers, quiz_seconds))
+    if checker.by_view:
+        print("  of them: " + ", ".join("%s %d" % item for item in sorted(checker.by_view.items())))
     if bench:
         print_bench(bench, lesson, page_file, timings)
     return checker.failures, timings

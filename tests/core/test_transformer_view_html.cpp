@@ -1,0 +1,212 @@
+// A transformer cell's views as the web page writes them (core/present/transformer_view_html.h),
+// and the live page's answer listing them after a what-if. Expected numbers are worked out here
+// (sinusoidal positions, the cache's counts, ReLU), not read back from the HTML writer.
+#include "core/document/lesson.h"
+#include "core/live/live_page.h"
+#include "core/math/attention_engine.h"
+#include "core/math/number_format.h"
+#include "core/present/transformer_view_html.h"
+#include "core/present/view_html.h"
+
+#include "test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+using namespace attnbook;
+
+namespace {
+
+// The one-layer cell with every view this file writes; `focus` picks the row they follow.
+std::string lessonText(int focus) {
+    std::string text = test::kOneLayerTransformerLesson;
+    text.replace(text.find("temperature: 1\n"), 15,
+                 "temperature: 1\nfocus: " + std::to_string(focus) +
+                     "\nviews: [stream, ffn, generation, cache, blocks, knockout]\n");
+    return text;
+}
+
+struct Computed {
+    Lesson lesson;
+    LessonResults results;
+    const TransformerCellSpec& spec() const { return *lesson.cells.at(0).transformer(); }
+    const TransformerResult& result() const { return *results.cell("t")->transformer; }
+};
+
+Computed compute(const std::string& text) {
+    Computed c{parseLesson(text, "views.md"), {}};
+    REQUIRE(c.lesson.diagnostics.empty());
+    AttentionEngine engine;
+    c.results = computeLesson(c.lesson, engine);
+    REQUIRE(c.results.cell("t"));
+    REQUIRE(c.results.cell("t")->ok);
+    return c;
+}
+
+bool has(const std::string& html, const std::string& part) {
+    return html.find(part) != std::string::npos;
+}
+
+size_t count(const std::string& html, const std::string& part) {
+    size_t n = 0;
+    for (size_t at = html.find(part); at != std::string::npos; at = html.find(part, at + 1)) {
+        ++n;
+    }
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("the stream view follows the focus row from the tokens to the final LayerNorm") {
+    const Computed c = compute(lessonText(0));
+    const std::string html = streamHtml(c.result());
+    CHECK(has(html, "The stream of “red” (row 1)"));
+    // Row 0 is red [1, 0, 0, 0] at position 0, whose sinusoid is [sin 0, cos 0, sin 0, cos 0]:
+    // X⁰ = [1, 1, 0, 1], of length √3.
+    CHECK(has(html, "<tr class=\"sum\"><th scope=\"row\">input</th><th scope=\"row\" "
+                    "class=\"what\">X⁰ = token + position</th><td>1.000</td><td>1.000</td>"
+                    "<td>0.000</td><td>1.000</td><td>1.732</td></tr>"));
+    // input, + attention, = R, + FFN, = X¹, the final LayerNorm; d = 4, all coordinates shown
+    CHECK_EQ(count(html, "<tr class="), 6u);
+    CHECK(has(html, "<tr class=\"added rule\"><th scope=\"row\">layer 1</th><th scope=\"row\" "
+                    "class=\"what\">+ attention A</th>"));
+    CHECK(has(html, "<th scope=\"row\" class=\"what\">= X¹</th>"));
+    CHECK(has(html, "<tr class=\"sum rule\"><th scope=\"row\">final LN</th><th scope=\"row\" "
+                    "class=\"what\">Z = LN_f(X¹)</th>"));
+    CHECK_FALSE(has(html, "more"));
+}
+
+TEST_CASE("the FFN view shows z and its ReLU for a layer of two units") {
+    const Computed c = compute(lessonText(1));
+    const std::string html = ffnHtml(c.spec(), c.result());
+    CHECK(has(html, "The hidden units for “blue” (row 2)"));
+    CHECK(has(html, "<strong>Layer 1</strong> · z = G W₁ᵀ + b₁, act = ReLU; d_ff = 2 units"));
+    CHECK(has(html, "<thead><tr><th scope=\"col\">unit</th><th scope=\"col\">1</th>"
+                    "<th scope=\"col\">2</th></tr></thead>"));
+    const arma::mat& z = c.result().layers[0].ffnPre; // (n × d_ff)
+    const size_t act = html.find("<th scope=\"row\">act(z)</th>");
+    REQUIRE(act != std::string::npos);
+    for (arma::uword k = 0; k < 2; ++k) {
+        const std::string relu = fixedNumber(std::max(0.0, z(1, k)), 4);
+        CAPTURE(relu);
+        CHECK(html.find("\">" + relu + "</td>", act) != std::string::npos);
+    }
+}
+
+TEST_CASE("the generation and cache views count the comparisons with the cache and without") {
+    const Computed c = compute(lessonText(0));
+    const std::string generation = generationHtml(c.spec(), c.result());
+    // n = 3 prompt tokens, 2 steps: step 1 compares 3 × 3 either way; step 2 compares the new
+    // row with the n + t − 1 = 4 cached keys, 4 × 4 without the cache.
+    CHECK(has(generation, "<td>9</td><td>9</td></tr>"));
+    CHECK(has(generation, "<td>4</td><td>16</td></tr>"));
+    CHECK(has(generation, "<tr class=\"total\"><th scope=\"row\">all</th><td></td><td></td>"
+                          "<td>13</td><td>25</td></tr>"));
+    CHECK(has(generation, "Step 1 runs the 3 prompt tokens (n² = 9)"));
+    CHECK(has(generation, "<p class=\"view-text generated\">red blue red <strong>"));
+
+    const std::string cache = cacheHtml(c.spec(), c.result(), true);
+    // 1 layer · 2 heads · (d_k + d_v = 2 + 2) · 4 positions
+    CHECK(has(cache, "<p class=\"view-text\">After the last of 2 steps the cache holds the keys "
+                     "and values of n + N "
+                     "− 1 = 3 + 2 − 1 = 4 positions (the last word is never fed back): <strong>L "
+                     "· h · (d_k + d_v) · (n + N − 1) = 1 · 2 · (2 + 2) · 4 = 32 numbers"
+                     "</strong>.</p>"));
+    // bars against the largest count, 16: 9/16 = 56.25 %, 4/16 = 25 %
+    CHECK(has(cache, "<tr class=\"word\"><th scope=\"row\">step 1</th><td class=\"track\"><span "
+                     "class=\"bar\" style=\"width: 56.25%\"></span></td><td class=\"chance\">9"
+                     "</td><td class=\"mark\">with the cache</td></tr>"));
+    CHECK(has(cache, "<tr class=\"without\"><th scope=\"row\"></th><td class=\"track\"><span "
+                     "class=\"bar\" style=\"width: 100.00%\"></span></td><td class=\"chance\">16"
+                     "</td><td class=\"mark\">without it</td></tr>"));
+    CHECK(has(cache, "style=\"width: 25.00%\"></span></td><td class=\"chance\">4</td>"));
+}
+
+TEST_CASE("the blocks view ends where the plain path does, and marks a masked block") {
+    const Computed c = compute(lessonText(0));
+    const std::string html = blocksHtml(c.spec(), c.result());
+    // block size 2 over 3 keys; causal, row 0 reads key 0 alone: the second block is masked
+    CHECK(has(html, "<tr><th scope=\"row\">1–2: red, blue</th>"));
+    CHECK(has(html, "<tr class=\"masked\"><th scope=\"row\">3: red (masked)</th><td>"));
+    CHECK(has(html, "The blocks end where the plain path does"));
+    // head 1 of d_v = 2 coordinates: the output is row 0 of V₁, read whole
+    const arma::mat& v = c.result().layers[0].attention.V; // (m × h d_v)
+    CHECK(has(html, "<th scope=\"row\">output o / ℓ</th><td></td><td></td><td>" +
+                        fixedNumber(v(0, 0), 4) + "</td><td>" + fixedNumber(v(0, 1), 4) +
+                        "</td></tr>"));
+}
+
+TEST_CASE("the knock-out view has the whole model's bar, then one per part") {
+    const Computed c = compute(lessonText(2));
+    const std::string html = knockoutHtml(c.result());
+    REQUIRE_FALSE(html.empty());
+    CHECK(has(html, "<tr class=\"chosen\"><th scope=\"row\">whole model</th>"));
+    for (const char* part : {"block 1, head 1", "block 1, head 2", "block 1 attention",
+                             "block 1 FFN", "block 1 (all of it)"}) {
+        CAPTURE(part);
+        CHECK(has(html, std::string("<th scope=\"row\">") + part + "</th>"));
+    }
+    CHECK_EQ(count(html, "<tr class="), 6u);
+}
+
+TEST_CASE("a transformer view writes lesson words as text") {
+    std::string text = lessonText(1);
+    for (size_t at = text.find("blue"); at != std::string::npos; at = text.find("blue", at + 7)) {
+        text.replace(at, 4, "\"<b>\"");
+    }
+    const Computed c = compute(text);
+    const std::string views[] = {streamHtml(c.result()), ffnHtml(c.spec(), c.result()),
+                                 generationHtml(c.spec(), c.result()),
+                                 blocksHtml(c.spec(), c.result()), knockoutHtml(c.result())};
+    for (const std::string& html : views) {
+        CHECK_FALSE(has(html, "<b>"));
+    }
+    CHECK(has(views[0], "The stream of “&lt;b&gt;” (row 2)"));
+    CHECK(has(views[3], "1–2: red, &lt;b&gt;"));
+}
+
+TEST_CASE("the live page redraws a transformer cell's stream, FFN, generation, cache, blocks "
+          "and knock-outs") {
+    std::string text = lessonText(0);
+    text.replace(text.find("temperature: 1\n"), 15, "temperature: 1\ncontrols: [tokens]\n");
+    const Computed c = compute(text);
+    AttentionEngine engine;
+    const LivePage page = livePage(c.lesson, c.results, {"t.tokens=[blue, blue, red]"}, engine);
+    REQUIRE_EQ(page.applied.size(), 1u);
+    REQUIRE_EQ(page.cells.size(), 1u);
+    const Computed edited = compute(lessonText(0).replace(
+        lessonText(0).find("tokens: [red, blue, red]"), 24, "tokens: [blue, blue, red]"));
+    const std::map<std::string, std::string> expected = {
+        {"stream", streamHtml(edited.result())},
+        {"ffn", ffnHtml(edited.spec(), edited.result())},
+        {"generation", generationHtml(edited.spec(), edited.result())},
+        {"cache", cacheHtml(edited.spec(), edited.result(), true)},
+        {"blocks", blocksHtml(edited.spec(), edited.result())},
+        {"knockout", knockoutHtml(edited.result())}};
+    for (const auto& [view, html] : expected) {
+        CAPTURE(view);
+        REQUIRE_EQ(page.cells[0].views.count(view), 1u);
+        CHECK_EQ(page.cells[0].views.at(view), html);
+    }
+    CHECK(has(page.cells[0].views.at("stream"), "The stream of “blue” (row 1)"));
+}
+
+TEST_CASE("a transformer cell's layer attention is written as an attention cell's views") {
+    std::string text = lessonText(0);
+    text.replace(text.find("views: [stream"), 8, "views: [heatmap, shares, ");
+    const Computed c = compute(text);
+    const std::string html = transformerAttentionHtml(c.spec(), c.result());
+    const AttentionResult& a = c.result().layers[0].attention;
+    CHECK(has(html, "<p class=\"view-note\">Attention reads H = LN₁(X⁰), the layer&#39;s input, as "
+                    "its X.</p>\n"));
+    CHECK(has(html, "<div class=\"layer-view\">\n<p class=\"layer-title\">Attention · Heatmap of "
+                    "the shares</p>\n" +
+                        heatmapHtml(a) + "</div>\n"));
+    CHECK(has(html, "<p class=\"layer-title\">Attention · Shares of attention</p>\n" +
+                        sharesHtml(a, 0) + "</div>\n"));
+    CHECK(html.find("Heatmap") < html.find("Shares of attention"));
+    // a cell that shows no attention view has no such figure
+    CHECK(transformerAttentionHtml(compute(lessonText(0)).spec(), c.result()).empty());
+}
