@@ -6,6 +6,7 @@
 #include "core/live/reader_what_ifs.h"
 #include "core/live/what_if.h"
 #include "core/math/attention_engine.h"
+#include "core/present/gradient_view_html.h"
 #include "core/present/live_marks.h"
 #include "core/present/transformer_summary.h"
 #include "core/present/transformer_view_html.h"
@@ -95,7 +96,7 @@ bool readsAny(const Binding& binding, const std::vector<std::string>& cells) {
 }
 
 // The views of an edited cell that follow the what-if: an attention cell's summary, tables,
-// heatmap, shares, worked arithmetic and trace, a transformer cell's summary, chances,
+// heatmap, shares, worked arithmetic, trace and gradients, a transformer cell's summary, chances,
 // stream, FFN, generation, cache, blocks and knock-outs. Their other views keep the lesson's
 // pictures for now: those are drawn with Qt (exports/paint), which the module cannot link.
 std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResults& results) {
@@ -125,6 +126,9 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
         }
         if (shows(attention->views, "trace")) {
             out.views["trace"] = traceHtml(result, focus);
+        }
+        if (shows(attention->views, "gradients")) {
+            out.views["gradients"] = attentionGradientsHtml(*attention, result);
         }
         return out;
     }

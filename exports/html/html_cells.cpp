@@ -1,6 +1,7 @@
 #include "exports/html/html_cells.h"
 
 #include "core/present/bound_markdown.h"
+#include "core/present/gradient_view_html.h"
 #include "core/present/next_words_view.h"
 #include "core/present/transformer_view_html.h"
 #include "core/present/view_html.h"
@@ -95,6 +96,10 @@ QString attentionCellHtml(const std::string& id, const AttentionCellSpec& spec,
         if (view == "trace") {
             html += viewHtml(qs(view), qs(viewTitle(view)) + QStringLiteral(", step by step"),
                              qs(traceHtml(r, focus)));
+            continue;
+        }
+        if (view == "gradients") {
+            html += viewHtml(qs(view), qs(viewTitle(view)), qs(attentionGradientsHtml(spec, r)));
             continue;
         }
         for (const PdfBoxPtr& box : attentionViewBoxes(spec, r, {view}, spec.config.focus, area)) {

@@ -127,6 +127,7 @@ class Page:
           tables: [...document.querySelectorAll(['matrices', 'next', 'heatmap', 'stream',
             'ffn', 'generation', 'cache', 'blocks', 'knockout'].map(
               v => 'section.cell figure[data-view=' + v + ']').join(', ') +
+            ', section.cell.attention figure[data-view=gradients]' +
             ', section.cell.transformer figure[data-view=attention]')].map(
             f => ({cell: f.closest('section').id.replace(/^cell-/, ''), view: f.dataset.view,
                    stale: f.classList.contains('stale'),

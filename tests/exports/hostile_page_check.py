@@ -45,7 +45,8 @@ GENERATED = 6  # lessons of the property test, every field hostile at once
 
 # The elements the exporter writes (lesson_html.cpp, html_prose.cpp, html_cells.cpp,
 # html_live.cpp, html_quiz_form.cpp, the core's views in core/present/view_html.cpp,
-# and transformer_view_html.cpp, and the figures Qt's SVG generator draws). Anything else came from lesson text.
+# transformer_view_html.cpp and gradient_view_html.cpp, and the figures Qt's SVG generator
+# draws). Anything else came from lesson text.
 HTML_ELEMENTS = {
     "html", "head", "meta", "title", "style", "body", "header", "nav", "main", "footer", "h1",
     "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "a", "em", "strong", "s", "code", "pre",

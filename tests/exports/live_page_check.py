@@ -197,6 +197,9 @@ class Checker:
             if view["view"] == "next":
                 self.compare_chances(view, cells, label)
                 continue
+            if view["view"] == "gradients":
+                self.compare_gradients(view, cells, label)
+                continue
             if view["view"] in self.TRANSFORMER_VIEWS:
                 if cells:
                     getattr(self, "compare_" + view["view"])(view, cells[0], label)
@@ -227,6 +230,29 @@ class Checker:
                                       (label, view["cell"], table["caption"], r, c, text,
                                        exact[r][c]))
 
+
+    # An attention cell's gradients view (core/present/gradient_view_html.h): each table against
+    # compute's grad.NAME, entry by entry as far as it shows them.
+    GRADIENT_PATHS = {"G_Y = ∂L/∂Y": "upstream", "∂L/∂Q": "queries", "∂L/∂K": "keys",
+                      "∂L/∂V": "values"}
+
+    def compare_gradients(self, view, cells, label):
+        self.label = label
+        if not cells or "grad" not in cells[0]:
+            return
+        grad = cells[0]["grad"]
+        for table in view["tables"]:
+            name = self.GRADIENT_PATHS.get(table["caption"], table["caption"].replace("∂L/∂", ""))
+            if name not in grad:
+                self.fail("%s: cell %s's gradients show %r, compute has no grad.%s" %
+                          (label, view["cell"], table["caption"], name))
+                continue
+            exact = grad[name]
+            if exact and not isinstance(exact[0], list):
+                exact = [exact]  # a bias: one row
+            for r, row in enumerate(table["rows"]):
+                for c, text in enumerate(row):
+                    self.entry(view, text, exact[r][c], "%s [%d][%d]" % (table["caption"], r, c))
 
     # A transformer cell's other views (core/present/transformer_view_html.h), written by the
     # core for the page and again after a what-if: each number against compute's for the row
