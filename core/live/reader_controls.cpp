@@ -1,0 +1,292 @@
+#include "core/live/reader_controls.h"
+
+#include "core/document/cell_editor.h"
+#include "core/document/cell_reread.h"
+#include "core/document/editable_attention.h"
+#include "core/document/setting_words.h"
+#include "core/live/transformer_live_cell.h"
+#include "core/live/what_if.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnbook {
+namespace {
+
+bool has(const std::vector<std::string>& list, const std::string& item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// The matrices each control lets a reader edit, in this cell's mode (matrix_names.h).
+std::vector<std::string> matricesOf(const std::string& control, bool direct) {
+    if (control == "vectors") {
+        return direct ? std::vector<std::string>{"queries", "keys", "values"}
+                      : std::vector<std::string>{"X0"};
+    }
+    if (control == "projections" && !direct) {
+        return {"W_Q", "W_K", "W_V", "W_O"};
+    }
+    return {};
+}
+
+// The attention controls the page offers, in the order the window lays them out.
+std::vector<std::string> attentionControls(const AttentionCellSpec& spec, bool direct) {
+    std::vector<std::string> out;
+    for (const char* control :
+         {"tokens", "vectors", "heads", "mask", "positional", "scale", "projections"}) {
+        const std::string name = control;
+        if (has(spec.controls, name) && !(direct && (name == "tokens" || name == "projections"))) {
+            out.push_back(name);
+        }
+    }
+    return out;
+}
+
+ReaderControls attentionReaderControls(const LessonCell& cell, const AttentionCellSpec& spec) {
+    const EditableAttention state = EditableAttention::fromSpec(spec);
+    const AttentionConfig& c = state.config;
+    ReaderControls out;
+    out.cellId = cell.id;
+    out.kind = "attention";
+    out.controls = attentionControls(spec, c.direct);
+    out.tokens = c.direct ? c.queryTokens : c.tokens;
+    out.words = state.vocabOrder;
+    out.heads = c.heads;
+    out.allowedHeads = allowedHeads(state);
+    out.mask = maskName(c.mask);
+    out.positional = positionalName(c.positional);
+    for (const PositionalKind kind :
+         {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Learned}) {
+        EditableAttention trial = state;
+        if (kind == c.positional || !setPositional(trial, kind)) {
+            out.positionals.push_back(positionalName(kind));
+        }
+    }
+    out.scale = scaleName(c.scaleKind);
+    if (c.scaleKind == ScaleKind::Divisor) {
+        out.divisor = c.scaleDivisor;
+    }
+    for (const std::string& control : out.controls) {
+        for (const std::string& name : matricesOf(control, c.direct)) {
+            if (isEditableMatrix(state, name)) {
+                out.matrices.push_back({name, editableMatrix(state, name)});
+            }
+        }
+    }
+    return out;
+}
+
+ReaderControls transformerReaderControls(const LessonCell& cell, const TransformerCellSpec& spec) {
+    const TransformerLiveCell live(spec);
+    const TransformerSettings& s = live.settings();
+    ReaderControls out;
+    out.cellId = cell.id;
+    out.kind = "transformer";
+    for (const char* control : {"tokens", "temperature", "generate", "positional"}) {
+        if (live.allows(control)) {
+            out.controls.emplace_back(control);
+        }
+    }
+    out.tokens = s.tokens;
+    out.words = spec.vocabOrder;
+    out.mask = maskName(s.mask);
+    out.positional = positionalName(s.positional);
+    for (const PositionalKind kind :
+         {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Learned}) {
+        TransformerLiveCell trial(spec);
+        if (kind == s.positional || trial.setPositional(kind).empty()) {
+            out.positionals.push_back(positionalName(kind));
+        }
+    }
+    out.temperature = s.temperature;
+    out.generate = s.generateSteps;
+    return out;
+}
+
+// An attention edit by the window's own functions: nullopt when applied, else why not.
+EditRefusal editAttention(EditableAttention& s, const ReaderEdit& e) {
+    if (e.control == "tokens") {
+        const int n = int(s.config.tokens.size());
+        if (e.op == "add") {
+            return addToken(s, e.word);
+        }
+        if ((e.op == "remove" || e.op == "move") && (e.index < 0 || e.index >= n)) {
+            return "there is no token " + std::to_string(e.index + 1);
+        }
+        if (e.op == "remove") {
+            return removeToken(s, e.index);
+        }
+        if (e.op == "move") {
+            return e.to < 0 || e.to >= n ? EditRefusal("a token moves within the sentence")
+                                         : moveToken(s, e.index, e.to);
+        }
+    } else if (e.control == "heads") {
+        return setHeads(s, int(e.number));
+    } else if (e.control == "mask") {
+        const std::optional<MaskKind> mask = maskNamed(e.word);
+        return mask ? setMask(s, *mask) : EditRefusal("no mask is called '" + e.word + "'");
+    } else if (e.control == "positional") {
+        const std::optional<PositionalKind> kind = positionalNamed(e.word);
+        return kind ? setPositional(s, *kind)
+                    : EditRefusal("no positional encoding is called '" + e.word + "'");
+    } else if (e.control == "scale") {
+        const std::optional<ScaleKind> kind = scaleNamed(e.word);
+        return kind ? setScale(s, *kind, e.number)
+                    : EditRefusal("no scale is called '" + e.word + "'");
+    } else if (e.control == "vectors" || e.control == "projections") {
+        const std::vector<std::string> names = matricesOf(e.control, s.config.direct);
+        if (e.op != "entry" || !has(names, e.word)) {
+            return "the " + e.control + " control has no matrix '" + e.word + "'";
+        }
+        return setMatrixEntry(s, e.word, e.index, e.to, e.number);
+    }
+    return "the " + e.control + " control has no '" + e.op + "'";
+}
+
+// A transformer edit by the window's own functions: "" when applied, else why not.
+std::string editTransformer(TransformerLiveCell& cell, const ReaderEdit& e) {
+    const std::vector<std::string> tokens = cell.settings().tokens;
+    const int n = int(tokens.size());
+    if (e.control == "tokens") {
+        if (e.op == "add") {
+            return cell.addToken(e.word);
+        }
+        if ((e.op == "remove" || e.op == "move") && (e.index < 0 || e.index >= n)) {
+            return "there is no token " + std::to_string(e.index + 1);
+        }
+        if (e.op == "remove") {
+            return cell.removeToken(e.index);
+        }
+        if (e.op == "move") {
+            if (e.to < 0 || e.to >= n) {
+                return "a token moves within the sentence";
+            }
+            // The cell has no move: the tokens from `index` to `to` take their new words.
+            std::vector<std::string> moved = tokens;
+            const std::string word = moved[size_t(e.index)];
+            moved.erase(moved.begin() + e.index);
+            moved.insert(moved.begin() + e.to, word);
+            for (int i = std::min(e.index, e.to); i <= std::max(e.index, e.to); ++i) {
+                if (std::string why = cell.replaceToken(i, moved[size_t(i)]); !why.empty()) {
+                    return why;
+                }
+            }
+            return "";
+        }
+    } else if (e.control == "temperature") {
+        return cell.setTemperature(e.number);
+    } else if (e.control == "generate") {
+        if (e.number != std::floor(e.number)) {
+            return "generate a whole number of words";
+        }
+        return cell.setGenerate(int(e.number), cell.settings().pick, cell.settings().seed);
+    } else if (e.control == "positional") {
+        const std::optional<PositionalKind> kind = positionalNamed(e.word);
+        return kind ? cell.setPositional(*kind)
+                    : "no positional encoding is called '" + e.word + "'";
+    }
+    return "the " + e.control + " control has no '" + e.op + "'";
+}
+
+} // namespace
+
+ReaderControls readerControls(const LessonCell& cell) {
+    if (const AttentionCellSpec* spec = cell.attention()) {
+        return attentionReaderControls(cell, *spec);
+    }
+    if (const TransformerCellSpec* spec = cell.transformer()) {
+        return transformerReaderControls(cell, *spec);
+    }
+    return {};
+}
+
+Json readerControlsJson(const ReaderControls& c) {
+    Json::Array allowed;
+    for (const int h : c.allowedHeads) {
+        allowed.push_back(Json(h));
+    }
+    Json::Array matrices;
+    for (const ReaderMatrix& m : c.matrices) {
+        Json entry = Json::object();
+        entry.set("name", m.name);
+        entry.set("rows", jsonMatrix(m.values));
+        matrices.push_back(std::move(entry));
+    }
+    Json out = Json::object();
+    out.set("cell", c.cellId);
+    out.set("kind", c.kind);
+    out.set("controls", jsonStrings(c.controls));
+    out.set("tokens", jsonStrings(c.tokens));
+    out.set("words", jsonStrings(c.words));
+    out.set("heads", c.heads);
+    out.set("allowedHeads", Json(std::move(allowed)));
+    out.set("mask", c.mask);
+    out.set("positional", c.positional);
+    out.set("positionals", jsonStrings(c.positionals));
+    out.set("scale", c.scale);
+    out.set("divisor", c.divisor);
+    out.set("temperature", c.temperature);
+    out.set("generate", c.generate);
+    out.set("matrices", Json(std::move(matrices)));
+    return out;
+}
+
+std::optional<std::vector<std::pair<std::string, std::string>>>
+readerEditKeys(const LessonCell& cell, const ReaderEdit& edit, std::string& why) {
+    const ReaderControls offered = readerControls(cell);
+    if (!has(offered.controls, edit.control)) {
+        why = "cell " + cell.id + " does not let a reader change " + edit.control;
+        return std::nullopt;
+    }
+    if (const AttentionCellSpec* spec = cell.attention()) {
+        const EditableAttention before = EditableAttention::fromSpec(*spec);
+        EditableAttention after = before;
+        if (EditRefusal refusal = editAttention(after, edit)) {
+            why = *refusal;
+            return std::nullopt;
+        }
+        return changedKeys(before, after);
+    }
+    TransformerLiveCell live(*cell.transformer());
+    if (std::string refusal = editTransformer(live, edit); !refusal.empty()) {
+        why = refusal;
+        return std::nullopt;
+    }
+    return live.keepPlan().keys;
+}
+
+std::optional<LessonCell> cellUnderWhatIfs(const Lesson& lesson, const CellRereader& rereader,
+                                           const std::vector<std::string>& words,
+                                           const std::string& cellId) {
+    const LessonCell* authored = lesson.cell(cellId);
+    if (!authored) {
+        return std::nullopt;
+    }
+    Document document = lesson.document;
+    bool set = false;
+    for (const std::string& w : words) {
+        std::string error;
+        const std::optional<SetOption> option = parseSetOption(w, error);
+        if (!option || option->cellId != cellId) {
+            continue;
+        }
+        if (setCellKey(document, cellId, option->key, option->value)) {
+            return std::nullopt;
+        }
+        set = true;
+    }
+    if (!set) {
+        return *authored;
+    }
+    std::vector<Diagnostic> diagnostics;
+    std::optional<LessonCell> cell = rereader.reread(document, cellId, diagnostics);
+    const bool failed =
+        std::any_of(diagnostics.begin(), diagnostics.end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    if (failed || !cell || (!cell->attention() && !cell->transformer())) {
+        return std::nullopt;
+    }
+    return cell;
+}
+
+} // namespace attnbook
