@@ -1,5 +1,5 @@
 // The live web page's module (docs/web-page.md): the lesson's core compiled to WebAssembly,
-// behind four C functions the page script (exports/html/live_page.js) calls through
+// behind five C functions the page script (exports/html/live_page.js) calls through
 // emscripten's ccall. No embind: its glue builds functions with `new Function`, which the
 // page's Content-Security-Policy forbids.
 //
@@ -13,13 +13,20 @@
 //   attnbook_quiz(ID, GIVEN)              the reader's answer GIVEN to quiz ID, judged for the
 //                                         what-ifs last asked of attnbook_live: the verdict
 //                                         of core/live/live_quiz.h as JSON
+//   attnbook_controls(WORDS, CELL, EDIT)  cell CELL's controls under the what-ifs WORDS (the
+//                                         words the last answer applied), and with EDIT (a
+//                                         JSON object, ReaderEdit of core/live/reader_controls.h;
+//                                         "" for none) the words the reader's change gives:
+//                                         {"controls", "set", "why"}
 //
 // The strings returned stay valid until the next call.
+#include "core/document/cell_reread.h"
 #include "core/document/data_files.h"
 #include "core/document/diagnostic.h"
 #include "core/document/lesson.h"
 #include "core/live/live_page.h"
 #include "core/live/live_quiz.h"
+#include "core/live/reader_controls.h"
 
 #include <emscripten/emscripten.h>
 #include <nlohmann/json.hpp>
@@ -27,7 +34,9 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -37,6 +46,7 @@ using namespace attnbook;
 struct ModuleState {
     std::map<std::string, std::string> files;
     std::unique_ptr<LivePageSession> session;
+    std::unique_ptr<CellRereader> rereader; // of the session's lesson: a cell under what-ifs
     std::string answer;
 };
 
@@ -60,6 +70,29 @@ std::vector<std::string> wordsOf(const char* json) {
     return words;
 }
 
+// A reader's change of a control, as the page sends it: {"control", "op", "index", "to",
+// "word", "number"}; a member missing or of another type keeps its default.
+ReaderEdit editOf(const nlohmann::json& json) {
+    ReaderEdit edit;
+    const auto text = [&](const char* key, std::string& out) {
+        if (json.contains(key) && json[key].is_string()) {
+            out = json[key].get<std::string>();
+        }
+    };
+    const auto number = [&](const char* key, auto& out) {
+        if (json.contains(key) && json[key].is_number()) {
+            out = json[key].get<std::remove_reference_t<decltype(out)>>();
+        }
+    };
+    text("control", edit.control);
+    text("op", edit.op);
+    text("word", edit.word);
+    number("index", edit.index);
+    number("to", edit.to);
+    number("number", edit.number);
+    return edit;
+}
+
 } // namespace
 
 extern "C" {
@@ -81,6 +114,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnbook_open(const char* markdown, const char*
         }
         if (s.answer.empty()) {
             s.session = std::make_unique<LivePageSession>(std::move(*lesson));
+            s.rereader = std::make_unique<CellRereader>(s.session->lesson());
         }
     } catch (const std::exception& e) {
         s.answer = std::string("attnbook: ") + e.what();
@@ -114,6 +148,42 @@ EMSCRIPTEN_KEEPALIVE const char* attnbook_quiz(const char* quizId, const char* g
         s.answer = liveQuizVerdictJson(liveQuizVerdict(s.session->lesson(),
                                                        s.session->currentResults(), quizId, given))
                        .dump();
+    } catch (const std::exception& e) {
+        s.answer = "{\"error\": \"the core failed\"}";
+    }
+    return s.answer.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attnbook_controls(const char* wordsJson, const char* cellId,
+                                                   const char* editJson) {
+    ModuleState& s = state();
+    if (!s.session) {
+        s.answer = "{\"error\": \"no lesson is open\"}";
+        return s.answer.c_str();
+    }
+    try {
+        const std::optional<LessonCell> cell =
+            cellUnderWhatIfs(s.session->lesson(), *s.rereader, wordsOf(wordsJson), cellId);
+        if (!cell) {
+            s.answer = "{\"error\": \"no such cell, or the what-ifs do not apply\"}";
+            return s.answer.c_str();
+        }
+        nlohmann::json out;
+        out["set"] = nlohmann::json::array();
+        out["why"] = "";
+        const nlohmann::json edit = nlohmann::json::parse(editJson, nullptr, false);
+        if (edit.is_object()) {
+            std::string why;
+            const auto keys = readerEditKeys(*cell, editOf(edit), why);
+            out["why"] = why;
+            if (keys) {
+                for (const auto& [key, yaml] : *keys) {
+                    out["set"].push_back(cell->id + "." + key + "=" + yaml);
+                }
+            }
+        }
+        out["controls"] = nlohmann::json::parse(readerControlsJson(readerControls(*cell)).dump());
+        s.answer = out.dump();
     } catch (const std::exception& e) {
         s.answer = "{\"error\": \"the core failed\"}";
     }
