@@ -1,5 +1,6 @@
 #include "exports/html/html_live.h"
 
+#include "exports/html/html_cell_controls.h"
 #include "exports/html/html_escape.h"
 
 #include "core/live/reader_what_ifs.h"
@@ -133,34 +134,43 @@ QString liveBarHtml() {
 
 QString whatIfControlsHtml(const LessonCell& cell) {
     const std::vector<ReaderWhatIf> whatIfs = readerWhatIfs(cell);
-    if (whatIfs.empty()) {
-        return {};
-    }
     const QString id = htmlPageText(qs(cell.id));
     const QString field = htmlPageText(QStringLiteral("what-if-") + qs(cell.id));
+    const QString controls = cellControlsHtml(readerControls(cell), field);
+    if (whatIfs.empty() && controls.isEmpty()) {
+        return {};
+    }
     QString html =
         QStringLiteral("<form class=\"what-ifs\" data-cell=\"%1\" hidden>\n"
                        "<p class=\"what-ifs-title\">Try a what-if on cell %1</p>\n"
                        "<p class=\"edited-note\" hidden>The text and this cell's tables "
                        "follow your what-if; its pictures, dimmed above, still show the "
                        "lesson's own numbers.</p>\n"
-                       "<div class=\"what-if-row\"><label for=\"%2-choice\">What-if</label>"
-                       "<select id=\"%2-choice\">\n")
-            .arg(id, field);
-    // Each option's value: its what-ifs as a JSON array (a value of YAML may span lines).
-    for (const ReaderWhatIf& w : whatIfs) {
-        QJsonArray sets;
-        for (size_t i = 0; i < w.keys.size(); ++i) {
-            sets.append(qs(w.setText(i)));
+                       "<p class=\"control-refusal\" role=\"status\" aria-live=\"polite\" "
+                       "hidden></p>\n")
+            .arg(id) +
+        controls;
+    if (!whatIfs.empty()) {
+        html += QStringLiteral("<div class=\"what-if-row\"><label for=\"%1-choice\">More "
+                               "what-ifs</label><select id=\"%1-choice\" data-field=\"choice\">\n")
+                    .arg(field);
+        // Each option's value: its what-ifs as a JSON array (a value of YAML may span lines).
+        for (const ReaderWhatIf& w : whatIfs) {
+            QJsonArray sets;
+            for (size_t i = 0; i < w.keys.size(); ++i) {
+                sets.append(qs(w.setText(i)));
+            }
+            const QString value =
+                QString::fromUtf8(QJsonDocument(sets).toJson(QJsonDocument::Compact));
+            html += QStringLiteral("<option value=\"%1\">%2</option>\n")
+                        .arg(htmlPageText(value), htmlPageText(qs(w.label)));
         }
-        const QString value = QString::fromUtf8(QJsonDocument(sets).toJson(QJsonDocument::Compact));
-        html += QStringLiteral("<option value=\"%1\">%2</option>\n")
-                    .arg(htmlPageText(value), htmlPageText(qs(w.label)));
+        html += QLatin1String(
+            "</select> <button type=\"button\" data-action=\"try\">Try it</button></div>\n");
     }
     html += QStringLiteral(
-                "</select> <button type=\"button\" data-action=\"try\">Try it</button></div>\n"
                 "<div class=\"what-if-row\"><label for=\"%1-own\">Your own</label>"
-                "<input type=\"text\" id=\"%1-own\" spellcheck=\"false\" "
+                "<input type=\"text\" id=\"%1-own\" data-field=\"own\" spellcheck=\"false\" "
                 "placeholder=\"KEY=VALUE\" aria-describedby=\"%1-hint\"> "
                 "<button type=\"button\" data-action=\"own\">Apply</button> "
                 "<button type=\"button\" data-action=\"undo\" disabled>Undo this cell</button> "

@@ -238,6 +238,28 @@ form.what-ifs.edited { border-color: var(--accent); border-style: solid; }
   padding: 0.2rem 0.4rem; color: var(--ink); background: var(--page);
   border: 1px solid var(--rule); border-radius: 4px; }
 .edited-note { color: var(--muted); font-style: italic; margin: 0 0 0.4rem; }
+.controls { margin: 0 0 0.6rem; padding: 0 0 0.4rem; border-bottom: 1px solid var(--rule); }
+.controls .what-if-hint { margin: 0 0 0.4rem; }
+.controls .what-if-row select { flex: 0 1 14rem; }
+fieldset.control-tokens { border: 0; padding: 0; margin: 0 0 0.4rem; min-width: 0; }
+fieldset.control-tokens legend { color: var(--muted); padding: 0; margin: 0 0 0.3rem; }
+.token-chips { list-style: none; display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0 0 0.4rem;
+  padding: 0; }
+.chip { display: inline-flex; align-items: center; border: 1px solid var(--rule);
+  border-radius: 999px; background: var(--faint); padding: 0 0.15rem 0 0.7rem; max-width: 100%; }
+.chip-word { font-family: var(--mono); margin-right: 0.2rem; overflow-wrap: anywhere; }
+.chip button { border: 0; background: transparent; min-width: 2rem; min-height: 2rem;
+  padding: 0 0.3rem; border-radius: 999px; }
+.chip button:disabled { color: var(--rule); }
+.chip button:hover:not(:disabled) { background: var(--page); }
+.control-label { min-width: 5rem; color: var(--muted); }
+.stepper-value { min-width: 2rem; text-align: center; font-weight: bold; }
+.what-if-row input.narrow { flex: 0 0 6rem; }
+.what-if-row input[type=range] { flex: 1 1 8rem; padding: 0; border: 0; }
+.what-if-row input[type=checkbox] { flex: 0 0 auto; width: 1.25rem; height: 1.25rem;
+  min-height: 0; margin: 0; accent-color: var(--accent); }
+.what-if-row label.switch-label { min-width: 0; color: var(--ink); }
+.control-refusal { color: var(--wrong); margin: 0 0 0.4rem; }
 .what-if-hint { color: var(--muted); font-size: 0.8125rem; margin: 0; }
 section.cell { scroll-margin-top: 7rem; }
 figure.view.stale, .cell-summary.stale { opacity: 0.35; }

@@ -243,6 +243,7 @@
     const answer = ask(list, true);
     sets = answer.applied;
     show(answer);
+    refreshControls();
     bar.dataset.coreMillis = answer.millis.toFixed(2);
     // From the what-if to its numbers in the page (the core's part: data-core-millis).
     bar.dataset.millis = (performance.now() - started).toFixed(2);
@@ -296,24 +297,223 @@
     showCellUndo();
   }
 
+  // The cell's controls (html_cell_controls.cpp): a reader's change goes to the core as an
+  // edit (attnbook_controls, core/live/reader_controls.h), which answers with the
+  // `compute --set` words it makes; then every widget shows the state the core reports for the
+  // what-ifs in force, after a change, Undo, Reset or a link alike. Nothing here writes YAML.
+  function askControls(cellId, edit) {
+    return JSON.parse(core.ccall('attnbook_controls', 'string', ['string', 'string', 'string'],
+                                 [JSON.stringify(ofCell(sets, cellId)), cellId,
+                                  edit ? JSON.stringify(edit) : '']));
+  }
+
+  const lessonControls = new Map(); // cell → its controls as the lesson has them
+
+  function controlsOf(cellId) {
+    if (ofCell(sets, cellId).length === 0 && lessonControls.has(cellId)) {
+      return lessonControls.get(cellId);
+    }
+    const answer = askControls(cellId, null);
+    if (answer.controls && ofCell(sets, cellId).length === 0) {
+      lessonControls.set(cellId, answer.controls);
+    }
+    return answer.controls;
+  }
+
+  function field(form, name) {
+    return form.querySelector('[data-field="' + name + '"]');
+  }
+
+  // A token chip as html_cell_controls.cpp writes it; its words go in as text.
+  function tokenChip(token, index, count) {
+    const item = document.createElement('li');
+    item.className = 'chip';
+    item.dataset.index = String(index);
+    const word = document.createElement('span');
+    word.className = 'chip-word';
+    word.textContent = token;
+    item.append(word);
+    const which = 'token ' + (index + 1) + ' (' + token + ')';
+    for (const [op, text, label, off] of [['left', '←', 'Move ' + which + ' left', index === 0],
+      ['right', '→', 'Move ' + which + ' right', index + 1 === count],
+      ['remove', '×', 'Remove ' + which, count === 1]]) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.op = op;
+      button.textContent = text;
+      button.setAttribute('aria-label', label);
+      button.disabled = off;
+      item.append(button);
+    }
+    return item;
+  }
+
+  function showControls(form, refocus) {
+    const state = controlsOf(form.dataset.cell);
+    if (!state) {
+      return;
+    }
+    const chips = form.querySelector('.token-chips');
+    if (chips) {
+      chips.replaceChildren(...state.tokens.map((t, i) => tokenChip(t, i, state.tokens.length)));
+    }
+    const heads = field(form, 'heads');
+    if (heads) {
+      heads.textContent = String(state.heads);
+      const at = state.allowedHeads.indexOf(state.heads);
+      form.querySelector('[data-op=fewer]').disabled = at <= 0;
+      form.querySelector('[data-op=more]').disabled = at < 0 || at + 1 >= state.allowedHeads.length;
+    }
+    const mask = field(form, 'mask');
+    if (mask) {
+      mask.checked = state.mask === 'causal';
+    }
+    const positional = field(form, 'positional');
+    if (positional) {
+      positional.value = state.positional;
+    }
+    const scale = field(form, 'scale');
+    if (scale) {
+      scale.value = state.scale;
+      field(form, 'divisor').value = String(state.divisor);
+      field(form, 'divisor').hidden = state.scale !== 'divisor';
+    }
+    for (const name of ['temperature', 'temperature-slider']) {
+      if (field(form, name)) {
+        field(form, name).value = String(state.temperature);
+      }
+    }
+    if (field(form, 'generate')) {
+      field(form, 'generate').value = String(state.generate);
+    }
+    // A keyboard reader keeps their place: the same button of the chip where the token went.
+    if (refocus) {
+      const target = form.querySelector('.chip[data-index="' + refocus.index + '"] [data-op=' +
+                                        refocus.op + ']');
+      const fallback = form.querySelector('.chip [data-op=remove]') || field(form, 'add');
+      (target && !target.disabled ? target : fallback).focus();
+    }
+  }
+
+  function refreshControls() {
+    for (const form of document.querySelectorAll('form.what-ifs')) {
+      showControls(form, null);
+    }
+  }
+
+  // A change made with a control: the core's words for it, or why it was not made.
+  function editCell(form, edit, refocus) {
+    const cellId = form.dataset.cell;
+    const answer = askControls(cellId, edit);
+    const refusal = form.querySelector('.control-refusal');
+    const why = answer.error || answer.why;
+    refusal.textContent = why ? 'Not changed: ' + why : '';
+    refusal.hidden = !why;
+    if (!why && answer.set.length) {
+      applyInCell(cellId, withSets(sets, answer.set));
+    }
+    showControls(form, refocus);
+  }
+
+  function wireControls(form) {
+    const chips = form.querySelector('.token-chips');
+    if (chips) {
+      chips.addEventListener('click', (event) => {
+        const button = event.target.closest('button[data-op]');
+        if (!button || button.disabled) {
+          return;
+        }
+        const index = Number(button.closest('.chip').dataset.index);
+        const op = button.dataset.op;
+        if (op === 'remove') {
+          editCell(form, {control: 'tokens', op: 'remove', index: index},
+                   {index: Math.max(0, index - 1), op: 'remove'});
+        } else {
+          const to = op === 'left' ? index - 1 : index + 1;
+          editCell(form, {control: 'tokens', op: 'move', index: index, to: to},
+                   {index: to, op: op});
+        }
+      });
+      const addWord = () => {
+        const word = field(form, 'add').value.trim();
+        if (word) {
+          editCell(form, {control: 'tokens', op: 'add', word: word}, null);
+        }
+      };
+      form.querySelector('button[data-op=add]').addEventListener('click', addWord);
+      field(form, 'add').addEventListener('keydown', (event) => {
+        if (event.key === 'Enter') {
+          event.preventDefault();
+          addWord();
+        }
+      });
+    }
+    const heads = field(form, 'heads');
+    if (heads) {
+      const step = (by) => {
+        const state = controlsOf(form.dataset.cell);
+        const next = state.allowedHeads[state.allowedHeads.indexOf(state.heads) + by];
+        if (next !== undefined) {
+          editCell(form, {control: 'heads', op: 'set', number: next}, null);
+        }
+      };
+      form.querySelector('[data-op=fewer]').addEventListener('click', () => step(-1));
+      form.querySelector('[data-op=more]').addEventListener('click', () => step(1));
+    }
+    const onChange = (name, edit) => {
+      if (field(form, name)) {
+        field(form, name).addEventListener('change', () => editCell(form, edit(), null));
+      }
+    };
+    onChange('mask', () => ({control: 'mask', op: 'set',
+                             word: field(form, 'mask').checked ? 'causal' : 'none'}));
+    onChange('positional', () => ({control: 'positional', op: 'set',
+                                   word: field(form, 'positional').value}));
+    const scaleEdit = () => ({control: 'scale', op: 'set', word: field(form, 'scale').value,
+                              number: Number(field(form, 'divisor').value)});
+    onChange('scale', scaleEdit);
+    onChange('divisor', scaleEdit);
+    onChange('temperature', () => ({control: 'temperature', op: 'set',
+                                    number: Number(field(form, 'temperature').value)}));
+    onChange('temperature-slider', () => ({control: 'temperature', op: 'set',
+                                           number: Number(field(form, 'temperature-slider').value)}));
+    const slider = field(form, 'temperature-slider');
+    if (slider) {
+      // The number follows the slider as it moves; the what-if is made when it is let go.
+      slider.addEventListener('input', () => { field(form, 'temperature').value = slider.value; });
+    }
+    onChange('generate', () => ({control: 'generate', op: 'set',
+                                 number: Number(field(form, 'generate').value)}));
+  }
+
   function wireCell(form) {
     const cellId = form.dataset.cell;
-    const choice = form.querySelector('select');
-    const own = form.querySelector('input[type=text]');
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-    });
-    form.querySelector('[data-action=try]').addEventListener('click', () => {
-      if (choice && choice.value) {
-        applyInCell(cellId, withSets(sets, JSON.parse(choice.value)));
-      }
-    });
-    form.querySelector('[data-action=own]').addEventListener('click', () => {
+    const choice = field(form, 'choice');
+    const own = field(form, 'own');
+    const applyOwn = () => {
       const text = own.value.trim();
       if (text) {
         applyInCell(cellId, withSets(sets, [cellId + '.' + text]));
       }
+    };
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
     });
+    own.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        applyOwn();
+      }
+    });
+    const tryIt = form.querySelector('[data-action=try]');
+    if (tryIt) {
+      tryIt.addEventListener('click', () => {
+        if (choice && choice.value) {
+          applyInCell(cellId, withSets(sets, JSON.parse(choice.value)));
+        }
+      });
+    }
+    form.querySelector('[data-action=own]').addEventListener('click', applyOwn);
     form.querySelector('[data-action=undo]').addEventListener('click', () => {
       const history = cellHistory.get(cellId) || [];
       if (history.length) {
@@ -325,6 +525,7 @@
     form.querySelector('[data-action=reset]').addEventListener('click', () => {
       applyInCell(cellId, sets.filter((s) => !s.startsWith(cellId + '.')));
     });
+    wireControls(form);
     form.hidden = false;
   }
 

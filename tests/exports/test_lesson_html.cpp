@@ -482,6 +482,63 @@ class TestLessonHtml : public QObject {
                                 "data-digits=\"2\">0.33</span> of it.</label>"));
     }
 
+    // A cell's reader controls (html_cell_controls.h): a chip per token whose word and button
+    // names carry a hostile token as text, the vocab's words as the new token's choices, the
+    // heads stepper, the mask switch, the positional and scale choices, every one labelled.
+    void cellControlsAreLabelledAndEscaped() {
+        // (no raw string: moc reads its quotes as the ends of strings)
+        const char* text = "# Controls\n\n```attention c\n"
+                           "tokens: [\"\\\"><img src=x onerror=alert(1)>\", b]\n"
+                           "vocab:\n  \"\\\"><img src=x onerror=alert(1)>\": [1, 0]\n"
+                           "  b: [0, 1]\n"
+                           "controls: [tokens, heads, mask, positional, scale]\n```\n";
+        const Lesson lesson = parseLesson(text, "controls.md");
+        QVERIFY(!hasErrors(lesson.diagnostics));
+        const QString form = whatIfControlsHtml(*lesson.cell("c"));
+        const QString hostile = QStringLiteral("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;");
+        QVERIFY2(
+            form.contains(
+                QStringLiteral("<li class=\"chip\" data-index=\"0\"><span class=\"chip-word\">") +
+                hostile +
+                QStringLiteral("</span><button type=\"button\" data-op=\"left\" "
+                               "aria-label=\"Move token 1 (") +
+                hostile + QStringLiteral(") left\" disabled>←</button>")),
+            qPrintable(form));
+        QVERIFY(form.contains(QStringLiteral("aria-label=\"Remove token 1 (") + hostile +
+                              QStringLiteral(")\">×</button></li>")));
+        QVERIFY(form.contains(QStringLiteral("<label for=\"what-if-c-add\">New token</label>"
+                                             "<select id=\"what-if-c-add\" data-field=\"add\">"
+                                             "<option>") +
+                              hostile + QStringLiteral("</option><option>b</option></select>")));
+        QVERIFY(form.contains(QStringLiteral(
+            "<div class=\"control what-if-row\" data-control=\"heads\" role=\"group\" "
+            "aria-labelledby=\"what-if-c-heads\" data-allowed=\"1 2\"><span "
+            "class=\"control-label\" id=\"what-if-c-heads\">Heads</span>")));
+        QVERIFY(form.contains(QStringLiteral(
+            "<input type=\"checkbox\" role=\"switch\" id=\"what-if-c-mask\" data-field=\"mask\">"
+            "<label for=\"what-if-c-mask\" class=\"switch-label\">Block future tokens (causal "
+            "mask)</label>")));
+        QVERIFY(form.contains(QStringLiteral(
+            "<label for=\"what-if-c-positional\">Positions</label><select "
+            "id=\"what-if-c-positional\" data-field=\"positional\"><option value=\"none\" "
+            "selected>none</option><option value=\"sinusoidal\">sinusoidal</option></select>")));
+        QVERIFY(form.contains(QStringLiteral("<option value=\"sqrt\" selected>1/√d_k</option>")));
+        // the lesson's text never leaves its escaping: no tag it could open
+        QVERIFY(!form.contains(QStringLiteral("<img")));
+        QVERIFY(!form.contains(QStringLiteral("alert(1)>")));
+        // every field has its label or its name
+        static const QRegularExpression field(QStringLiteral("<(input|select)[^>]*>"));
+        for (auto m = field.globalMatch(form); m.hasNext();) {
+            const QString tag = m.next().captured(0);
+            static const QRegularExpression idOf(QStringLiteral(" id=\"([^\"]+)\""));
+            const QRegularExpressionMatch id = idOf.match(tag);
+            QVERIFY2(tag.contains(QStringLiteral("aria-label=")) ||
+                         (id.hasMatch() &&
+                          form.contains(QStringLiteral("<label for=\"") + id.captured(1) + u'"')),
+                     qPrintable(tag));
+        }
+    }
+
     // Every id on the page is distinct: a heading "Cell a" and the cell `a` both took "cell-a";
     // headings named alike are numbered on.
     void idsAreDistinct() {

@@ -1,0 +1,181 @@
+#include "exports/html/html_cell_controls.h"
+
+#include "exports/html/html_escape.h"
+
+#include <algorithm>
+
+namespace attnbook {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+bool offers(const ReaderControls& c, const char* control) {
+    return std::find(c.controls.begin(), c.controls.end(), control) != c.controls.end();
+}
+
+// One token as a chip: its word, and buttons that move it and take it away, each named with
+// the token's place and word for a screen reader. The page script builds the same chips again
+// (with textContent) after each what-if.
+QString tokenChip(const std::string& token, int index, int count) {
+    const QString word = htmlPageText(qs(token));
+    const QString which = QStringLiteral("token %1 (%2)").arg(index + 1).arg(word);
+    return QStringLiteral("<li class=\"chip\" data-index=\"%1\"><span class=\"chip-word\">%2"
+                          "</span><button type=\"button\" data-op=\"left\" aria-label=\"Move "
+                          "%3 left\"%4>←</button><button type=\"button\" data-op=\"right\" "
+                          "aria-label=\"Move %3 right\"%5>→</button><button type=\"button\" "
+                          "data-op=\"remove\" aria-label=\"Remove %3\"%6>×</button></li>\n")
+        .arg(index)
+        .arg(word, which, index == 0 ? QStringLiteral(" disabled") : QString(),
+             index + 1 == count ? QStringLiteral(" disabled") : QString(),
+             count == 1 ? QStringLiteral(" disabled") : QString());
+}
+
+QString tokensHtml(const ReaderControls& c, const QString& field) {
+    QString html = QStringLiteral("<fieldset class=\"control control-tokens\" "
+                                  "data-control=\"tokens\"><legend>Tokens</legend>\n"
+                                  "<ul class=\"token-chips\" aria-label=\"Tokens\">\n");
+    for (size_t i = 0; i < c.tokens.size(); ++i) {
+        html += tokenChip(c.tokens[i], int(i), int(c.tokens.size()));
+    }
+    html += QStringLiteral("</ul>\n<div class=\"what-if-row\"><label for=\"%1-add\">New token"
+                           "</label>")
+                .arg(field);
+    if (c.words.empty()) {
+        html += QStringLiteral("<input type=\"text\" id=\"%1-add\" data-field=\"add\" "
+                               "spellcheck=\"false\">")
+                    .arg(field);
+    } else {
+        // A word of the vocab: the cell refuses any other.
+        html += QStringLiteral("<select id=\"%1-add\" data-field=\"add\">").arg(field);
+        for (const std::string& w : c.words) {
+            html += QStringLiteral("<option>%1</option>").arg(htmlPageText(qs(w)));
+        }
+        html += QLatin1String("</select>");
+    }
+    html += QLatin1String(" <button type=\"button\" data-op=\"add\">Add</button></div>\n"
+                          "</fieldset>\n");
+    return html;
+}
+
+QString headsHtml(const ReaderControls& c, const QString& field) {
+    QString counts;
+    for (const int h : c.allowedHeads) {
+        counts += (counts.isEmpty() ? QString() : QStringLiteral(" ")) + QString::number(h);
+    }
+    return QStringLiteral("<div class=\"control what-if-row\" data-control=\"heads\" "
+                          "role=\"group\" aria-labelledby=\"%1-heads\" data-allowed=\"%2\">"
+                          "<span class=\"control-label\" id=\"%1-heads\">Heads</span>"
+                          "<button type=\"button\" data-op=\"fewer\" aria-label=\"Fewer heads\">"
+                          "−</button><span class=\"stepper-value\" data-field=\"heads\" "
+                          "aria-live=\"polite\">%3</span><button type=\"button\" "
+                          "data-op=\"more\" aria-label=\"More heads\">+</button></div>\n")
+        .arg(field, counts)
+        .arg(c.heads);
+}
+
+QString maskHtml(const ReaderControls& c, const QString& field) {
+    return QStringLiteral("<div class=\"control what-if-row\" data-control=\"mask\">"
+                          "<input type=\"checkbox\" role=\"switch\" id=\"%1-mask\" "
+                          "data-field=\"mask\"%2><label for=\"%1-mask\" class=\"switch-label\">"
+                          "Block future tokens (causal mask)</label></div>\n")
+        .arg(field, c.mask == "causal" ? QStringLiteral(" checked") : QString());
+}
+
+QString choiceHtml(const QString& field, const char* control, const QString& label,
+                   const std::vector<std::pair<std::string, QString>>& choices,
+                   const std::string& current, const QString& after = {}) {
+    QString html = QStringLiteral("<div class=\"control what-if-row\" data-control=\"%2\">"
+                                  "<label for=\"%1-%2\">%3</label><select id=\"%1-%2\" "
+                                  "data-field=\"%2\">")
+                       .arg(field, QLatin1String(control), label);
+    for (const auto& [value, shown] : choices) {
+        html +=
+            QStringLiteral("<option value=\"%1\"%2>%3</option>")
+                .arg(qs(value), value == current ? QStringLiteral(" selected") : QString(), shown);
+    }
+    return html + QLatin1String("</select>") + after + QLatin1String("</div>\n");
+}
+
+QString positionalHtml(const ReaderControls& c, const QString& field) {
+    std::vector<std::pair<std::string, QString>> choices;
+    for (const std::string& kind : c.positionals) {
+        choices.emplace_back(kind, kind == "none" ? QStringLiteral("none") : qs(kind));
+    }
+    return choiceHtml(field, "positional", QStringLiteral("Positions"), choices, c.positional);
+}
+
+QString scaleHtml(const ReaderControls& c, const QString& field) {
+    const QString divisor =
+        QStringLiteral(" <input type=\"number\" class=\"narrow\" data-field=\"divisor\" "
+                       "aria-label=\"Divide the scores by\" min=\"0.001\" step=\"any\" "
+                       "value=\"%1\">")
+            .arg(c.divisor);
+    return choiceHtml(field, "scale", QStringLiteral("Scale"),
+                      {{"sqrt", QStringLiteral("1/√d_k")},
+                       {"off", QStringLiteral("none")},
+                       {"divisor", QStringLiteral("divide by…")}},
+                      c.scale, divisor);
+}
+
+QString temperatureHtml(const ReaderControls& c, const QString& field) {
+    return QStringLiteral("<div class=\"control what-if-row\" data-control=\"temperature\">"
+                          "<label for=\"%1-temperature\">Temperature</label>"
+                          "<input type=\"range\" data-field=\"temperature-slider\" min=\"0.1\" "
+                          "max=\"3\" step=\"0.1\" value=\"%2\" aria-label=\"Temperature\"> "
+                          "<input type=\"number\" class=\"narrow\" id=\"%1-temperature\" "
+                          "data-field=\"temperature\" min=\"0.01\" max=\"100\" step=\"any\" "
+                          "value=\"%2\"></div>\n")
+        .arg(field)
+        .arg(c.temperature);
+}
+
+QString generateHtml(const ReaderControls& c, const QString& field) {
+    return QStringLiteral("<div class=\"control what-if-row\" data-control=\"generate\">"
+                          "<label for=\"%1-generate\">Words to generate</label>"
+                          "<input type=\"number\" class=\"narrow\" id=\"%1-generate\" "
+                          "data-field=\"generate\" min=\"0\" max=\"64\" step=\"1\" "
+                          "value=\"%2\"></div>\n")
+        .arg(field)
+        .arg(c.generate);
+}
+
+} // namespace
+
+QString cellControlsHtml(const ReaderControls& c, const QString& field) {
+    QString html;
+    if (offers(c, "tokens")) {
+        html += tokensHtml(c, field);
+    }
+    if (offers(c, "heads") && c.allowedHeads.size() > 1) {
+        html += headsHtml(c, field);
+    }
+    if (offers(c, "mask") && c.kind == "attention") {
+        html += maskHtml(c, field);
+    }
+    if (offers(c, "positional") && c.positionals.size() > 1) {
+        html += positionalHtml(c, field);
+    }
+    if (offers(c, "scale")) {
+        html += scaleHtml(c, field);
+    }
+    if (offers(c, "temperature")) {
+        html += temperatureHtml(c, field);
+    }
+    if (offers(c, "generate")) {
+        html += generateHtml(c, field);
+    }
+    if (offers(c, "vectors") || offers(c, "projections")) {
+        html += QStringLiteral(
+            "<p class=\"what-if-hint\">The vectors and projections have no grid of numbers "
+            "here yet: pick a change of them under <strong>More what-ifs</strong>, or write "
+            "a whole matrix under <strong>Your own</strong>.</p>\n");
+    }
+    return html.isEmpty()
+               ? html
+               : QStringLiteral("<div class=\"controls\">\n") + html + QLatin1String("</div>\n");
+}
+
+} // namespace attnbook
