@@ -152,13 +152,13 @@ class Page:
     def what_ifs_offered(self):
         return json.loads(self.evaluate("""JSON.stringify([...document.querySelectorAll(
           'form.what-ifs')].map(f => ({cell: f.dataset.cell, options: [...f.querySelectorAll(
-          'option')].map(o => o.value).filter(v => v !== '').map(v => JSON.parse(v))})))"""))
+          'select[data-field=choice] option')].map(o => o.value).filter(v => v !== '').map(v => JSON.parse(v))})))"""))
 
     def choose(self, cell, sets):
         """Picks the option of `cell`'s what-if list that makes `sets`, and presses Try it."""
         self.evaluate("""(() => {
           const form = document.querySelector('form.what-ifs[data-cell=' + %s + ']');
-          const select = form.querySelector('select');
+          const select = form.querySelector('select[data-field=choice]');
           const wanted = JSON.stringify(%s);
           select.value = [...select.options].find(
             o => o.value && JSON.stringify(JSON.parse(o.value)) === wanted).value;
@@ -169,7 +169,7 @@ class Page:
     def own(self, cell, words):
         self.evaluate("""(() => {
           const form = document.querySelector('form.what-ifs[data-cell=' + %s + ']');
-          form.querySelector('input[type=text]').value = %s;
+          form.querySelector('input[data-field=own]').value = %s;
           form.querySelector('[data-action=own]').click(); })()""" %
                       (json.dumps(json.dumps(cell)), json.dumps(words)))
 

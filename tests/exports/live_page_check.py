@@ -8,6 +8,13 @@ every value to the digits it shows, every claim's verdict equal. Chromium's netw
 hold no request but the page itself, the console no error, and the page no violation of its
 Content-Security-Policy.
 
+Each kind of widget of a cell's controls (a token chip's remove and move, Add, the heads
+stepper, the mask switch, the positions and scale choices, the temperature's number and slider,
+the words to generate) is used once, on the first cell that has it, by clicking and typing as a
+reader would (check_widgets): the words it made are compared with `compute --set` as above, the
+widgets must show what compute computed (the chips its tokens, the stepper its heads), and the
+page's Undo must put them back as the lesson has them.
+
 A step of its own, check_quizzes, answers every quiz of the page through its own form (a
 radio button, the number field, the text area, then Check), right and wrong, as the lesson
 has it and after a what-if, and compares the verdict the page shows with the answer
@@ -486,6 +493,142 @@ def check_quizzes(page, checker, expected, label):
             answered += 1
     return answered
 
+# --- the cells' controls, used as a reader uses them ----------------------------------------
+
+# What each widget kind does when the check uses it: a snippet run with `form` (the cell's
+# form) in scope that clicks or types as a reader would, and returns false when the widget is
+# not there or offers nothing to change. Each makes one what-if.
+WIDGET_ACTIONS = {
+    "remove a token": """
+      const button = [...form.querySelectorAll('.chip [data-op=remove]')].pop();
+      if (!button || button.disabled) return false;
+      button.click(); return true;""",
+    "move a token right": """
+      const button = form.querySelector('.chip [data-op=right]');
+      if (!button || button.disabled) return false;
+      button.focus(); button.click(); return true;""",
+    "add a token": """
+      const add = form.querySelector('[data-field=add]');
+      if (!add) return false;
+      if (add.tagName === 'SELECT') {
+        add.selectedIndex = add.options.length - 1;
+      } else {
+        add.value = 'new';
+      }
+      form.querySelector('button[data-op=add]').click(); return true;""",
+    "step the heads": """
+      const more = form.querySelector('[data-op=more]');
+      const fewer = form.querySelector('[data-op=fewer]');
+      const button = more && !more.disabled ? more : fewer;
+      if (!button || button.disabled) return false;
+      button.click(); return true;""",
+    "switch the mask": """
+      const mask = form.querySelector('[data-field=mask]');
+      if (!mask) return false;
+      mask.click(); return true;""",
+    "choose positions": """
+      const select = form.querySelector('[data-field=positional]');
+      if (!select || select.options.length < 2) return false;
+      select.selectedIndex = (select.selectedIndex + 1) % select.options.length;
+      select.dispatchEvent(new Event('change')); return true;""",
+    "choose a scale": """
+      const select = form.querySelector('[data-field=scale]');
+      if (!select) return false;
+      select.value = 'divisor';
+      form.querySelector('[data-field=divisor]').value = '3';
+      select.dispatchEvent(new Event('change')); return true;""",
+    "type a temperature": """
+      const field = form.querySelector('[data-field=temperature]');
+      if (!field) return false;
+      field.value = '0.5';
+      field.dispatchEvent(new Event('change')); return true;""",
+    "slide the temperature": """
+      const slider = form.querySelector('[data-field=temperature-slider]');
+      if (!slider) return false;
+      slider.value = '2';
+      slider.dispatchEvent(new Event('input'));
+      slider.dispatchEvent(new Event('change')); return true;""",
+    "type words to generate": """
+      const field = form.querySelector('[data-field=generate]');
+      if (!field) return false;
+      field.value = '2';
+      field.dispatchEvent(new Event('change')); return true;""",
+}
+
+# What the widgets show: the chips' words, the heads, the mask switch, the selects and fields.
+WIDGET_STATE = """
+  const value = (name) => {
+    const f = form.querySelector('[data-field=' + name + ']');
+    return f ? (f.type === 'checkbox' ? f.checked : (f.value !== undefined && f.tagName !== 'SPAN'
+      ? f.value : f.textContent)) : null;
+  };
+  return {tokens: [...form.querySelectorAll('.chip-word')].map(w => w.textContent),
+          heads: value('heads'), mask: value('mask'), positional: value('positional'),
+          scale: value('scale'), temperature: value('temperature'),
+          generate: value('generate'),
+          refusal: form.querySelector('.control-refusal').hidden ? ''
+            : form.querySelector('.control-refusal').textContent};"""
+
+
+def on_form(page, cell, body):
+    return json.loads(page.evaluate("""JSON.stringify((() => {
+      const form = document.querySelector('form.what-ifs[data-cell=' + %s + ']');
+      if (!form) return null;
+      %s })())""" % (json.dumps(json.dumps(cell)), body)))
+
+
+def widgets_agree(state, cell_json, label, checker):
+    """The widgets against compute's cell: its tokens, its number of heads."""
+    tokens = cell_json.get("tokens")
+    if isinstance(tokens, list) and state["tokens"] and state["tokens"] != tokens:
+        checker.fail("%s: the chips show %s, compute's tokens are %s" %
+                     (label, state["tokens"], tokens))
+    heads = cell_json.get("head")
+    if state["heads"] is not None and isinstance(heads, list) and \
+            state["heads"] != str(len(heads)):
+        checker.fail("%s: the heads stepper shows %s, compute has %d heads" %
+                     (label, state["heads"], len(heads)))
+
+
+def check_widgets(page, checker, offered):
+    """Each widget kind, once on the first cell that has it: used as a reader would, its
+    what-if compared with `compute --set` for the words the page made, the widgets showing what
+    compute computed; then the page's Undo puts the widgets back as the lesson has them.
+    Returns the kinds used."""
+    used = []
+    for action, body in WIDGET_ACTIONS.items():
+        for form in offered:
+            cell = form["cell"]
+            page.reset_all()
+            before = on_form(page, cell, WIDGET_STATE)
+            if not on_form(page, cell, body):
+                continue
+            shown = page.shown()
+            label = "%s: %s" % (cell, action)
+            after = on_form(page, cell, WIDGET_STATE)
+            if after["refusal"]:
+                checker.fail("%s: refused: %s" % (label, after["refusal"]))
+                break
+            if not shown["sets"] or not all(s.startswith(cell + ".") for s in shown["sets"]):
+                checker.fail("%s made %s: %s" % (label, shown["sets"], shown["notes"]))
+                break
+            expected = checker.compare(shown, "%s (%s)" % (label, " & ".join(shown["sets"])))
+            cells = [c for c in expected["cells"] if c.get("id") == cell]
+            if cells:
+                widgets_agree(after, cells[0], label, checker)
+            if after == before:
+                checker.fail("%s: the widgets still show the lesson's %s" % (label, before))
+            page.evaluate("document.getElementById('live-undo').click()")
+            page.shown()
+            back = on_form(page, cell, WIDGET_STATE)
+            if back != before:
+                checker.fail("%s: after Undo the widgets show %s, not the lesson's %s" %
+                             (label, back, before))
+            used.append(action)
+            break
+    return used
+
+
 def check_lesson(attnbook, documents, workdir, browser, name, bench):
     lesson = os.path.join(documents, name)
     page_file = os.path.join(workdir, name.replace(".md", ".html"))
@@ -537,6 +680,8 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
             if page.shown()["sets"]:
                 checker.fail("%s: a second Undo this cell did not take back the first what-if" %
                              cell)
+    widgets_used = check_widgets(page, checker, offered)
+    timings["widgets"] = widgets_used
     # A what-if of one's own that the cell's controls do not allow is ignored, with a note.
     if offered:
         cell = offered[0]["cell"]
@@ -565,10 +710,12 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
     for error in console_errors(browser):
         checker.fail("console: " + error)
     print("%s: %d values, %d claims and %d table entries compared in %d states (%d values by "
-          "expression, left to the claims); %d quiz answers checked in %.2f s" %
+          "expression, left to the claims); %d quiz answers checked in %.2f s; the widgets "
+          "used: %s" %
           (name, checker.values_checked, checker.claims_checked, checker.tables_checked,
-           1 + len(timings["what_ifs"]) + (1 if offered else 0),
-           checker.values_by_expression, quiz_answers, quiz_seconds))
+           1 + len(timings["what_ifs"]) + len(widgets_used) + (1 if offered else 0),
+           checker.values_by_expression, quiz_answers, quiz_seconds,
+           ", ".join(widgets_used) or "none"))
     if checker.by_view:
         print("  of them: " + ", ".join("%s %d" % item for item in sorted(checker.by_view.items())))
     if bench:
@@ -608,15 +755,20 @@ def main():
         print("live_page_check: chromium is missing (Debian package chromium)")
         return 1
     failures = []
+    used = set()  # the widget kinds used on some lesson: each must be
     with tempfile.TemporaryDirectory(prefix="attnbook-live-page-") as workdir:
         browser = Browser(os.path.join(workdir, "profile"))
         try:
             for name in LESSONS:
-                lesson_failures, _ = check_lesson(attnbook, documents, workdir, browser, name,
-                                                  bench)
+                lesson_failures, timings = check_lesson(attnbook, documents, workdir, browser,
+                                                        name, bench)
                 failures += lesson_failures
+                used.update(timings["widgets"] if timings else [])
         finally:
             browser.close()
+    for action in WIDGET_ACTIONS:
+        if action not in used:
+            failures.append("no shipped lesson's page let the check %s" % action)
     for failure in failures[:60]:
         print("FAIL " + failure)
     if len(failures) > 60:
