@@ -69,7 +69,7 @@ ReaderControls attentionReaderControls(const LessonCell& cell, const AttentionCe
     for (const std::string& control : out.controls) {
         for (const std::string& name : matricesOf(control, c.direct)) {
             if (isEditableMatrix(state, name)) {
-                out.matrices.push_back({name, editableMatrix(state, name)});
+                out.matrices.push_back({name, control, editableMatrix(state, name)});
             }
         }
     }
@@ -209,6 +209,7 @@ Json readerControlsJson(const ReaderControls& c) {
     for (const ReaderMatrix& m : c.matrices) {
         Json entry = Json::object();
         entry.set("name", m.name);
+        entry.set("control", m.control);
         entry.set("rows", jsonMatrix(m.values));
         matrices.push_back(std::move(entry));
     }

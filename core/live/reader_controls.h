@@ -19,7 +19,8 @@ class CellRereader;
 
 // An input matrix a reader may edit entry by entry (attention.md: `vectors`, `projections`).
 struct ReaderMatrix {
-    std::string name; // as the window names it: "X0", "queries", "W_Q", …
+    std::string name;    // as the window names it: "X0", "queries", "W_Q", …
+    std::string control; // the control that edits it: "vectors" or "projections"
     arma::mat values;
 };
 
@@ -47,7 +48,8 @@ struct ReaderControls {
 ReaderControls readerControls(const LessonCell& cell);
 
 // {"cell", "kind", "controls", "tokens", "words", "heads", "allowedHeads", "mask", "positional",
-// "positionals", "scale", "divisor", "temperature", "generate", "matrices": [{"name", "rows"}]}
+// "positionals", "scale", "divisor", "temperature", "generate", "matrices": [{"name", "control",
+// "rows"}]}
 Json readerControlsJson(const ReaderControls& controls);
 
 // One change a reader makes with a control.

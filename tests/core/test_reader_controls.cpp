@@ -79,6 +79,32 @@ TEST_CASE("an attention cell's controls show its settings, and only what its con
     CHECK(readerControls(*lesson.cell("fixed")).controls.empty());
 }
 
+TEST_CASE("the vectors and projections controls: their matrices, and an entry changed") {
+    const Lesson lesson = parseLesson(R"(# Grids
+
+```attention g
+tokens: [a, b]
+X: [[1, 0], [0, 1]]
+controls: [vectors, projections]
+```
+)",
+                                      "grids.md");
+    REQUIRE(lesson.diagnostics.empty());
+    const LessonCell& g = *lesson.cell("g");
+    const ReaderControls c = readerControls(g);
+    REQUIRE(c.matrices.size() == 5);
+    CHECK(c.matrices[0].name == "X0");
+    CHECK(c.matrices[0].control == "vectors");
+    CHECK(arma::approx_equal(c.matrices[0].values, arma::mat{{1, 0}, {0, 1}}, "absdiff", 0));
+    CHECK(c.matrices[1].name == "W_Q");
+    CHECK(c.matrices[1].control == "projections");
+    CHECK(arma::approx_equal(c.matrices[1].values, arma::mat{{1, 0}, {0, 1}}, "absdiff", 0));
+    CHECK(edit(g, {"vectors", "entry", 1, 0, "X0", 0.5}) == Keys{{"X", "[[1, 0], [0.5, 1]]"}});
+    CHECK(edit(g, {"projections", "entry", 0, 1, "W_K", -2}) == Keys{{"W_K", "[[1, -2], [0, 1]]"}});
+    CHECK(refusal(g, {"vectors", "entry", 0, 0, "W_Q", 1}) ==
+          "the vectors control has no matrix 'W_Q'");
+}
+
 TEST_CASE("each attention control's change gives the keys the window's Keep writes") {
     const Lesson lesson = parseLesson(kLesson, "controls.md");
     const LessonCell& c = *lesson.cell("c");
