@@ -2,6 +2,8 @@
 
 #include "exports/html/html_escape.h"
 
+#include "core/document/json.h"
+
 #include <algorithm>
 
 namespace attnbook {
@@ -142,6 +144,42 @@ QString generateHtml(const ReaderControls& c, const QString& field) {
         .arg(c.generate);
 }
 
+// The most entries a matrix's grid shows: a larger one (a real model's projections) would bury
+// the form, and is changed with Your own.
+constexpr arma::uword kMostGridEntries = 48;
+
+// What a grid's row is called: a token vector's row by its token, any other by its number.
+QString gridRowName(const ReaderControls& c, const ReaderMatrix& m, arma::uword row) {
+    const bool byToken = (m.name == "X0" || m.name == "queries") && row < c.tokens.size();
+    return byToken ? QStringLiteral("%1 (%2)").arg(row + 1).arg(htmlPageText(qs(c.tokens[row])))
+                   : QString::number(row + 1);
+}
+
+// A matrix as a grid of number fields, each named by its matrix, row and column. The page
+// script builds the same grid again from the core's answer after each what-if.
+QString matrixHtml(const ReaderControls& c, const ReaderMatrix& m) {
+    const QString name = htmlPageText(qs(m.name));
+    QString html = QStringLiteral("<fieldset class=\"control control-matrix\" "
+                                  "data-control=\"%1\" data-matrix=\"%2\"><legend>%2</legend>\n"
+                                  "<table class=\"matrix-grid\">\n")
+                       .arg(qs(m.control), name);
+    for (arma::uword r = 0; r < m.values.n_rows; ++r) {
+        const QString row = gridRowName(c, m, r);
+        html += QStringLiteral("<tr><th scope=\"row\">%1</th>").arg(row);
+        for (arma::uword col = 0; col < m.values.n_cols; ++col) {
+            html +=
+                QStringLiteral("<td><input type=\"number\" step=\"any\" data-row=\"%1\" "
+                               "data-col=\"%2\" aria-label=\"%3 row %4, column %5\" "
+                               "value=\"%6\"></td>")
+                    .arg(r)
+                    .arg(col)
+                    .arg(name, row, QString::number(col + 1), qs(shortestDouble(m.values(r, col))));
+        }
+        html += QLatin1String("</tr>\n");
+    }
+    return html + QLatin1String("</table>\n</fieldset>\n");
+}
+
 } // namespace
 
 QString cellControlsHtml(const ReaderControls& c, const QString& field) {
@@ -167,11 +205,25 @@ QString cellControlsHtml(const ReaderControls& c, const QString& field) {
     if (offers(c, "generate")) {
         html += generateHtml(c, field);
     }
-    if (offers(c, "vectors") || offers(c, "projections")) {
-        html += QStringLiteral(
-            "<p class=\"what-if-hint\">The vectors and projections have no grid of numbers "
-            "here yet: pick a change of them under <strong>More what-ifs</strong>, or write "
-            "a whole matrix under <strong>Your own</strong>.</p>\n");
+    bool tooLarge = false;
+    QString grids;
+    for (const ReaderMatrix& m : c.matrices) {
+        if (m.values.n_elem <= kMostGridEntries) {
+            grids += matrixHtml(c, m);
+        } else {
+            tooLarge = true;
+        }
+    }
+    if (!grids.isEmpty()) {
+        html += QLatin1String("<div class=\"matrix-grids\">\n") + grids + QLatin1String("</div>\n");
+    }
+    if (tooLarge) {
+        html +=
+            QStringLiteral(
+                "<p class=\"what-if-hint\">A matrix of more than %1 numbers has no grid here: pick "
+                "a change of it under <strong>More what-ifs</strong>, or write it whole under "
+                "<strong>Your own</strong>.</p>\n")
+                .arg(kMostGridEntries);
     }
     return html.isEmpty()
                ? html

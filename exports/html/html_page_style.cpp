@@ -260,6 +260,23 @@ fieldset.control-tokens legend { color: var(--muted); padding: 0; margin: 0 0 0.
   min-height: 0; margin: 0; accent-color: var(--accent); }
 .what-if-row label.switch-label { min-width: 0; color: var(--ink); }
 .control-refusal { color: var(--wrong); margin: 0 0 0.4rem; }
+.matrix-grids { display: flex; flex-wrap: wrap; gap: 0.2rem 1.5rem; }
+fieldset.control-matrix { border: 0; padding: 0; margin: 0 0 0.6rem; min-width: 0;
+  max-width: 100%; overflow-x: auto; }
+fieldset.control-matrix legend { font-family: var(--mono); color: var(--muted); padding: 0;
+  margin: 0 0 0.2rem; }
+.matrix-grid { border-collapse: collapse; }
+.matrix-grid th { font-weight: normal; color: var(--muted); text-align: right;
+  padding: 0 0.4rem 0 0; white-space: nowrap; font-family: var(--mono); font-size: 0.8125rem; }
+.matrix-grid th, .matrix-grid td { border: 0; }
+.matrix-grid td { padding: 0.1rem; }
+.matrix-grid input { width: 4.5rem; min-height: 2rem; padding: 0.1rem 0.3rem; text-align: right;
+  font-family: var(--mono); color: var(--ink); background: var(--page);
+  border: 1px solid var(--rule); border-radius: 4px; }
+@media (max-width: 480px) {
+  .matrix-grid input { width: 3.3rem; padding: 0.1rem 0.2rem; }
+  .matrix-grid th { padding-right: 0.2rem; }
+}
 .what-if-hint { color: var(--muted); font-size: 0.8125rem; margin: 0; }
 section.cell { scroll-margin-top: 7rem; }
 figure.view.stale, .cell-summary.stale { opacity: 0.35; }

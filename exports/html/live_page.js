@@ -386,12 +386,55 @@
     if (field(form, 'generate')) {
       field(form, 'generate').value = String(state.generate);
     }
+    for (const grid of form.querySelectorAll('.control-matrix')) {
+      const matrix = state.matrices.find((m) => m.name === grid.dataset.matrix);
+      if (matrix) {
+        showGrid(grid, matrix, state.tokens);
+      }
+    }
     // A keyboard reader keeps their place: the same button of the chip where the token went.
     if (refocus) {
       const target = form.querySelector('.chip[data-index="' + refocus.index + '"] [data-op=' +
                                         refocus.op + ']');
       const fallback = form.querySelector('.chip [data-op=remove]') || field(form, 'add');
       (target && !target.disabled ? target : fallback).focus();
+    }
+  }
+
+  // A matrix's grid as html_cell_controls.cpp writes it: a number field per entry, each named
+  // by its matrix, row (a token vector's by its token) and column. A field the reader is in
+  // keeps the focus.
+  function showGrid(grid, matrix, tokens) {
+    const focused = grid.contains(document.activeElement) ? document.activeElement : null;
+    const at = focused ? [focused.dataset.row, focused.dataset.col] : null;
+    const rows = matrix.rows.map((values, r) => {
+      const row = document.createElement('tr');
+      const head = document.createElement('th');
+      head.scope = 'row';
+      const byToken = (matrix.name === 'X0' || matrix.name === 'queries') && r < tokens.length;
+      head.textContent = byToken ? (r + 1) + ' (' + tokens[r] + ')' : String(r + 1);
+      row.append(head);
+      values.forEach((value, c) => {
+        const cell = document.createElement('td');
+        const input = document.createElement('input');
+        input.type = 'number';
+        input.step = 'any';
+        input.dataset.row = String(r);
+        input.dataset.col = String(c);
+        input.setAttribute('aria-label', matrix.name + ' row ' + head.textContent + ', column ' +
+                           (c + 1));
+        input.value = String(value);
+        cell.append(input);
+        row.append(cell);
+      });
+      return row;
+    });
+    grid.querySelector('table').replaceChildren(...rows);
+    if (at) {
+      const again = grid.querySelector('[data-row="' + at[0] + '"][data-col="' + at[1] + '"]');
+      if (again) {
+        again.focus();
+      }
     }
   }
 
@@ -484,6 +527,17 @@
     }
     onChange('generate', () => ({control: 'generate', op: 'set',
                                  number: Number(field(form, 'generate').value)}));
+    for (const grid of form.querySelectorAll('.control-matrix')) {
+      grid.addEventListener('change', (event) => {
+        const input = event.target;
+        if (input.value.trim() === '' || !Number.isFinite(Number(input.value))) {
+          return; // the browser's own number field says what it takes
+        }
+        editCell(form, {control: grid.dataset.control, op: 'entry', word: grid.dataset.matrix,
+                        index: Number(input.dataset.row), to: Number(input.dataset.col),
+                        number: Number(input.value)}, null);
+      });
+    }
   }
 
   function wireCell(form) {

@@ -10,7 +10,7 @@ Content-Security-Policy.
 
 Each kind of widget of a cell's controls (a token chip's remove and move, Add, the heads
 stepper, the mask switch, the positions and scale choices, the temperature's number and slider,
-the words to generate) is used once, on the first cell that has it, by clicking and typing as a
+the words to generate, an entry of a vector's and of a projection's grid) is used once, on the first cell that has it, by clicking and typing as a
 reader would (check_widgets): the words it made are compared with `compute --set` as above, the
 widgets must show what compute computed (the chips its tokens, the stepper its heads), and the
 page's Undo must put them back as the lesson has them.
@@ -548,6 +548,16 @@ WIDGET_ACTIONS = {
       slider.value = '2';
       slider.dispatchEvent(new Event('input'));
       slider.dispatchEvent(new Event('change')); return true;""",
+    "change a vector's entry": """
+      const input = form.querySelector('.control-matrix[data-control=vectors] input');
+      if (!input) return false;
+      input.value = String(Number(input.value) + 0.5);
+      input.dispatchEvent(new Event('change', {bubbles: true})); return true;""",
+    "change a projection's entry": """
+      const input = form.querySelector('.control-matrix[data-control=projections] input');
+      if (!input) return false;
+      input.value = '-1';
+      input.dispatchEvent(new Event('change', {bubbles: true})); return true;""",
     "type words to generate": """
       const field = form.querySelector('[data-field=generate]');
       if (!field) return false;
@@ -566,6 +576,7 @@ WIDGET_STATE = """
           heads: value('heads'), mask: value('mask'), positional: value('positional'),
           scale: value('scale'), temperature: value('temperature'),
           generate: value('generate'),
+          grids: [...form.querySelectorAll('.control-matrix input')].map(i => i.value),
           refusal: form.querySelector('.control-refusal').hidden ? ''
             : form.querySelector('.control-refusal').textContent};"""
 

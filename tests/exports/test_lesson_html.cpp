@@ -484,14 +484,15 @@ class TestLessonHtml : public QObject {
 
     // A cell's reader controls (html_cell_controls.h): a chip per token whose word and button
     // names carry a hostile token as text, the vocab's words as the new token's choices, the
-    // heads stepper, the mask switch, the positional and scale choices, every one labelled.
+    // token vectors' grid, the heads stepper, the mask switch, the positional and scale
+    // choices, every one labelled.
     void cellControlsAreLabelledAndEscaped() {
         // (no raw string: moc reads its quotes as the ends of strings)
         const char* text = "# Controls\n\n```attention c\n"
                            "tokens: [\"\\\"><img src=x onerror=alert(1)>\", b]\n"
                            "vocab:\n  \"\\\"><img src=x onerror=alert(1)>\": [1, 0]\n"
                            "  b: [0, 1]\n"
-                           "controls: [tokens, heads, mask, positional, scale]\n```\n";
+                           "controls: [tokens, vectors, heads, mask, positional, scale]\n```\n";
         const Lesson lesson = parseLesson(text, "controls.md");
         QVERIFY(!hasErrors(lesson.diagnostics));
         const QString form = whatIfControlsHtml(*lesson.cell("c"));
@@ -523,6 +524,15 @@ class TestLessonHtml : public QObject {
             "id=\"what-if-c-positional\" data-field=\"positional\"><option value=\"none\" "
             "selected>none</option><option value=\"sinusoidal\">sinusoidal</option></select>")));
         QVERIFY(form.contains(QStringLiteral("<option value=\"sqrt\" selected>1/√d_k</option>")));
+        // the token vectors as a grid of numbers, a row named by its token
+        QVERIFY(form.contains(
+            QStringLiteral("<fieldset class=\"control control-matrix\" data-control=\"vectors\" "
+                           "data-matrix=\"X0\"><legend>X0</legend>\n<table "
+                           "class=\"matrix-grid\">\n<tr><th scope=\"row\">1 (") +
+            hostile +
+            QStringLiteral(")</th><td><input type=\"number\" step=\"any\" data-row=\"0\" "
+                           "data-col=\"0\" aria-label=\"X0 row 1 (") +
+            hostile + QStringLiteral("), column 1\" value=\"1\"></td>")));
         // the lesson's text never leaves its escaping: no tag it could open
         QVERIFY(!form.contains(QStringLiteral("<img")));
         QVERIFY(!form.contains(QStringLiteral("alert(1)>")));
