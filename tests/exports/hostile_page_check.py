@@ -318,8 +318,33 @@ def check_lesson(page_file, export_error, browser, name, must_show):
         # What a reader types and what a link carries come back as text in the page's notes.
         own = "tokens=[\"<img src=x onerror=alert('own')>\"]"
         page.own(cell, own)
-        check.page(page, browser, url, "after the reader's own %s" % own, must_show + [
-            "<img src=x onerror=alert('own')>"])
+        own_audit = check.page(page, browser, url, "after the reader's own %s" % own,
+                               must_show + ["<img src=x onerror=alert('own')>"])
+        # The cell's controls show it too: the token chips, built by the page script from the
+        # core's answer, hold it as text; a chip's move and the new token (the vocab's last
+        # word, a hostile one where the lesson has it) go through the core as well.
+        chips = json.loads(page.evaluate("""JSON.stringify((() => {
+          const form = document.querySelector('form.what-ifs[data-cell=' + %s + ']');
+          const words = [...form.querySelectorAll('.chip-word')].map(w => w.textContent);
+          const add = form.querySelector('[data-field=add]');
+          if (add && add.tagName === 'SELECT') add.selectedIndex = add.options.length - 1;
+          else if (add) add.value = '<b>new</b>';
+          if (add) form.querySelector('button[data-op=add]').click();
+          return {words: words, has: !!add,
+                  inside: form.querySelectorAll('.chip-word *').length}; })())""" %
+                                       json.dumps(json.dumps(cell))))
+        if chips["inside"]:
+            check.fail("a token chip holds %d elements: %s" % (chips["inside"], chips["words"]))
+        if chips["has"]:
+            # (a lesson whose tokens are a vocab's words refuses the reader's own word)
+            if "%s.%s" % (cell, own) in own_audit["sets"] and \
+                    chips["words"] != ["<img src=x onerror=alert('own')>"]:
+                check.fail("the chips show %s after the reader's own tokens" % chips["words"])
+            added = check.page(page, browser, url, "after a token added with the chips",
+                               must_show)
+            if not any(w.startswith(cell + ".tokens=") for w in added["sets"]):
+                check.fail("the chips' Add made no token what-if: %s" % added["sets"])
+            what_ifs += 1
         link = "%s.<script>alert('link')</script>=\"><img src=x onerror=alert(7)>" % cell
         page.evaluate("location.hash = 'set=' + encodeURIComponent(%s)" % json.dumps(link))
         deadline = time.monotonic() + 10
