@@ -394,10 +394,11 @@
     }
     // A keyboard reader keeps their place: the same button of the chip where the token went.
     if (refocus) {
-      const target = form.querySelector('.chip[data-index="' + refocus.index + '"] [data-op=' +
-                                        refocus.op + ']');
-      const fallback = form.querySelector('.chip [data-op=remove]') || field(form, 'add');
-      (target && !target.disabled ? target : fallback).focus();
+      const chip = form.querySelector('.chip[data-index="' + refocus.index + '"]');
+      const target = chip && chip.querySelector('[data-op=' + refocus.op + ']');
+      // at an end of the sentence that button is off: another of the same chip
+      const other = chip && chip.querySelector('button:not(:disabled)');
+      (target && !target.disabled ? target : other || field(form, 'add')).focus();
     }
   }
 

@@ -12,8 +12,9 @@ Each kind of widget of a cell's controls (a token chip's remove and move, Add, t
 stepper, the mask switch, the positions and scale choices, the temperature's number and slider,
 the words to generate, an entry of a vector's and of a projection's grid) is used once, on the first cell that has it, by clicking and typing as a
 reader would (check_widgets): the words it made are compared with `compute --set` as above, the
-widgets must show what compute computed (the chips its tokens, the stepper its heads), and the
-page's Undo must put them back as the lesson has them.
+widgets must show what compute computed (the chips its tokens, the stepper its heads), a link
+carrying the first one must open the page with the widgets showing it, a moved chip keeps the
+keyboard's focus, and the page's Undo must put them back as the lesson has them.
 
 A step of its own, check_quizzes, answers every quiz of the page through its own form (a
 radio button, the number field, the text area, then Check), right and wrong, as the lesson
@@ -601,7 +602,7 @@ def widgets_agree(state, cell_json, label, checker):
                      (label, state["heads"], len(heads)))
 
 
-def check_widgets(page, checker, offered):
+def check_widgets(page, checker, offered, url):
     """Each widget kind, once on the first cell that has it: used as a reader would, its
     what-if compared with `compute --set` for the words the page made, the widgets showing what
     compute computed; then the page's Undo puts the widgets back as the lesson has them.
@@ -629,12 +630,31 @@ def check_widgets(page, checker, offered):
                 widgets_agree(after, cells[0], label, checker)
             if after == before:
                 checker.fail("%s: the widgets still show the lesson's %s" % (label, before))
+            if action == "move a token right":
+                # a keyboard reader stays on the chip's button where the token went
+                focus = json.loads(page.evaluate("""JSON.stringify([
+                  document.activeElement.closest('.chip') ?
+                    document.activeElement.closest('.chip').dataset.index : null,
+                  document.activeElement.dataset.op || null])"""))
+                if focus[0] != "1":
+                    checker.fail("%s: the focus went to %s, not the moved chip" % (label, focus))
             page.evaluate("document.getElementById('live-undo').click()")
             page.shown()
             back = on_form(page, cell, WIDGET_STATE)
             if back != before:
                 checker.fail("%s: after Undo the widgets show %s, not the lesson's %s" %
                              (label, back, before))
+            if not used:
+                # a link carrying the what-if opens the page with the widgets showing it
+                link = url + "#" + "&".join("set=" + urllib.parse.quote(w, safe="")
+                                            for w in shown["sets"])
+                page.call("Page.navigate", {"url": "about:blank"})
+                page.call("Page.navigate", {"url": link})
+                page.wait_until_live(time.monotonic())
+                linked = on_form(page, cell, WIDGET_STATE)
+                if linked != after:
+                    checker.fail("%s: the link's widgets show %s, not %s" %
+                                 (label, linked, after))
             used.append(action)
             break
     return used
@@ -691,7 +711,7 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
             if page.shown()["sets"]:
                 checker.fail("%s: a second Undo this cell did not take back the first what-if" %
                              cell)
-    widgets_used = check_widgets(page, checker, offered)
+    widgets_used = check_widgets(page, checker, offered, url)
     timings["widgets"] = widgets_used
     # A what-if of one's own that the cell's controls do not allow is ignored, with a note.
     if offered:
