@@ -17,7 +17,8 @@
 //                                         words the last answer applied), and with EDIT (a
 //                                         JSON object, ReaderEdit of core/live/reader_controls.h;
 //                                         "" for none) the words the reader's change gives:
-//                                         {"controls", "set", "why"}
+//                                         {"controls", "set", "why"}; with the change made,
+//                                         "controls" shows it
 //
 // The strings returned stay valid until the next call.
 #include "core/document/cell_reread.h"
@@ -172,17 +173,22 @@ EMSCRIPTEN_KEEPALIVE const char* attnbook_controls(const char* wordsJson, const 
         out["set"] = nlohmann::json::array();
         out["why"] = "";
         const nlohmann::json edit = nlohmann::json::parse(editJson, nullptr, false);
+        std::optional<ReaderControls> after;
         if (edit.is_object()) {
             std::string why;
-            const auto keys = readerEditKeys(*cell, editOf(edit), why);
+            ReaderControls made;
+            const auto keys = readerEditKeys(*cell, editOf(edit), why, &made);
             out["why"] = why;
             if (keys) {
                 for (const auto& [key, yaml] : *keys) {
                     out["set"].push_back(cell->id + "." + key + "=" + yaml);
                 }
+                after = std::move(made);
             }
         }
-        out["controls"] = nlohmann::json::parse(readerControlsJson(readerControls(*cell)).dump());
+        // With an edit made: what the controls show once its words are in force.
+        out["controls"] = nlohmann::json::parse(
+            readerControlsJson(after ? *after : readerControls(*cell)).dump());
         s.answer = out.dump();
     } catch (const std::exception& e) {
         s.answer = "{\"error\": \"the core failed\"}";

@@ -42,11 +42,11 @@ std::vector<std::string> attentionControls(const AttentionCellSpec& spec, bool d
     return out;
 }
 
-ReaderControls attentionReaderControls(const LessonCell& cell, const AttentionCellSpec& spec) {
-    const EditableAttention state = EditableAttention::fromSpec(spec);
+ReaderControls attentionReaderControls(const std::string& cellId, const AttentionCellSpec& spec,
+                                       const EditableAttention& state) {
     const AttentionConfig& c = state.config;
     ReaderControls out;
-    out.cellId = cell.id;
+    out.cellId = cellId;
     out.kind = "attention";
     out.controls = attentionControls(spec, c.direct);
     out.tokens = c.direct ? c.queryTokens : c.tokens;
@@ -76,11 +76,12 @@ ReaderControls attentionReaderControls(const LessonCell& cell, const AttentionCe
     return out;
 }
 
-ReaderControls transformerReaderControls(const LessonCell& cell, const TransformerCellSpec& spec) {
-    const TransformerLiveCell live(spec);
+ReaderControls transformerReaderControls(const std::string& cellId,
+                                         const TransformerLiveCell& live) {
+    const TransformerCellSpec& spec = live.authored();
     const TransformerSettings& s = live.settings();
     ReaderControls out;
-    out.cellId = cell.id;
+    out.cellId = cellId;
     out.kind = "transformer";
     for (const char* control : {"tokens", "temperature", "generate", "positional"}) {
         if (live.allows(control)) {
@@ -93,7 +94,7 @@ ReaderControls transformerReaderControls(const LessonCell& cell, const Transform
     out.positional = positionalName(s.positional);
     for (const PositionalKind kind :
          {PositionalKind::None, PositionalKind::Sinusoidal, PositionalKind::Learned}) {
-        TransformerLiveCell trial(spec);
+        TransformerLiveCell trial = live;
         if (kind == s.positional || trial.setPositional(kind).empty()) {
             out.positionals.push_back(positionalName(kind));
         }
@@ -192,10 +193,10 @@ std::string editTransformer(TransformerLiveCell& cell, const ReaderEdit& e) {
 
 ReaderControls readerControls(const LessonCell& cell) {
     if (const AttentionCellSpec* spec = cell.attention()) {
-        return attentionReaderControls(cell, *spec);
+        return attentionReaderControls(cell.id, *spec, EditableAttention::fromSpec(*spec));
     }
     if (const TransformerCellSpec* spec = cell.transformer()) {
-        return transformerReaderControls(cell, *spec);
+        return transformerReaderControls(cell.id, TransformerLiveCell(*spec));
     }
     return {};
 }
@@ -233,7 +234,8 @@ Json readerControlsJson(const ReaderControls& c) {
 }
 
 std::optional<std::vector<std::pair<std::string, std::string>>>
-readerEditKeys(const LessonCell& cell, const ReaderEdit& edit, std::string& why) {
+readerEditKeys(const LessonCell& cell, const ReaderEdit& edit, std::string& why,
+               ReaderControls* after) {
     const ReaderControls offered = readerControls(cell);
     if (!has(offered.controls, edit.control)) {
         why = "cell " + cell.id + " does not let a reader change " + edit.control;
@@ -241,17 +243,23 @@ readerEditKeys(const LessonCell& cell, const ReaderEdit& edit, std::string& why)
     }
     if (const AttentionCellSpec* spec = cell.attention()) {
         const EditableAttention before = EditableAttention::fromSpec(*spec);
-        EditableAttention after = before;
-        if (EditRefusal refusal = editAttention(after, edit)) {
+        EditableAttention edited = before;
+        if (EditRefusal refusal = editAttention(edited, edit)) {
             why = *refusal;
             return std::nullopt;
         }
-        return changedKeys(before, after);
+        if (after) {
+            *after = attentionReaderControls(cell.id, *spec, edited);
+        }
+        return changedKeys(before, edited);
     }
     TransformerLiveCell live(*cell.transformer());
     if (std::string refusal = editTransformer(live, edit); !refusal.empty()) {
         why = refusal;
         return std::nullopt;
+    }
+    if (after) {
+        *after = transformerReaderControls(cell.id, live);
     }
     return live.keepPlan().keys;
 }

@@ -66,9 +66,12 @@ struct ReaderEdit {
 // The keys (KEY → YAML) the edit writes, relative to `cell` as read: each replaces the same key
 // of an earlier what-if of the cell. nullopt with `why` when the cell's controls do not offer
 // the edit or its edit refuses it (a token past the most the cell takes, a word not in the
-// vocab).
+// vocab). `after`, when given, gets what the controls show once the edit is made: the same as
+// readerControls of the cell read again with the keys, without reading it (a cell of a real
+// model's files takes a quarter of a second to read on the page).
 std::optional<std::vector<std::pair<std::string, std::string>>>
-readerEditKeys(const LessonCell& cell, const ReaderEdit& edit, std::string& why);
+readerEditKeys(const LessonCell& cell, const ReaderEdit& edit, std::string& why,
+               ReaderControls* after = nullptr);
 
 // Cell `cellId` of `lesson` with those of `words` (`compute --set` words, ID.KEY=YAML) that set
 // it applied in order, read again alone; nullopt when the lesson has no such cell or the words

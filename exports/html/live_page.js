@@ -307,15 +307,31 @@
                                   edit ? JSON.stringify(edit) : '']));
   }
 
-  const lessonControls = new Map(); // cell → its controls as the lesson has them
+  // Each cell's controls by the cell's words in force: reading a cell again is most of the
+  // question's time (a real model's cell: a quarter of a second), so Undo, Reset and a what-if
+  // of another cell ask nothing.
+  const knownControls = new Map(); // cell → (its words as JSON → its controls)
+
+  function keepControls(cellId, words, controls) {
+    if (!knownControls.has(cellId)) {
+      knownControls.set(cellId, new Map());
+    }
+    const known = knownControls.get(cellId);
+    if (known.size > 32) {
+      known.clear();
+    }
+    known.set(JSON.stringify(words), controls);
+  }
 
   function controlsOf(cellId) {
-    if (ofCell(sets, cellId).length === 0 && lessonControls.has(cellId)) {
-      return lessonControls.get(cellId);
+    const words = ofCell(sets, cellId);
+    const known = knownControls.get(cellId);
+    if (known && known.has(JSON.stringify(words))) {
+      return known.get(JSON.stringify(words));
     }
     const answer = askControls(cellId, null);
-    if (answer.controls && ofCell(sets, cellId).length === 0) {
-      lessonControls.set(cellId, answer.controls);
+    if (answer.controls) {
+      keepControls(cellId, words, answer.controls);
     }
     return answer.controls;
   }
@@ -439,9 +455,15 @@
     }
   }
 
+  const shownWords = new Map(); // form → the words its widgets show
+
   function refreshControls() {
     for (const form of document.querySelectorAll('form.what-ifs')) {
-      showControls(form, null);
+      const words = JSON.stringify(ofCell(sets, form.dataset.cell));
+      if (shownWords.get(form) !== words) {
+        showControls(form, null);
+        shownWords.set(form, words);
+      }
     }
   }
 
@@ -454,9 +476,15 @@
     refusal.textContent = why ? 'Not changed: ' + why : '';
     refusal.hidden = !why;
     if (!why && answer.set.length) {
+      // what the widgets show once the words are in force, as the core answered with them
+      keepControls(cellId, ofCell(withSets(sets, answer.set), cellId), answer.controls);
       applyInCell(cellId, withSets(sets, answer.set));
     }
-    showControls(form, refocus);
+    shownWords.delete(form); // a widget the reader moved shows the state in force again
+    refreshControls();
+    if (refocus) {
+      showControls(form, refocus);
+    }
   }
 
   function wireControls(form) {

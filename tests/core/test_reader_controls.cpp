@@ -162,6 +162,27 @@ TEST_CASE("the controls under the what-ifs in force: a cell's own words, read ag
     REQUIRE(t.has_value());
     CHECK(readerControls(*t).temperature == 2.0);
     // words the cell cannot read are none the page would send: the controls are not read
+    // what the controls show after an edit, without reading the cell: as read with its keys
+    for (const ReaderEdit& e :
+         {ReaderEdit{"tokens", "add", 0, 0, "red"}, ReaderEdit{"heads", "set", 0, 0, "", 4},
+          ReaderEdit{"positional", "set", 0, 0, "sinusoidal"}}) {
+        std::string why;
+        ReaderControls after;
+        const auto keys = readerEditKeys(*c, e, why, &after);
+        REQUIRE(keys.has_value());
+        std::vector<std::string> words = {"c.tokens=[blue]", "c.heads=2"};
+        for (const auto& [key, yaml] : *keys) {
+            words.push_back("c." + key + "=" + yaml);
+        }
+        const std::optional<LessonCell> read = cellUnderWhatIfs(lesson, rereader, words, "c");
+        REQUIRE(read.has_value());
+        CHECK(readerControlsJson(after).dump() == readerControlsJson(readerControls(*read)).dump());
+    }
+    ReaderControls afterT;
+    std::string whyT;
+    REQUIRE(readerEditKeys(*t, {"temperature", "set", 0, 0, "", 0.25}, whyT, &afterT));
+    CHECK(afterT.temperature == 0.25);
+    CHECK(afterT.tokens == std::vector<std::string>{"red", "blue"});
     CHECK_FALSE(cellUnderWhatIfs(lesson, rereader, {"c.heads=[1"}, "c").has_value());
     CHECK_FALSE(cellUnderWhatIfs(lesson, rereader, {"c.tokens=7"}, "c").has_value());
     CHECK_FALSE(cellUnderWhatIfs(lesson, rereader, {}, "nothing").has_value());
