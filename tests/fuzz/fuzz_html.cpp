@@ -93,12 +93,19 @@ bool tagIsSafe(std::string_view tag) {
     return true;
 }
 
-// The generator's own controls of a live page (html_live.h, html_quiz_form.h): a cell's what-if
-// form and its field, a quiz's form, its radio buttons and its number field, which lesson text
-// cannot write (a lesson's `<form` shows as text).
+// The generator's own controls of a live page (html_live.h, html_cell_controls.h,
+// html_quiz_form.h): a cell's what-if form and its fields (the mask switch, the scale's divisor,
+// the temperature's slider and number, the words to generate, a matrix's entries), a quiz's
+// form, its radio buttons and its number field, which lesson text cannot write (a lesson's
+// `<form` shows as text).
 bool generatorsOwnControl(std::string_view tag) {
     return tag.starts_with("form class=\"what-ifs\" data-cell=\"") || tag == "/form" ||
            tag.starts_with("input type=\"text\" id=\"what-if-") ||
+           tag.starts_with("input type=\"checkbox\" role=\"switch\" id=\"what-if-") ||
+           tag.starts_with("input type=\"number\" class=\"narrow\" data-field=\"divisor\"") ||
+           tag.starts_with("input type=\"range\" data-field=\"temperature-slider\"") ||
+           tag.starts_with("input type=\"number\" class=\"narrow\" id=\"what-if-") ||
+           tag.starts_with("input type=\"number\" step=\"any\" data-row=\"") ||
            tag.starts_with("form class=\"quiz-form\" data-quiz=\"") ||
            tag.starts_with("input type=\"radio\" name=\"quiz-") ||
            tag.starts_with("input type=\"text\" id=\"quiz-");
