@@ -96,9 +96,10 @@ bool readsAny(const Binding& binding, const std::vector<std::string>& cells) {
 }
 
 // The views of an edited cell that follow the what-if: an attention cell's summary, tables,
-// heatmap, shares, worked arithmetic, trace and gradients, a transformer cell's summary, chances,
-// stream, FFN, generation, cache, blocks and knock-outs. Their other views keep the lesson's
-// pictures for now: those are drawn with Qt (exports/paint), which the module cannot link.
+// heatmap, shares, worked arithmetic, trace and gradients, a transformer cell's summary,
+// settings, chances, stream, FFN, generation, cache, blocks and knock-outs. Their other views
+// keep the lesson's pictures for now: those are drawn with Qt (exports/paint), which the module
+// cannot link.
 std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResults& results) {
     const ComputedCell* computed = results.cell(cell.id);
     if (!computed || !computed->ok) {
@@ -138,6 +139,7 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
             cell.id, transformerSummaryText(*transformer, *computed->transformer), {}};
         const TransformerResult& result = *computed->transformer;
         const std::vector<std::string>& views = transformer->views;
+        out.views["settings"] = transformerSettingsHtml(cell, *transformer, result);
         if (shows(views, "next")) {
             out.views["next"] = nextWordsHtml(nextWordsView(*transformer, result));
         }

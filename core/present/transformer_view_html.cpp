@@ -5,6 +5,7 @@
 #include "core/math/number_format.h"
 #include "core/present/heat_colours.h"
 #include "core/present/html_text.h"
+#include "core/present/transformer_settings.h"
 #include "core/present/transformer_summary.h"
 #include "core/present/transformer_views.h"
 #include "core/present/view_html.h"
@@ -489,6 +490,31 @@ std::string knockoutHtml(const TransformerResult& r) {
     for (const transformer_views::KnockoutBar& b : view->bars) {
         html += barRowHtml("word", b.part, b.prob, fixedNumber(b.prob, 4),
                            b.topChanged ? "→ “" + shortWordText(b.topWord, 16) + "” first" : "");
+    }
+    return html + "</tbody>\n</table>\n";
+}
+
+std::string transformerSettingsHtml(const LessonCell& lessonCell, const TransformerCellSpec& spec,
+                                    const TransformerResult& r) {
+    std::string html = "<table class=\"settings\">\n<tbody>\n";
+    for (const SettingRow& row : transformerSettingRows(lessonCell, spec, r)) {
+        html += "<tr><th scope=\"row\">" + htmlText(row.label) + "</th><td>" + htmlText(row.text) +
+                (row.focusWord.empty() ? "" : "<em>" + htmlText(row.focusWord) + "</em>") +
+                "</td></tr>\n";
+    }
+    html += "</tbody>\n</table>\n<table class=\"matrix layers\">\n<thead><tr>";
+    for (const std::string& header : layerSettingHeaders()) {
+        html += columnHead(header);
+    }
+    html += "</tr></thead>\n<tbody>\n";
+    for (const LayerSettingRow& row : layerSettingRows(spec.config, r)) {
+        html += std::string(row.ran ? "<tr>" : "<tr class=\"not-run\">") + "<th scope=\"row\">" +
+                htmlText(row.entries.front()) + "</th>";
+        for (size_t i = 1; i < row.entries.size(); ++i) {
+            // The widths are numbers; the mask, the norms and the FFN words.
+            html += cell(row.entries[i], i <= 3 ? "" : "text");
+        }
+        html += "</tr>\n";
     }
     return html + "</tbody>\n</table>\n";
 }

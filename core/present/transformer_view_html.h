@@ -15,6 +15,8 @@
 
 namespace attnbook {
 
+struct LessonCell;
+
 // The focus row through the stream: the input, each layer's + attention, = R, + FFN, = Xˡ, and
 // the final LayerNorm, its first 8 coordinates and its length.
 std::string streamHtml(const TransformerResult& result);
@@ -46,5 +48,10 @@ std::string transformerAttentionHtml(const TransformerCellSpec& spec,
 // The focus row's top word's chance with each part removed, as bars under the whole model's.
 // "" when the cell computed no knock-outs.
 std::string knockoutHtml(const TransformerResult& result);
+
+// The Settings view (transformer_settings.h): its rows as a table of labels and texts, the
+// focus token emphasised, then one row per layer (a layer not run marked "not-run").
+std::string transformerSettingsHtml(const LessonCell& cell, const TransformerCellSpec& spec,
+                                    const TransformerResult& result);
 
 } // namespace attnbook

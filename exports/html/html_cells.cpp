@@ -145,6 +145,11 @@ QString transformerCellHtml(const LessonCell& cell, const TransformerCellSpec& s
             html += viewHtml(QStringLiteral("next"), qs(next.title), qs(nextWordsHtml(next)));
             continue;
         }
+        if (view == "settings") {
+            html += viewHtml(QStringLiteral("settings"), QStringLiteral("Settings"),
+                             qs(transformerSettingsHtml(cell, spec, result)));
+            continue;
+        }
         std::string body;
         if (view == "stream") {
             body = streamHtml(result);

@@ -173,6 +173,12 @@ table.matrix tr.rule td, table.matrix tr.rule th { border-top: 1px solid var(--r
 table.matrix td.strong, table.matrix tr.total td { font-weight: bold; }
 table.matrix tr.total td, table.matrix tr.total th { border-top: 1px solid var(--rule); }
 table.matrix td.word { text-align: left; color: var(--accent); font-weight: bold; }
+table.matrix td.text { text-align: left; }
+table.matrix tr.not-run { color: var(--muted); }
+table.settings { font-size: 0.8125rem; margin-bottom: 0.6rem; }
+table.settings th { color: var(--muted); font-weight: normal; text-align: left;
+  vertical-align: top; padding: 0.1rem 1rem 0.1rem 0; white-space: nowrap; }
+table.settings td { padding: 0.1rem 0; }
 table.matrix.units td { text-align: center; font-variant-numeric: tabular-nums; }
 .view-text { font-family: var(--sans); font-size: 0.875rem; }
 p.generated strong { color: var(--accent); }

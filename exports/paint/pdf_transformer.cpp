@@ -51,11 +51,11 @@ std::vector<PdfBoxPtr> transformerCellBoxes(const LessonCell& cell, const Transf
     std::vector<PdfBoxPtr> boxes;
     boxes.push_back(
         cellHeaderBox(QStringLiteral("Transformer"), cell.id, transformerSummary(spec, r), area));
-    boxes.push_back(settingsView(cell, spec, r, area));
     const auto tagged = [](PdfBoxPtr box, const std::string& view) {
         std::const_pointer_cast<PdfBox>(box)->view = view;
         return box;
     };
+    boxes.push_back(tagged(settingsView(cell, spec, r, area), "settings"));
     // The reader gave an absent `views:` its default (docs/lesson-format.md); `views: []`
     // shows none, as in the window.
     const std::vector<std::string>& views = spec.views;

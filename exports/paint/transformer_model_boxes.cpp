@@ -3,6 +3,7 @@
 #include "exports/paint/transformer_view_boxes.h"
 
 #include "core/present/next_words_view.h"
+#include "core/present/transformer_settings.h"
 
 #include "core/present/view_titles.h"
 #include "exports/paint/pdf_transformer.h"
@@ -34,116 +35,34 @@ namespace attnbook::transformer_paint {
 
 namespace {
 
-// The settings as rows of an HTML table: the tokens, the model, positions, LayerNorm,
-// temperature, and the targets, generation, training and files when the cell has them.
+// The settings (transformerSettingRows) as rows of an HTML table, the focus token in italics.
 QString settingsRows(const LessonCell& cell, const TransformerCellSpec& spec,
                      const TransformerResult& r) {
-    const TransformerConfig& c = spec.config;
-    QStringList rows;
-    const auto row = [&](const QString& label, const QString& value) {
-        rows << QStringLiteral("<tr><td width=\"110\" style=\"color:%1\">%2</td><td>%3</td></tr>")
-                    .arg(pdf::kMuted.name(), label, value);
-    };
-    row(QStringLiteral("Tokens"), QStringLiteral("%1 (n = %2); the views follow row %3, <i>%4</i>")
-                                      .arg(htmlEscaped(tokenList(r.tokens)))
-                                      .arg(r.n)
-                                      .arg(r.focus + 1)
-                                      .arg(htmlEscaped(tokenAt(r, r.focus))));
-    const int L = int(c.layers.size());
-    row(QStringLiteral("Model"),
-        QStringLiteral("%1, pre-norm (GPT-2's order); width d = %2; %3 %4 words%5")
-            .arg(r.layersRun == L
-                     ? QStringLiteral("%1 %2").arg(L).arg(L == 1 ? "layer" : "layers")
-                     : QStringLiteral("the first %1 of %2 layers").arg(r.layersRun).arg(L))
-            .arg(r.d)
-            .arg(c.tiedUnembed ? QStringLiteral("the logits score the vocabulary's")
-                               : QStringLiteral("the logits score"))
-            .arg(r.V)
-            .arg(c.tiedUnembed ? QStringLiteral(" (tied unembedding)")
-                               : QStringLiteral(" (their own unembedding)")));
-    row(QStringLiteral("Positions"),
-        c.positional == PositionalKind::Sinusoidal ? QStringLiteral("sinusoidal, added to X₀")
-        : c.positional == PositionalKind::Learned  ? QStringLiteral("given, added to X₀")
-                                                   : QStringLiteral("none"));
-    bool norms = hasLayerNorm(c.finalLn);
-    for (const TransformerLayer& layer : c.layers) {
-        norms = norms || hasLayerNorm(layer.ln1) || hasLayerNorm(layer.ln2);
+    QString rows;
+    for (const SettingRow& row : transformerSettingRows(cell, spec, r)) {
+        rows += QStringLiteral("<tr><td width=\"110\" style=\"color:%1\">%2</td><td>%3%4</td></tr>")
+                    .arg(pdf::kMuted.name(), htmlEscaped(qs(row.label)), htmlEscaped(qs(row.text)),
+                         row.focusWord.empty()
+                             ? QString()
+                             : QStringLiteral("<i>%1</i>").arg(htmlEscaped(qs(row.focusWord))));
     }
-    const int epsDecimals = std::clamp(int(std::ceil(-std::log10(c.eps) - 1e-9)), 0, 12);
-    row(QStringLiteral("Final LayerNorm"), norms ? QStringLiteral("%1; every LayerNorm uses ε = %2")
-                                                       .arg(normWords(c.finalLn))
-                                                       .arg(readable(c.eps, epsDecimals))
-                                                 : QStringLiteral("none (no LayerNorm anywhere)"));
-    row(QStringLiteral("Temperature"), QStringLiteral("T = %1").arg(shortest(c.temperature)));
-    if (!c.targets.empty()) {
-        QStringList targets;
-        for (int t : c.targets) {
-            targets << (t >= 0 && size_t(t) < r.words.size()
-                            ? htmlEscaped(shortWord(r.words[size_t(t)]))
-                            : QStringLiteral("~"));
-        }
-        row(QStringLiteral("Targets"),
-            targets.join(QStringLiteral(", ")) +
-                (r.loss ? QStringLiteral("; loss (mean cross-entropy) %1").arg(fixed(*r.loss, 4))
-                        : QString()));
-    }
-    if (c.generate) {
-        row(QStringLiteral("Generation"),
-            QStringLiteral("%1 %2, %3")
-                .arg(c.generate->steps)
-                .arg(c.generate->steps == 1 ? "step" : "steps")
-                .arg(c.generate->pick == PickKind::Greedy
-                         ? QStringLiteral("greedy (the most likely word)")
-                         : QStringLiteral("sampled with seed %1").arg(c.generate->seed)));
-    }
-    if (spec.training && r.training) {
-        row(QStringLiteral("Training"),
-            QStringLiteral("%1 %2: %3; the numbers are the model's after step %4")
-                .arg(spec.training->steps)
-                .arg(spec.training->steps == 1 ? "step" : "steps")
-                .arg(trainingMethod(*spec.training))
-                .arg(r.training->shown));
-    }
-    const CellSources sources = cellSources(cell, spec);
-    if (!sources.weights.isEmpty()) {
-        row(QStringLiteral("Weights read from"), sources.weights);
-    }
-    if (!sources.sentences.isEmpty()) {
-        row(QStringLiteral("Sentences read from"), sources.sentences);
-    }
-    return rows.join(QString());
+    return rows;
 }
 
-// One row per layer: its heads and widths, mask, LayerNorms and FFN (muted when not run).
+// One row per layer (layerSettingRows), muted when not run.
 GridTable layerTable(const TransformerConfig& c, const TransformerResult& r) {
-    const int L = int(c.layers.size());
     GridTable layers;
-    layers.headers = {QStringLiteral("layer"), QStringLiteral("heads"), QStringLiteral("d_k"),
-                      QStringLiteral("d_v"),   QStringLiteral("mask"),  QStringLiteral("LN₁"),
-                      QStringLiteral("FFN"),   QStringLiteral("LN₂")};
+    for (const std::string& header : layerSettingHeaders()) {
+        layers.headers << qs(header);
+    }
     layers.leftAligned = {true, false, false, false, true, true, true, true};
-    for (int l = 0; l < L; ++l) {
-        const TransformerLayer& layer = c.layers[size_t(l)];
-        const bool ran = l < r.layersRun;
-        const AttentionResult* a = ran ? &r.layers[size_t(l)].attention : nullptr;
-        const QColor ink = ran ? pdf::kInk : pdf::kMuted;
-        QString ffn = QStringLiteral("none");
-        if (layer.ffn.present) {
-            ffn = QStringLiteral("d_ff = %1, %2")
-                      .arg(layer.ffn.W1.n_rows)
-                      .arg(QString::fromUtf8(activationLabel(layer.ffn.activation)));
+    for (const LayerSettingRow& row : layerSettingRows(c, r)) {
+        const QColor ink = row.ran ? pdf::kInk : pdf::kMuted;
+        std::vector<GridCell> cells;
+        for (const std::string& entry : row.entries) {
+            cells.push_back({qs(entry), ink});
         }
-        layers.rows.push_back(
-            {{QString::number(l + 1) + (ran ? QString() : QStringLiteral(" (not run)")), ink},
-             {QString::number(a ? a->h : layer.attention.heads), ink},
-             {a ? QString::number(a->dK) : QStringLiteral("—"), ink},
-             {a ? QString::number(a->dV) : QStringLiteral("—"), ink},
-             {layer.attention.mask == MaskKind::Causal ? QStringLiteral("causal")
-                                                       : QStringLiteral("none"),
-              ink},
-             {normWords(layer.ln1), ink},
-             {ffn, ink},
-             {normWords(layer.ln2), ink}});
+        layers.rows.push_back(std::move(cells));
     }
     return layers;
 }

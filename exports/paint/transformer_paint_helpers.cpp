@@ -1,5 +1,6 @@
 #include "exports/paint/transformer_paint_helpers.h"
 
+#include "core/present/transformer_settings.h"
 #include "core/present/transformer_summary.h"
 
 #include "core/present/view_titles.h"
@@ -44,16 +45,8 @@ QString shortest(double v) {
     return qs(settingText(v));
 }
 
-// How a cell trains: "Adam, lr 0.05, 4 sentences, from random weights (seed 7)".
 QString trainingMethod(const TrainingSpec& t) {
-    return QStringLiteral("%1, lr %2, %3 %4%5")
-        .arg(t.optimizer == TrainingSpec::Optimizer::Adam ? QStringLiteral("Adam")
-                                                          : QStringLiteral("SGD"))
-        .arg(shortest(t.lr))
-        .arg(t.data.size())
-        .arg(t.data.size() == 1 ? QStringLiteral("sentence") : QStringLiteral("sentences"))
-        .arg(t.init ? QStringLiteral(", from random weights (seed %1)").arg(t.init->seed)
-                    : QString());
+    return qs(trainingMethodText(t));
 }
 
 qreal textWidth(const QFont& font, const QString& text) {
@@ -115,58 +108,23 @@ bool hasLayerNorm(const LayerNormParams& ln) {
 }
 
 QString normWords(const LayerNormParams& ln) {
-    if (ln.identity) {
-        return QStringLiteral("none");
-    }
-    const bool gamma = !ln.gamma.is_empty();
-    const bool beta = !ln.beta.is_empty();
-    return gamma && beta ? QStringLiteral("γ, β given")
-           : gamma       ? QStringLiteral("γ given, β = 0")
-           : beta        ? QStringLiteral("γ = 1, β given")
-                         : QStringLiteral("γ = 1, β = 0");
+    return qs(layerNormWords(ln));
 }
 
 CellSources cellSources(const LessonCell& cell, const TransformerCellSpec& spec) {
-    std::map<std::string, int> tensors;
-    std::set<std::string> sentences;
-    for (const auto& [key, origin] : spec.loadedFrom) {
-        if (key == "train.data" || key == "train.held_out") {
-            sentences.insert(origin);
-            continue;
+    const CellSourceTexts texts = cellSourceTexts(cell, spec);
+    const auto escapedList = [](const std::vector<std::string>& files) {
+        QStringList out;
+        for (const std::string& file : files) {
+            out << htmlEscaped(qs(file));
         }
-        size_t end = origin.find(" tensor ");
-        end = std::min(end, origin.find(", shape"));
-        ++tensors[origin.substr(0, end)];
-    }
-    QStringList weights, read;
-    std::vector<std::string> files;
-    for (const std::string& file : cell.read.dataFiles) {
-        if (std::find(files.begin(), files.end(), file) == files.end()) {
-            files.push_back(file);
-        }
-    }
-    for (const std::string& file : files) {
-        const auto it = tensors.find(file);
-        if (sentences.count(file) && it == tensors.end()) {
-            read << htmlEscaped(qs(file));
-        } else if (it != tensors.end() && it->second > 1) {
-            weights << QStringLiteral("%1 (%2 values)").arg(htmlEscaped(qs(file))).arg(it->second);
-        } else {
-            weights << htmlEscaped(qs(file));
-        }
-    }
-    return {weights.join(QStringLiteral("; ")), read.join(QStringLiteral("; "))};
+        return out.join(QStringLiteral("; "));
+    };
+    return {escapedList(texts.weights), escapedList(texts.sentences)};
 }
 
 QString tokenList(const std::vector<std::string>& tokens, size_t most) {
-    QStringList words;
-    for (size_t i = 0; i < tokens.size() && i < most; ++i) {
-        words << shortWord(tokens[i]);
-    }
-    if (tokens.size() > most) {
-        words << QStringLiteral("… (%1 in all)").arg(tokens.size());
-    }
-    return words.join(QStringLiteral(", "));
+    return qs(tokenListText(tokens, most));
 }
 
 } // namespace attnbook::transformer_paint

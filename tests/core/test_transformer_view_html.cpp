@@ -5,6 +5,7 @@
 #include "core/live/live_page.h"
 #include "core/math/attention_engine.h"
 #include "core/math/number_format.h"
+#include "core/present/transformer_settings.h"
 #include "core/present/transformer_view_html.h"
 #include "core/present/view_html.h"
 
@@ -209,4 +210,48 @@ TEST_CASE("a transformer cell's layer attention is written as an attention cell'
     CHECK(html.find("Heatmap") < html.find("Shares of attention"));
     // a cell that shows no attention view has no such figure
     CHECK(transformerAttentionHtml(compute(lessonText(0)).spec(), c.result()).empty());
+}
+
+// The Settings view in words, worked out from the cell: 3 tokens, 1 layer of width 4 (vocab of
+// 4, tied), sinusoidal positions, every LayerNorm γ = 1, β = 0 at ε 1e-5, T = 1, two targets and
+// a greedy generation of two steps; one layer of 2 heads of d_k = d_v = 4 / 2 = 2, causal, an
+// FFN of 2 ReLU units. A what-if of the temperature shows T = 2 in the page's answer.
+TEST_CASE("the settings view says what the cell is set to, and follows a what-if") {
+    std::string text = lessonText(1);
+    text.replace(text.find("temperature: 1\n"), 15, "temperature: 1\ncontrols: [temperature]\n");
+    const Computed c = compute(text);
+    const std::vector<SettingRow> rows =
+        transformerSettingRows(c.lesson.cells.at(0), c.spec(), c.result());
+    std::vector<std::string> shown;
+    for (const SettingRow& row : rows) {
+        shown.push_back(row.label + ": " + row.text + row.focusWord);
+    }
+    const std::vector<std::string> expected = {
+        "Tokens: red, blue, red (n = 3); the views follow row 2, blue",
+        "Model: 1 layer, pre-norm (GPT-2's order); width d = 4; the logits score the "
+        "vocabulary's 4 words (tied unembedding)",
+        "Positions: sinusoidal, added to X₀",
+        "Final LayerNorm: γ = 1, β = 0; every LayerNorm uses ε = 0.00001",
+        "Temperature: T = 1",
+        "Targets: blue, red, ~; loss (mean cross-entropy) " + fixedNumber(*c.result().loss, 4),
+        "Generation: 2 steps, greedy (the most likely word)"};
+    CHECK_EQ(shown.size(), expected.size());
+    for (size_t i = 0; i < expected.size() && i < shown.size(); ++i) {
+        CHECK_EQ(shown[i], expected[i]);
+    }
+    const std::vector<LayerSettingRow> layers = layerSettingRows(c.spec().config, c.result());
+    REQUIRE_EQ(layers.size(), 1u);
+    CHECK(layers[0].ran);
+    CHECK_EQ(layers[0].entries,
+             std::vector<std::string>{"1", "2", "2", "2", "causal", "γ = 1, β = 0",
+                                      "d_ff = 2, ReLU", "γ = 1, β = 0"});
+    const std::string html = transformerSettingsHtml(c.lesson.cells.at(0), c.spec(), c.result());
+    CHECK(has(html, "<th scope=\"row\">Temperature</th><td>T = 1</td>"));
+    CHECK(has(html, "the views follow row 2, <em>blue</em>"));
+
+    AttentionEngine engine;
+    const LivePage page = livePage(c.lesson, c.results, {"t.temperature=2"}, engine);
+    REQUIRE_EQ(page.cells.size(), 1u);
+    REQUIRE_EQ(page.cells[0].views.count("settings"), 1u);
+    CHECK(has(page.cells[0].views.at("settings"), "<td>T = 2</td>"));
 }

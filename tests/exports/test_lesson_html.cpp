@@ -344,7 +344,7 @@ class TestLessonHtml : public QObject {
             QStringList drawn = shown;
             for (const char* html :
                  {"matrices", "heatmap", "shares", "arithmetic", "trace", "next", "stream", "ffn",
-                  "generation", "cache", "blocks", "knockout", "attention"}) {
+                  "generation", "cache", "blocks", "knockout", "attention", "settings"}) {
                 drawn.removeAll(QString::fromLatin1(html));
             }
             if (cell.attention()) {
@@ -571,7 +571,8 @@ class TestLessonHtml : public QObject {
 
     // A control character in a token reached the page raw inside the figures' SVG text (Qt's
     // SVG generator escapes < and &, not controls): the page was invalid HTML. It is U+FFFD now,
-    // in the figures (a transformer cell's settings) as in the text and the core's tables.
+    // in the figures (a chart's labels) as in the text and the core's tables (a transformer
+    // cell's settings).
     void controlCharactersInFiguresKeepThePageValid() {
         const char* lesson = "# Controls\n\n```attention c\ntokens: [\"a\\x01b\", \"c\\x1bd\"]\n"
                              "vocab: {\"a\\x01b\": [1, 0], \"c\\x1bd\": [0, 1]}\n"
@@ -579,15 +580,22 @@ class TestLessonHtml : public QObject {
                              "```transformer t\ntokens: [\"a\\x01b\", \"c\\x1bd\"]\n"
                              "vocab: {\"a\\x01b\": [1, 0], \"c\\x1bd\": [0, 1]}\n"
                              "layers:\n  - {attention: {heads: 1}, ffn: none}\n"
-                             "views: [stream, heatmap]\n```\n";
+                             "views: [stream, heatmap]\n```\n\n"
+                             "```chart k\ntitle: \"a\\x01b\"\n"
+                             "x: {label: \"c\\x1bd\", var: n, from: 1, to: 4}\ny: {label: y}\n"
+                             "series:\n  - {label: \"a\\x01b\", y: \"n\"}\n```\n";
         const Exported e = exportPage(lesson, "controls.md");
         QVERIFY(!hasErrors(e.lesson.diagnostics));
-        // in the settings' figure
+        // in the chart's figure
         const qsizetype svg = e.page.indexOf("<svg");
         QVERIFY(svg >= 0);
         const QByteArray figure = e.page.mid(svg, e.page.indexOf("</svg>", svg) - svg);
         QVERIFY(figure.contains("a\xef\xbf\xbd"
                                 "b"));
+        // in the settings' table
+        QVERIFY(e.page.contains("<td>a\xef\xbf\xbd"
+                                "b, c\xef\xbf\xbd"
+                                "d (n = 2)"));
         QVERIFY(!e.page.contains('\x01'));
         QVERIFY(!e.page.contains('\x1b'));
         QVERIFY(e.page.contains("a\xef\xbf\xbd"
