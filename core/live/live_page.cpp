@@ -97,9 +97,8 @@ bool readsAny(const Binding& binding, const std::vector<std::string>& cells) {
 
 // The views of an edited cell that follow the what-if: an attention cell's summary, tables,
 // heatmap, shares, worked arithmetic, trace and gradients, a transformer cell's summary,
-// settings, chances, stream, FFN, generation, cache, blocks and knock-outs. Their other views
-// keep the lesson's pictures for now: those are drawn with Qt (exports/paint), which the module
-// cannot link.
+// settings, chances, stream, FFN, generation, cache, blocks, knock-outs, gradients and training
+// curve: every view a cell has on the page (a chart follows no what-if).
 std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResults& results) {
     const ComputedCell* computed = results.cell(cell.id);
     if (!computed || !computed->ok) {
@@ -164,6 +163,14 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
         if (shows(views, "blocks")) {
             if (std::string html = blocksHtml(*transformer, result); !html.empty()) {
                 out.views["blocks"] = std::move(html);
+            }
+        }
+        if (shows(views, "gradients")) {
+            out.views["gradients"] = transformerGradientsHtml(*transformer, result);
+        }
+        if (shows(views, "training")) {
+            if (std::string html = trainingHtml(*transformer, result); !html.empty()) {
+                out.views["training"] = std::move(html);
             }
         }
         if (shows(views, "knockout")) {

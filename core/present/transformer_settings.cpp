@@ -73,6 +73,17 @@ std::string trainingMethodText(const TrainingSpec& training) {
                 : "");
 }
 
+std::string trainingCurveText(const TrainingSpec& training, const std::vector<double>& loss,
+                              int shown, double shownLoss) {
+    if (loss.empty()) {
+        return trainingMethodText(training) + ".";
+    }
+    return trainingMethodText(training) + ". The loss fell from " + fixedNumber(loss.front(), 4) +
+           " to " + fixedNumber(loss.back(), 4) + " in " + std::to_string(loss.size() - 1) +
+           " steps; every other view shows the model after step " + std::to_string(shown) +
+           " (loss " + fixedNumber(shownLoss, 4) + ").";
+}
+
 std::string tokenListText(const std::vector<std::string>& tokens, size_t most) {
     std::vector<std::string> words;
     for (size_t i = 0; i < tokens.size() && i < most; ++i) {

@@ -1,10 +1,12 @@
 #include "core/present/transformer_view_html.h"
 
 #include "core/math/blockwise_attention.h"
+#include "core/math/gradient_check.h"
 #include "core/math/layer_norm.h"
 #include "core/math/number_format.h"
 #include "core/present/heat_colours.h"
 #include "core/present/html_text.h"
+#include "core/present/line_chart_svg.h"
 #include "core/present/transformer_settings.h"
 #include "core/present/transformer_summary.h"
 #include "core/present/transformer_views.h"
@@ -517,6 +519,43 @@ std::string transformerSettingsHtml(const LessonCell& lessonCell, const Transfor
         html += "</tr>\n";
     }
     return html + "</tbody>\n</table>\n";
+}
+
+std::string transformerGradientsHtml(const TransformerCellSpec& spec, const TransformerResult& r) {
+    std::string html = note(transformer_views::gradientLossText(r));
+    html += "<table class=\"matrix gradients\">\n<thead><tr>" + columnHead("parameter") +
+            columnHead("shape") + columnHead("‖∂L/∂·‖") + columnHead("largest |entry|") +
+            "</tr></thead>\n<tbody>\n";
+    for (const transformer_views::GradientRow& row : transformer_views::gradientRows(spec, r)) {
+        html += std::string(row.ruleAbove ? "<tr class=\"group\">" : "<tr>") +
+                "<th scope=\"row\">" + htmlText(row.name) + "</th>" +
+                cell(std::to_string(row.rows) + " × " + std::to_string(row.cols), "shape") +
+                cell(readableNumber(row.norm, 4)) + cell(readableNumber(row.largest, 4)) +
+                "</tr>\n";
+    }
+    html += "</tbody>\n</table>\n";
+    for (const std::string& line : gradientCheckSentences(r.gradcheck, false)) {
+        html += note(line);
+    }
+    return html;
+}
+
+std::string trainingHtml(const TransformerCellSpec& spec, const TransformerResult& r) {
+    const std::optional<transformer_views::TrainingCurve> curve =
+        transformer_views::trainingCurve(r.training.get());
+    if (!curve || !spec.training) {
+        return "";
+    }
+    const std::string text =
+        trainingCurveText(*spec.training, curve->loss, curve->shown, curve->shownLoss);
+    std::string html = "<p class=\"view-text\">" + htmlText(text) + "</p>\n";
+    if (!curve->stopped.empty()) {
+        html += "<p class=\"view-text\">" + htmlText(curve->stopped + ".") + "</p>\n";
+    }
+    const transformer_views::TrainingChart chart = transformer_views::trainingChart(*curve);
+    // The PDF's figure is 360 × 170 points; the legend rows come on top of that.
+    return html + lineChartSvg(chart.chart, chart.series, 360, 170 + 16 * int(chart.series.size()),
+                               "The loss at each step. " + text);
 }
 
 } // namespace attnbook

@@ -49,6 +49,16 @@ std::string transformerAttentionHtml(const TransformerCellSpec& spec,
 // "" when the cell computed no knock-outs.
 std::string knockoutHtml(const TransformerResult& result);
 
+// The gradients view: what L is, then each parameter's gradient (transformer_views.h
+// gradientRows) with its shape, norm and largest entry, then the gradient check in words.
+std::string transformerGradientsHtml(const TransformerCellSpec& spec,
+                                     const TransformerResult& result);
+
+// The training view: how the cell trains and how far the loss fell, then the curve of the loss
+// at each step (and on the held-out sentences) as inline SVG (line_chart_svg.h). "" when the
+// cell does not train.
+std::string trainingHtml(const TransformerCellSpec& spec, const TransformerResult& result);
+
 // The Settings view (transformer_settings.h): its rows as a table of labels and texts, the
 // focus token emphasised, then one row per layer (a layer not run marked "not-run").
 std::string transformerSettingsHtml(const LessonCell& cell, const TransformerCellSpec& spec,

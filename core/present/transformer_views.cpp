@@ -1,6 +1,7 @@
 #include "core/present/transformer_views.h"
 
 #include "core/math/blockwise_attention.h"
+#include "core/math/number_format.h"
 #include "core/math/transformer_engine.h"
 #include "core/math/transformer_stages.h"
 
@@ -172,6 +173,19 @@ std::optional<TrainingCurve> trainingCurve(const TrainingResult* training) {
     return curve;
 }
 
+TrainingChart trainingChart(const TrainingCurve& curve) {
+    TrainingChart out;
+    out.chart.xLabel = "step";
+    out.chart.yLabel = "loss";
+    out.chart.from = 0;
+    out.chart.to = std::max(double(curve.loss.size()) - 1, 1.0);
+    out.series.push_back({"on the lesson's sentences", curve.steps, curve.loss});
+    if (!curve.heldOut.empty()) {
+        out.series.push_back({"on the held-out sentences", curve.steps, curve.heldOut});
+    }
+    return out;
+}
+
 std::vector<GeneratedWord> generationSteps(const TransformerResult& result) {
     std::vector<GeneratedWord> steps;
     int keys = result.n;
@@ -244,6 +258,60 @@ AttentionCellSpec layerAttentionSpec(const TransformerConfig& config,
     spec.views = {"matrices", "heatmap", "shares", "arithmetic", "trace"};
     spec.controls = {};
     return spec;
+}
+
+std::vector<GradientRow> gradientRows(const TransformerCellSpec& spec, const TransformerResult& r) {
+    std::vector<GradientRow> rows;
+    const auto add = [&](const std::string& name, const arma::mat& g, bool rule = false) {
+        if (!g.is_empty()) {
+            rows.push_back(
+                {name, g.n_rows, g.n_cols, arma::norm(g, "fro"), arma::abs(g).max(), rule});
+        }
+    };
+    const TransformerGradients& g = r.grad;
+    add("X0", g.X0);
+    for (size_t l = 0; l < g.layers.size(); ++l) {
+        const TransformerLayerGradients& layer = g.layers[l];
+        const std::string p = "layers[" + std::to_string(l) + "].";
+        bool first = true;
+        const auto addLayer = [&](const std::string& name, const arma::mat& m) {
+            if (!m.is_empty()) {
+                add(p + name, m, first);
+                first = false;
+            }
+        };
+        addLayer("ln1.gamma", layer.ln1Gamma);
+        addLayer("ln1.beta", layer.ln1Beta);
+        addLayer("attention.W_Q", layer.attention.W_Q);
+        addLayer("attention.W_K", layer.attention.W_K);
+        addLayer("attention.W_V", layer.attention.W_V);
+        addLayer("attention.W_O", layer.attention.W_O);
+        addLayer("attention.b_Q", layer.attention.b_Q);
+        addLayer("attention.b_K", layer.attention.b_K);
+        addLayer("attention.b_V", layer.attention.b_V);
+        addLayer("attention.b_O", layer.attention.b_O);
+        addLayer("ln2.gamma", layer.ln2Gamma);
+        addLayer("ln2.beta", layer.ln2Beta);
+        addLayer("ffn.W_1", layer.W1);
+        addLayer("ffn.b_1", layer.b1);
+        addLayer("ffn.W_2", layer.W2);
+        addLayer("ffn.b_2", layer.b2);
+    }
+    add("final_ln.gamma", g.finalGamma, true);
+    add("final_ln.beta", g.finalBeta);
+    add("vocab", g.vocab, g.finalGamma.is_empty());
+    if (g.vocab.is_empty()) {
+        add("unembed", g.unembed, g.finalGamma.is_empty());
+    }
+    if (!spec.config.unembedBias.is_empty()) {
+        add("b_U", g.unembedBias);
+    }
+    return rows;
+}
+
+std::string gradientLossText(const TransformerResult& r) {
+    return r.loss ? "L is the loss over the targets, " + fixedNumber(*r.loss, 4) + "."
+                  : "Without targets, L = Σ upstream ⊙ logits (upstream ones unless given).";
 }
 
 } // namespace attnbook::transformer_views

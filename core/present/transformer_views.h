@@ -5,6 +5,7 @@
 // (app/models/cell_transformer_views.h) only turns these into QVariants.
 
 #include "core/document/cell_specs.h"
+#include "core/document/chart_series.h"
 #include "core/math/transformer_config.h"
 #include "core/math/transformer_result.h"
 
@@ -129,6 +130,31 @@ int headsOf(const TransformerResult& result, int layer);
 std::optional<KnockoutView> knockoutView(const TransformerResult& result);
 // Nothing when the cell does not train (`training` null).
 std::optional<TrainingCurve> trainingCurve(const TrainingResult* training);
+
+// The training curve as a chart: the loss at each step on the lesson's sentences, and on the
+// held-out ones when there are any, over the steps 0 … S.
+struct TrainingChart {
+    ChartCellSpec chart;
+    std::vector<ChartSeries> series;
+};
+TrainingChart trainingChart(const TrainingCurve& curve);
+
+// One row of the gradients view: a parameter's gradient by its path, its shape, its Frobenius
+// norm and its largest |entry|; `ruleAbove` starts a group (each layer, then the final
+// LayerNorm and the vocab).
+struct GradientRow {
+    std::string name; // "layers[0].attention.W_Q"
+    arma::uword rows = 0, cols = 0;
+    double norm = 0.0;
+    double largest = 0.0;
+    bool ruleAbove = false;
+};
+// Every gradient the result has, in the model's order (X0, each layer's LN₁, W_Q … b_O, LN₂,
+// FFN, then the final LayerNorm, the vocab or the unembedding, and b_U when the cell has one).
+std::vector<GradientRow> gradientRows(const TransformerCellSpec& spec,
+                                      const TransformerResult& result);
+// The sentence over the table: what L is.
+std::string gradientLossText(const TransformerResult& result);
 // What a bar is called: "block 1, head 2", "block 1 attention", "block 1 FFN", "block 1".
 std::string knockoutPartLabel(const ModelPart& part);
 // Nothing outside the layers run, the heads, the rows, or for a block size below 1.

@@ -163,6 +163,10 @@ QString transformerCellHtml(const LessonCell& cell, const TransformerCellSpec& s
             body = blocksHtml(spec, result);
         } else if (view == "knockout") {
             body = knockoutHtml(result);
+        } else if (view == "gradients") {
+            body = transformerGradientsHtml(spec, result);
+        } else if (view == "training") {
+            body = trainingHtml(spec, result);
         }
         if (!body.empty()) {
             // Titled as the PDF titles them, less what a what-if may change (the focus token),

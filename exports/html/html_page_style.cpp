@@ -174,6 +174,18 @@ table.matrix td.strong, table.matrix tr.total td { font-weight: bold; }
 table.matrix tr.total td, table.matrix tr.total th { border-top: 1px solid var(--rule); }
 table.matrix td.word { text-align: left; color: var(--accent); font-weight: bold; }
 table.matrix td.text { text-align: left; }
+svg.line-chart { max-width: 100%; height: auto; font: 10px system-ui, sans-serif; }
+svg.line-chart .grid { stroke: var(--rule); stroke-width: 0.5; }
+svg.line-chart .axis { stroke: var(--ink); stroke-width: 1; }
+svg.line-chart text { fill: var(--ink); }
+svg.line-chart text.tick { fill: var(--muted); }
+svg.line-chart polyline, svg.line-chart line[class^="series"] { fill: none; stroke-width: 1.8; }
+svg.line-chart .series-0 { stroke: var(--accent); }
+svg.line-chart .series-1 { stroke: #d97706; stroke-dasharray: 5 3; }
+svg.line-chart circle.series-0 { fill: var(--accent); }
+svg.line-chart circle.series-1 { fill: #d97706; }
+table.matrix td.shape { color: var(--muted); text-align: left; }
+table.matrix tr.group th, table.matrix tr.group td { border-top: 1px solid var(--rule); }
 table.matrix tr.not-run { color: var(--muted); }
 table.settings { font-size: 0.8125rem; margin-bottom: 0.6rem; }
 table.settings th { color: var(--muted); font-weight: normal; text-align: left;

@@ -11,6 +11,7 @@
 #include "core/math/layer_norm.h"
 #include "core/math/number_format.h"
 #include "core/math/transformer_engine.h"
+#include "core/present/transformer_settings.h"
 #include "core/present/transformer_views.h"
 #include "exports/paint/heat_palette.h"
 #include "exports/paint/pdf_figures.h"
@@ -119,30 +120,17 @@ PdfBoxPtr trainingView(const TransformerCellSpec& spec, const TransformerResult&
     const TrainingSpec& t = *spec.training;
     auto box =
         cellViewBox(qs(viewTitle("training")) + QStringLiteral(": the loss at each step"), area);
-    const int last = int(curve->loss.size()) - 1;
     addNote(*box,
-            QStringLiteral("%1. The loss fell from %2 to %3 in %4 steps; every other view "
-                           "shows the model after step %5 (loss %6).")
-                .arg(trainingMethod(t))
-                .arg(fixed(curve->loss.front(), 4), fixed(curve->loss.back(), 4))
-                .arg(last)
-                .arg(curve->shown)
-                .arg(fixed(curve->shownLoss, 4)),
+            htmlEscaped(qs(trainingCurveText(t, curve->loss, curve->shown, curve->shownLoss))),
             area, 2, pdf::kInk);
     if (!curve->stopped.empty()) {
         addNote(*box, htmlEscaped(qs(curve->stopped)) + QStringLiteral("."), area, 2, pdf::kInk);
     }
-    ChartCellSpec chart;
-    chart.xLabel = "step";
-    chart.yLabel = "loss";
-    chart.from = 0;
-    chart.to = std::max(last, 1);
-    std::vector<ChartSeries> series{{"on the lesson's sentences", curve->steps, curve->loss}};
-    if (!curve->heldOut.empty()) {
-        series.push_back({"on the held-out sentences", curve->steps, curve->heldOut});
-    }
+    const transformer_views::TrainingChart chart = transformer_views::trainingChart(*curve);
     box->addRow(
-        {{chartFigure(chart, series, QSizeF(std::min<qreal>(area.width, 360), 170))}, 0, 4});
+        {{chartFigure(chart.chart, chart.series, QSizeF(std::min<qreal>(area.width, 360), 170))},
+         0,
+         4});
     return box;
 }
 
@@ -436,64 +424,17 @@ PdfBoxPtr gradientsView(const TransformerCellSpec& spec, const TransformerResult
     t.headers = {QStringLiteral("parameter"), QStringLiteral("shape"), QStringLiteral("‖∂L/∂·‖"),
                  QStringLiteral("largest |entry|")};
     t.leftAligned = {true, true, false, false};
-    const auto add = [&](const QString& name, const arma::mat& g, bool rule = false) {
-        if (g.is_empty()) {
-            return;
-        }
-        if (rule) {
+    for (const transformer_views::GradientRow& row : transformer_views::gradientRows(spec, r)) {
+        if (row.ruleAbove) {
             t.rulesAbove.push_back(int(t.rows.size()));
         }
-        t.rows.push_back({{name},
-                          {QStringLiteral("%1 × %2").arg(g.n_rows).arg(g.n_cols), pdf::kMuted},
-                          {qs(readableNumber(arma::norm(g, "fro"), 4))},
-                          {qs(readableNumber(arma::abs(g).max(), 4))}});
-    };
-    const TransformerGradients& g = r.grad;
-    add(QStringLiteral("X0"), g.X0);
-    for (size_t l = 0; l < g.layers.size(); ++l) {
-        const TransformerLayerGradients& layer = g.layers[l];
-        const QString p = QStringLiteral("layers[%1].").arg(l);
-        bool first = true;
-        const auto addLayer = [&](const QString& name, const arma::mat& m) {
-            if (!m.is_empty()) {
-                add(p + name, m, first);
-                first = false;
-            }
-        };
-        addLayer(QStringLiteral("ln1.gamma"), layer.ln1Gamma);
-        addLayer(QStringLiteral("ln1.beta"), layer.ln1Beta);
-        addLayer(QStringLiteral("attention.W_Q"), layer.attention.W_Q);
-        addLayer(QStringLiteral("attention.W_K"), layer.attention.W_K);
-        addLayer(QStringLiteral("attention.W_V"), layer.attention.W_V);
-        addLayer(QStringLiteral("attention.W_O"), layer.attention.W_O);
-        addLayer(QStringLiteral("attention.b_Q"), layer.attention.b_Q);
-        addLayer(QStringLiteral("attention.b_K"), layer.attention.b_K);
-        addLayer(QStringLiteral("attention.b_V"), layer.attention.b_V);
-        addLayer(QStringLiteral("attention.b_O"), layer.attention.b_O);
-        addLayer(QStringLiteral("ln2.gamma"), layer.ln2Gamma);
-        addLayer(QStringLiteral("ln2.beta"), layer.ln2Beta);
-        addLayer(QStringLiteral("ffn.W_1"), layer.W1);
-        addLayer(QStringLiteral("ffn.b_1"), layer.b1);
-        addLayer(QStringLiteral("ffn.W_2"), layer.W2);
-        addLayer(QStringLiteral("ffn.b_2"), layer.b2);
-    }
-    add(QStringLiteral("final_ln.gamma"), g.finalGamma, true);
-    add(QStringLiteral("final_ln.beta"), g.finalBeta);
-    add(QStringLiteral("vocab"), g.vocab, g.finalGamma.is_empty());
-    if (g.vocab.is_empty()) {
-        add(QStringLiteral("unembed"), g.unembed, g.finalGamma.is_empty());
-    }
-    if (!spec.config.unembedBias.is_empty()) {
-        add(QStringLiteral("b_U"), g.unembedBias);
+        t.rows.push_back({{qs(row.name)},
+                          {QStringLiteral("%1 × %2").arg(row.rows).arg(row.cols), pdf::kMuted},
+                          {qs(readableNumber(row.norm, 4))},
+                          {qs(readableNumber(row.largest, 4))}});
     }
     FigureRowsBox::Row intro{
-        {noteFigure(
-            r.loss ? QStringLiteral("L is the loss over the targets, %1.").arg(fixed(*r.loss, 4))
-                   : QStringLiteral("Without targets, L = Σ upstream ⊙ logits (upstream "
-                                    "ones unless given)."),
-            area.width)},
-        0,
-        2};
+        {noteFigure(htmlEscaped(qs(transformer_views::gradientLossText(r))), area.width)}, 0, 2};
     intro.keepWithNext = true;
     box->addRow(intro);
     box->addRow({{gridFigure(t)}, 0, 4});

@@ -7,6 +7,7 @@
 #include "core/math/number_format.h"
 #include "core/present/transformer_settings.h"
 #include "core/present/transformer_view_html.h"
+#include "core/present/transformer_views.h"
 #include "core/present/view_html.h"
 
 #include "test_support.h"
@@ -254,4 +255,81 @@ TEST_CASE("the settings view says what the cell is set to, and follows a what-if
     REQUIRE_EQ(page.cells.size(), 1u);
     REQUIRE_EQ(page.cells[0].views.count("settings"), 1u);
     CHECK(has(page.cells[0].views.at("settings"), "<td>T = 2</td>"));
+}
+
+// The gradients view lists every parameter's gradient in the model's order, each layer a group,
+// with its shape; after a what-if the page's answer has it again, for the edited tokens.
+TEST_CASE("the gradients view lists each parameter's gradient, and follows a what-if") {
+    std::string text = lessonText(0);
+    text.replace(text.find("views: ["), 8, "views: [gradients, ");
+    text.replace(text.find("temperature: 1\n"), 15, "temperature: 1\ncontrols: [tokens]\n");
+    const Computed c = compute(text);
+    const std::vector<transformer_views::GradientRow> rows =
+        transformer_views::gradientRows(c.spec(), c.result());
+    REQUIRE(!rows.empty());
+    // X0 is 3 tokens × width 4; the first of layer 0's parameters starts a group.
+    CHECK_EQ(rows[0].name, "X0");
+    CHECK_EQ(rows[0].rows, 3u);
+    CHECK_EQ(rows[0].cols, 4u);
+    CHECK(!rows[0].ruleAbove);
+    REQUIRE(rows.size() > 1);
+    CHECK(rows[1].name.starts_with("layers[0]."));
+    CHECK(rows[1].ruleAbove);
+    // The norm and the largest entry of X0's gradient, worked out from the entries.
+    const arma::mat& gX = c.result().grad.X0;
+    double squares = 0, largest = 0;
+    for (double v : gX) {
+        squares += v * v;
+        largest = std::max(largest, std::abs(v));
+    }
+    CHECK(rows[0].norm == doctest::Approx(std::sqrt(squares)).epsilon(1e-14));
+    CHECK_EQ(rows[0].largest, largest);
+    const std::string html = transformerGradientsHtml(c.spec(), c.result());
+    CHECK(has(html, "<tr><th scope=\"row\">X0</th><td class=\"shape\">3 × 4</td>"));
+    CHECK(has(html, "L is the loss over the targets, "));
+    CHECK_EQ(count(html, "<tr class=\"group\">"), 2u); // layer 0, then the vocab's group
+
+    AttentionEngine engine;
+    const LivePage page = livePage(c.lesson, c.results, {"t.tokens=[blue, blue, red]"}, engine);
+    REQUIRE_EQ(page.cells.size(), 1u);
+    REQUIRE_EQ(page.cells[0].views.count("gradients"), 1u);
+    std::string editedText = text;
+    editedText.replace(editedText.find("tokens: [red, blue, red]"), 24,
+                       "tokens: [blue, blue, red]");
+    const Computed edited = compute(editedText);
+    const std::string expected = transformerGradientsHtml(edited.spec(), edited.result());
+    CHECK_EQ(page.cells[0].views.at("gradients"), expected);
+    CHECK_NE(expected, html);
+}
+
+// A training cell's curve: how it trains and how far the loss fell, in words, over the chart;
+// after a what-if that changes what it trains (no positions), the page gets the new curve.
+TEST_CASE("the training view says how the loss fell, and follows a what-if") {
+    const auto withTraining = [](std::string text) {
+        text.replace(text.find("views: ["), 8, "views: [training, ");
+        text.replace(text.find("temperature: 1\n"), 15,
+                     "temperature: 1\ncontrols: [positional]\ntrain:\n  data: [[red, blue, red], "
+                     "[blue, red]]\n  steps: 4\n  optimizer: sgd\n  lr: 0.1\n");
+        return text;
+    };
+    const std::string text = withTraining(lessonText(0));
+    const Computed c = compute(text);
+    const std::vector<double>& loss = c.result().training->loss;
+    REQUIRE_EQ(loss.size(), 5u);
+    const std::string html = trainingHtml(c.spec(), c.result());
+    CHECK(has(html, "SGD, lr 0.1, 2 sentences. The loss fell from " + fixedNumber(loss[0], 4) +
+                        " to " + fixedNumber(loss[4], 4) +
+                        " in 4 steps; every other view shows the model after step 4"));
+    CHECK_EQ(count(html, "<polyline"), 1u);
+    CHECK_EQ(count(html.substr(html.find("<polyline")), ","), 5u); // x,y for 5 steps
+
+    AttentionEngine engine;
+    const LivePage page = livePage(c.lesson, c.results, {"t.positional=none"}, engine);
+    REQUIRE_EQ(page.cells.size(), 1u);
+    REQUIRE_EQ(page.cells[0].views.count("training"), 1u);
+    std::string editedText = text;
+    editedText.replace(editedText.find("positional: sinusoidal"), 22, "positional: none");
+    const Computed edited = compute(editedText);
+    CHECK_EQ(page.cells[0].views.at("training"), trainingHtml(edited.spec(), edited.result()));
+    CHECK_NE(page.cells[0].views.at("training"), html);
 }

@@ -347,9 +347,7 @@ class TestLessonHtml : public QObject {
                   "generation", "cache", "blocks", "knockout", "attention", "settings"}) {
                 drawn.removeAll(QString::fromLatin1(html));
             }
-            if (cell.attention()) {
-                drawn.removeAll(QStringLiteral("gradients"));
-            }
+            drawn.removeAll(QStringLiteral("gradients"));
             figures += int(drawn.size());
         }
         QCOMPARE(page[QStringLiteral("svg")].toInt(), figures);
