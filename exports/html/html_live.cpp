@@ -146,6 +146,12 @@ QString whatIfControlsHtml(const LessonCell& cell) {
                        "<p class=\"edited-note\" hidden>The text and this cell's tables "
                        "follow your what-if; its pictures, dimmed above, still show the "
                        "lesson's own numbers.</p>\n"
+                       // a toggle: the lesson's numbers under the what-if's, visibly, for a
+                       // phone and a keyboard; at the top, next to the tables it changes
+                       // (docs/web-page.md, "Comparing with the lesson")
+                       "<div class=\"what-if-row\"><button type=\"button\" "
+                       "data-action=\"compare\" aria-pressed=\"false\" disabled>Compare with "
+                       "the lesson's numbers</button></div>\n"
                        "<p class=\"control-refusal\" role=\"status\" aria-live=\"polite\" "
                        "hidden></p>\n")
             .arg(id) +

@@ -299,6 +299,16 @@ fieldset.control-matrix legend { font-family: var(--mono); color: var(--muted); 
 section.cell { scroll-margin-top: 7rem; }
 figure.view.stale, .cell-summary.stale { opacity: 0.35; }
 figure.view td.changed { background: rgba(255, 196, 0, 0.28); }
+button[aria-pressed=true] { background: var(--accent); color: var(--page); }
+.was { display: block; color: var(--muted); font-family: var(--sans); font-size: 0.75rem;
+  font-weight: normal; line-height: 1.2; white-space: nowrap; }
+.cell-head .was { white-space: normal; margin-top: 0.15rem; }
+table.heatmap .was { color: inherit; opacity: 0.8; }
+@media (max-width: 480px) {
+  td .was-word { position: absolute; width: 1px; height: 1px; overflow: hidden;
+    clip-path: inset(50%); white-space: nowrap; }
+  td .was-text { text-decoration: line-through; }
+}
 .bound { transition: background-color 0.4s; }
 .bound.changed { background: rgba(255, 196, 0, 0.28); border-radius: 2px; }
 .bound.taken-away { color: var(--muted); }

@@ -114,6 +114,11 @@
 
   // The lesson's own body of each view, kept to put back on Reset (figure → its nodes).
   const lessonViews = new Map();
+  // The lesson's text of each entry showView marked as changed (its <td> → the static page's
+  // text of the same entry), for Compare. Kept here, not in an attribute: it is lesson text.
+  const lessonEntries = new WeakMap();
+  // The cells whose form's "Compare with the lesson's numbers" is pressed.
+  const comparing = new Set();
 
   // Markup the core wrote (core/present/view_html.h, every lesson text in it escaped
   // by htmlText), parsed inert in a template and put in place of the view's body. Entries
@@ -148,10 +153,49 @@
           if (cells[c].tagName === 'TD' && cells[c].textContent !== lessonCells[c].textContent) {
             cells[c].classList.add('changed');
             cells[c].title = 'The lesson has ' + lessonCells[c].textContent;
+            lessonEntries.set(cells[c], lessonCells[c].textContent);
           }
         }
       }
     });
+  }
+
+  // The lesson's text beside a new one: "was 0.2327", as text (on a phone the word "was" is
+  // for a screen reader only, and the number struck through, so a table stays as wide).
+  function lessonText(prefix, text) {
+    const was = document.createElement('span');
+    was.className = 'was';
+    const word = document.createElement('span');
+    word.className = 'was-word';
+    word.textContent = prefix;
+    const words = document.createElement('span');
+    words.className = 'was-text';
+    words.textContent = text;
+    was.append(word, words);
+    return was;
+  }
+
+  // Compare (docs/web-page.md, "Compare with the lesson's numbers"): each entry showView marked
+  // as changed shows the lesson's text of it, in the same cell of the table, and the summary line
+  // the lesson's summary. What the lesson has is what showView compared with: the static views'
+  // own entries. Off, the cell is as showCells wrote it.
+  function showCompare(section, on) {
+    for (const was of section.querySelectorAll('.was')) {
+      was.remove();
+    }
+    if (!on) {
+      return;
+    }
+    for (const entry of section.querySelectorAll('figure.view td.changed')) {
+      if (lessonEntries.has(entry)) {
+        entry.append(lessonText('was ', lessonEntries.get(entry)));
+      }
+    }
+    const summary = section.querySelector('.cell-summary');
+    if (summary && !summary.classList.contains('stale') &&
+        summary.textContent !== summary.dataset.lesson) {
+      summary.after(lessonText("the lesson's: ", summary.dataset.lesson));
+    }
   }
 
   // Each cell a what-if changed: its summary and the views the core redraws follow; a view it
@@ -200,7 +244,15 @@
           ? 'The text and the tables follow your what-if; the dimmed pictures above still ' +
             "show the lesson's own numbers."
           : 'Everything in this cell follows your what-if.';
+        // Compare stays pressed across the cell's what-ifs; with none in force it is off.
+        if (!edited) {
+          comparing.delete(id);
+        }
+        const compare = form.querySelector('[data-action=compare]');
+        compare.disabled = !edited;
+        compare.setAttribute('aria-pressed', String(comparing.has(id)));
       }
+      showCompare(section, comparing.has(id));
     }
   }
 
@@ -606,7 +658,21 @@
       }
     });
     form.querySelector('[data-action=reset]').addEventListener('click', () => {
+      comparing.delete(cellId);
       applyInCell(cellId, sets.filter((s) => !s.startsWith(cellId + '.')));
+    });
+    const compare = form.querySelector('[data-action=compare]');
+    compare.addEventListener('click', () => {
+      if (comparing.has(cellId)) {
+        comparing.delete(cellId);
+      } else {
+        comparing.add(cellId);
+      }
+      compare.setAttribute('aria-pressed', String(comparing.has(cellId)));
+      const section = document.getElementById('cell-' + cellId);
+      if (section) {
+        showCompare(section, comparing.has(cellId));
+      }
     });
     wireControls(form);
     form.hidden = false;
