@@ -129,17 +129,28 @@
     const parsed = document.createElement('template');
     parsed.innerHTML = html;
     body.replaceChildren(parsed.content);
-    // A table is compared with the lesson's of the same formula ("A = softmax(S)"), whatever
-    // head it is of; a table without a caption with the lesson's in the same place.
+    // A table is compared with the lesson's of the same caption and place among those of that
+    // caption ("Shares, head 1" of layer 2 with layer 2's, the second such table); else with the
+    // lesson's of the same formula ("A = softmax(S)"), whatever head it is of (a head the lesson
+    // does not have); a table without a caption with the lesson's in the same place.
+    const caption = (table) => (table.caption ? table.caption.textContent.trim() : '');
     const formula = (table) => (table.caption ? table.caption.firstChild.textContent.trim() : '');
-    const lessonByFormula = new Map();
-    for (const table of lessonTables) {
-      if (formula(table) && !lessonByFormula.has(formula(table))) {
-        lessonByFormula.set(formula(table), table);
+    const byKey = (key) => {
+      const tables = new Map();
+      for (const table of lessonTables) {
+        tables.set(key(table), (tables.get(key(table)) || []).concat([table]));
       }
-    }
+      return tables;
+    };
+    const lessonByCaption = byKey(caption);
+    const lessonByFormula = byKey(formula);
+    const seen = new Map(); // caption → how many of the redrawn tables had it
     body.querySelectorAll('table').forEach((table, i) => {
-      const before = formula(table) ? lessonByFormula.get(formula(table)) : lessonTables[i];
+      const nth = seen.get(caption(table)) || 0;
+      seen.set(caption(table), nth + 1);
+      const sameCaption = (lessonByCaption.get(caption(table)) || [])[nth];
+      const before = !formula(table) ? lessonTables[i]
+        : sameCaption || (lessonByFormula.get(formula(table)) || [])[0];
       if (!before || before.rows.length !== table.rows.length) {
         return;
       }
