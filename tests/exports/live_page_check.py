@@ -16,6 +16,11 @@ widgets must show what compute computed (the chips its tokens, the stepper its h
 carrying the first one must open the page with the widgets showing it, a moved chip keeps the
 keyboard's focus, and the page's Undo must put them back as the lesson has them.
 
+A cell's "Compare with the lesson's numbers" (check_compare) is pressed from the keyboard after
+a what-if that keeps the cell's tables: each changed entry must show exactly the static page's
+text of the same entry, the summary the lesson's summary, and nothing once it is pressed again
+or the cell is reset.
+
 A step of its own, check_quizzes, answers every quiz of the page through its own form (a
 radio button, the number field, the text area, then Check), right and wrong, as the lesson
 has it and after a what-if, and compares the verdict the page shows with the answer
@@ -660,6 +665,139 @@ def check_widgets(page, checker, offered, url):
     return used
 
 
+# Each entry of a cell's views, by its place: [view, table, caption, row, column] → its text
+# (without the lesson's text Compare adds), whether it is marked changed, and the lesson's text
+# Compare shows in it; and the summary line with the lesson's summary under it.
+CELL_ENTRIES = """
+  const section = document.getElementById('cell-' + cell);
+  const own = (e) => [...e.childNodes].filter(n => !(n.nodeType === 1 &&
+    n.classList.contains('was'))).map(n => n.textContent).join('');
+  const entries = [];
+  for (const figure of section.querySelectorAll('figure.view')) {
+    figure.querySelectorAll('table').forEach((table, t) => {
+      const caption = table.caption ? table.caption.textContent.trim() : '';
+      [...table.rows].forEach((row, r) => [...row.cells].forEach((entry, c) => {
+        if (entry.tagName !== 'TD') return;
+        entries.push({at: [figure.dataset.view, t, caption, r, c], text: own(entry),
+                      changed: entry.classList.contains('changed'),
+                      was: [...entry.querySelectorAll('.was')].map(w => ({
+                        text: w.textContent,
+                        lesson: w.querySelector('.was-text').textContent}))});
+      }));
+    });
+  }
+  const summary = section.querySelector('.cell-summary');
+  const button = document.querySelector('form.what-ifs[data-cell=' + JSON.stringify(cell) +
+                                        '] [data-action=compare]');
+  return {entries: entries, summary: summary ? summary.textContent : null,
+          summaryWas: [...section.querySelectorAll('.cell-head .was .was-text')].map(
+            w => w.textContent),
+          wasAnywhere: section.querySelectorAll('.was').length,
+          pressed: button.getAttribute('aria-pressed'), disabled: button.disabled,
+          label: button.textContent};"""
+
+
+def cell_entries(page, cell):
+    return json.loads(page.evaluate("""JSON.stringify((() => { const cell = %s; %s })())""" %
+                                    (json.dumps(cell), CELL_ENTRIES)))
+
+
+def press_compare(page, cell):
+    """Tabs to the cell's Compare as a keyboard reader would (focus, then Enter)."""
+    focused = page.evaluate("""(() => {
+      const button = document.querySelector('form.what-ifs[data-cell=' + %s +
+                                            '] [data-action=compare]');
+      button.focus();
+      return document.activeElement === button; })()""" % json.dumps(json.dumps(cell)))
+    for kind in ("keyDown", "keyUp"):
+        page.call("Input.dispatchKeyEvent", {"type": kind, "key": "Enter", "code": "Enter",
+                                             "windowsVirtualKeyCode": 13,
+                                             "text": "\r" if kind == "keyDown" else ""})
+    return focused
+
+
+def check_compare(page, checker, offered):
+    """A cell's "Compare with the lesson's numbers": off and disabled as the lesson has it; after
+    a what-if that keeps its views' tables (the same tables under the same captions), pressed
+    from the keyboard, every changed entry shows exactly the static page's text of the same
+    entry and no other entry shows any, the summary line the lesson's summary; it stays pressed
+    across the cell's next what-if, pressing it again takes them away, and Reset this cell turns
+    it off. Returns the number of entries compared."""
+    tries = 8  # what-ifs tried in all, those that keep the tokens first
+    for form in offered:
+        cell = form["cell"]
+        page.reset_all()
+        page.shown()
+        lesson = cell_entries(page, cell)
+        if lesson["label"] != "Compare with the lesson's numbers" or \
+                lesson["pressed"] != "false" or not lesson["disabled"]:
+            checker.fail("%s: with no what-if Compare is %r, pressed %s, disabled %s" %
+                         (cell, lesson["label"], lesson["pressed"], lesson["disabled"]))
+        static = {json.dumps(e["at"]): e["text"] for e in lesson["entries"]}
+        for words in sorted(form["options"], key=lambda w: any(".tokens=" in x for x in w)):
+            if tries == 0:
+                return 0
+            tries -= 1
+            page.reset_all()
+            page.choose(cell, words)
+            page.shown()
+            after = cell_entries(page, cell)
+            changed = [e for e in after["entries"] if e["changed"]]
+            if not changed or any(json.dumps(e["at"]) not in static for e in after["entries"]):
+                continue  # nothing to compare, or its tables are not the lesson's
+            label = "%s: Compare after %s" % (cell, " & ".join(words))
+            if after["disabled"] or after["wasAnywhere"]:
+                checker.fail("%s: before it is pressed: disabled %s, %d lesson's texts shown" %
+                             (label, after["disabled"], after["wasAnywhere"]))
+            if not press_compare(page, cell):
+                checker.fail("%s: the keyboard cannot reach it" % label)
+            on = cell_entries(page, cell)
+            if on["pressed"] != "true":
+                checker.fail("%s: Enter left it pressed=%s" % (label, on["pressed"]))
+            compared = 0
+            for entry in on["entries"]:
+                lesson_text = static[json.dumps(entry["at"])]
+                want = [{"text": "was " + lesson_text, "lesson": lesson_text}] \
+                    if entry["changed"] else []
+                if entry["was"] != want:
+                    checker.fail("%s: entry %s (%r, the lesson's %r) shows %s" %
+                                 (label, entry["at"], entry["text"], lesson_text, entry["was"]))
+                compared += 1 if entry["changed"] else 0
+            want_summary = [lesson["summary"]] if on["summary"] != lesson["summary"] else []
+            if on["summary"] is not None and on["summaryWas"] != want_summary:
+                checker.fail("%s: the summary %r shows the lesson's %s, not %s" %
+                             (label, on["summary"], on["summaryWas"], want_summary))
+            # the cell's next what-if: still pressed, the lesson's texts beside the new ones
+            others = [w for w in form["options"] if w != words]
+            if others:
+                page.choose(cell, others[0])
+                page.shown()
+                next_one = cell_entries(page, cell)
+                marked = sum(1 for e in next_one["entries"] if e["changed"])
+                shown = sum(len(e["was"]) for e in next_one["entries"])
+                if not next_one["disabled"] and (next_one["pressed"] != "true" or
+                                                 shown != marked):
+                    checker.fail("%s, then %s: pressed %s, %d of %d changed entries show the "
+                                 "lesson's" % (label, " & ".join(others[0]),
+                                               next_one["pressed"], shown, marked))
+            press_compare(page, cell)
+            off = cell_entries(page, cell)
+            if off["pressed"] != "false" or off["wasAnywhere"]:
+                checker.fail("%s: pressed again: pressed %s, %d lesson's texts still shown" %
+                             (label, off["pressed"], off["wasAnywhere"]))
+            press_compare(page, cell)
+            page.evaluate("""document.querySelector('form.what-ifs[data-cell=' + %s +
+                             '] [data-action=reset]').click()""" % json.dumps(json.dumps(cell)))
+            page.shown()
+            reset = cell_entries(page, cell)
+            if reset["pressed"] != "false" or not reset["disabled"] or reset["wasAnywhere"]:
+                checker.fail("%s: after Reset this cell: pressed %s, disabled %s, %d lesson's "
+                             "texts shown" % (label, reset["pressed"], reset["disabled"],
+                                              reset["wasAnywhere"]))
+            return compared
+    return 0
+
+
 def check_lesson(attnbook, documents, workdir, browser, name, bench):
     lesson = os.path.join(documents, name)
     page_file = os.path.join(workdir, name.replace(".md", ".html"))
@@ -711,6 +849,7 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
             if page.shown()["sets"]:
                 checker.fail("%s: a second Undo this cell did not take back the first what-if" %
                              cell)
+    compared = check_compare(page, checker, offered)
     widgets_used = check_widgets(page, checker, offered, url)
     timings["widgets"] = widgets_used
     # A what-if of one's own that the cell's controls do not allow is ignored, with a note.
@@ -742,11 +881,12 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
         checker.fail("console: " + error)
     print("%s: %d values, %d claims and %d table entries compared in %d states (%d values by "
           "expression, left to the claims); %d quiz answers checked in %.2f s; the widgets "
-          "used: %s" %
+          "used: %s; %d changed entries compared with the lesson's" %
           (name, checker.values_checked, checker.claims_checked, checker.tables_checked,
            1 + len(timings["what_ifs"]) + len(widgets_used) + (1 if offered else 0),
            checker.values_by_expression, quiz_answers, quiz_seconds,
-           ", ".join(widgets_used) or "none"))
+           ", ".join(widgets_used) or "none", compared))
+    timings["compared"] = compared
     if checker.by_view:
         print("  of them: " + ", ".join("%s %d" % item for item in sorted(checker.by_view.items())))
     if bench:
@@ -787,6 +927,7 @@ def main():
         return 1
     failures = []
     used = set()  # the widget kinds used on some lesson: each must be
+    compared = 0  # the changed entries Compare showed the lesson's text of
     with tempfile.TemporaryDirectory(prefix="attnbook-live-page-") as workdir:
         browser = Browser(os.path.join(workdir, "profile"))
         try:
@@ -795,8 +936,11 @@ def main():
                                                         name, bench)
                 failures += lesson_failures
                 used.update(timings["widgets"] if timings else [])
+                compared += timings["compared"] if timings else 0
         finally:
             browser.close()
+    if compared == 0:
+        failures.append("no shipped lesson's page let Compare show the lesson's numbers")
     for action in WIDGET_ACTIONS:
         if action not in used:
             failures.append("no shipped lesson's page let the check %s" % action)
