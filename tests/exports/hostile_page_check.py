@@ -46,7 +46,8 @@ GENERATED = 6  # lessons of the property test, every field hostile at once
 # The elements the exporter writes (lesson_html.cpp, html_prose.cpp, html_cells.cpp,
 # html_live.cpp, html_quiz_form.cpp, the core's views in core/present/view_html.cpp,
 # transformer_view_html.cpp and gradient_view_html.cpp, and the figures Qt's SVG generator
-# draws). Anything else came from lesson text.
+# draws) and the page script makes (live_page.js: the token chips, the grids' fields, the
+# lesson's texts Compare shows, each a span). Anything else came from lesson text.
 HTML_ELEMENTS = {
     "html", "head", "meta", "title", "style", "body", "header", "nav", "main", "footer", "h1",
     "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "a", "em", "strong", "s", "code", "pre",
@@ -345,6 +346,26 @@ def check_lesson(page_file, export_error, browser, name, must_show):
             if not any(w.startswith(cell + ".tokens=") for w in added["sets"]):
                 check.fail("the chips' Add made no token what-if: %s" % added["sets"])
             what_ifs += 1
+        # Compare shows the lesson's text of each changed entry and the lesson's summary: as
+        # text, in the page script's own spans.
+        compare = json.loads(page.evaluate("""JSON.stringify((() => {
+          const button = document.querySelector('form.what-ifs[data-cell=' + %s +
+                                                '] [data-action=compare]');
+          if (button.disabled) return null;
+          button.click();
+          const was = [...document.querySelectorAll('.was')];
+          return {pressed: button.getAttribute('aria-pressed'), shown: was.length,
+                  inside: was.flatMap(w => [...w.querySelectorAll('*')]).filter(
+                    e => e.localName !== 'span' || e.children.length ||
+                         !['was-word', 'was-text'].includes(e.className)).map(
+                    e => e.outerHTML.slice(0, 80))}; })())""" %
+                                         json.dumps(json.dumps(cell))))
+        if compare is not None:
+            if compare["pressed"] != "true" or compare["inside"]:
+                check.fail("Compare: pressed %s, elements in the lesson's texts: %s" %
+                           (compare["pressed"], compare["inside"]))
+            check.page(page, browser, url, "with Compare pressed (%d lesson's texts)" %
+                       compare["shown"], must_show)
         link = "%s.<script>alert('link')</script>=\"><img src=x onerror=alert(7)>" % cell
         page.evaluate("location.hash = 'set=' + encodeURIComponent(%s)" % json.dumps(link))
         deadline = time.monotonic() + 10
