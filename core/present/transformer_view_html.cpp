@@ -285,41 +285,11 @@ std::string generationHtml(const TransformerCellSpec& spec, const TransformerRes
 std::string cacheHtml(const TransformerCellSpec& spec, const TransformerResult& r,
                       bool generationShown) {
     const GenerationResult& g = r.generation;
-    // Cached numbers a position: Σ over layers of h·(d_k + d_v).
-    double perPosition = 0;
-    bool uniform = true;
-    for (int l = 0; l < r.layersRun; ++l) {
-        const AttentionResult& a = r.layers[size_t(l)].attention;
-        perPosition += double(a.h) * double(a.dK + a.dV);
-        const AttentionResult& first = r.layers[0].attention;
-        uniform = uniform && a.h == first.h && a.dK == first.dK && a.dV == first.dV;
-    }
     const int steps = g.ran ? int(g.steps.size()) : 0;
-    const int positions = r.n + std::max(0, steps - 1);
-    const std::string length = steps > 0 ? "(n + N − 1)" : "n";
-    std::string formula;
-    if (r.layersRun > 0 && uniform) {
-        const AttentionResult& a = r.layers[0].attention;
-        formula = "L · h · (d_k + d_v) · " + length + " = " + num(r.layersRun) + " · " + num(a.h) +
-                  " · (" + num(a.dK) + " + " + num(a.dV) + ") · " + num(positions);
-    } else {
-        formula = "Σ over layers h · (d_k + d_v) × " + length + " = " +
-                  readableNumber(perPosition, 4) + " × " + num(positions);
-    }
-    const double numbers = steps > 0 ? g.cacheNumbers : perPosition * positions;
-    const std::string held = "<strong>" + htmlText(formula) + " = " +
-                             htmlText(readableNumber(numbers, 4)) + " numbers</strong>.";
-    std::string html =
-        steps > 0
-            ? "<p class=\"view-text\">" +
-                  htmlText("After the last of " + num(steps) +
-                           " steps the cache holds the keys and values of n + N − 1 = " + num(r.n) +
-                           " + " + num(steps) + " − 1 = " + num(positions) +
-                           " positions (the last word is never fed back): ") +
-                  held + "</p>\n"
-            : "<p class=\"view-text\">No generation ran, so the cache holds the prompt's keys and "
-              "values alone: " +
-                  held + "</p>\n";
+    const transformer_views::CacheSize size = transformer_views::cacheSize(r);
+    std::string html = "<p class=\"view-text\">" + htmlText(size.lead) + "<strong>" +
+                       htmlText(size.formula) + " = " + htmlText(size.numbers) +
+                       " numbers</strong>.</p>\n";
     if (spec.config.generate && !g.refused.empty() && steps == 0 && !generationShown) {
         html += note("Generation was refused: " + g.refused + ".");
     }

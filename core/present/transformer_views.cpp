@@ -173,6 +173,41 @@ std::optional<TrainingCurve> trainingCurve(const TrainingResult* training) {
     return curve;
 }
 
+CacheSize cacheSize(const TransformerResult& r) {
+    const GenerationResult& g = r.generation;
+    // Cached numbers a position: Σ over layers of h·(d_k + d_v).
+    double perPosition = 0;
+    bool uniform = true;
+    for (int l = 0; l < r.layersRun; ++l) {
+        const AttentionResult& a = r.layers[size_t(l)].attention;
+        perPosition += double(a.h) * double(a.dK + a.dV);
+        const AttentionResult& first = r.layers[0].attention;
+        uniform = uniform && a.h == first.h && a.dK == first.dK && a.dV == first.dV;
+    }
+    const int steps = g.ran ? int(g.steps.size()) : 0;
+    const int positions = r.n + std::max(0, steps - 1);
+    const std::string length = steps > 0 ? "(n + N − 1)" : "n";
+    const auto num = [](int k) { return std::to_string(k); };
+    CacheSize out;
+    if (r.layersRun > 0 && uniform) {
+        const AttentionResult& a = r.layers[0].attention;
+        out.formula = "L · h · (d_k + d_v) · " + length + " = " + num(r.layersRun) + " · " +
+                      num(a.h) + " · (" + num(a.dK) + " + " + num(a.dV) + ") · " + num(positions);
+    } else {
+        out.formula = "Σ over layers h · (d_k + d_v) × " + length + " = " +
+                      readableNumber(perPosition, 4) + " × " + num(positions);
+    }
+    out.numbers = readableNumber(steps > 0 ? g.cacheNumbers : perPosition * positions, 4);
+    out.lead = steps > 0
+                   ? "After the last of " + num(steps) +
+                         " steps the cache holds the keys and values of n + N − 1 = " + num(r.n) +
+                         " + " + num(steps) + " − 1 = " + num(positions) +
+                         " positions (the last word is never fed back): "
+                   : "No generation ran, so the cache holds the prompt's keys and values "
+                     "alone: ";
+    return out;
+}
+
 TrainingChart trainingChart(const TrainingCurve& curve) {
     TrainingChart out;
     out.chart.xLabel = "step";

@@ -139,6 +139,17 @@ struct TrainingChart {
 };
 TrainingChart trainingChart(const TrainingCurve& curve);
 
+// What the cache of keys and values holds after the generation (or for the prompt alone, when
+// none ran), as the cache view says it: "LEAD<b>FORMULA = NUMBERS numbers</b>.", the formula
+// L · h · (d_k + d_v) · (n + N − 1) with its numbers when every layer run has the same heads
+// and widths, else Σ over layers h · (d_k + d_v) × (n + N − 1).
+struct CacheSize {
+    std::string lead;
+    std::string formula;
+    std::string numbers;
+};
+CacheSize cacheSize(const TransformerResult& result);
+
 // One row of the gradients view: a parameter's gradient by its path, its shape, its Frobenius
 // norm and its largest |entry|; `ruleAbove` starts a group (each layer, then the final
 // LayerNorm and the vocab).

@@ -250,50 +250,11 @@ PdfBoxPtr cacheView(const TransformerCellSpec& spec, const TransformerResult& r,
                     bool generationShown, const CellPrintArea& area) {
     auto box = cellViewBox(qs(viewTitle("cache")) + QStringLiteral(" of keys and values"), area);
     const GenerationResult& g = r.generation;
-    // Cached numbers a position: Σ over layers of h·(d_k + d_v).
-    double perPosition = 0;
-    bool uniform = true;
-    for (int l = 0; l < r.layersRun; ++l) {
-        const AttentionResult& a = r.layers[size_t(l)].attention;
-        perPosition += double(a.h) * double(a.dK + a.dV);
-        const AttentionResult& first = r.layers[0].attention;
-        uniform = uniform && a.h == first.h && a.dK == first.dK && a.dV == first.dV;
-    }
     const int steps = g.ran ? int(g.steps.size()) : 0;
-    const int positions = r.n + std::max(0, steps - 1);
-    QString formula;
-    if (r.layersRun > 0 && uniform) {
-        const AttentionResult& a = r.layers[0].attention;
-        formula = QStringLiteral("L · h · (d_k + d_v) · %1 = %2 · %3 · (%4 + %5) · %6")
-                      .arg(steps > 0 ? QStringLiteral("(n + N − 1)") : QStringLiteral("n"))
-                      .arg(r.layersRun)
-                      .arg(a.h)
-                      .arg(a.dK)
-                      .arg(a.dV)
-                      .arg(positions);
-    } else {
-        formula = QStringLiteral("Σ over layers h · (d_k + d_v) × %1 = %2 × %3")
-                      .arg(steps > 0 ? QStringLiteral("(n + N − 1)") : QStringLiteral("n"))
-                      .arg(readable(perPosition))
-                      .arg(positions);
-    }
-    const double numbers = steps > 0 ? g.cacheNumbers : perPosition * positions;
-    QString text;
-    if (steps > 0) {
-        text = QStringLiteral("After the last of %1 steps the cache holds the keys and values of "
-                              "n + N − 1 = %2 + %1 − 1 = %3 positions (the last word is never fed "
-                              "back): <b>%4 = %5 numbers</b>.")
-                   .arg(steps)
-                   .arg(r.n)
-                   .arg(positions)
-                   .arg(htmlEscaped(formula))
-                   .arg(readable(numbers));
-    } else {
-        text = QStringLiteral("No generation ran, so the cache holds the prompt's keys and values "
-                              "alone: <b>%1 = %2 numbers</b>.")
-                   .arg(htmlEscaped(formula))
-                   .arg(readable(numbers));
-    }
+    const transformer_views::CacheSize size = transformer_views::cacheSize(r);
+    const QString text = htmlEscaped(qs(size.lead)) +
+                         QStringLiteral("<b>%1 = %2 numbers</b>.")
+                             .arg(htmlEscaped(qs(size.formula)), htmlEscaped(qs(size.numbers)));
     addNote(*box, text, area, 2, pdf::kInk);
     if (spec.config.generate && !g.refused.empty() && steps == 0 && !generationShown) {
         addNote(*box, QStringLiteral("Generation was refused: %1.").arg(htmlEscaped(qs(g.refused))),
