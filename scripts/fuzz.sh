@@ -41,6 +41,8 @@ cmake --build "$build" -j "${ATTNBOOK_JOBS:-2}" --target "${targets[@]/#/fuzz_}"
 
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
+# Third-party caches that live as long as the process (tests/fuzz/lsan.supp says which).
+export LSAN_OPTIONS="suppressions=$here/tests/fuzz/lsan.supp:${LSAN_OPTIONS:-}"
 status=0
 for target in "${targets[@]}"; do
     seeds="$build/seeds/$target"
