@@ -6,6 +6,10 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     SECONDS per target (60), TARGET document, bundle,
 #                                             set_value, data_file, notebook, html (all six)
 #
+# ATTNBOOK_FUZZ_SEED=S fixes libFuzzer's random seed (CI sets it): the same build then tries
+# the same inputs in the same order, so that a finding in CI is found again by the same
+# command on another machine. Without it every run explores afresh.
+#
 # Installs what it needs when missing (scripts/setup.sh's packages, and Debian 12's clang 14
 # with libclang-rt-14-dev, which holds libFuzzer), builds with clang in build-fuzz/, seeds
 # each target from documents/, the error fixtures and tests/fuzz/corpus/TARGET, and runs one
@@ -54,12 +58,21 @@ for target in "${targets[@]}"; do
     fi
     log="$build/findings/$target.log"
     echo "== fuzz_$target for ${seconds}s (log: $log)"
+    seed=()
+    [ -z "${ATTNBOOK_FUZZ_SEED:-}" ] || seed=(-seed="$ATTNBOOK_FUZZ_SEED")
     if ! "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=65536 \
-        -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+        -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 "${seed[@]}" \
         -artifact_prefix="$build/findings/$target-" \
         "$build/corpus/$target" "$seeds" >"$log" 2>&1; then
         status=1
         echo "   FOUND something: $(grep -m1 -E 'ERROR|SUMMARY|deadly' "$log" || tail -1 "$log")"
+        # What a reader of the CI's output needs to replay it: the report and the input.
+        grep -v -E '^#[0-9]+\s+(NEW|REDUCE|pulse|INITED)' "$log" | tail -60 | sed 's/^/   | /'
+        for finding in "$build/findings/$target"-*; do
+            [ -f "$finding" ] || continue
+            echo "   input $(basename "$finding") ($(stat -c %s "$finding") bytes), gzip | base64:"
+            gzip -9c "$finding" | base64 -w 100 | head -400 | sed 's/^/   > /'
+        done
     fi
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$log" | sed 's/^/   /' || true
 done
