@@ -65,6 +65,10 @@ bool allWhole(const double* values, std::size_t count) {
     return true;
 }
 
+NumberStyle styleFor(const std::vector<double>& values, int digits) {
+    return {allWhole(values.data(), values.size()), digits};
+}
+
 ValueRange valueRange(const double* values, std::size_t count) {
     // Four independent minima and maxima, so that the comparisons do not wait on each other;
     // a NaN compares false and is passed over, an infinity is caught after the loop.

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace attnbook {
 
@@ -24,6 +25,17 @@ std::string readableNumber(double value, int digits);
 // matrix, a heatmap, the share bars) writes all its entries one way: readableNumber when they
 // are all whole (1, 0, −1), else fixedNumber each, so that no table shows "−1" beside "0.9945".
 bool allWhole(const double* values, std::size_t count);
+
+// A table's one way of writing its entries: readableNumber when all of them are whole, else
+// fixedNumber with `digits` decimals. Every renderer of a table (page, paper) asks styleFor.
+struct NumberStyle {
+    bool whole = false;
+    int digits = 3;
+    std::string operator()(double value) const {
+        return whole ? readableNumber(value, digits) : fixedNumber(value, digits);
+    }
+};
+NumberStyle styleFor(const std::vector<double>& values, int digits);
 
 // The smallest and the largest finite one of `values` (+∞ and −∞ when none is finite), and
 // whether some value is ±∞; NaNs are passed over. In a table written one way, the widest

@@ -1,6 +1,5 @@
 #include "core/present/transformer_view_html.h"
 
-#include "core/math/blockwise_attention.h"
 #include "core/math/gradient_check.h"
 #include "core/math/layer_norm.h"
 #include "core/math/number_format.h"
@@ -30,19 +29,6 @@ constexpr int kUnitsPerRow = 8;
 constexpr int kStrongestUnits = 6;
 constexpr size_t kMaxCostSteps = 12; // the cache's bars
 constexpr int kStreamDigits = 3;
-
-// Every entry of a table one way (number_format.h): whole numbers when all are whole.
-struct NumberStyle {
-    bool whole = false;
-    int digits = 3;
-    std::string operator()(double v) const {
-        return whole ? readableNumber(v, digits) : fixedNumber(v, digits);
-    }
-};
-
-NumberStyle styleFor(const std::vector<double>& values, int digits) {
-    return {allWhole(values.data(), values.size()), digits};
-}
 
 std::string num(int k) {
     return std::to_string(k);
@@ -318,36 +304,16 @@ std::string cacheHtml(const TransformerCellSpec& spec, const TransformerResult& 
 }
 
 std::string blocksHtml(const TransformerCellSpec& spec, const TransformerResult& r) {
-    if (r.layersRun < 1) {
+    const std::optional<transformer_views::Blocks> blocks =
+        transformer_views::blocksOfFocus(spec, r);
+    if (!blocks) {
         return "";
     }
-    const int layer = r.layersRun - 1;
-    const AttentionResult& a = r.layers[size_t(layer)].attention;
-    const AttentionConfig& c = spec.config.layers[size_t(layer)].attention;
-    const int B = std::max(1, spec.blockSize);
-    const int focus = r.focus;
-    const arma::uword dK = arma::uword(a.dK), dV = arma::uword(a.dV);
-    // head 1: Q₁ (n × d_k), K₁ (m × d_k), V₁ (m × d_v)
-    const BlockwiseHead blocks = blockwiseHead(a.Q.cols(0, dK - 1), a.K.cols(0, dK - 1),
-                                               a.V.cols(0, dV - 1), a.scale, c.mask, c.padding, B);
-    const arma::uword f = arma::uword(focus);
-    std::string html = note("Blocks of " + num(B) + " keys. Head 1 of layer " + num(layer + 1) +
-                            ", row " + num(focus + 1) + " (" + tokenAt(r, focus) +
-                            "): each block updates the running maximum m, the running total ℓ "
-                            "and the running output o; the row never holds more than " +
-                            num(B) + " scores at once.");
-    const int shown = std::min<int>(int(dV), 4); // as the PDF: o₁ … o₄
-    std::vector<double> all;
-    for (const BlockwiseStep& s : blocks.steps) {
-        for (int i = 0; i < shown; ++i) {
-            all.push_back(s.runningOut(f, arma::uword(i)));
-        }
-        all.push_back(s.runningTotal(f));
-        if (std::isfinite(s.runningMax(f))) {
-            all.push_back(s.runningMax(f));
-        }
-    }
-    const NumberStyle number = styleFor(all, 4);
+    const AttentionResult& a = r.layers[size_t(blocks->layer)].attention;
+    std::string html = note("Blocks of " + num(blocks->blockSize) + " keys. " +
+                            transformer_views::blocksLead(*blocks, tokenAt(r, blocks->row)));
+    const int shown = transformer_views::blocksCoordinatesShown(*blocks);
+    const NumberStyle number = transformer_views::blocksNumberStyle(*blocks);
     static const char* subscripts[] = {"₀", "₁", "₂", "₃", "₄"};
     html += "<table class=\"matrix blocks\">\n<thead><tr>" + columnHead("keys") + columnHead("m") +
             columnHead("ℓ");
@@ -355,54 +321,36 @@ std::string blocksHtml(const TransformerCellSpec& spec, const TransformerResult&
         html += columnHead(std::string("o") + subscripts[i + 1]);
     }
     html += "</tr></thead>\n<tbody>\n";
-    for (const BlockwiseStep& s : blocks.steps) {
+    for (const transformer_views::BlockStep& s : blocks->steps) {
         std::string keys;
-        bool read = false;
-        for (int k = s.firstKey; k < s.endKey; ++k) {
+        for (int k = s.first; k < s.end; ++k) {
             keys +=
                 (keys.empty() ? "" : ", ") +
                 (size_t(k) < a.tokens.size() ? shortWordText(a.tokens[size_t(k)], 10) : num(k + 1));
-            read = read || !a.head[0].blocked(f, arma::uword(k));
         }
-        const std::string range = s.endKey - s.firstKey == 1
-                                      ? num(s.firstKey + 1)
-                                      : num(s.firstKey + 1) + "–" + num(s.endKey);
-        html += std::string(read ? "<tr>" : "<tr class=\"masked\">") + "<th scope=\"row\">" +
-                htmlText(range + ": " + keys + (read ? "" : " (masked)")) + "</th>" +
-                cell(std::isfinite(s.runningMax(f)) ? number(s.runningMax(f)) : "−∞") +
-                cell(number(s.runningTotal(f)));
+        const std::string range =
+            s.end - s.first == 1 ? num(s.first + 1) : num(s.first + 1) + "–" + num(s.end);
+        html += std::string(s.read ? "<tr>" : "<tr class=\"masked\">") + "<th scope=\"row\">" +
+                htmlText(range + ": " + keys + (s.read ? "" : " (masked)")) + "</th>" +
+                cell(s.max ? number(*s.max) : "−∞") + cell(number(s.total));
         for (int i = 0; i < shown; ++i) {
-            html += cell(number(s.runningOut(f, arma::uword(i))));
+            html += cell(number(s.out[size_t(i)]));
         }
         html += "</tr>\n";
     }
-    const arma::rowvec blockOut = blocks.output.row(f);  // (d_v) o / ℓ
-    const arma::rowvec plain = a.head[0].context.row(f); // (d_v) softmax(S) V
-    const auto outputRow = [&](const std::string& label, const arma::rowvec& v,
+    const auto outputRow = [&](const std::string& label, const std::vector<double>& v,
                                const std::string& cls) {
         std::string row = "<tr class=\"" + cls + "\"><th scope=\"row\">" + htmlText(label) +
                           "</th><td></td><td></td>";
         for (int i = 0; i < shown; ++i) {
-            row += cell(fixedNumber(v(arma::uword(i)), 4));
+            row += cell(fixedNumber(v[size_t(i)], 4));
         }
         return row + "</tr>\n";
     };
-    html += outputRow("output o / ℓ", blockOut, "rule total");
-    html += outputRow("plain path: softmax(S) V", plain, "plain");
+    html += outputRow("output o / ℓ", blocks->output, "rule total");
+    html += outputRow("plain path: softmax(S) V", blocks->plain, "plain");
     html += "</tbody>\n</table>\n";
-    const double difference = arma::abs(blockOut - plain).max();
-    char scientific[32];
-    std::snprintf(scientific, sizeof scientific, "%.1e", difference);
-    std::string text =
-        difference <= 1e-12
-            ? "The blocks end where the plain path does: the largest difference is " +
-                  (difference == 0 ? std::string("0") : std::string(scientific)) + ", below 1e-12."
-            : "The blocks differ from the plain path by " + std::string(scientific) + ".";
-    if (shown < int(dV)) {
-        text += " Coordinates 1–" + num(shown) + " of d_v = " + num(int(dV)) + " are shown (… " +
-                num(int(dV) - shown) + " more).";
-    }
-    return html + note(text);
+    return html + note(transformer_views::blocksAgreement(*blocks));
 }
 
 std::string transformerAttentionHtml(const TransformerCellSpec& spec, const TransformerResult& r) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <utility>
 
 namespace attnbook::transformer_views {
@@ -255,10 +256,17 @@ std::optional<Blocks> blocks(const TransformerResult& result, const TransformerC
                                                 a.V.cols(v0, v0 + arma::uword(a.dV) - 1), a.scale,
                                                 layerConfig.mask, layerConfig.padding, blockSize);
     Blocks out;
+    out.layer = layer;
+    out.head = head;
+    out.row = row;
+    out.blockSize = blockSize;
     for (const BlockwiseStep& step : blocked.steps) {
         BlockStep s;
         s.first = int(step.firstKey);
         s.end = int(step.endKey);
+        for (int k = s.first; k < s.end && !s.read; ++k) {
+            s.read = !a.head[size_t(head)].blocked(r, arma::uword(k));
+        }
         const double m = step.runningMax(r);
         s.max = std::isfinite(m) ? std::optional<double>(m) : std::nullopt;
         s.total = step.runningTotal(r);
@@ -271,6 +279,57 @@ std::optional<Blocks> blocks(const TransformerResult& result, const TransformerC
     // (1 × d_v) how far the blocked row is from the plain one
     out.difference = arma::abs(blocked.output.row(r) - plain.row(r)).max();
     return out;
+}
+
+std::optional<Blocks> blocksOfFocus(const TransformerCellSpec& spec,
+                                    const TransformerResult& result) {
+    return blocks(result, spec.config, result.layersRun - 1, 0, result.focus,
+                  std::max(1, spec.blockSize));
+}
+
+int blocksCoordinatesShown(const Blocks& blocks) {
+    return std::min<int>(int(blocks.output.size()), kBlocksCoordinatesShown);
+}
+
+std::string blocksLead(const Blocks& blocks, const std::string& word) {
+    const std::string B = std::to_string(blocks.blockSize);
+    return "Head " + std::to_string(blocks.head + 1) + " of layer " +
+           std::to_string(blocks.layer + 1) + ", row " + std::to_string(blocks.row + 1) + " (" +
+           word +
+           "): each block updates the running maximum m, the running total ℓ and the running "
+           "output o; the row never holds more than " +
+           B + " scores at once.";
+}
+
+NumberStyle blocksNumberStyle(const Blocks& blocks) {
+    const size_t shown = size_t(blocksCoordinatesShown(blocks));
+    std::vector<double> all;
+    for (const BlockStep& s : blocks.steps) {
+        all.insert(all.end(), s.out.begin(), s.out.begin() + std::ptrdiff_t(shown));
+        all.push_back(s.total);
+        if (s.max) {
+            all.push_back(*s.max);
+        }
+    }
+    return styleFor(all, 4);
+}
+
+std::string blocksAgreement(const Blocks& blocks) {
+    char scientific[32];
+    std::snprintf(scientific, sizeof scientific, "%.1e", blocks.difference);
+    std::string text =
+        blocks.difference <= 1e-12
+            ? "The blocks end where the plain path does: the largest difference is " +
+                  (blocks.difference == 0 ? std::string("0") : std::string(scientific)) +
+                  ", below 1e-12."
+            : "The blocks differ from the plain path by " + std::string(scientific) + ".";
+    const int shown = blocksCoordinatesShown(blocks);
+    const int dV = int(blocks.output.size());
+    if (shown < dV) {
+        text += " Coordinates 1–" + std::to_string(shown) + " of d_v = " + std::to_string(dV) +
+                " are shown (… " + std::to_string(dV - shown) + " more).";
+    }
+    return text;
 }
 
 AttentionCellSpec layerAttentionSpec(const TransformerConfig& config,

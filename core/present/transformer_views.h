@@ -6,6 +6,7 @@
 
 #include "core/document/cell_specs.h"
 #include "core/document/chart_series.h"
+#include "core/math/number_format.h"
 #include "core/math/transformer_config.h"
 #include "core/math/transformer_result.h"
 
@@ -57,10 +58,12 @@ struct BlockStep {
     std::optional<double> max; // none while every key so far is blocked (−∞)
     double total = 0.0;
     std::vector<double> out;
+    bool read = false; // whether the row reads some key of the block (else all are masked)
 };
 
 // Attention in blocks for one head and query row, beside the plain computation's row.
 struct Blocks {
+    int layer = 0, head = 0, row = 0, blockSize = 1;
     std::vector<BlockStep> steps;
     std::vector<double> output;
     std::vector<double> plain;
@@ -171,6 +174,21 @@ std::string knockoutPartLabel(const ModelPart& part);
 // Nothing outside the layers run, the heads, the rows, or for a block size below 1.
 std::optional<Blocks> blocks(const TransformerResult& result, const TransformerConfig& config,
                              int layer, int head, int row, int blockSize);
+// The printed blocks view (page and paper): head 1 of the last layer run, the focus row, in
+// blocks of the cell's `block_size`; nothing when no layer ran.
+std::optional<Blocks> blocksOfFocus(const TransformerCellSpec& spec,
+                                    const TransformerResult& result);
+// The running outputs the printed view shows: o₁ … o₄ at most.
+constexpr int kBlocksCoordinatesShown = 4;
+int blocksCoordinatesShown(const Blocks& blocks);
+// The sentence over the table: which head, row and word, and what each block updates (the
+// block size is the view's title's).
+std::string blocksLead(const Blocks& blocks, const std::string& word);
+// One way of writing the table's m, ℓ and o entries (number_format.h).
+NumberStyle blocksNumberStyle(const Blocks& blocks);
+// The sentence under the table: whether the blocks end where the plain path does, and which
+// coordinates are shown.
+std::string blocksAgreement(const Blocks& blocks);
 
 // Layer `layer`'s attention as a read-only attention cell: its input H = LN₁(Xˡ⁻¹) and its
 // weights, copied (the spec outlives the result it was read from), the attention views, no

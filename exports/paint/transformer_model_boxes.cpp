@@ -118,7 +118,7 @@ Figure streamTable(const std::vector<Stage>& stages, int shown) {
         const QColor ink = s.change ? pdf::kMuted : pdf::kInk;
         std::vector<GridCell> row{{s.where, pdf::kMuted}, {s.what, ink, !s.change}};
         for (int i = 0; i < shown; ++i) {
-            row.push_back({number(s.v(arma::uword(i))), ink});
+            row.push_back({qs(number(s.v(arma::uword(i)))), ink});
         }
         row.push_back({fixed(arma::norm(s.v), kStreamDigits), ink});
         t.rows.push_back(row);
@@ -301,7 +301,7 @@ PdfBoxPtr ffnView(const TransformerCellSpec& spec, const TransformerResult& r,
                 std::vector<GridCell> row{{label, pdf::kMuted}};
                 for (double v : *values) {
                     const QRgb fill = palette.change(v / largest);
-                    row.push_back({number(v), HeatPalette::textOn(fill), false, QColor(fill)});
+                    row.push_back({qs(number(v)), HeatPalette::textOn(fill), false, QColor(fill)});
                 }
                 t.rows.push_back(row);
             }

@@ -76,10 +76,6 @@ QString subscript(int k) {
     return out;
 }
 
-NumberStyle styleFor(const std::vector<double>& values, int digits) {
-    return {allWhole(values.data(), values.size()), digits};
-}
-
 QString tokenAt(const TransformerResult& r, int row) {
     return row >= 0 && size_t(row) < r.tokens.size() ? shortWord(r.tokens[size_t(row)])
                                                      : QStringLiteral("#%1").arg(row + 1);

@@ -32,14 +32,6 @@ QString elided(const QString& text, const QFont& font, qreal width);
 QString superscript(int k);
 QString subscript(int k);
 
-// Every entry of a table one way: whole numbers when all are whole, else `digits` decimals.
-struct NumberStyle {
-    bool whole = false;
-    int digits = 3;
-    QString operator()(double v) const { return whole ? readable(v, digits) : fixed(v, digits); }
-};
-
-NumberStyle styleFor(const std::vector<double>& values, int digits);
 // The token at ROW, shortened, or "#ROW+1" past the tokens.
 QString tokenAt(const TransformerResult& r, int row);
 // A font per use, never shared: variants are laid out on several threads, and a QFont's

@@ -7,7 +7,6 @@
 #include "exports/paint/transformer_paint_helpers.h"
 
 #include "core/document/json.h"
-#include "core/math/blockwise_attention.h"
 #include "core/math/layer_norm.h"
 #include "core/math/number_format.h"
 #include "core/math/transformer_engine.h"
@@ -280,41 +279,20 @@ PdfBoxPtr cacheView(const TransformerCellSpec& spec, const TransformerResult& r,
 
 PdfBoxPtr blocksView(const TransformerCellSpec& spec, const TransformerResult& r,
                      const CellPrintArea& area) {
-    if (r.layersRun < 1) {
+    const std::optional<transformer_views::Blocks> blocks =
+        transformer_views::blocksOfFocus(spec, r);
+    if (!blocks) {
         return nullptr;
     }
-    const int layer = r.layersRun - 1;
-    const AttentionResult& a = r.layers[size_t(layer)].attention;
-    const AttentionConfig& c = spec.config.layers[size_t(layer)].attention;
-    const int B = std::max(1, spec.blockSize);
-    const int focus = r.focus;
-    auto box =
-        cellViewBox(QStringLiteral("%1 of %2 keys").arg(qs(viewTitle("blocks"))).arg(B), area);
-    const arma::uword dK = arma::uword(a.dK), dV = arma::uword(a.dV);
-    const BlockwiseHead blocks = blockwiseHead(a.Q.cols(0, dK - 1), a.K.cols(0, dK - 1),
-                                               a.V.cols(0, dV - 1), a.scale, c.mask, c.padding, B);
-    const arma::uword f = arma::uword(focus);
+    const AttentionResult& a = r.layers[size_t(blocks->layer)].attention;
+    auto box = cellViewBox(
+        QStringLiteral("%1 of %2 keys").arg(qs(viewTitle("blocks"))).arg(blocks->blockSize), area);
     addNote(*box,
-            QStringLiteral("Head 1 of layer %1, row %2 (%3): each block updates the running "
-                           "maximum m, the running total ℓ and the running output o; the row "
-                           "never holds more than %4 scores at once.")
-                .arg(layer + 1)
-                .arg(focus + 1)
-                .arg(htmlEscaped(tokenAt(r, focus)))
-                .arg(B),
+            htmlEscaped(
+                qs(transformer_views::blocksLead(*blocks, tokenAt(r, blocks->row).toStdString()))),
             area, 2, pdf::kInk);
-    const int shown = std::min<int>(int(dV), 4);
-    std::vector<double> all;
-    for (const BlockwiseStep& s : blocks.steps) {
-        for (int i = 0; i < shown; ++i) {
-            all.push_back(s.runningOut(f, arma::uword(i)));
-        }
-        all.push_back(s.runningTotal(f));
-        if (std::isfinite(s.runningMax(f))) {
-            all.push_back(s.runningMax(f));
-        }
-    }
-    const NumberStyle number = styleFor(all, 4);
+    const int shown = transformer_views::blocksCoordinatesShown(*blocks);
+    const NumberStyle number = transformer_views::blocksNumberStyle(*blocks);
     GridTable t;
     t.headers = {QStringLiteral("keys"), QStringLiteral("m"), QStringLiteral("ℓ")};
     for (int i = 0; i < shown; ++i) {
@@ -323,56 +301,38 @@ PdfBoxPtr blocksView(const TransformerCellSpec& spec, const TransformerResult& r
     t.leftAligned = {true};
     t.sameWidthFrom = 1;
     t.sameWidthTo = 2 + shown;
-    for (const BlockwiseStep& s : blocks.steps) {
+    for (const transformer_views::BlockStep& s : blocks->steps) {
         QStringList keys;
-        for (int k = s.firstKey; k < s.endKey; ++k) {
+        for (int k = s.first; k < s.end; ++k) {
             keys << (size_t(k) < a.tokens.size() ? shortWord(a.tokens[size_t(k)], 10)
                                                  : QString::number(k + 1));
         }
-        const QString range = s.endKey - s.firstKey == 1
-                                  ? QString::number(s.firstKey + 1)
-                                  : QStringLiteral("%1–%2").arg(s.firstKey + 1).arg(s.endKey);
-        bool read = false;
-        for (int k = s.firstKey; k < s.endKey; ++k) {
-            read = read || !a.head[0].blocked(f, arma::uword(k));
-        }
-        const QColor ink = read ? pdf::kInk : pdf::kMuted;
-        std::vector<GridCell> row{
-            {range + QStringLiteral(": ") + keys.join(QStringLiteral(", ")) +
-                 (read ? QString() : QStringLiteral(" (masked)")),
-             ink},
-            {std::isfinite(s.runningMax(f)) ? number(s.runningMax(f)) : QStringLiteral("−∞"), ink},
-            {number(s.runningTotal(f)), ink}};
+        const QString range = s.end - s.first == 1
+                                  ? QString::number(s.first + 1)
+                                  : QStringLiteral("%1–%2").arg(s.first + 1).arg(s.end);
+        const QColor ink = s.read ? pdf::kInk : pdf::kMuted;
+        std::vector<GridCell> row{{range + QStringLiteral(": ") + keys.join(QStringLiteral(", ")) +
+                                       (s.read ? QString() : QStringLiteral(" (masked)")),
+                                   ink},
+                                  {s.max ? qs(number(*s.max)) : QStringLiteral("−∞"), ink},
+                                  {qs(number(s.total)), ink}};
         for (int i = 0; i < shown; ++i) {
-            row.push_back({number(s.runningOut(f, arma::uword(i))), ink});
+            row.push_back({qs(number(s.out[size_t(i)])), ink});
         }
         t.rows.push_back(row);
     }
-    const arma::rowvec blockOut = blocks.output.row(f);
-    const arma::rowvec plain = a.head[0].context.row(f);
-    const auto outputRow = [&](const QString& label, const arma::rowvec& v, bool bold) {
+    const auto outputRow = [&](const QString& label, const std::vector<double>& v, bool bold) {
         std::vector<GridCell> row{{label, pdf::kInk, bold}, {}, {}};
         for (int i = 0; i < shown; ++i) {
-            row.push_back({fixed(v(arma::uword(i)), 4), pdf::kInk, bold});
+            row.push_back({fixed(v[size_t(i)], 4), pdf::kInk, bold});
         }
         t.rows.push_back(row);
     };
     t.rulesAbove.push_back(int(t.rows.size()));
-    outputRow(QStringLiteral("output o / ℓ"), blockOut, true);
-    outputRow(QStringLiteral("plain path: softmax(S) V"), plain, false);
+    outputRow(QStringLiteral("output o / ℓ"), blocks->output, true);
+    outputRow(QStringLiteral("plain path: softmax(S) V"), blocks->plain, false);
     box->addRow({{gridFigure(t)}, 0, 4});
-    const double difference = arma::abs(blockOut - plain).max();
-    QString note =
-        difference <= 1e-12
-            ? QStringLiteral("The blocks end where the plain path does: the largest difference is "
-                             "%1, below 1e-12.")
-                  .arg(difference == 0 ? QStringLiteral("0") : QString::number(difference, 'e', 1))
-            : QStringLiteral("The blocks differ from the plain path by %1.")
-                  .arg(QString::number(difference, 'e', 1));
-    if (shown < int(dV)) {
-        note += QStringLiteral(" Coordinates 1–%1 of d_v = %2 are shown.").arg(shown).arg(dV);
-    }
-    addNote(*box, htmlEscaped(note), area);
+    addNote(*box, htmlEscaped(qs(transformer_views::blocksAgreement(*blocks))), area);
     return box;
 }
 
