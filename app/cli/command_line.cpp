@@ -8,6 +8,7 @@
 #include "app/cli/export_command.h"
 #include "core/document/cell_cost.h"
 #include "core/document/typed_numbers.h"
+#include "core/live/reader_view_words.h"
 #include "core/live/reader_what_ifs.h"
 #include "core/live/typed_number_coincidences.h"
 #include "core/live/what_if.h"
@@ -385,6 +386,16 @@ int editCommand(const QStringList& arguments) {
         openForCommand(arguments, {{"--out"}, {"--set"}, {}}, options, exitCode);
     if (!whatIf) {
         return exitCode;
+    }
+    // A reader's view is a what-if only: no key of the cell holds it (docs/cli.md).
+    for (const std::string& text : options.all("--set")) {
+        std::string error;
+        const std::optional<SetOption> set = parseSetOption(text, error);
+        if (set && isReaderViewKey(set->key)) {
+            printError(set->label() + ": error: a reader's view is not part of the lesson, so "
+                                      "edit does not write it (compute --set shows it)");
+            return ExitInvalidDocument;
+        }
     }
     if (reportDiagnostics(options.file, allDiagnostics(whatIf->lesson, whatIf->results), false)) {
         return ExitInvalidDocument;

@@ -75,6 +75,14 @@ struct TransformerCellSpec {
     std::optional<WorksheetSpec> worksheet;
     std::map<std::string, std::string> loadedFrom; // as AttentionCellSpec's
     std::optional<SharedModelUse> sharedModel;     // `model: ID` (shared_model.h)
+    // What a what-if's reader views (core/live/reader_view_words.h) replaced in `config`: the
+    // cell's own switches and each layer's mask. Training reads these, never the views, as the
+    // window trains the cell as written and switches only what it shows.
+    struct AuthoredSwitches {
+        TransformerSwitches run;
+        std::vector<MaskKind> masks; // one per layer
+    };
+    std::optional<AuthoredSwitches> beforeViews;
 };
 
 struct QuizCellSpec {

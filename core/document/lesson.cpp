@@ -9,6 +9,7 @@
 #include "core/document/matrix_names.h"
 #include "core/document/result_json.h"
 #include "core/math/transformer_engine.h"
+#include "core/math/transformer_stages.h"
 
 #include <algorithm>
 #include <map>
@@ -272,6 +273,17 @@ void computeTransformer(const LessonCell& cell, const TransformerCellSpec& spec,
             auto retaken = std::make_shared<TrainingResult>(*trainedBefore);
             retaken->weights = withPromptOf(trainedBefore->weights, spec.config);
             training = std::move(retaken);
+        } else if (spec.training && spec.beforeViews) {
+            // Trained as written; the reader's views switch what the trained cell shows.
+            TransformerConfig asWritten = transformer::sharedWeights(spec.config);
+            asWritten.run = spec.beforeViews->run;
+            for (size_t l = 0; l < asWritten.layers.size(); ++l) {
+                asWritten.layers[l].attention.mask = spec.beforeViews->masks[l];
+            }
+            auto trained = std::make_shared<TrainingResult>(
+                trainTransformer(asWritten, *spec.training, engine.limits()));
+            trained->weights = withPromptOf(trained->weights, spec.config);
+            training = std::move(trained);
         } else if (spec.training) {
             training = std::make_shared<const TrainingResult>(
                 trainTransformer(spec.config, *spec.training, engine.limits()));

@@ -4,6 +4,7 @@
 #include "core/document/cell_reread.h"
 #include "core/document/editable_attention.h"
 #include "core/document/setting_words.h"
+#include "core/live/reader_view_words.h"
 #include "core/live/transformer_live_cell.h"
 #include "core/live/what_if.h"
 
@@ -83,9 +84,14 @@ ReaderControls transformerReaderControls(const std::string& cellId,
     ReaderControls out;
     out.cellId = cellId;
     out.kind = "transformer";
-    for (const char* control : {"tokens", "temperature", "generate", "positional"}) {
-        if (live.allows(control)) {
-            out.controls.emplace_back(control);
+    // In the order the window lays them out: the prompt, then the views.
+    for (const char* control :
+         {"tokens", "temperature", "generate", "positional", "layers", "norm", "ffn", "mask"}) {
+        const std::string name = control;
+        const bool offered =
+            (name != "layers" || spec.config.layers.size() > 1) && (name != "mask" || !s.maskMixed);
+        if (live.allows(control) && offered) {
+            out.controls.push_back(name);
         }
     }
     out.tokens = s.tokens;
@@ -101,6 +107,11 @@ ReaderControls transformerReaderControls(const std::string& cellId,
     }
     out.temperature = s.temperature;
     out.generate = s.generateSteps;
+    out.pick = pickName(s.pick);
+    out.layerCount = int(spec.config.layers.size());
+    out.layersRun = s.run.layers < 0 ? out.layerCount : s.run.layers;
+    out.norm = s.run.norm;
+    out.ffn = s.run.ffn;
     return out;
 }
 
@@ -174,8 +185,27 @@ std::string editTransformer(TransformerLiveCell& cell, const ReaderEdit& e) {
             }
             return "";
         }
+    } else if (e.control == "layers") {
+        return e.number != std::floor(e.number) ? "run a whole number of layers"
+                                                : cell.setLayersRun(int(e.number));
+    } else if (e.control == "norm") {
+        return cell.setNorm(e.number != 0);
+    } else if (e.control == "ffn") {
+        return cell.setFeedForward(e.number != 0);
+    } else if (e.control == "mask") {
+        const std::optional<MaskKind> mask = maskNamed(e.word);
+        return mask ? cell.setMask(*mask) : "no mask is called '" + e.word + "'";
     } else if (e.control == "temperature") {
         return cell.setTemperature(e.number);
+    } else if (e.control == "generate" && e.op == "pick") {
+        const std::optional<PickKind> pick = pickNamed(e.word);
+        if (!pick) {
+            return "words are picked greedy or sample, not '" + e.word + "'";
+        }
+        if (cell.settings().generateSteps == 0) {
+            return "choose how many words to generate first";
+        }
+        return cell.setGenerate(cell.settings().generateSteps, *pick, cell.settings().seed);
     } else if (e.control == "generate") {
         if (e.number != std::floor(e.number)) {
             return "generate a whole number of words";
@@ -229,7 +259,12 @@ Json readerControlsJson(const ReaderControls& c) {
     out.set("divisor", c.divisor);
     out.set("temperature", c.temperature);
     out.set("generate", c.generate);
+    out.set("pick", c.pick);
     out.set("matrices", Json(std::move(matrices)));
+    out.set("layersRun", c.layersRun);
+    out.set("layerCount", c.layerCount);
+    out.set("norm", c.norm);
+    out.set("ffn", c.ffn);
     return out;
 }
 
@@ -261,7 +296,12 @@ readerEditKeys(const LessonCell& cell, const ReaderEdit& edit, std::string& why,
     if (after) {
         *after = transformerReaderControls(cell.id, live);
     }
-    return live.keepPlan().keys;
+    std::vector<std::pair<std::string, std::string>> keys = live.keepPlan().keys;
+    for (auto& view : readerViewKeys(live.authoredSettings(), live.settings(),
+                                     int(live.authored().config.layers.size()))) {
+        keys.push_back(std::move(view));
+    }
+    return keys;
 }
 
 std::optional<LessonCell> cellUnderWhatIfs(const Lesson& lesson, const CellRereader& rereader,
@@ -273,10 +313,15 @@ std::optional<LessonCell> cellUnderWhatIfs(const Lesson& lesson, const CellRerea
     }
     Document document = lesson.document;
     bool set = false;
+    std::vector<SetOption> views; // switched once the cell is read (reader_view_words.h)
     for (const std::string& w : words) {
         std::string error;
         const std::optional<SetOption> option = parseSetOption(w, error);
         if (!option || option->cellId != cellId) {
+            continue;
+        }
+        if (isReaderViewKey(option->key)) {
+            views.push_back(*option);
             continue;
         }
         if (setCellKey(document, cellId, option->key, option->value)) {
@@ -284,16 +329,30 @@ std::optional<LessonCell> cellUnderWhatIfs(const Lesson& lesson, const CellRerea
         }
         set = true;
     }
-    if (!set) {
+    std::optional<LessonCell> cell;
+    if (set) {
+        std::vector<Diagnostic> diagnostics;
+        cell = rereader.reread(document, cellId, diagnostics);
+        const bool failed =
+            std::any_of(diagnostics.begin(), diagnostics.end(),
+                        [](const Diagnostic& d) { return d.severity == Severity::Error; });
+        if (failed || !cell || (!cell->attention() && !cell->transformer())) {
+            return std::nullopt;
+        }
+    } else if (views.empty()) {
         return *authored;
+    } else {
+        cell = *authored;
     }
-    std::vector<Diagnostic> diagnostics;
-    std::optional<LessonCell> cell = rereader.reread(document, cellId, diagnostics);
-    const bool failed =
-        std::any_of(diagnostics.begin(), diagnostics.end(),
-                    [](const Diagnostic& d) { return d.severity == Severity::Error; });
-    if (failed || !cell || (!cell->attention() && !cell->transformer())) {
-        return std::nullopt;
+    for (const SetOption& option : views) {
+        auto* spec = std::get_if<TransformerCellSpec>(&cell->read.spec);
+        std::string why;
+        const std::optional<ReaderView> view =
+            spec ? parseReaderView(*spec, option.key, option.value, why) : std::nullopt;
+        if (!view) {
+            return std::nullopt;
+        }
+        applyReaderView(*spec, *view);
     }
     return cell;
 }

@@ -40,7 +40,14 @@ struct ReaderControls {
     double divisor = 2.0;                 // the divisor, when `scale` is "divisor"
     double temperature = 1.0;
     int generate = 0;
+    std::string pick = "greedy"; // how the generated words are picked: "greedy", "sample"
     std::vector<ReaderMatrix> matrices;
+    // A transformer's views (reader_view_words.h): the layers run of `layerCount`, LayerNorm
+    // and the FFN on or off.
+    int layersRun = 1;
+    int layerCount = 1;
+    bool norm = true;
+    bool ffn = true;
 };
 
 // The controls of `cell` as read (with the what-ifs in force applied: cellUnderWhatIfs); none
@@ -48,19 +55,22 @@ struct ReaderControls {
 ReaderControls readerControls(const LessonCell& cell);
 
 // {"cell", "kind", "controls", "tokens", "words", "heads", "allowedHeads", "mask", "positional",
-// "positionals", "scale", "divisor", "temperature", "generate", "matrices": [{"name", "control",
-// "rows"}]}
+// "positionals", "scale", "divisor", "temperature", "generate", "pick", "matrices": [{"name",
+// "control", "rows"}], "layersRun", "layerCount", "norm", "ffn"}
 Json readerControlsJson(const ReaderControls& controls);
 
 // One change a reader makes with a control.
 struct ReaderEdit {
     std::string control; // "tokens", "heads", "mask", "positional", "scale", "temperature",
-                         // "generate", "vectors", "projections"
-    std::string op;      // tokens: "add", "remove", "move"; a matrix: "entry"; else "set"
+                         // "generate", "vectors", "projections"; a transformer's "layers",
+                         // "norm", "ffn"
+    std::string op;      // tokens: "add", "remove", "move"; a matrix: "entry"; generate: "set"
+                         // (the words) or "pick" (greedy, sample: `word`); else "set"
     int index = 0;       // the token removed or moved; a matrix entry's row
     int to = 0;          // where the token moves; a matrix entry's column
     std::string word;    // the token added; the mask, positional or scale chosen; the matrix
-    double number = 0;   // the heads, divisor, temperature, words generated, or entry
+    double number = 0;   // the heads, divisor, temperature, words generated, entry, or layers
+                         // run; norm and ffn: 1 on, 0 off
 };
 
 // The keys (KEY → YAML) the edit writes, relative to `cell` as read: each replaces the same key

@@ -1,6 +1,7 @@
 #include "core/live/reader_what_ifs.h"
 
 #include "core/document/editable_attention.h"
+#include "core/live/reader_view_words.h"
 #include "core/live/transformer_live_cell.h"
 
 #include <algorithm>
@@ -299,10 +300,11 @@ std::vector<ReaderViewWhatIf> readerViewWhatIfs(const LessonCell& cell) {
     const TransformerLiveCell authored(*spec);
     std::vector<ReaderViewWhatIf> out;
     const auto add = [&](const std::string& control, const std::string& label,
+                         const std::string& value,
                          std::function<std::string(TransformerLiveCell&)> edit) {
         TransformerLiveCell trial(*spec);
         if (authored.allows(control) && edit(trial).empty()) {
-            out.push_back({cell.id, control, label, std::move(edit)});
+            out.push_back({cell.id, control, label, std::move(edit), "view." + control, value});
         }
     };
     const int layers = int(spec->config.layers.size());
@@ -310,17 +312,24 @@ std::vector<ReaderViewWhatIf> readerViewWhatIfs(const LessonCell& cell) {
         add("layers",
             std::to_string(run) + (run == 1 ? " layer" : " layers") + " of " +
                 std::to_string(layers),
-            [run](TransformerLiveCell& c) { return c.setLayersRun(run); });
+            std::to_string(run), [run](TransformerLiveCell& c) { return c.setLayersRun(run); });
     }
-    add("norm", "norm off", [](TransformerLiveCell& c) { return c.setNorm(false); });
-    add("ffn", "feed-forward off", [](TransformerLiveCell& c) { return c.setFeedForward(false); });
-    add("mask", "no mask", [](TransformerLiveCell& c) { return c.setMask(MaskKind::None); });
+    add("norm", "norm off", "off", [](TransformerLiveCell& c) { return c.setNorm(false); });
+    add("ffn", "feed-forward off", "off",
+        [](TransformerLiveCell& c) { return c.setFeedForward(false); });
+    add("mask", "no mask", "none",
+        [](TransformerLiveCell& c) { return c.setMask(MaskKind::None); });
     return out;
 }
 
 bool readerMayChange(const LessonCell& cell, const std::string& key) {
     if (key == "focus") {
         return cell.attention() || cell.transformer();
+    }
+    if (isReaderViewKey(key)) {
+        const TransformerCellSpec* spec = cell.transformer();
+        const std::string control = readerViewControl(key);
+        return spec && !control.empty() && has(spec->controls, control);
     }
     const std::vector<std::string>* controls = nullptr;
     const std::map<std::string, std::vector<std::string>>* keysOf = nullptr;

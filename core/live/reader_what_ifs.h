@@ -20,7 +20,8 @@ class TransformerLiveCell;
 // learned positions, upstream rows, a new word's vocab entry), `mask` the padding, `vectors`
 // the vocab or X (queries, keys and values in direct mode), `projections` W_Q … b_O. The focus
 // is the reader's in every cell. A transformer cell's layers, norm, ffn and mask are the
-// window's view and have no key.
+// window's view and have no key: their what-if words, view.layers … view.mask
+// (reader_view_words.h), are a reader's when the cell's controls offer them.
 bool readerMayChange(const LessonCell& cell, const std::string& key);
 
 struct ReaderWhatIf {
@@ -40,6 +41,8 @@ struct ReaderViewWhatIf {
     std::string control;                                    // "layers", "norm", "ffn", "mask"
     std::string label;                                      // "norm off"
     std::function<std::string(TransformerLiveCell&)> apply; // "" when applied
+    std::string key, value; // its what-if words (reader_view_words.h): view.norm, off
+    std::string setText() const { return cellId + "." + key + "=" + value; }
 };
 
 // The what-ifs the cell's controls allow, bounded and in a fixed order: each control's values

@@ -3,6 +3,7 @@
 #include "core/document/cell_editor.h"
 #include "core/document/cell_reread.h"
 #include "core/document/shared_model.h"
+#include "core/live/reader_view_words.h"
 #include "core/live/reader_what_ifs.h"
 
 #include <algorithm>
@@ -35,6 +36,11 @@ bool unchangedBy(const CellBlock& cell, const Document& lessonDocument,
     if (!before || before->body != cell.body || before->openFence != cell.openFence) {
         return false;
     }
+    if (std::any_of(sets.begin(), sets.end(), [&](const SetOption& s) {
+            return s.cellId == cell.id && isReaderViewKey(s.key);
+        })) {
+        return false; // a reader's view changes what the cell computes, not its text
+    }
     const std::vector<std::string>& modelKeys = sharedModelKeys();
     return std::none_of(sets.begin(), sets.end(), [&](const SetOption& s) {
         return std::find(modelKeys.begin(), modelKeys.end(), s.key) != modelKeys.end() &&
@@ -47,9 +53,11 @@ bool unchangedBy(const CellBlock& cell, const Document& lessonDocument,
 std::optional<Lesson> withSetCellsReread(const Lesson& lesson, Document edited,
                                          const std::vector<SetOption>& sets,
                                          const CellRereader& rereader) {
-    std::set<std::string> ids;
+    std::set<std::string> ids; // a cell only a reader's view changes keeps its text, and read
     for (const SetOption& set : sets) {
-        ids.insert(set.cellId);
+        if (!isReaderViewKey(set.key)) {
+            ids.insert(set.cellId);
+        }
     }
     Lesson out;
     out.document = std::move(edited);
@@ -72,6 +80,24 @@ std::optional<Lesson> withSetCellsReread(const Lesson& lesson, Document edited,
     return out;
 }
 
+// Switches a reader's view (reader_view_words.h) in the cell `set` names, as `lesson` read it:
+// the view was checked against the lesson's cell, and a set of the same cell's keys may have
+// changed its layers since, so it is checked again (a refused view changes nothing: the
+// cell's own error, if any, says why).
+void applyViewTo(Lesson& lesson, const SetOption& set) {
+    for (LessonCell& cell : lesson.cells) {
+        auto* spec =
+            cell.id == set.cellId ? std::get_if<TransformerCellSpec>(&cell.read.spec) : nullptr;
+        std::string why;
+        if (spec) {
+            if (const std::optional<ReaderView> view =
+                    parseReaderView(*spec, set.key, set.value, why)) {
+                applyReaderView(*spec, *view);
+            }
+        }
+    }
+}
+
 bool changesAModel(const std::vector<SetOption>& sets) {
     const std::vector<std::string>& modelKeys = sharedModelKeys();
     return std::any_of(sets.begin(), sets.end(), [&](const SetOption& s) {
@@ -91,10 +117,20 @@ WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
         return cell && readerMayChange(*cell, s.key);
     });
     Document document = lesson.document;
+    std::vector<SetOption> views; // reader views: applied to the cells once read
     for (const SetOption& set : sets) {
         const LessonCell* cell = lesson.cell(set.cellId);
         if (!cell) {
             out.errors.push_back(set.label() + ": error: there is no cell '" + set.cellId + "'");
+            continue;
+        }
+        if (isReaderViewKey(set.key)) {
+            std::string why = "only a transformer cell has reader views";
+            if (!cell->transformer() ||
+                !parseReaderView(*cell->transformer(), set.key, set.value, why)) {
+                out.errors.push_back(set.label() + ": error: " + why);
+            }
+            views.push_back(set);
             continue;
         }
         if (auto error = setCellKey(document, set.cellId, set.key, set.value)) {
@@ -117,6 +153,9 @@ WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
     // The same data files as the lesson (its folder, or the bundle it was opened from).
     out.lesson = reread ? std::move(*reread)
                         : parseLesson(document.serialize(), lesson.document.path, lesson.files);
+    for (const SetOption& set : views) {
+        applyViewTo(out.lesson, set);
+    }
     if (lessonResults) {
         policy.reuse = [&](const LessonCell& cell) -> const ComputedCell* {
             const CellBlock* block = out.lesson.document.findCell(cell.id);
@@ -126,10 +165,11 @@ WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
         // A cell whose sets are all of its prompt trains as the lesson's did, while no set
         // changed a model another cell may take.
         policy.training = [&](const LessonCell& cell) -> std::shared_ptr<const TrainingResult> {
-            const bool promptOnly = !changesAModel(sets) &&
-                                    std::all_of(sets.begin(), sets.end(), [&](const SetOption& s) {
-                                        return s.cellId != cell.id || isPromptKey(s.key);
-                                    });
+            const bool promptOnly =
+                !changesAModel(sets) &&
+                std::all_of(sets.begin(), sets.end(), [&](const SetOption& s) {
+                    return s.cellId != cell.id || isPromptKey(s.key) || isReaderViewKey(s.key);
+                });
             const ComputedCell* computed = before.cell(cell.id);
             return promptOnly && computed && computed->transformer ? computed->transformer->training
                                                                    : nullptr;

@@ -416,9 +416,15 @@ std::optional<ComputedCell> recomputed(const Lesson& lesson, const LessonResults
 }
 
 // A transformer cell under one of the window's views, computed as the window computes it.
-std::optional<ComputedCell> viewedCell(const LessonCell& cell, const ReaderViewWhatIf& view,
+std::optional<ComputedCell> viewedCell(const LessonCell& cell, const ComputedCell& computed,
+                                       const ReaderViewWhatIf& view,
                                        const AttentionEngine& attention) {
-    TransformerLiveCell live(*cell.transformer());
+    // A cell that trains switches the view of its trained weights, as the window does.
+    TransformerCellSpec shown = *cell.transformer();
+    if (computed.transformer && computed.transformer->training) {
+        shown.config = computed.transformer->training->weights;
+    }
+    TransformerLiveCell live(std::move(shown));
     if (!view.apply(live).empty()) {
         return std::nullopt;
     }
@@ -518,14 +524,12 @@ forEachReaderWhatIf(const Lesson& lesson, const LessonResults& results, Attentio
             withCell.visit(std::move(*after), [&](const LessonResults& now) { visit(named, now); });
         }
         for (const ReaderViewWhatIf& view : views) {
-            if (std::optional<ComputedCell> viewed = viewedCell(cell, view, engine)) {
+            if (std::optional<ComputedCell> viewed = viewedCell(cell, *computed, view, engine)) {
                 ++ran;
                 // A view's key is its control; "mask " keeps a transformer's mask view apart
                 // from an attention cell's `mask` key (the same words name both).
                 const SweepWhatIf named{cell.id, view.control == "mask" ? "mask " : view.control,
-                                        cell.id + ": " + view.label +
-                                            " (the window's view; no key holds it)",
-                                        view.label};
+                                        view.setText() + " (" + view.label + ")", view.label};
                 withCell.visit(std::move(*viewed),
                                [&](const LessonResults& now) { visit(named, now); });
             }

@@ -270,8 +270,10 @@ TransformerConfig withPromptOf(const TransformerConfig& trained, const Transform
     out.generate = cell.generate;
     out.knockouts = cell.knockouts;
     out.focus = cell.focus;
+    out.run = cell.run;
     for (size_t l = 0; l < out.layers.size() && l < cell.layers.size(); ++l) {
         out.layers[l].attention.padding = cell.layers[l].attention.padding;
+        out.layers[l].attention.mask = cell.layers[l].attention.mask;
     }
     return out;
 }

@@ -61,7 +61,8 @@ TrainingResult trainTransformer(const TransformerConfig& cell, const TrainingSpe
 // generation, focus, knock-outs and padding. Training reads none of these (each sentence sets
 // them for itself), so a cell that differs from the trained one only there would train to the
 // same weights: the live page keeps a lesson's training across what-ifs of the prompt
-// (docs/training.md).
+// (docs/training.md). The reader's views too — the layers run, LayerNorm and FFN switches and
+// each layer's mask — which the window switches on the trained cell without training again.
 TransformerConfig withPromptOf(const TransformerConfig& trained, const TransformerConfig& cell);
 
 // Multiply-adds of the whole training: S steps of the forward and backward passes of every

@@ -38,6 +38,9 @@ std::string modelText(const TransformerConfig& c, const TransformerResult& r) {
 }
 
 std::string normText(const TransformerConfig& c) {
+    if (!c.run.norm) {
+        return "switched off: every LayerNorm is the identity";
+    }
     bool norms = !c.finalLn.identity;
     for (const TransformerLayer& layer : c.layers) {
         norms = norms || !layer.ln1.identity || !layer.ln2.identity;
@@ -198,15 +201,19 @@ std::vector<LayerSettingRow> layerSettingRows(const TransformerConfig& c,
         const TransformerLayer& layer = c.layers[l];
         const bool ran = int(l) < r.layersRun && l < r.layers.size();
         const AttentionResult* a = ran ? &r.layers[l].attention : nullptr;
-        const std::string ffn = layer.ffn.present
-                                    ? "d_ff = " + std::to_string(layer.ffn.W1.n_rows) + ", " +
-                                          activationLabel(layer.ffn.activation)
-                                    : "none";
+        // A reader's view that switches a part off (transformer.md, "Reader views").
+        const std::string ffn = !layer.ffn.present ? "none"
+                                : !c.run.ffn       ? "switched off"
+                                             : "d_ff = " + std::to_string(layer.ffn.W1.n_rows) +
+                                                   ", " + activationLabel(layer.ffn.activation);
+        const auto norm = [&](const LayerNormParams& ln) {
+            return c.run.norm || ln.identity ? layerNormWords(ln) : "switched off";
+        };
         rows.push_back({{std::to_string(l + 1) + (ran ? "" : " (not run)"),
                          std::to_string(a ? a->h : layer.attention.heads),
                          a ? std::to_string(a->dK) : "—", a ? std::to_string(a->dV) : "—",
                          layer.attention.mask == MaskKind::Causal ? "causal" : "none",
-                         layerNormWords(layer.ln1), ffn, layerNormWords(layer.ln2)},
+                         norm(layer.ln1), ffn, norm(layer.ln2)},
                         ran});
     }
     return rows;

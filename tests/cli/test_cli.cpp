@@ -416,6 +416,38 @@ class TestCli : public QObject {
         QVERIFY(!falsifiedHas("positional.")); // the positional section reads no colour value
     }
 
+    // A transformer's reader views (docs/transformer.md, "Reader views") are --set words of
+    // compute, never of edit: the lesson has no place for them.
+    void readerViewsAreWhatIfsOfComputeOnly() {
+        const QString lesson = lessonPath("transformer.md");
+        const Run asWritten = attnbook({"compute", lesson, "--cell", "playground"});
+        QCOMPARE(asWritten.exitCode, 0);
+        QCOMPARE(cellOf(asWritten.out, "playground").value("layers_run").toInt(), 2);
+        const Run one = attnbook({"compute", lesson, "--cell", "playground", "--set",
+                                  "playground.view.layers=1", "--set", "playground.view.ffn=off"});
+        QVERIFY2(one.exitCode == 0, one.err.constData());
+        const QJsonObject cell = cellOf(one.out, "playground");
+        QCOMPARE(cell.value("layers_run").toInt(), 1);
+        QVERIFY(cell.value("probs") != cellOf(asWritten.out, "playground").value("probs"));
+
+        const Run bad = attnbook({"compute", lesson, "--set", "playground.view.layers=3"});
+        QCOMPARE(bad.exitCode, 3);
+        QCOMPARE(bad.err.trimmed(), QByteArray("--set playground.view.layers: error: view.layers "
+                                               "takes a number of layers from 1 to 2, not '3'"));
+
+        const char* small = "# Views\n\n```transformer t\ntokens: [a, b]\nvocab:\n"
+                            "  a: [1, 0]\n  b: [0, 1]\nlayers:\n"
+                            "  - attention: {heads: 1, mask: causal}\n    ffn: none\n```\n";
+        const QString copy = write("views.md", small);
+        QCOMPARE(attnbook({"compute", copy, "--set", "t.view.norm=off"}).exitCode, 0);
+        const Run edit = attnbook({"edit", copy, "--set", "t.view.norm=off"});
+        QCOMPARE(edit.exitCode, 3);
+        QCOMPARE(edit.err.trimmed(),
+                 QByteArray("--set t.view.norm: error: a reader's view is not part of the lesson, "
+                            "so edit does not write it (compute --set shows it)"));
+        QCOMPARE(readAll(copy), QByteArray(small));
+    }
+
     void shippedLessonsGiveTheBriefsFigures() {
         const Run run = attnbook({"compute", lessonPath("attention.md")});
         QCOMPARE(run.exitCode, 0);

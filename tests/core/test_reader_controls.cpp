@@ -144,6 +144,19 @@ TEST_CASE("a transformer cell's controls: tokens of its vocab, temperature, word
     CHECK(edit(t, {"temperature", "set", 0, 0, "", 0.5}) == Keys{{"temperature", "0.5"}});
     CHECK(refusal(t, {"tokens", "add", 0, 0, "green"}) == "'green' is not in the vocab");
     CHECK(refusal(t, {"generate", "set", 0, 0, "", 1.5}) == "generate a whole number of words");
+    // How generated words are picked: only once some are generated, and by name.
+    CHECK(c.pick == "greedy");
+    CHECK(refusal(t, {"generate", "pick", 0, 0, "sample"}) ==
+          "choose how many words to generate first");
+    const Lesson generating = parseLesson(
+        std::string(kLesson).replace(std::string(kLesson).find("controls: [tokens, temperature"), 0,
+                                     "generate: {steps: 2, pick: greedy}\n"),
+        "controls.md");
+    const LessonCell& g = *generating.cell("t");
+    CHECK(edit(g, {"generate", "pick", 0, 0, "sample"}) ==
+          Keys{{"generate", "{steps: 2, pick: sample, seed: 0}"}});
+    CHECK(refusal(g, {"generate", "pick", 0, 0, "best"}) ==
+          "words are picked greedy or sample, not 'best'");
 }
 
 TEST_CASE("the controls under the what-ifs in force: a cell's own words, read again alone") {

@@ -306,7 +306,8 @@ TEST_CASE("the sweep tries a transformer cell's views, which no key holds") {
     const std::vector<Diagnostic> all = sweepReaderWhatIfs(c.lesson, c.results, engine).warnings;
     const Diagnostic* found = warningAt(all, line);
     REQUIRE(found);
-    CHECK(contains(found->message, "when tiny: norm off (the window's view; no key holds it) "
+    CHECK(views[0].setText() == "tiny.view.norm=off");
+    CHECK(contains(found->message, "when tiny.view.norm=off (norm off) "
                                    "(it says 'LayerNorm'; the cell now gives norm off)"));
 }
 
