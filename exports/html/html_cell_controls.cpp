@@ -78,12 +78,21 @@ QString headsHtml(const ReaderControls& c, const QString& field) {
         .arg(c.heads);
 }
 
+// An on/off switch: a checkbox a screen reader announces as a switch, its label beside it.
+QString switchHtml(const QString& field, const char* control, const QString& label, bool on) {
+    return QStringLiteral("<div class=\"control what-if-row\" data-control=\"%2\">"
+                          "<input type=\"checkbox\" role=\"switch\" id=\"%1-%2\" "
+                          "data-field=\"%2\"%3><label for=\"%1-%2\" class=\"switch-label\">"
+                          "%4</label></div>\n")
+        .arg(field, QLatin1String(control), on ? QStringLiteral(" checked") : QString(), label);
+}
+
 QString maskHtml(const ReaderControls& c, const QString& field) {
-    return QStringLiteral("<div class=\"control what-if-row\" data-control=\"mask\">"
-                          "<input type=\"checkbox\" role=\"switch\" id=\"%1-mask\" "
-                          "data-field=\"mask\"%2><label for=\"%1-mask\" class=\"switch-label\">"
-                          "Block future tokens (causal mask)</label></div>\n")
-        .arg(field, c.mask == "causal" ? QStringLiteral(" checked") : QString());
+    return switchHtml(field, "mask",
+                      c.kind == "transformer"
+                          ? QStringLiteral("Block future tokens (causal mask, every layer)")
+                          : QStringLiteral("Block future tokens (causal mask)"),
+                      c.mask == "causal");
 }
 
 QString choiceHtml(const QString& field, const char* control, const QString& label,
@@ -134,14 +143,36 @@ QString temperatureHtml(const ReaderControls& c, const QString& field) {
         .arg(c.temperature);
 }
 
+// How many words to generate, and how each is picked (off while none is generated).
 QString generateHtml(const ReaderControls& c, const QString& field) {
-    return QStringLiteral("<div class=\"control what-if-row\" data-control=\"generate\">"
-                          "<label for=\"%1-generate\">Words to generate</label>"
-                          "<input type=\"number\" class=\"narrow\" id=\"%1-generate\" "
-                          "data-field=\"generate\" min=\"0\" max=\"64\" step=\"1\" "
-                          "value=\"%2\"></div>\n")
+    return QStringLiteral(
+               "<div class=\"control what-if-row\" data-control=\"generate\">"
+               "<label for=\"%1-generate\">Words to generate</label>"
+               "<input type=\"number\" class=\"narrow\" id=\"%1-generate\" "
+               "data-field=\"generate\" min=\"0\" max=\"64\" step=\"1\" "
+               "value=\"%2\"> <select data-field=\"pick\" "
+               "aria-label=\"How each word is picked: the likeliest (greedy) or drawn by "
+               "its chance (sampled)\"%3>"
+               "<option value=\"greedy\"%4>greedy</option>"
+               "<option value=\"sample\"%5>sampled</option>"
+               "</select></div>\n")
         .arg(field)
-        .arg(c.generate);
+        .arg(c.generate)
+        .arg(c.generate == 0 ? QStringLiteral(" disabled") : QString(),
+             c.pick == "greedy" ? QStringLiteral(" selected") : QString(),
+             c.pick == "sample" ? QStringLiteral(" selected") : QString());
+}
+
+// A transformer's layers run (reader_view_words.h): the first k of them, all by default.
+QString layersHtml(const ReaderControls& c, const QString& field) {
+    std::vector<std::pair<std::string, QString>> choices;
+    for (int k = 1; k <= c.layerCount; ++k) {
+        choices.emplace_back(std::to_string(k), k == c.layerCount
+                                                    ? QStringLiteral("all %1").arg(k)
+                                                    : QStringLiteral("the first %1").arg(k));
+    }
+    return choiceHtml(field, "layers", QStringLiteral("Layers run"), choices,
+                      std::to_string(c.layersRun));
 }
 
 // The most entries a matrix's grid shows: a larger one (a real model's projections) would bury
@@ -190,7 +221,7 @@ QString cellControlsHtml(const ReaderControls& c, const QString& field) {
     if (offers(c, "heads") && c.allowedHeads.size() > 1) {
         html += headsHtml(c, field);
     }
-    if (offers(c, "mask") && c.kind == "attention") {
+    if (offers(c, "mask")) {
         html += maskHtml(c, field);
     }
     if (offers(c, "positional") && c.positionals.size() > 1) {
@@ -204,6 +235,18 @@ QString cellControlsHtml(const ReaderControls& c, const QString& field) {
     }
     if (offers(c, "generate")) {
         html += generateHtml(c, field);
+    }
+    // A transformer's views: what runs, switched as in the window; the lesson keeps its own.
+    if (offers(c, "layers")) {
+        html += layersHtml(c, field);
+    }
+    if (offers(c, "norm")) {
+        html += switchHtml(field, "norm", QStringLiteral("LayerNorm (every layer and the last)"),
+                           c.norm);
+    }
+    if (offers(c, "ffn")) {
+        html +=
+            switchHtml(field, "ffn", QStringLiteral("Feed-forward network (every layer)"), c.ffn);
     }
     bool tooLarge = false;
     QString grids;

@@ -128,7 +128,9 @@ QString liveBarHtml() {
         "hidden>\n<p id=\"live-status\" role=\"status\" aria-live=\"polite\"></p>\n"
         "<div class=\"live-actions\"><button type=\"button\" id=\"live-undo\">Undo</button> "
         "<button type=\"button\" id=\"live-reset\">Reset all</button> "
-        "<button type=\"button\" id=\"live-copy\">Copy a link to this what-if</button></div>\n"
+        "<button type=\"button\" id=\"live-copy\">Copy a link to this what-if</button> "
+        "<button type=\"button\" id=\"live-text-compare\" aria-pressed=\"false\" disabled>"
+        "The lesson's numbers in the text</button></div>\n"
         "<ul id=\"live-notes\" class=\"live-notes\" hidden></ul>\n</div>\n");
 }
 

@@ -239,6 +239,11 @@ QString liveStyle() {
   font-family: var(--sans); font-size: 0.875rem; }
 .live-bar p { margin: 0 0 0.4rem; }
 .live-notes { margin: 0.4rem 0 0; padding-left: 1.2rem; color: #a33a00; }
+.live-actions { display: flex; flex-wrap: wrap; gap: 0.3rem; }
+@media (max-width: 480px) {
+  .live-bar { padding: 0.4rem 0.6rem; }
+  .live-actions button { min-height: 2rem; padding: 0.15rem 0.5rem; font-size: 0.8125rem; }
+}
 button, select, input { font: inherit; font-size: 0.875rem; }
 button { border: 1px solid var(--accent); color: var(--accent); background: var(--page);
   border-radius: 4px; padding: 0.3rem 0.7rem; cursor: pointer; min-height: 2.25rem; }
@@ -303,6 +308,9 @@ button[aria-pressed=true] { background: var(--accent); color: var(--page); }
 .was { display: block; color: var(--muted); font-family: var(--sans); font-size: 0.75rem;
   font-weight: normal; line-height: 1.2; white-space: nowrap; }
 .cell-head .was { white-space: normal; margin-top: 0.15rem; }
+.was.in-text { display: inline; margin-left: 0.3em; white-space: normal; }
+.was.in-text::before { content: "("; }
+.was.in-text::after { content: ")"; }
 table.heatmap .was { color: inherit; opacity: 0.8; }
 @media (max-width: 480px) {
   td .was-word { position: absolute; width: 1px; height: 1px; overflow: hidden;

@@ -66,12 +66,33 @@
 
   // `later`: the gradient checks are left for a second question (the answer says what waits
   // for them: pendingValues, pendingClaims), so the rest shows at once.
+  let lastQuestion = {list: [], later: true}; // the session's last answer is this one's
+
   function ask(list, later) {
+    lastQuestion = {list: list, later: later};
     const started = performance.now();
     const answer = JSON.parse(core.ccall('attnbook_live', 'string', ['string', 'number'],
                                          [JSON.stringify(list), later ? 1 : 0]));
     answer.millis = performance.now() - started;
     return answer;
+  }
+
+  // "The lesson's numbers in the text" (docs/web-page.md): each bound number a what-if
+  // changed has the lesson's own beside it, as text, not only on hover.
+  let textCompare = false;
+
+  function showTextCompare() {
+    for (const was of document.querySelectorAll('.was.in-text')) {
+      was.remove();
+    }
+    if (!textCompare) {
+      return;
+    }
+    for (const element of document.querySelectorAll('[data-bind].changed')) {
+      const was = lessonText("the lesson's: ", element.dataset.lesson);
+      was.classList.add('in-text');
+      element.after(was);
+    }
   }
 
   function showValues(answer) {
@@ -284,6 +305,11 @@
       : 'Your what-if: ' + answer.applied.join(' · ');
     document.getElementById('live-undo').disabled = undoStack.length === 0;
     document.getElementById('live-reset').disabled = count === 0;
+    const compareText = document.getElementById('live-text-compare');
+    textCompare = textCompare && count > 0; // off with no what-if in force
+    compareText.disabled = count === 0;
+    compareText.setAttribute('aria-pressed', String(textCompare));
+    showTextCompare();
     bar.dataset.sets = JSON.stringify(answer.applied);
     document.body.dataset.liveState = answer.complete ? 'ready' : 'checking';
   }
@@ -464,6 +490,16 @@
     }
     if (field(form, 'generate')) {
       field(form, 'generate').value = String(state.generate);
+      field(form, 'pick').value = state.pick;
+      field(form, 'pick').disabled = state.generate === 0;
+    }
+    if (field(form, 'layers')) {
+      field(form, 'layers').value = String(state.layersRun);
+    }
+    for (const name of ['norm', 'ffn']) {
+      if (field(form, name)) {
+        field(form, name).checked = state[name];
+      }
     }
     for (const grid of form.querySelectorAll('.control-matrix')) {
       const matrix = state.matrices.find((m) => m.name === grid.dataset.matrix);
@@ -619,6 +655,12 @@
     }
     onChange('generate', () => ({control: 'generate', op: 'set',
                                  number: Number(field(form, 'generate').value)}));
+    onChange('pick', () => ({control: 'generate', op: 'pick', word: field(form, 'pick').value}));
+    onChange('layers', () => ({control: 'layers', op: 'set',
+                               number: Number(field(form, 'layers').value)}));
+    for (const name of ['norm', 'ffn']) {
+      onChange(name, () => ({control: name, op: 'set', number: field(form, name).checked ? 1 : 0}));
+    }
     for (const grid of form.querySelectorAll('.control-matrix')) {
       grid.addEventListener('change', (event) => {
         const input = event.target;
@@ -699,6 +741,11 @@
       cellHistory.clear();
       apply([], true);
       showCellUndo();
+    });
+    document.getElementById('live-text-compare').addEventListener('click', (event) => {
+      textCompare = !textCompare;
+      event.currentTarget.setAttribute('aria-pressed', String(textCompare));
+      showTextCompare();
     });
     document.getElementById('live-copy').addEventListener('click', () => {
       const link = location.href.split('#')[0] + (sets.length ? '#' + hashOf(sets) : '');
@@ -791,6 +838,22 @@
     form.hidden = false;
   }
 
+  // The browser compiles the module's hot code the first time it runs it: the reader's first
+  // what-if took up to twice as long as the next (docs/web-page.md). Once the page is live and
+  // idle, the first cell's first what-if is asked once and not shown, then the page's own
+  // question again, which the session keeps (nothing is computed), so that the answer the
+  // quizzes are judged by is the page's again.
+  function warmUp() {
+    const option = document.querySelector('form.what-ifs select[data-field=choice] option[value]');
+    const words = option && option.value ? JSON.parse(option.value) : null;
+    if (!words || document.body.dataset.liveState !== 'ready') {
+      return;
+    }
+    const back = lastQuestion;
+    ask(withSets(back.list, words), true);
+    ask(back.list, back.later);
+  }
+
   document.body.dataset.liveState = 'loading';
   createAttnbookCore().then((module) => {
     core = module;
@@ -805,6 +868,8 @@
     bar.hidden = false;
     wirePage();
     apply(setsFromHash(location.hash), false);
+    const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+    idle(() => warmUp(), {timeout: 2000});
   }, (error) => {
     document.body.dataset.liveState = 'failed';
     status.textContent = 'This page could not go live: ' + error;

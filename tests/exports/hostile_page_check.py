@@ -47,7 +47,8 @@ GENERATED = 6  # lessons of the property test, every field hostile at once
 # html_live.cpp, html_quiz_form.cpp, the core's views in core/present/view_html.cpp,
 # transformer_view_html.cpp and gradient_view_html.cpp, and the figures Qt's SVG generator
 # draws) and the page script makes (live_page.js: the token chips, the grids' fields, the
-# lesson's texts Compare shows, each a span). Anything else came from lesson text.
+# lesson's texts Compare and the bar's text compare show, each a span). Anything else came from
+# lesson text.
 HTML_ELEMENTS = {
     "html", "head", "meta", "title", "style", "body", "header", "nav", "main", "footer", "h1",
     "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "a", "em", "strong", "s", "code", "pre",
@@ -353,6 +354,9 @@ def check_lesson(page_file, export_error, browser, name, must_show):
                                                 '] [data-action=compare]');
           if (button.disabled) return null;
           button.click();
+          // and the bar's: the lesson's numbers beside the changed ones in the text
+          const inText = document.getElementById('live-text-compare');
+          if (!inText.disabled) inText.click();
           const was = [...document.querySelectorAll('.was')];
           return {pressed: button.getAttribute('aria-pressed'), shown: was.length,
                   inside: was.flatMap(w => [...w.querySelectorAll('*')]).filter(

@@ -10,8 +10,9 @@ Content-Security-Policy.
 
 Each kind of widget of a cell's controls (a token chip's remove and move, Add, the heads
 stepper, the mask switch, the positions and scale choices, the temperature's number and slider,
-the words to generate, an entry of a vector's and of a projection's grid) is used once, on the first cell that has it, by clicking and typing as a
-reader would (check_widgets): the words it made are compared with `compute --set` as above, the
+the words to generate and how they are picked, a transformer's layers run and its LayerNorm and FFN switches, an entry
+of a vector's and of a projection's grid) is used once, on the first cell that has it, by
+clicking and typing as a reader would (check_widgets): the words it made are compared with `compute --set` as above, the
 widgets must show what compute computed (the chips its tokens, the stepper its heads), a link
 carrying the first one must open the page with the widgets showing it, a moved chip keeps the
 keyboard's focus, and the page's Undo must put them back as the lesson has them.
@@ -320,6 +321,11 @@ class Checker:
 
     def compare_ffn(self, view, cell, label):
         self.label = label
+        if not view["tables"]:  # no layer runs an FFN: the view says so, and compute agrees
+            if any(layer.get("ffn") for layer in cell["layers"]):
+                self.fail("%s: cell %s's FFN view shows none (%r), compute has one" %
+                          (label, view["cell"], view["notes"]))
+            return
         f = self.focus_row(view)
         if f is None:
             return
@@ -564,6 +570,25 @@ WIDGET_ACTIONS = {
       if (!input) return false;
       input.value = '-1';
       input.dispatchEvent(new Event('change', {bubbles: true})); return true;""",
+    "pick generated words by their chance": """
+      const pick = form.querySelector('[data-field=pick]');
+      const count = form.querySelector('[data-field=generate]');
+      if (!pick || !count || count.value === '0') return false;
+      pick.value = pick.value === 'sample' ? 'greedy' : 'sample';
+      pick.dispatchEvent(new Event('change')); return true;""",
+    "choose the layers run": """
+      const select = form.querySelector('[data-field=layers]');
+      if (!select || select.options.length < 2) return false;
+      select.selectedIndex = 0;
+      select.dispatchEvent(new Event('change')); return true;""",
+    "switch LayerNorm off": """
+      const norm = form.querySelector('[data-field=norm]');
+      if (!norm) return false;
+      norm.click(); return true;""",
+    "switch the FFN off": """
+      const ffn = form.querySelector('[data-field=ffn]');
+      if (!ffn) return false;
+      ffn.click(); return true;""",
     "type words to generate": """
       const field = form.querySelector('[data-field=generate]');
       if (!field) return false;
@@ -581,7 +606,9 @@ WIDGET_STATE = """
   return {tokens: [...form.querySelectorAll('.chip-word')].map(w => w.textContent),
           heads: value('heads'), mask: value('mask'), positional: value('positional'),
           scale: value('scale'), temperature: value('temperature'),
-          generate: value('generate'),
+          generate: value('generate'), pick: value('pick'), layers: value('layers'),
+          norm: value('norm'),
+          ffn: value('ffn'),
           grids: [...form.querySelectorAll('.control-matrix input')].map(i => i.value),
           refusal: form.querySelector('.control-refusal').hidden ? ''
             : form.querySelector('.control-refusal').textContent};"""
@@ -798,6 +825,68 @@ def check_compare(page, checker, offered):
     return 0
 
 
+TEXT_COMPARE = """(() => {
+  const button = document.getElementById('live-text-compare');
+  return {pressed: button.getAttribute('aria-pressed'), disabled: button.disabled,
+          changed: [...document.querySelectorAll('[data-bind].changed')].map(e => ({
+            bind: e.dataset.bind, lesson: e.dataset.lesson,
+            beside: e.nextElementSibling && e.nextElementSibling.matches('.was.in-text') ?
+              e.nextElementSibling.textContent : null})),
+          shown: document.querySelectorAll('.was.in-text').length,
+          values: Object.fromEntries([...document.querySelectorAll('[data-bind]')].map(
+            e => [e.dataset.bind, e.textContent]))};
+})()"""
+
+
+def press_text_compare(page):
+    """Focuses "The lesson's numbers in the text" and presses Enter, as a keyboard does."""
+    page.evaluate("document.getElementById('live-text-compare').focus()")
+    for kind in ("keyDown", "keyUp"):
+        page.call("Input.dispatchKeyEvent", {"type": kind, "key": "Enter", "code": "Enter",
+                                             "windowsVirtualKeyCode": 13,
+                                             "text": "\r" if kind == "keyDown" else ""})
+
+
+def check_text_compare(page, checker, label):
+    """The live bar's "The lesson's numbers in the text", with a what-if in force that
+    changed bound numbers: pressed, each changed number has exactly the lesson's text beside it
+    (and nothing else has any); pressed again, none; after Reset all it is off and disabled,
+    and the numbers the text shows are the ones it had said were the lesson's. Returns the
+    numbers compared."""
+    before = json.loads(page.evaluate("JSON.stringify(%s)" % TEXT_COMPARE))
+    if not before["changed"]:
+        return 0
+    if before["pressed"] != "false" or before["disabled"] or before["shown"]:
+        checker.fail("%s: before it is pressed, the text compare is pressed %s, disabled %s, "
+                     "%d shown" % (label, before["pressed"], before["disabled"], before["shown"]))
+    press_text_compare(page)
+    on = json.loads(page.evaluate("JSON.stringify(%s)" % TEXT_COMPARE))
+    if on["pressed"] != "true" or on["shown"] != len(on["changed"]):
+        checker.fail("%s: pressed %s, %d lesson's numbers shown for %d changed" %
+                     (label, on["pressed"], on["shown"], len(on["changed"])))
+    for entry in on["changed"]:
+        if entry["beside"] != "the lesson's: " + entry["lesson"]:
+            checker.fail("%s: bound value %s (the lesson's %r) has %r beside it" %
+                         (label, entry["bind"], entry["lesson"], entry["beside"]))
+    press_text_compare(page)
+    off = json.loads(page.evaluate("JSON.stringify(%s)" % TEXT_COMPARE))
+    if off["pressed"] != "false" or off["shown"]:
+        checker.fail("%s: pressed again: pressed %s, %d still shown" %
+                     (label, off["pressed"], off["shown"]))
+    press_text_compare(page)
+    page.reset_all()
+    page.shown()
+    reset = json.loads(page.evaluate("JSON.stringify(%s)" % TEXT_COMPARE))
+    if reset["pressed"] != "false" or not reset["disabled"] or reset["shown"]:
+        checker.fail("%s: after Reset all: pressed %s, disabled %s, %d shown" %
+                     (label, reset["pressed"], reset["disabled"], reset["shown"]))
+    for entry in on["changed"]:
+        if reset["values"].get(entry["bind"]) != entry["lesson"]:
+            checker.fail("%s: bound value %s said the lesson's is %r; the lesson shows %r" %
+                         (label, entry["bind"], entry["lesson"], reset["values"].get(entry["bind"])))
+    return len(on["changed"])
+
+
 def check_lesson(attnbook, documents, workdir, browser, name, bench):
     lesson = os.path.join(documents, name)
     page_file = os.path.join(workdir, name.replace(".md", ".html"))
@@ -875,6 +964,8 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
             quiz_started = time.monotonic()
             quiz_answers += check_quizzes(page, checker, expected, "link " + " & ".join(first))
             quiz_seconds += time.monotonic() - quiz_started
+            timings["text_compared"] = check_text_compare(page, checker,
+                                                          "link " + " & ".join(first))
     for request in network_requests(browser, url):
         checker.fail("the page requested %s" % request)
     for error in console_errors(browser):
@@ -928,6 +1019,7 @@ def main():
     failures = []
     used = set()  # the widget kinds used on some lesson: each must be
     compared = 0  # the changed entries Compare showed the lesson's text of
+    text_compared = 0  # the changed bound numbers shown beside the lesson's
     with tempfile.TemporaryDirectory(prefix="attnbook-live-page-") as workdir:
         browser = Browser(os.path.join(workdir, "profile"))
         try:
@@ -937,10 +1029,13 @@ def main():
                 failures += lesson_failures
                 used.update(timings["widgets"] if timings else [])
                 compared += timings["compared"] if timings else 0
+                text_compared += timings.get("text_compared", 0) if timings else 0
         finally:
             browser.close()
     if compared == 0:
         failures.append("no shipped lesson's page let Compare show the lesson's numbers")
+    if text_compared == 0:
+        failures.append("no shipped lesson's page showed the lesson's numbers in its text")
     for action in WIDGET_ACTIONS:
         if action not in used:
             failures.append("no shipped lesson's page let the check %s" % action)
