@@ -32,7 +32,11 @@ bool anyLayerNorm(const TransformerConfig& config) {
 std::string transformerSummaryText(const TransformerCellSpec& spec, const TransformerResult& r) {
     std::vector<std::string> parts{"tokens " + tokenList(r.tokens, 8)};
     const size_t layers = spec.config.layers.size();
-    parts.push_back(layers == 1 ? "1 layer" : std::to_string(layers) + " layers");
+    // A reader's views (docs/transformer.md, "Reader views") say what they switched off.
+    parts.push_back(r.layersRun < int(layers)
+                        ? std::to_string(r.layersRun) + " of " + std::to_string(layers) + " layers"
+                    : layers == 1 ? "1 layer"
+                                  : std::to_string(layers) + " layers");
     if (!r.layers.empty()) {
         const int h = r.layers.front().attention.h;
         parts.push_back(h == 1 ? "1 head" : std::to_string(h) + " heads");
@@ -40,13 +44,16 @@ std::string transformerSummaryText(const TransformerCellSpec& spec, const Transf
     parts.push_back("d " + std::to_string(r.d));
     for (const TransformerLayer& layer : spec.config.layers) {
         if (layer.ffn.present) {
-            parts.push_back("d_ff " + std::to_string(layer.ffn.W1.n_rows) + " " +
-                            activationLabel(layer.ffn.activation));
+            parts.push_back(spec.config.run.ffn ? "d_ff " + std::to_string(layer.ffn.W1.n_rows) +
+                                                      " " + activationLabel(layer.ffn.activation)
+                                                : std::string("FFN off"));
             break;
         }
     }
     if (!anyLayerNorm(spec.config)) {
         parts.push_back("no LayerNorm");
+    } else if (!spec.config.run.norm) {
+        parts.push_back("LayerNorm off");
     }
     parts.push_back("T = " + settingText(spec.config.temperature));
     parts.push_back(std::to_string(r.V) + " words");

@@ -12,6 +12,7 @@
 #include "core/math/attention_engine.h"
 #include "core/math/transformer_engine.h"
 #include "core/present/transformer_settings.h"
+#include "core/present/transformer_summary.h"
 
 #include "test_support.h"
 
@@ -345,4 +346,17 @@ TEST_CASE("the settings say which parts a view switched off") {
         lesson.lesson.cell("t")->transformer()->config, transformerOf(lesson.results));
     CHECK_EQ(written[0].entries[5], "γ, β given");
     CHECK_EQ(written[0].entries[6], "d_ff = 3, ReLU");
+}
+
+TEST_CASE("the summary line says which parts a view switched off") {
+    const Computed lesson = computed(kTwoLayers);
+    CHECK_EQ(transformerSummaryText(*lesson.lesson.cell("t")->transformer(),
+                                    transformerOf(lesson.results)),
+             "tokens a, b, a · 2 layers · 1 head · d 2 · d_ff 3 ReLU · T = 1 · 2 words");
+    const WhatIf w = whatIf(
+        lesson, {{"t", "view.norm", "off"}, {"t", "view.ffn", "off"}, {"t", "view.layers", "1"}});
+    REQUIRE(w.errors.empty());
+    CHECK_EQ(transformerSummaryText(*w.lesson.cell("t")->transformer(), transformerOf(w.results)),
+             "tokens a, b, a · 1 of 2 layers · 1 head · d 2 · FFN off · LayerNorm off · T = 1 · "
+             "2 words");
 }
