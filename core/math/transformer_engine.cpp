@@ -512,8 +512,22 @@ void TransformerEngine::forward(const TransformerConfig& config, TransformerResu
 
     r.layersRun = layersRun(config);
     r.layers.resize(size_t(r.layersRun));
-    const arma::mat* stream = &r.X;
-    for (int l = 0; l < r.layersRun; ++l) {
+    runLayers(config, r, 0);
+}
+
+void TransformerEngine::forwardFrom(const TransformerConfig& config, TransformerResult& r,
+                                    int first) {
+    if (first <= 0 || first > r.layersRun) {
+        forward(config, r);
+        return;
+    }
+    runLayers(config, r, first);
+}
+
+void TransformerEngine::runLayers(const TransformerConfig& config, TransformerResult& r,
+                                  int first) {
+    const arma::mat* stream = first == 0 ? &r.X : &r.layers[size_t(first - 1)].resid2;
+    for (int l = first; l < r.layersRun; ++l) {
         const TransformerLayer& layer = config.layers[size_t(l)];
         TransformerLayerResult& out = r.layers[size_t(l)];
         const ModelPart* removed = removedFrom(config, l);

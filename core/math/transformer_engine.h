@@ -26,6 +26,12 @@ class TransformerEngine {
 
     // The forward pass alone: the stream, the logits, the chances, the loss and `next`.
     void forward(const TransformerConfig& config, TransformerResult& result);
+    // The forward pass again from layer `first` (0 … layersRun; layersRun: the output alone),
+    // keeping `result`'s layers before it: `result` must hold the forward pass of a
+    // configuration that differs from `config` only in layer `first` or after it (or in the
+    // final LayerNorm and the unembedding). The gradient check nudges one weight at a time,
+    // and the layers before it would compute the same numbers again. first ≤ 0: forward.
+    void forwardFrom(const TransformerConfig& config, TransformerResult& result, int first);
     // The backward pass and the gradient check of a result whose forward pass is current.
     void backward(const TransformerConfig& config, TransformerResult& result,
                   GradientCheck check = GradientCheck::Run);
@@ -36,6 +42,9 @@ class TransformerEngine {
     const TransformerLimits& limits() const { return limits_; }
 
   private:
+    // Layers `first` … layersRun − 1 from the stream before them, then the output: the
+    // chances, `next`, the loss and the knock-outs.
+    void runLayers(const TransformerConfig& config, TransformerResult& result, int first);
     TransformerLimits limits_;
     AttentionEngine attention_;
 };

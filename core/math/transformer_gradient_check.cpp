@@ -22,6 +22,7 @@ struct CheckedParameter {
     arma::Mat<double>* values;
     const arma::Mat<double>* analytic;
     std::function<void(arma::uword entry, double delta)> alsoMoves;
+    int firstLayer = 0; // the first layer a nudge changes (the layers run: the output alone)
 };
 
 void explicitIdentity(Projection& proj, arma::uword rows, arma::uword cols) {
@@ -193,10 +194,19 @@ GradientCheckReport transformerGradientCheck(const TransformerConfig& config,
     std::vector<CheckedParameter> params;
     params.push_back({"X0", &probe.X0, &g.X0, {}});
     for (int l = 0; l < analytic.layersRun; ++l) {
+        const size_t before = params.size();
         addLayerParameters(l, probe.layers[size_t(l)], g.layers[size_t(l)],
                            analytic.layers[size_t(l)].attention, config, d, params);
+        for (size_t k = before; k < params.size(); ++k) {
+            params[k].firstLayer = l;
+        }
     }
+    const size_t output = params.size();
     addOutputParameters(probe, config, g, d, params);
+    for (size_t k = output; k < params.size(); ++k) {
+        // a tied vocab entry also moves the token vectors: from the first layer
+        params[k].firstLayer = params[k].alsoMoves ? 0 : analytic.layersRun;
+    }
     // Switches already applied: the probe computes what the analytic result did.
 
     for (const CheckedParameter& p : params) {
@@ -208,10 +218,16 @@ GradientCheckReport transformerGradientCheck(const TransformerConfig& config,
         return report;
     }
 
+    // Each nudge computes the forward pass again from the nudged weight's layer on
+    // (forwardFrom): the layers before it give the same numbers, bit for bit, as the pass of the
+    // unnudged probe. `cleanBelow`: the layers of `scratch` that hold that pass.
     TransformerEngine engine(limits);
     TransformerResult scratch;
+    engine.forward(probe, scratch);
+    int cleanBelow = scratch.layersRun;
+    int firstLayer = 0;
     const auto objective = [&] {
-        engine.forward(probe, scratch);
+        engine.forwardFrom(probe, scratch, firstLayer);
         return transformerObjective(probe, scratch);
     };
     GradientComparison comparison;
@@ -221,6 +237,11 @@ GradientCheckReport transformerGradientCheck(const TransformerConfig& config,
             if (!gradientCheckSampled(flat, sample, report.total)) {
                 continue;
             }
+            if (cleanBelow < p.firstLayer) {
+                engine.forwardFrom(probe, scratch, cleanBelow); // the unnudged layers again
+            }
+            firstLayer = p.firstLayer;
+            cleanBelow = p.firstLayer;
             const auto nudge = [&](double delta) {
                 (*p.values)(e) += delta;
                 if (p.alsoMoves) {
