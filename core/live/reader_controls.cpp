@@ -346,13 +346,9 @@ std::optional<LessonCell> cellUnderWhatIfs(const Lesson& lesson, const CellRerea
     }
     for (const SetOption& option : views) {
         auto* spec = std::get_if<TransformerCellSpec>(&cell->read.spec);
-        std::string why;
-        const std::optional<ReaderView> view =
-            spec ? parseReaderView(*spec, option.key, option.value, why) : std::nullopt;
-        if (!view) {
+        if (!spec || !switchReaderView(*spec, option.key, option.value).empty()) {
             return std::nullopt;
         }
-        applyReaderView(*spec, *view);
     }
     return cell;
 }

@@ -117,6 +117,15 @@ void applyReaderView(TransformerCellSpec& spec, const ReaderView& view) {
     }
 }
 
+std::string switchReaderView(TransformerCellSpec& spec, const std::string& key,
+                             const std::string& value) {
+    std::string why;
+    if (const std::optional<ReaderView> view = parseReaderView(spec, key, value, why)) {
+        applyReaderView(spec, *view);
+    }
+    return why;
+}
+
 std::vector<std::pair<std::string, std::string>>
 readerViewKeys(const TransformerSettings& was, const TransformerSettings& now, int layerCount) {
     const auto word = [](bool on) { return std::string(on ? "on" : "off"); };

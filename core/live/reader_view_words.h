@@ -40,6 +40,11 @@ std::optional<ReaderView> parseReaderView(const TransformerCellSpec& spec, const
 // that its training reads the cell's own switches and masks.
 void applyReaderView(TransformerCellSpec& spec, const ReaderView& view);
 
+// Reads and switches the view `key` = `value` of `spec` (parseReaderView, then
+// applyReaderView): "" when switched, else why not, and `spec` is as it was.
+std::string switchReaderView(TransformerCellSpec& spec, const std::string& key,
+                             const std::string& value);
+
 // The view words (KEY → value) that take a cell of `layerCount` layers from `was` to `now`:
 // those that differ, in the order layers, norm, ffn, mask.
 std::vector<std::pair<std::string, std::string>>

@@ -88,12 +88,8 @@ void applyViewTo(Lesson& lesson, const SetOption& set) {
     for (LessonCell& cell : lesson.cells) {
         auto* spec =
             cell.id == set.cellId ? std::get_if<TransformerCellSpec>(&cell.read.spec) : nullptr;
-        std::string why;
         if (spec) {
-            if (const std::optional<ReaderView> view =
-                    parseReaderView(*spec, set.key, set.value, why)) {
-                applyReaderView(*spec, *view);
-            }
+            switchReaderView(*spec, set.key, set.value);
         }
     }
 }
