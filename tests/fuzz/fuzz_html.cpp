@@ -2,8 +2,9 @@
 // computes without errors is made into its page, and the page's markup is read the way a
 // browser's tokenizer starts: a finding is a page where lesson text became markup, i.e. a tag
 // the generator never writes (script, img, iframe, link, object, embed, form, input, base), an
-// event handler attribute (on…=), a src attribute, a link that leaves the page, a style that
-// fetches (url( in a style attribute), or a second style sheet past the page's head. The full
+// event handler attribute (on…=), a src attribute, a link to anything but #…, http(s): or
+// mailto: (javascript:, data:, a file beside the page), a style that fetches (url( in a style
+// attribute), or a second style sheet past the page's head. The full
 // property (the page parses as HTML5 with no error, nothing fetches) is test_lesson_html's, with
 // html5lib; this target checks the lexical part of it in process, fast enough to fuzz.
 #include "exports/html/lesson_html.h"
@@ -36,6 +37,18 @@ std::string lower(std::string_view text) {
         c = char(std::tolower(static_cast<unsigned char>(c)));
     }
     return out;
+}
+
+// Whether a link's address is one docs/web-page.md lets prose link to: a place on the page (#…)
+// or a page the reader opens by choice (http:, https:, mailto:). Following a link is the
+// reader's own act, not a load: the page's policy forbids loads, not links.
+bool hrefStaysSafe(std::string_view value) {
+    for (const std::string_view allowed : {"#", "http:", "https:", "mailto:"}) {
+        if (value.starts_with(allowed)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 // Whether one tag (the text between < and >) is one the generator may write: its name is not
@@ -85,7 +98,7 @@ bool tagIsSafe(std::string_view tag) {
         }
         if (attribute.rfind("on", 0) == 0 || attribute == "src" || attribute == "srcset" ||
             attribute == "xlink:href" || attribute == "action" || attribute == "formaction" ||
-            (attribute == "href" && value.rfind('#', 0) != 0) ||
+            (attribute == "href" && !hrefStaysSafe(value)) ||
             (attribute == "style" && value.find("url(") != std::string::npos)) {
             return false;
         }
