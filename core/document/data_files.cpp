@@ -17,6 +17,12 @@ std::optional<std::string> DataFiles::version(const std::string&) const {
     return std::string(); // held in memory: never changes
 }
 
+std::shared_ptr<const std::string>
+DataFiles::readShared(const std::string& path, std::uint64_t maxBytes, std::string& error) const {
+    std::optional<std::string> bytes = read(path, maxBytes, error);
+    return bytes ? std::make_shared<const std::string>(std::move(*bytes)) : nullptr;
+}
+
 std::string dataPathProblem(const std::string& path) {
     if (path.empty()) {
         return "the path is empty";
@@ -137,28 +143,38 @@ class FolderDataFiles final : public DataFiles {
 
 class MemoryDataFiles final : public DataFiles {
   public:
-    explicit MemoryDataFiles(std::map<std::string, std::string> files) : files_(std::move(files)) {}
+    explicit MemoryDataFiles(std::map<std::string, std::string> files) {
+        for (auto& [path, bytes] : files) {
+            files_[path] = std::make_shared<const std::string>(std::move(bytes));
+        }
+    }
 
     std::optional<std::string> read(const std::string& path, std::uint64_t maxBytes,
                                     std::string& error) const override {
+        const std::shared_ptr<const std::string> bytes = readShared(path, maxBytes, error);
+        return bytes ? std::optional<std::string>(*bytes) : std::nullopt;
+    }
+
+    std::shared_ptr<const std::string> readShared(const std::string& path, std::uint64_t maxBytes,
+                                                  std::string& error) const override {
         if (std::string problem = dataPathProblem(path); !problem.empty()) {
             error = problem;
-            return std::nullopt;
+            return nullptr;
         }
         const auto it = files_.find(path);
         if (it == files_.end()) {
             error = "is not in the bundle (data/files/" + path + ")";
-            return std::nullopt;
+            return nullptr;
         }
-        if (it->second.size() > maxBytes) {
-            error = overTheLimit(it->second.size(), maxBytes, "");
-            return std::nullopt;
+        if (it->second->size() > maxBytes) {
+            error = overTheLimit(it->second->size(), maxBytes, "");
+            return nullptr;
         }
         return it->second;
     }
 
   private:
-    std::map<std::string, std::string> files_;
+    std::map<std::string, std::shared_ptr<const std::string>> files_;
 };
 
 class NoDataFiles final : public DataFiles {
@@ -178,23 +194,29 @@ class CachedDataFiles final : public DataFiles {
 
     std::optional<std::string> read(const std::string& path, std::uint64_t maxBytes,
                                     std::string& error) const override {
+        const std::shared_ptr<const std::string> bytes = readShared(path, maxBytes, error);
+        return bytes ? std::optional<std::string>(*bytes) : std::nullopt;
+    }
+
+    std::shared_ptr<const std::string> readShared(const std::string& path, std::uint64_t maxBytes,
+                                                  std::string& error) const override {
         const std::optional<std::string> now = source_->version(path);
         if (now) {
             const std::lock_guard<std::mutex> lock(mutex_);
             const auto kept = kept_.find(path);
             if (kept != kept_.end() && kept->second.version == *now) {
-                if (kept->second.bytes.size() > maxBytes) {
-                    error = overTheLimit(kept->second.bytes.size(), maxBytes, "");
-                    return std::nullopt;
+                if (kept->second.bytes->size() > maxBytes) {
+                    error = overTheLimit(kept->second.bytes->size(), maxBytes, "");
+                    return nullptr;
                 }
                 return kept->second.bytes;
             }
         }
-        std::optional<std::string> bytes = source_->read(path, maxBytes, error);
+        std::shared_ptr<const std::string> bytes = source_->readShared(path, maxBytes, error);
         const std::lock_guard<std::mutex> lock(mutex_);
         if (bytes && now) {
             // Changed between version() and read(): the next version() differs, and reads again.
-            kept_[path] = {*now, *bytes};
+            kept_[path] = {*now, bytes};
         } else {
             kept_.erase(path);
         }
@@ -208,7 +230,7 @@ class CachedDataFiles final : public DataFiles {
   private:
     struct Kept {
         std::string version;
-        std::string bytes;
+        std::shared_ptr<const std::string> bytes;
     };
     std::shared_ptr<const DataFiles> source_;
     mutable std::mutex mutex_;

@@ -32,6 +32,12 @@ class DataFiles {
     // What changes whenever PATH's bytes may have: "" for a source whose files never change
     // (held in memory), nullopt when it cannot tell (then a cache reads the file again).
     virtual std::optional<std::string> version(const std::string& path) const;
+    // The bytes of PATH as read() gives them, shared. A source that holds them (in memory, or
+    // kept by cachedDataFiles) gives the same object for as long as they are unchanged, so
+    // that what is decoded from them can be kept with them (tensor_memo.h); any other source
+    // reads them afresh.
+    virtual std::shared_ptr<const std::string>
+    readShared(const std::string& path, std::uint64_t maxBytes, std::string& error) const;
 };
 
 // Why a data file could not be read, as DataFiles::read says it when the file is missing: a

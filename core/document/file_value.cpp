@@ -1,5 +1,7 @@
 #include "core/document/file_value.h"
 
+#include "core/document/tensor_memo.h"
+
 #include <set>
 
 namespace attnbook {
@@ -214,13 +216,14 @@ std::optional<LoadedMatrix> load(const FileValueSpec& spec, const YamlNode& node
         return std::nullopt;
     };
     std::string error;
-    const std::optional<std::string> bytes = files.read(spec.path, limits.maxBytes, error);
+    const std::shared_ptr<const std::string> bytes =
+        files.readShared(spec.path, limits.maxBytes, error);
     if (!bytes) {
         return fail(spec.pathAt, error);
     }
     opened.push_back(spec.path);
     std::optional<Tensor> tensor =
-        readTensor(*bytes, *tensorFormatOf(spec.path), spec.tensor, limits, error);
+        readKeptTensor(bytes, *tensorFormatOf(spec.path), spec.tensor, limits, error);
     if (!tensor) {
         return fail(spec.tensor.empty() ? spec.pathAt : node.find("tensor")->at, error);
     }

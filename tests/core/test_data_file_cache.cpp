@@ -4,6 +4,7 @@
 // lesson was in when it was opened, whatever the working directory is later.
 #include "core/document/data_files.h"
 #include "core/document/lesson.h"
+#include "core/document/tensor_memo.h"
 
 #include "test_support.h"
 
@@ -165,6 +166,54 @@ TEST_CASE("aFileChangedOnDiskIsReadAgain") {
     // A problem is not kept either: the file put in place is found.
     REQUIRE(test::writeFile(folder.filePath("w.csv"), "5\n"));
     CHECK_EQ(cached->read("w.csv", 1 << 20, error), std::optional<std::string>("5\n"));
+}
+
+// A what-if reads its cell again, and every tensor in it: the bytes a source holds are shared
+// (the same object while unchanged), and what was decoded from them is taken again, never from
+// other bytes. Checked by the numbers: a kept tensor of changed bytes would show the old ones.
+TEST_CASE("aTensorIsDecodedFromTheBytesItIsReadFromAndNoOthers") {
+    test::TempDir folder;
+    REQUIRE(test::writeFile(folder.filePath("w.csv"), "1,2\n3,4\n"));
+    const std::shared_ptr<const DataFiles> cached =
+        cachedDataFiles(folderDataFiles(folder.filePath("")));
+    const DataFileLimits limits;
+    std::string error;
+    const auto tensorOf = [&](const std::shared_ptr<const DataFiles>& files,
+                              const DataFileLimits& within) {
+        const std::shared_ptr<const std::string> bytes =
+            files->readShared("w.csv", within.maxBytes, error);
+        REQUIRE(bytes);
+        return readKeptTensor(bytes, TensorFormat::Csv, "", within, error);
+    };
+    const std::shared_ptr<const std::string> first = cached->readShared("w.csv", 1 << 20, error);
+    CHECK_EQ(first, cached->readShared("w.csv", 1 << 20, error)); // the same bytes, shared
+    for (int again = 0; again < 3; ++again) {
+        const std::optional<Tensor> t = tensorOf(cached, limits);
+        REQUIRE(t);
+        CHECK(arma::approx_equal(t->values, arma::mat{{1, 2}, {3, 4}}, "absdiff", 0.0));
+    }
+    // new numbers in the file: new bytes, and the tensor decoded from them
+    REQUIRE(test::writeFile(folder.filePath("w.csv"), "5,6,7\n"));
+    std::optional<Tensor> changed = tensorOf(cached, limits);
+    REQUIRE(changed);
+    CHECK(arma::approx_equal(changed->values, arma::mat{{5, 6, 7}}, "absdiff", 0.0));
+    // a tighter limit refuses the tensor in the same words as a first read
+    DataFileLimits few = limits;
+    few.maxElements = 2;
+    CHECK_FALSE(tensorOf(cached, few));
+    std::string uncachedError;
+    CHECK_FALSE(readTensor("5,6,7\n", TensorFormat::Csv, "", few, uncachedError));
+    CHECK_EQ(error, uncachedError);
+    // two bundles with a file of the same name: each gives its own numbers
+    const auto bundle = [](const std::string& bytes) {
+        return memoryDataFiles({{"w.csv", bytes}});
+    };
+    const std::shared_ptr<const DataFiles> a = bundle("1\n"), b = bundle("2\n");
+    CHECK_EQ(a->readShared("w.csv", 1 << 20, error), a->readShared("w.csv", 1 << 20, error));
+    for (int again = 0; again < 2; ++again) {
+        CHECK_EQ(tensorOf(a, limits)->values(0, 0), 1.0);
+        CHECK_EQ(tensorOf(b, limits)->values(0, 0), 2.0);
+    }
 }
 
 // A link swapped to lead outside after the file was kept is refused, as an uncached read is.
