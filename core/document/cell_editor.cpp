@@ -1,8 +1,12 @@
 #include "core/document/cell_editor.h"
 
+#include "core/document/cell_reader.h"
 #include "core/document/json.h"
 #include "core/document/text_scan.h"
 #include "core/document/yaml_tree.h"
+
+#include <algorithm>
+#include <map>
 
 namespace attnbook {
 namespace {
@@ -33,13 +37,14 @@ struct KeySpan {
 std::optional<std::string> locateKey(const CellBlock& cell, const std::string& key,
                                      const std::vector<std::string>& lines,
                                      std::optional<KeySpan>& span) {
-    YamlNode body;
+    std::shared_ptr<const YamlNode> parsed;
     try {
-        body = parseYaml(cell.body, cell.bodyFirstLine);
+        parsed = parsedYaml(cell.body, cell.bodyFirstLine);
     } catch (const YamlError& e) {
         return "the cell's YAML does not parse (line " + std::to_string(e.at.line) +
                "): " + e.what();
     }
+    const YamlNode& body = *parsed;
     if (body.isNull()) {
         return std::nullopt;
     }
@@ -106,7 +111,7 @@ std::optional<std::string> setCellKey(Document& document, const std::string& cel
         return "'" + key + "' is not a key name";
     }
     try {
-        parseYaml(value, 1);
+        parsedYaml(value, 1);
     } catch (const YamlError& e) {
         return std::string("the value is not valid YAML: ") + e.what();
     }
@@ -134,6 +139,119 @@ std::optional<std::string> setCellKey(Document& document, const std::string& cel
     }
     document.setCellBody(cellId, std::move(body));
     return std::nullopt;
+}
+
+namespace {
+
+std::string withoutLineEnd(std::string line) {
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) {
+        line.pop_back();
+    }
+    return line;
+}
+
+// A value that parses alone as it does after "key: " on one line: a scalar, or a list or map
+// in brackets. Not a block collection ("a: b", "- a"), a block scalar (| >), a tag, an anchor
+// or a directive, which read differently (or not at all) after a key.
+std::optional<YamlNode> valueAlone(const std::string& value, int line, int columnOffset) {
+    const size_t first = value.find_first_not_of(' ');
+    if (first == std::string::npos ||
+        std::string("|>!&*%@`#").find(value[first]) != std::string::npos) {
+        return std::nullopt;
+    }
+    const bool indicator = first + 1 == value.size() || value[first + 1] == ' ';
+    if (std::string("-?:").find(value[first]) != std::string::npos && indicator) {
+        return std::nullopt; // "- a", "? a", ": a"
+    }
+    YamlNode node;
+    try {
+        node = parseYaml(value, line, columnOffset);
+    } catch (const YamlError&) {
+        return std::nullopt; // setCellKey refused it already, or it reads with an error
+    }
+    const char opens = value[first];
+    const bool fits = opens == '['   ? node.isSequence()
+                      : opens == '{' ? node.isMap()
+                                     : node.isScalar();
+    return fits ? std::optional<YamlNode>(std::move(node)) : std::nullopt;
+}
+
+} // namespace
+
+std::optional<YamlNode> parsedBodyAfterSets(const CellBlock& before, const CellBlock& after,
+                                            const std::vector<KeySet>& sets) {
+    if (before.bodyFirstLine != after.bodyFirstLine || before.indent != after.indent) {
+        return std::nullopt;
+    }
+    YamlNode body;
+    try {
+        body = parseYaml(cellYamlText(before), before.bodyFirstLine, before.indent);
+    } catch (const YamlError&) {
+        return std::nullopt;
+    }
+    if (!body.isMap()) {
+        return std::nullopt;
+    }
+    const std::vector<std::string> lines = splitLines(before.body);
+    const std::vector<std::string> afterLines = splitLines(after.body);
+    const int first = before.bodyFirstLine;
+    const size_t written = body.entries.size(); // the keys `before` has
+    std::map<size_t, std::string> changed;      // body line → what setCellKey wrote there
+    for (const KeySet& set : sets) {
+        const std::string value = withoutLineEnd(set.value);
+        if (value.find_first_of("\r\n") != std::string::npos || !isPlainName(set.key)) {
+            return std::nullopt;
+        }
+        const auto entry = std::find_if(body.entries.begin(), body.entries.end(),
+                                        [&](const auto& e) { return e.first.scalar == set.key; });
+        const size_t i = size_t(entry - body.entries.begin());
+        int line = 0;
+        if (entry == body.entries.end()) {
+            line = first + int(lines.size()) + int(body.entries.size() - written);
+        } else {
+            line = entry->first.at.line;
+            // Written on one line: the lines up to the next key are blank or comments.
+            const int next =
+                i + 1 < written ? body.entries[i + 1].first.at.line : first + int(lines.size());
+            if (i < written && next <= line) {
+                return std::nullopt; // the keys share a line (a flow map)
+            }
+            for (int l = line + 1; i < written && l < next; ++l) {
+                if (!isBlankOrComment(lines[size_t(l - first)])) {
+                    return std::nullopt;
+                }
+            }
+        }
+        std::optional<YamlNode> node =
+            valueAlone(value, line, before.indent + int(set.key.size()) + 2);
+        if (!node) {
+            return std::nullopt;
+        }
+        if (entry == body.entries.end()) {
+            YamlNode key;
+            key.kind = YamlNode::Kind::Scalar;
+            key.scalar = set.key;
+            key.at = {line, before.indent + 1};
+            body.entries.emplace_back(std::move(key), std::move(*node));
+        } else {
+            entry->second = std::move(*node);
+        }
+        changed[size_t(line - first)] =
+            std::string(size_t(before.indent), ' ') + set.key + ": " + value;
+    }
+    // `after` must be `before` with just those lines written: else parse it whole.
+    if (afterLines.size() != lines.size() + (body.entries.size() - written)) {
+        return std::nullopt;
+    }
+    for (size_t l = 0; l < afterLines.size(); ++l) {
+        const auto wrote = changed.find(l);
+        const bool same = wrote != changed.end() ? withoutLineEnd(afterLines[l]) == wrote->second
+                                                 : l < lines.size() && afterLines[l] == lines[l];
+        if (!same) {
+            return std::nullopt;
+        }
+    }
+    return body;
 }
 
 std::optional<std::string> removeCellKey(Document& document, const std::string& cellId,

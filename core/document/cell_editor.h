@@ -4,11 +4,13 @@
 // window, `edit --set` and `compute --set` all edit through here.
 
 #include "core/document/document.h"
+#include "core/document/yaml_tree.h"
 
 #include <armadillo>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace attnbook {
 
@@ -16,6 +18,22 @@ namespace attnbook {
 // when the key is absent). Returns an error message, or nullopt on success.
 std::optional<std::string> setCellKey(Document& document, const std::string& cellId,
                                       const std::string& key, const std::string& value);
+
+// One key setCellKey set, with its YAML text.
+struct KeySet {
+    std::string key;
+    std::string value;
+};
+
+// The body of `after` parsed, as readCell parses it, when `after` is `before` with `sets`
+// made by setCellKey in order: taken from `before`'s parsed body (parseYaml keeps it) with only
+// the new values parsed, each alone where setCellKey wrote it. A what-if on the live page sets
+// one key of a model's long body, and yaml-cpp over the whole body was most of its answer
+// (docs/web-page.md). Only for edits that move no other line — a one-line scalar or flow value
+// over a key written on one line, or a new key at the end — and only when `after`'s text is
+// exactly that; nullopt otherwise, and the caller parses `after` as usual.
+std::optional<YamlNode> parsedBodyAfterSets(const CellBlock& before, const CellBlock& after,
+                                            const std::vector<KeySet>& sets);
 
 // Removes `key` from the cell (a no-op when absent).
 std::optional<std::string> removeCellKey(Document& document, const std::string& cellId,

@@ -536,18 +536,29 @@ ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics,
     if (!cell.closed || cell.id.empty() || !isValidCellId(cell.id)) {
         return {};
     }
-    const std::string yaml = cellYamlText(cell);
-    YamlNode body;
+    std::shared_ptr<const YamlNode> body; // parseYaml's, not copied
     try {
-        body = parseYaml(yaml, cell.bodyFirstLine, cell.indent);
+        body = parsedYaml(cellYamlText(cell), cell.bodyFirstLine, cell.indent);
     } catch (const YamlError& e) {
         diagnostics.push_back({Severity::Error, e.at.line, e.at.column, e.what(), cell.id});
         return {};
     }
-    if (body.isNull()) {
-        body.at = {cell.openLine, cell.indent + 1};
-        body.kind = YamlNode::Kind::Map; // an empty body: report what is missing
+    return readParsedCell(cell, *body, diagnostics, files, models);
+}
+
+ReadCell readParsedCell(const CellBlock& cell, const YamlNode& parsed,
+                        std::vector<Diagnostic>& diagnostics, const DataFiles* files,
+                        ModelBodies* models) {
+    if (!cell.closed || cell.id.empty() || !isValidCellId(cell.id)) {
+        return {};
     }
+    std::optional<YamlNode> empty;
+    if (parsed.isNull()) {
+        empty.emplace();
+        empty->at = {cell.openLine, cell.indent + 1};
+        empty->kind = YamlNode::Kind::Map; // an empty body: report what is missing
+    }
+    const YamlNode& body = empty ? *empty : parsed;
     if (cell.kind != CellKind::Transformer) {
         return readCellBody(cell.kind, cell.id, body, diagnostics, files);
     }

@@ -30,6 +30,11 @@ std::string cellYamlText(const CellBlock& cell);
 ReadCell readCell(const CellBlock& cell, std::vector<Diagnostic>& diagnostics,
                   const DataFiles* files = nullptr, ModelBodies* models = nullptr);
 
+// readCell of a body parsed already, as readCell parses it (parsedBodyAfterSets).
+ReadCell readParsedCell(const CellBlock& cell, const YamlNode& body,
+                        std::vector<Diagnostic>& diagnostics, const DataFiles* files = nullptr,
+                        ModelBodies* models = nullptr);
+
 // Reads an already parsed body (used by --set to check one value in place).
 ReadCell readCellBody(CellKind kind, const std::string& id, const YamlNode& body,
                       std::vector<Diagnostic>& diagnostics, const DataFiles* files = nullptr);

@@ -17,7 +17,8 @@ CellRereader::CellRereader(const Lesson& lesson) : lesson_(lesson) {
 }
 
 std::optional<LessonCell> CellRereader::reread(const Document& edited, const std::string& cellId,
-                                               std::vector<Diagnostic>& diagnostics) const {
+                                               std::vector<Diagnostic>& diagnostics,
+                                               const std::vector<KeySet>& sets) const {
     ModelBodies earlier; // the transformer cells above the edited one
     size_t nextModel = 0;
     for (const CellBlock* block : edited.cells()) {
@@ -32,7 +33,11 @@ std::optional<LessonCell> CellRereader::reread(const Document& edited, const std
             return std::nullopt;
         }
         LessonCell cell{before->id, before->kind, before->openLine, {}};
-        cell.read = readCell(*block, diagnostics, lesson_.files.get(), &earlier);
+        const CellBlock* written = lesson_.document.findCell(cellId);
+        std::optional<YamlNode> body =
+            written && !sets.empty() ? parsedBodyAfterSets(*written, *block, sets) : std::nullopt;
+        cell.read = body ? readParsedCell(*block, *body, diagnostics, lesson_.files.get(), &earlier)
+                         : readCell(*block, diagnostics, lesson_.files.get(), &earlier);
         // The lesson's text is unchanged outside this cell's body: it quotes the same
         // knock-outs (parseLesson's askForQuotedKnockouts).
         const TransformerCellSpec* read = before->transformer();

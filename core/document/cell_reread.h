@@ -5,6 +5,7 @@
 // The cells before the edited one are unchanged, so what a transformer cell's `model:` may name
 // (docs/transformer.md, "A shared model") is read once, when the re-reader is made.
 
+#include "core/document/cell_editor.h"
 #include "core/document/lesson.h"
 
 #include <optional>
@@ -21,8 +22,11 @@ class CellRereader {
     // The cell `cellId` as parseLesson would read it from `edited`, a copy of the lesson's
     // document whose only change is in that cell's body. Its problems go to `diagnostics`.
     // nullopt when the lesson has no such cell.
+    // `sets`: the keys setCellKey set in that cell, in order, when it knows them: then the
+    // body is not parsed again where parsedBodyAfterSets can take it from the lesson's.
     std::optional<LessonCell> reread(const Document& edited, const std::string& cellId,
-                                     std::vector<Diagnostic>& diagnostics) const;
+                                     std::vector<Diagnostic>& diagnostics,
+                                     const std::vector<KeySet>& sets = {}) const;
 
   private:
     const Lesson& lesson_;

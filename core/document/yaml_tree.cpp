@@ -238,25 +238,31 @@ YamlNode parseYamlNow(const std::string& text, int firstLine, int columnOffset) 
 
 } // namespace
 
-// The last few bodies parsed on this thread are kept: a what-if on the live page finds its key
-// in the lesson's own cell body, the same text each time (docs/web-page.md), and yaml-cpp takes
-// longer over a model's body than copying its tree. A body that does not parse is parsed (and
-// refused) again each time.
+// The last few bodies parsed (or asked for again) on this thread are kept: a what-if on the live
+// page finds its key in the lesson's own cell body, the same text each time (docs/web-page.md), and
+// yaml-cpp takes longer over a model's body than copying its tree. A body that does not parse is
+// parsed (and refused) again each time.
 YamlNode parseYaml(const std::string& text, int firstLine, int columnOffset) {
+    return *parsedYaml(text, firstLine, columnOffset);
+}
+
+std::shared_ptr<const YamlNode> parsedYaml(const std::string& text, int firstLine,
+                                           int columnOffset) {
     struct Kept {
         std::string text;
         int firstLine = 0;
         int columnOffset = 0;
-        YamlNode tree;
+        std::shared_ptr<const YamlNode> tree;
     };
     constexpr size_t kKept = 8;
-    thread_local std::vector<Kept> kept; // the newest last
-    for (const Kept& k : kept) {
-        if (k.firstLine == firstLine && k.columnOffset == columnOffset && k.text == text) {
-            return k.tree;
+    thread_local std::vector<Kept> kept; // the most recently used last
+    for (auto k = kept.begin(); k != kept.end(); ++k) {
+        if (k->firstLine == firstLine && k->columnOffset == columnOffset && k->text == text) {
+            std::rotate(k, k + 1, kept.end()); // a lesson's body stays while values come and go
+            return kept.back().tree;
         }
     }
-    YamlNode tree = parseYamlNow(text, firstLine, columnOffset);
+    auto tree = std::make_shared<const YamlNode>(parseYamlNow(text, firstLine, columnOffset));
     if (kept.size() == kKept) {
         kept.erase(kept.begin());
     }

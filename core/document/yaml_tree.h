@@ -4,6 +4,7 @@
 // needs are ours to enforce (docs/lesson-format.md): YAML 1.2 core scalars, no
 // anchors or aliases, no duplicate keys, no nesting deeper than 64.
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -54,6 +55,10 @@ constexpr int kMaxYamlDepth = 64;
 // columns start `columnOffset` characters into the file's lines. An empty
 // text is a Null node. Throws YamlError at the file position of the fault.
 YamlNode parseYaml(const std::string& text, int firstLine, int columnOffset = 0);
+// The same tree, shared with parseYaml's kept ones rather than copied: for a caller that only
+// reads it (a model's body is hundreds of nodes).
+std::shared_ptr<const YamlNode> parsedYaml(const std::string& text, int firstLine,
+                                           int columnOffset = 0);
 
 // YAML 1.2 core schema readings of a plain scalar.
 std::optional<double> yamlNumber(const YamlNode& node, std::string& whyNot);

@@ -312,7 +312,7 @@ std::optional<LessonCell> cellUnderWhatIfs(const Lesson& lesson, const CellRerea
         return std::nullopt;
     }
     Document document = lesson.document;
-    bool set = false;
+    std::vector<KeySet> keys;     // what setCellKey wrote, for the re-reader
     std::vector<SetOption> views; // switched once the cell is read (reader_view_words.h)
     for (const std::string& w : words) {
         std::string error;
@@ -327,12 +327,12 @@ std::optional<LessonCell> cellUnderWhatIfs(const Lesson& lesson, const CellRerea
         if (setCellKey(document, cellId, option->key, option->value)) {
             return std::nullopt;
         }
-        set = true;
+        keys.push_back({option->key, option->value});
     }
     std::optional<LessonCell> cell;
-    if (set) {
+    if (!keys.empty()) {
         std::vector<Diagnostic> diagnostics;
-        cell = rereader.reread(document, cellId, diagnostics);
+        cell = rereader.reread(document, cellId, diagnostics, keys);
         const bool failed =
             std::any_of(diagnostics.begin(), diagnostics.end(),
                         [](const Diagnostic& d) { return d.severity == Severity::Error; });

@@ -69,7 +69,13 @@ std::optional<Lesson> withSetCellsReread(const Lesson& lesson, Document edited,
         }
     }
     for (const std::string& id : ids) {
-        std::optional<LessonCell> cell = rereader.reread(out.document, id, out.diagnostics);
+        std::vector<KeySet> keys; // what setCellKey wrote in the cell, in order
+        for (const SetOption& set : sets) {
+            if (set.cellId == id && !isReaderViewKey(set.key)) {
+                keys.push_back({set.key, set.value});
+            }
+        }
+        std::optional<LessonCell> cell = rereader.reread(out.document, id, out.diagnostics, keys);
         const auto at = std::find_if(out.cells.begin(), out.cells.end(),
                                      [&](const LessonCell& c) { return c.id == id; });
         if (!cell || at == out.cells.end()) {

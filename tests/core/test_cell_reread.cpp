@@ -38,6 +38,29 @@ std::string computedWhole(const Lesson& edited, const std::string& id) {
     return computed && computed->ok ? computed->json.dump() : "";
 }
 
+// Where a cell read each key, value and entry, as text to compare.
+std::string positionsText(const ValuePositions& positions) {
+    std::string out;
+    const auto at = [&](const FilePosition& p) {
+        out += std::to_string(p.line) + ":" + std::to_string(p.column) + " ";
+    };
+    for (const auto* map : {&positions.keys, &positions.values}) {
+        for (const auto& [key, p] : *map) {
+            out += key + "@";
+            at(p);
+        }
+    }
+    for (const auto& [key, rows] : positions.elements) {
+        out += key + "@";
+        for (const auto& row : rows) {
+            for (const FilePosition& p : row) {
+                at(p);
+            }
+        }
+    }
+    return out;
+}
+
 // Every what-if of every cell (at most `perCell` of each), both ways.
 void compareBothWays(const std::string& name, size_t perCell, size_t atLeast) {
     const std::string path = std::string(ATTNBOOK_SOURCE_DIR "/documents/") + name;
@@ -54,21 +77,35 @@ void compareBothWays(const std::string& name, size_t perCell, size_t atLeast) {
         for (size_t i = 0; i < whatIfs.size() && i < perCell; ++i) {
             Document document = lesson.document;
             bool applied = true;
+            std::vector<KeySet> keys;
             for (const auto& [key, yaml] : whatIfs[i].keys) {
                 applied = applied && !setCellKey(document, cell.id, key, yaml);
+                keys.push_back({key, yaml});
             }
             REQUIRE(applied);
-            std::vector<Diagnostic> problems;
-            std::optional<LessonCell> reread = rereader.reread(document, cell.id, problems);
-            REQUIRE(reread);
             const Lesson whole = parseLesson(document.serialize(), path, lesson.files);
             INFO(name << ": " << whatIfs[i].setText(0));
-            CHECK(problems.size() ==
-                  std::size_t(
-                      std::count_if(whole.diagnostics.begin(), whole.diagnostics.end(),
-                                    [&](const Diagnostic& d) { return d.cellId == cell.id; })));
-            const std::string alone = computedAlone(lesson, results, std::move(*reread));
-            CHECK(alone == computedWhole(whole, cell.id));
+            std::vector<Diagnostic> expected;
+            std::copy_if(whole.diagnostics.begin(), whole.diagnostics.end(),
+                         std::back_inserter(expected),
+                         [&](const Diagnostic& d) { return d.cellId == cell.id; });
+            const std::string wholeJson = computedWhole(whole, cell.id);
+            // read from the edited text alone, and from the lesson's parsed body and the keys
+            for (const std::vector<KeySet>& known : {std::vector<KeySet>{}, keys}) {
+                std::vector<Diagnostic> problems;
+                std::optional<LessonCell> reread =
+                    rereader.reread(document, cell.id, problems, known);
+                REQUIRE(reread);
+                REQUIRE(problems.size() == expected.size());
+                for (size_t p = 0; p < problems.size(); ++p) {
+                    CHECK(problems[p].line == expected[p].line);
+                    CHECK(problems[p].column == expected[p].column);
+                    CHECK(problems[p].message == expected[p].message);
+                }
+                CHECK(positionsText(reread->read.positions) ==
+                      positionsText(whole.cell(cell.id)->read.positions));
+                CHECK(computedAlone(lesson, results, std::move(*reread)) == wholeJson);
+            }
             ++compared;
         }
     }
