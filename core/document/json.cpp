@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 namespace attnbook {
 
@@ -38,10 +39,20 @@ std::string shortestDouble(double value) {
     return shortestDecimal(value);
 }
 
-std::string jsonStringLiteral(const std::string& text) {
-    std::string out = "\"";
-    for (const char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
+namespace {
+
+// `text` as a JSON string literal, appended to `out`: runs that need no escape are copied
+// whole (the live page's answers carry views of tens of kilobytes of HTML).
+void appendJsonString(std::string& out, std::string_view text) {
+    out += '"';
+    size_t run = 0; // the start of the characters not copied yet
+    for (size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            continue;
+        }
+        out.append(text, run, i - run);
+        run = i + 1;
         switch (c) {
         case '"':
             out += "\\\"";
@@ -64,23 +75,30 @@ std::string jsonStringLiteral(const std::string& text) {
         case '\t':
             out += "\\t";
             break;
-        default:
-            if (c < 0x20) {
-                char escaped[8];
-                std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-                out += escaped;
-            } else {
-                out += ch;
-            }
+        default: {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+            out += escaped;
+        }
         }
     }
-    return out + "\"";
+    out.append(text, run, text.size() - run);
+    out += '"';
+}
+
+} // namespace
+
+std::string jsonStringLiteral(const std::string& text) {
+    std::string out;
+    out.reserve(text.size() + 2);
+    appendJsonString(out, text);
+    return out;
 }
 
 namespace {
 
 void writeString(std::string& out, const std::string& s) {
-    out += jsonStringLiteral(s);
+    appendJsonString(out, s);
 }
 
 bool isPlain(const Json& j) {

@@ -288,8 +288,10 @@ void computeTransformer(const LessonCell& cell, const TransformerCellSpec& spec,
             training = std::make_shared<const TrainingResult>(
                 trainTransformer(spec.config, *spec.training, engine.limits()));
         }
+        const Knockouts knockouts =
+            !policy.knockouts || policy.knockouts(cell) ? Knockouts::AsAsked : Knockouts::Skip;
         auto result = std::make_shared<TransformerResult>(engine.compute(
-            training ? training->weights : spec.config, gradientCheckOf(cell, policy)));
+            training ? training->weights : spec.config, gradientCheckOf(cell, policy), knockouts));
         result->training = training;
         if (training && !training->stopped.empty()) {
             const FilePosition at = transformerErrorPosition(cell, {"train", "", -1, -1});
@@ -408,9 +410,10 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
         if (refuseCostlyCell(cell, spent, results)) {
             continue;
         }
-        if (const ComputedCell* before = policy.reuse && (cell.attention() || cell.transformer())
-                                             ? policy.reuse(cell)
-                                             : nullptr) {
+        if (const ComputedCell* before =
+                policy.reuse && (cell.attention() || cell.transformer() || cell.chart())
+                    ? policy.reuse(cell)
+                    : nullptr) {
             results.cells.push_back(*before);
         } else if (const AttentionCellSpec* spec = cell.attention()) {
             computeAttention(cell, *spec, engine, policy, results);

@@ -102,13 +102,18 @@ struct ComputePolicy {
     // The same for a transformer cell (a GPT-2-sized one's whole JSON, its gradients
     // included, is hundreds of megabytes).
     std::function<JsonRequest(const LessonCell&)> transformerJson;
-    // An attention or transformer cell computed before, to take as it is instead of computing
-    // it again (the what-if sweep changes one cell at a time); unset or nullptr: compute.
+    // An attention, transformer or chart cell computed before, to take as it is instead of
+    // computing it again (the what-if sweep changes one cell at a time; a chart's formulas read
+    // no cell); unset or nullptr: compute.
     std::function<const ComputedCell*(const LessonCell&)> reuse;
     // Whether an attention or transformer cell's gradient check runs (attention.md,
     // transformer.md: most of a small cell's time); unset: always. The live web page runs it
     // only where its prose quotes the check (docs/web-page.md).
     std::function<bool(const LessonCell&)> gradientCheck;
+    // Whether a transformer cell computes the knock-outs it asks for (transformer.md: L·h + 2L
+    // forward passes more); unset: always. The live web page's first answer to a what-if
+    // leaves them, with the gradient check, for its second (docs/web-page.md).
+    std::function<bool(const LessonCell&)> knockouts;
     // A training cell's training done before, to take instead of training again, for a cell
     // that differs from the one trained only in its prompt (withPromptOf,
     // transformer_training.h): unset or nullptr: train.

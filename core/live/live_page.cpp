@@ -80,13 +80,22 @@ WhatIf applyAccepted(const Lesson& lesson, const LessonResults& lessonResults,
     }
 }
 
-// Whether the binding reads the gradient check (ID.gradcheck…) of one of `cells`.
-bool readsCheckOf(const Binding& binding, const std::vector<std::string>& cells) {
-    return std::any_of(binding.paths.begin(), binding.paths.end(), [&](const BindingPath& p) {
+// Why the binding waits for the second answer (LiveChecks::Later): it reads the gradient check
+// (ID.gradcheck…) or the knock-outs (ID.knockout…) of one of `cells`; "" when it does not.
+std::string whyItWaits(const Binding& binding, const std::vector<std::string>& cells) {
+    for (const BindingPath& p : binding.paths) {
         const auto* key = p.steps.empty() ? nullptr : std::get_if<std::string>(&p.steps.front());
-        return key && *key == "gradcheck" &&
-               std::find(cells.begin(), cells.end(), p.cellId) != cells.end();
-    });
+        if (!key || std::find(cells.begin(), cells.end(), p.cellId) == cells.end()) {
+            continue;
+        }
+        if (*key == "gradcheck") {
+            return "the gradient check is running";
+        }
+        if (*key == "knockout") {
+            return "the knock-outs are being computed";
+        }
+    }
+    return {};
 }
 
 bool readsAny(const Binding& binding, const std::vector<std::string>& cells) {
@@ -109,7 +118,7 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
     };
     const AttentionCellSpec* attention = cell.attention();
     if (attention && computed->attention) {
-        LiveCellViews out{cell.id, attentionSummaryText(*attention, *computed->attention), {}};
+        LiveCellViews out{cell.id, attentionSummaryText(*attention, *computed->attention), {}, {}};
         const AttentionResult& result = *computed->attention;
         if (shows(attention->views, "matrices")) {
             out.views["matrices"] = attentionMatricesHtml(*attention, result);
@@ -135,7 +144,7 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
     const TransformerCellSpec* transformer = cell.transformer();
     if (transformer && computed->transformer) {
         LiveCellViews out{
-            cell.id, transformerSummaryText(*transformer, *computed->transformer), {}};
+            cell.id, transformerSummaryText(*transformer, *computed->transformer), {}, {}};
         const TransformerResult& result = *computed->transformer;
         const std::vector<std::string>& views = transformer->views;
         out.views["settings"] = transformerSettingsHtml(cell, *transformer, result);
@@ -176,6 +185,8 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
         if (shows(views, "knockout")) {
             if (std::string html = knockoutHtml(result); !html.empty()) {
                 out.views["knockout"] = std::move(html);
+            } else if (transformer->config.knockouts && !result.knockouts.computed) {
+                out.pending.emplace_back("knockout"); // left for the second answer
             }
         }
         return out;
@@ -187,18 +198,18 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
 
 LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
                   const std::vector<std::string>& setWords, AttentionEngine& engine,
-                  const ComputePolicy& policy, LiveChecks checks, const CellRereader* rereader,
-                  const NumberedProse* keptProse) {
+                  const ComputePolicy& policy, LiveChecks checks, const LivePageKept& kept) {
     LivePage page;
     std::vector<ParsedWhatIf> sets = readersWhatIfs(lesson, setWords, page.refused);
     ComputePolicy computing = policy;
     if (checks == LiveChecks::Later) {
         computing.gradientCheck = [](const LessonCell&) { return false; };
+        computing.knockouts = [](const LessonCell&) { return false; };
     }
     // No what-if to apply: the lesson as it is, read and computed already.
     WhatIf whatIf = sets.empty() ? WhatIf{}
                                  : applyAccepted(lesson, lessonResults, sets, page.refused, engine,
-                                                 computing, rereader);
+                                                 computing, kept.rereader);
     for (const ParsedWhatIf& s : sets) {
         page.applied.push_back(s.words);
         if (std::find(page.editedCells.begin(), page.editedCells.end(), s.set.cellId) ==
@@ -225,20 +236,31 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
         }
     }
     std::optional<NumberedProse> readNow;
-    if (!keptProse) {
+    if (!kept.prose) {
         readNow = numberedProsePieces(lesson);
     }
-    const NumberedProse& prose = keptProse ? *keptProse : *readNow;
-    // Later: what reads a check of a cell computed again without it waits for it.
+    const NumberedProse& prose = kept.prose ? *kept.prose : *readNow;
+    // A value or claim of cells the what-ifs left alone is the lesson's own.
+    const LivePage* own = kept.lessonsOwn;
+    const auto lessonsOwn = [&](const Binding& binding) {
+        return own && own->values.size() == prose.values.size() &&
+               own->falseClaims.size() == prose.claims.size() && !readsAny(binding, computedAgain);
+    };
+    // Later: what reads a check or the knock-outs of a cell computed again without them waits.
     const auto waits = [&](const Binding& binding) {
-        return checks == LiveChecks::Later && readsCheckOf(binding, computedAgain);
+        return checks == LiveChecks::Later ? whyItWaits(binding, computedAgain) : std::string();
     };
     for (const NumberedBinding& numbered : prose.values) {
         const Binding& binding = *numbered.binding;
-        if (waits(binding)) {
+        if (std::string why = waits(binding); !why.empty()) {
             page.pendingValues.push_back(int(page.values.size()));
             page.values.emplace_back("…");
-            page.valueNotes.emplace_back("the gradient check is running");
+            page.valueNotes.push_back(std::move(why));
+            continue;
+        }
+        if (lessonsOwn(binding)) {
+            page.values.push_back(own->values[page.values.size()]);
+            page.valueNotes.push_back(own->valueNotes[page.valueNotes.size()]);
             continue;
         }
         const BindingValue value = results.value(binding);
@@ -253,9 +275,13 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
     }
     for (const NumberedBinding& numbered : prose.claims) {
         const Binding& claim = *numbered.binding;
-        if (waits(claim)) {
+        if (!waits(claim).empty()) {
             page.pendingClaims.push_back(int(page.falseClaims.size()));
             page.falseClaims.emplace_back();
+            continue;
+        }
+        if (lessonsOwn(claim)) {
+            page.falseClaims.push_back(own->falseClaims[page.falseClaims.size()]);
             continue;
         }
         const ClaimVerdict verdict = evaluateClaim(claim, results.lookup());
@@ -272,6 +298,12 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
         page.results = std::make_shared<const LessonResults>(std::move(whatIf.results));
     }
     return page;
+}
+
+bool LivePage::complete() const {
+    return pendingValues.empty() && pendingClaims.empty() &&
+           std::all_of(cells.begin(), cells.end(),
+                       [](const LiveCellViews& cell) { return cell.pending.empty(); });
 }
 
 LivePageSession::LivePageSession(Lesson lesson)
@@ -301,6 +333,8 @@ LivePageSession::LivePageSession(Lesson lesson)
     }
     results_ = computeLesson(lesson_, *engine_, quotedJsonOnly());
     rereader_ = std::make_unique<CellRereader>(lesson_);
+    lessonsOwn_ = livePage(lesson_, results_, {}, *engine_, quotedJsonOnly(), LiveChecks::Now,
+                           {rereader_.get(), &prose_, nullptr});
 }
 
 LivePageSession::~LivePageSession() = default;
@@ -340,7 +374,7 @@ const LivePage& LivePageSession::answer(const std::vector<std::string>& setWords
     }
     recent_.push_back({setWords, checks,
                        livePage(lesson_, results_, setWords, *engine_, quotedJsonOnly(), checks,
-                                rereader_.get(), &prose_)});
+                                {rereader_.get(), &prose_, &lessonsOwn_})});
     last_ = &recent_.back().page;
     return *last_;
 }
@@ -376,6 +410,7 @@ Json livePageJson(const LivePage& page) {
         Json entry = Json::object();
         entry.set("summary", cell.summary);
         entry.set("views", std::move(views));
+        entry.set("pending", strings(cell.pending));
         cells.set(cell.cellId, std::move(entry));
     }
     out.set("cells", std::move(cells));

@@ -36,11 +36,15 @@ struct LiveCellViews {
     std::string cellId;
     std::string summary;                      // "" when the page keeps the lesson's
     std::map<std::string, std::string> views; // view name → its HTML
+    // LiveChecks::Later: the views that wait for the second answer (the knock-outs); the page
+    // leaves them as they are until it comes.
+    std::vector<std::string> pending;
 };
 
-// When a recomputed cell's gradient check runs (attention.md, transformer.md): with the rest
-// (Now), or after the page has shown the rest (Later). The check is most of a small transformer
-// cell's time, and only the sentences that quote it wait for it.
+// When a recomputed cell's gradient check and a transformer cell's knock-outs run
+// (attention.md, transformer.md): with the rest (Now), or after the page has shown the rest
+// (Later). They are most of a small transformer cell's time, and only the sentences and views
+// that show them wait for them.
 enum class LiveChecks { Now, Later };
 
 struct LivePage {
@@ -56,27 +60,35 @@ struct LivePage {
     // For each cell the what-ifs computed again (edited, or taking an edited cell's model) that
     // has views to redraw.
     std::vector<LiveCellViews> cells;
-    // LiveChecks::Later: the values ("…") and claims (unmarked) that read a gradient check
-    // still to run; the page asks again with LiveChecks::Now for them. Empty: complete.
+    // LiveChecks::Later: the values ("…") and claims (unmarked) that read a gradient check or
+    // knock-outs still to run; the page asks again with LiveChecks::Now for them (and for the
+    // cells' pending views). Empty, with no view pending: complete.
     std::vector<int> pendingValues;
     std::vector<int> pendingClaims;
-    bool complete() const { return pendingValues.empty() && pendingClaims.empty(); }
+    bool complete() const;
     // What the values were read from, for the page's quizzes (live_quiz.h); null when no
     // what-if was applied: the lesson's own results.
     std::shared_ptr<const LessonResults> results;
+};
+
+// What a caller that asks many times about one lesson keeps between answers; each may be null.
+struct LivePageKept {
+    const CellRereader* rereader = nullptr; // of the lesson: only the edited cells are read again
+    const NumberedProse* prose = nullptr;   // numberedProsePieces(lesson): a what-if changes cells,
+                                            // never prose
+    // The answer to no what-if: a value or claim that reads no cell the what-ifs compute again
+    // is the lesson's own, taken from it rather than worked out again.
+    const LivePage* lessonsOwn = nullptr;
 };
 
 // Only what-ifs a reader may make (the cell's `controls:`, reader_what_ifs.h) are applied; any
 // other, one that does not parse, and one the lesson refuses are listed in `refused`. The
 // lesson must have computed without errors, to `lessonResults`: the cells the what-ifs leave
 // as they were are taken from them, not computed again.
-// `rereader` (made from `lesson`): only the edited cells are read again (applyWhatIf).
-// `prose` (numberedProsePieces(lesson)): the prose's bindings, parsed once by a caller that
-// asks many times; a what-if changes cells, never prose.
 LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
                   const std::vector<std::string>& setWords, AttentionEngine& engine,
                   const ComputePolicy& policy = {}, LiveChecks checks = LiveChecks::Now,
-                  const CellRereader* rereader = nullptr, const NumberedProse* prose = nullptr);
+                  const LivePageKept& kept = {});
 
 // A lesson open on the live page: its results computed once, each cell's JSON only where the
 // prose quotes it (the page reads nothing else), and the last answers kept, so that Reset,
@@ -109,6 +121,7 @@ class LivePageSession {
     std::unique_ptr<AttentionEngine> engine_;
     std::unique_ptr<CellRereader> rereader_; // of lesson_: a what-if reads its cells alone
     LessonResults results_;
+    LivePage lessonsOwn_; // the answer to no what-if
     struct Kept {
         std::vector<std::string> words;
         LiveChecks checks;
@@ -119,7 +132,7 @@ class LivePageSession {
 };
 
 // The page's answer as JSON: {"applied", "refused": [{"words", "why"}], "edited", "values",
-// "valueNotes", "falseClaims", "cells": {ID: {"summary", "views": {VIEW: HTML}}},
+// "valueNotes", "falseClaims", "cells": {ID: {"summary", "views": {VIEW: HTML}, "pending"}},
 // "complete", "pendingValues", "pendingClaims"}.
 Json livePageJson(const LivePage& page);
 

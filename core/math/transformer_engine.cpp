@@ -360,9 +360,10 @@ double transformerForwardCost(const TransformerConfig& config) {
     return work + n * d * double(config.unembedding().n_rows); // the logits
 }
 
-TransformerResult TransformerEngine::compute(const TransformerConfig& config, GradientCheck check) {
+TransformerResult TransformerEngine::compute(const TransformerConfig& config, GradientCheck check,
+                                             Knockouts knockouts) {
     TransformerResult result;
-    forward(config, result);
+    forward(config, result, knockouts);
     backward(config, result, check);
     generate(config, result);
     return result;
@@ -497,7 +498,8 @@ std::optional<double> meanLoss(const TransformerConfig& config, const arma::mat&
 
 } // namespace
 
-void TransformerEngine::forward(const TransformerConfig& config, TransformerResult& r) {
+void TransformerEngine::forward(const TransformerConfig& config, TransformerResult& r,
+                                Knockouts knockouts) {
     validateTransformer(config, limits_);
     const arma::uword n = config.X0.n_rows, d = config.X0.n_cols;
     r.n = int(n);
@@ -512,7 +514,7 @@ void TransformerEngine::forward(const TransformerConfig& config, TransformerResu
 
     r.layersRun = layersRun(config);
     r.layers.resize(size_t(r.layersRun));
-    runLayers(config, r, 0);
+    runLayers(config, r, 0, knockouts);
 }
 
 void TransformerEngine::forwardFrom(const TransformerConfig& config, TransformerResult& r,
@@ -521,11 +523,11 @@ void TransformerEngine::forwardFrom(const TransformerConfig& config, Transformer
         forward(config, r);
         return;
     }
-    runLayers(config, r, first);
+    runLayers(config, r, first, Knockouts::AsAsked);
 }
 
-void TransformerEngine::runLayers(const TransformerConfig& config, TransformerResult& r,
-                                  int first) {
+void TransformerEngine::runLayers(const TransformerConfig& config, TransformerResult& r, int first,
+                                  Knockouts knockouts) {
     const arma::mat* stream = first == 0 ? &r.X : &r.layers[size_t(first - 1)].resid2;
     for (int l = first; l < r.layersRun; ++l) {
         const TransformerLayer& layer = config.layers[size_t(l)];
@@ -562,7 +564,9 @@ void TransformerEngine::runLayers(const TransformerConfig& config, TransformerRe
         // The logits overflowed on the way (they print as null in JSON): say so, never show it.
         fail("targets", "the loss overflows: the logits are too large to score these targets");
     }
-    r.knockouts = config.knockouts ? computeKnockouts(*this, config) : TransformerKnockouts{};
+    r.knockouts = config.knockouts && knockouts == Knockouts::AsAsked
+                      ? computeKnockouts(*this, config)
+                      : TransformerKnockouts{};
 }
 
 void TransformerEngine::backward(const TransformerConfig& config, TransformerResult& r,

@@ -14,6 +14,11 @@
 
 namespace attnbook {
 
+// Whether a pass computes the knock-outs its configuration asks for (transformer.md,
+// "Knock-outs": L·h + 2L forward passes more). The live page's first answer to a what-if skips
+// them and its second computes them (docs/web-page.md), so the chances show within a frame.
+enum class Knockouts { AsAsked, Skip };
+
 class TransformerEngine {
   public:
     explicit TransformerEngine(TransformerLimits limits = {})
@@ -22,10 +27,13 @@ class TransformerEngine {
     // Throws InvalidConfig (key "layers[l].attention.W_Q", "ffn.W_1", …) when the
     // configuration cannot be computed. Never produces NaN.
     TransformerResult compute(const TransformerConfig& config,
-                              GradientCheck check = GradientCheck::Run);
+                              GradientCheck check = GradientCheck::Run,
+                              Knockouts knockouts = Knockouts::AsAsked);
 
-    // The forward pass alone: the stream, the logits, the chances, the loss and `next`.
-    void forward(const TransformerConfig& config, TransformerResult& result);
+    // The forward pass alone: the stream, the logits, the chances, the loss, `next` and the
+    // knock-outs the configuration asks for (unless skipped).
+    void forward(const TransformerConfig& config, TransformerResult& result,
+                 Knockouts knockouts = Knockouts::AsAsked);
     // The forward pass again from layer `first` (0 … layersRun; layersRun: the output alone),
     // keeping `result`'s layers before it: `result` must hold the forward pass of a
     // configuration that differs from `config` only in layer `first` or after it (or in the
@@ -44,7 +52,8 @@ class TransformerEngine {
   private:
     // Layers `first` … layersRun − 1 from the stream before them, then the output: the
     // chances, `next`, the loss and the knock-outs.
-    void runLayers(const TransformerConfig& config, TransformerResult& result, int first);
+    void runLayers(const TransformerConfig& config, TransformerResult& result, int first,
+                   Knockouts knockouts);
     TransformerLimits limits_;
     AttentionEngine attention_;
 };

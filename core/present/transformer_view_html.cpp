@@ -369,15 +369,18 @@ std::string transformerAttentionHtml(const TransformerCellSpec& spec, const Tran
     const int layers = std::min(r.layersRun, kMaxLayersShown);
     for (int l = 0; l < layers; ++l) {
         const AttentionResult& a = r.layers[size_t(l)].attention;
-        // The layer's attention as a cell of its own: its settings and weights, read by the
-        // tables' captions and by whether Q = K = V = X.
-        AttentionCellSpec layerSpec;
-        layerSpec.config = spec.config.layers[size_t(l)].attention;
         const std::string layer = r.layersRun > 1 ? "Layer " + num(l + 1) : "Attention";
         html +=
             note(layer + " reads H = LN₁(X" + superscript(l) + "), the layer's input, as its X.");
+        // The layer's attention as a cell of its own, for the matrices' tables alone (their
+        // captions read its settings, and whether Q = K = V = X): a copy of its weights.
+        const auto matricesHtml = [&] {
+            AttentionCellSpec layerSpec;
+            layerSpec.config = spec.config.layers[size_t(l)].attention;
+            return attentionMatricesHtml(layerSpec, a);
+        };
         for (const std::string& view : views) {
-            const std::string body = view == "matrices"     ? attentionMatricesHtml(layerSpec, a)
+            const std::string body = view == "matrices"     ? matricesHtml()
                                      : view == "heatmap"    ? heatmapHtml(a)
                                      : view == "shares"     ? sharesHtml(a, r.focus)
                                      : view == "arithmetic" ? arithmeticHtml(a, r.focus)

@@ -335,6 +335,76 @@ TEST_CASE("a what-if's gradient check may come second: what reads it waits, the 
     CHECK(json.find("\"complete\": false") != std::string::npos);
 }
 
+TEST_CASE("a what-if's knock-outs come second: what reads them and their view wait") {
+    std::string text = test::kOneLayerTransformerLesson;
+    text.replace(text.find("temperature: 1\n"), 15,
+                 "temperature: 1\ncontrols: [temperature]\nviews: [next, knockout]\n");
+    // value 0 reads the knock-outs, value 1 does not; claim 0 reads them, claim 1 does not
+    text += "\nWithout head 1 the loss is {{t.knockout.head[0][0].loss:4}}; with it "
+            "{{t.loss:4}}.{{? t.knockout.head[0][0].loss > 0}}{{? t.loss > 0}}\n";
+    Opened o{parseLesson(text, "knocked.md"), {}};
+    AttentionEngine engine;
+    o.results = computeLesson(o.lesson, engine);
+    const LivePage first =
+        livePage(o.lesson, o.results, {"t.temperature=2"}, engine, {}, LiveChecks::Later);
+    const LivePage whole =
+        livePage(o.lesson, o.results, {"t.temperature=2"}, engine, {}, LiveChecks::Now);
+    CHECK_FALSE(first.complete());
+    CHECK_EQ(first.pendingValues, std::vector<int>{0});
+    CHECK_EQ(first.values[0], "…");
+    CHECK_EQ(first.valueNotes[0], "the knock-outs are being computed");
+    CHECK_EQ(first.values[1], whole.values[1]); // the loss does not wait
+    CHECK_EQ(first.pendingClaims, std::vector<int>{0});
+    REQUIRE_EQ(first.cells.size(), 1u);
+    CHECK_EQ(first.cells[0].pending, std::vector<std::string>{"knockout"});
+    CHECK_EQ(first.cells[0].views.count("knockout"), 0u);
+    CHECK_EQ(first.cells[0].views.at("next"), whole.cells[0].views.at("next"));
+    // the second answer has them all, and the knock-out's loss is the one compute gives
+    CHECK(whole.complete());
+    REQUIRE_EQ(whole.cells.size(), 1u);
+    CHECK(whole.cells[0].pending.empty());
+    CHECK_EQ(whole.cells[0].views.count("knockout"), 1u);
+    const TransformerResult& knocked = *whole.results->cell("t")->transformer;
+    REQUIRE(knocked.knockouts.computed);
+    CHECK_EQ(whole.values[0], formatBoundValue(*knocked.knockouts.head[0][0].loss, 4));
+    CHECK_EQ(whole.falseClaims[0], "");
+    // a page that shows no knock-outs and quotes none has nothing to wait for
+    std::string plain = test::kOneLayerTransformerLesson;
+    plain.replace(plain.find("temperature: 1\n"), 15, "temperature: 1\ncontrols: [temperature]\n");
+    Opened p{parseLesson(plain, "plain.md"), {}};
+    p.results = computeLesson(p.lesson, engine);
+    CHECK(livePage(p.lesson, p.results, {"t.temperature=2"}, engine, {}, LiveChecks::Later)
+              .complete());
+    const std::string json = livePageJson(first).dump();
+    CHECK(json.find("\"pending\": [\"knockout\"]") != std::string::npos);
+}
+
+TEST_CASE(
+    "a session takes the values and claims of cells a what-if leaves alone from the lesson's") {
+    // two cells: a what-if of c leaves d's value and claim as the lesson's, and c's are new
+    std::string text = kLesson;
+    text += "\n```attention d\ntokens: [red, blue]\nvocab: {red: [2, 0], blue: [0, 1]}\n```\n"
+            "\nc gives {{c.head[0].weights[0][1]:4}}, d gives {{d.head[0].weights[0][1]:4}}."
+            "{{? c.head[0].weights[0][1] > 0.3}}{{? d.head[0].weights[0][1] < 0.5}}\n";
+    LivePageSession session(parseLesson(text, "two.md"));
+    const LivePage lessons = session.answer({});
+    const LivePage masked = session.answer({"c.mask=causal"});
+    AttentionEngine engine;
+    Opened o{parseLesson(text, "two.md"), {}};
+    o.results = computeLesson(o.lesson, engine);
+    const LivePage alone = livePage(o.lesson, o.results, {"c.mask=causal"}, engine);
+    CHECK_EQ(masked.values, alone.values); // the same as worked out from scratch
+    CHECK_EQ(masked.falseClaims, alone.falseClaims);
+    const size_t n = masked.values.size();
+    REQUIRE_GE(n, 2u);
+    CHECK_EQ(masked.values[n - 2], "0.0000"); // c's: red no longer sees blue
+    CHECK_NE(lessons.values[n - 2], "0.0000");
+    CHECK_EQ(masked.values[n - 1], lessons.values[n - 1]); // d's is the lesson's
+    const size_t m = masked.falseClaims.size();
+    CHECK_NE(masked.falseClaims[m - 2], ""); // c's claim no longer holds
+    CHECK_EQ(masked.falseClaims[m - 1], ""); // d's still does
+}
+
 TEST_CASE("the live page refuses what a reader may not do and applies the rest") {
     const Opened o = open(kLesson);
     const LivePage page = ask(
