@@ -95,10 +95,22 @@
     }
   }
 
+  // What each bound value shows now (its text and note), so that a what-if writes only the
+  // values it changed: a page has hundreds.
+  const shownValue = new WeakMap();
+  // The page's bound values and claims: the static page's, found once (a what-if writes their
+  // text, never adds or takes any).
+  let boundElements = null;
+  let claimElements = null;
+
   function showValues(answer) {
-    for (const element of document.querySelectorAll('[data-bind]')) {
-      const i = Number(element.dataset.bind);
-      if (i < answer.values.length) {
+    boundElements = boundElements || Array.from(document.querySelectorAll('[data-bind]'),
+      (element) => ({element: element, i: Number(element.dataset.bind)}));
+    claimElements = claimElements || Array.from(document.querySelectorAll('[data-claim]'));
+    for (const {element, i} of boundElements) {
+      const shown = answer.values[i] + '\u0000' + answer.valueNotes[i];
+      if (i < answer.values.length && shownValue.get(element) !== shown) {
+        shownValue.set(element, shown);
         if (element.dataset.lesson === undefined) {
           element.dataset.lesson = element.textContent; // the lesson's own value
         }
@@ -117,17 +129,17 @@
       }
     }
     const pendingValues = new Set(answer.pendingValues || []);
-    for (const element of document.querySelectorAll('[data-bind]')) {
-      element.classList.toggle('pending', pendingValues.has(Number(element.dataset.bind)));
+    for (const {element, i} of boundElements) {
+      element.classList.toggle('pending', pendingValues.has(i));
     }
     const pendingClaims = new Set(answer.pendingClaims || []);
-    for (const element of document.querySelectorAll('[data-claim]')) {
+    for (const element of claimElements) {
       const n = Number(element.dataset.claim);
       const why = answer.falseClaims[n] || '';
       const pending = pendingClaims.has(n);
       element.hidden = why === '' && !pending;
       element.textContent = pending ? ' (checking…)' : why === '' ? '' : ' ✗ not true for your what-if';
-      element.title = pending ? 'The gradient check is running' : why;
+      element.title = pending ? 'Being computed, after the rest' : why;
       element.classList.toggle('claim-false', why !== '');
       element.classList.toggle('pending', pending);
     }
@@ -143,13 +155,36 @@
 
   // Markup the core wrote (core/present/view_html.h, every lesson text in it escaped
   // by htmlText), parsed inert in a template and put in place of the view's body. Entries
-  // whose text differs from the lesson's are marked, with the lesson's number on hover.
+  // whose text differs from the lesson's are marked after the paint (markChanged), with the
+  // lesson's number on hover.
   function showView(body, html) {
-    const lessonTables = lessonViews.get(body).filter((n) => n.nodeType === Node.ELEMENT_NODE)
-      .flatMap((n) => (n.matches('table') ? [n] : Array.from(n.querySelectorAll('table'))));
+    if (shownHtml.get(body) === html) {
+      return; // as it shows: a temperature leaves the stream's tables as they were
+    }
     const parsed = document.createElement('template');
     parsed.innerHTML = html;
     body.replaceChildren(parsed.content);
+    shownHtml.set(body, html);
+    unmarked.add(body);
+  }
+
+  // The markup each view body shows, when the core wrote it (not the lesson's own nodes).
+  const shownHtml = new Map();
+
+  // The view bodies showView redrew whose changed entries are not marked yet: marked once the
+  // browser has painted the numbers (showTheRest).
+  const unmarked = new Set();
+
+  function markAllChanged() {
+    for (const body of unmarked) {
+      markChanged(body);
+    }
+    unmarked.clear();
+  }
+
+  function markChanged(body) {
+    const lessonTables = lessonViews.get(body).filter((n) => n.nodeType === Node.ELEMENT_NODE)
+      .flatMap((n) => (n.matches('table') ? [n] : Array.from(n.querySelectorAll('table'))));
     // A table is compared with the lesson's of the same caption and place among those of that
     // caption ("Shares, head 1" of layer 2 with layer 2's, the second such table); else with the
     // lesson's of the same formula ("A = softmax(S)"), whatever head it is of (a head the lesson
@@ -230,6 +265,14 @@
     }
   }
 
+  // Each cell's what-if form (it follows the cell's section), found once.
+  let whatIfForms = null;
+  function whatIfForm(cellId) {
+    whatIfForms = whatIfForms || new Map(Array.from(document.querySelectorAll('form.what-ifs'),
+                                                    (form) => [form.dataset.cell, form]));
+    return whatIfForms.get(cellId);
+  }
+
   // Each cell a what-if changed: its summary and the views the core redraws follow; a view it
   // cannot redraw yet (a picture) still shows the lesson's numbers, dimmed, and the cell's
   // form says so. A cell no what-if changes shows the lesson's own again.
@@ -255,19 +298,30 @@
         const view = figure.dataset.view;
         const html = fresh && body && Object.prototype.hasOwnProperty.call(fresh.views, view)
           ? fresh.views[view] : undefined;
+        // A view the second answer brings (the knock-outs) stays as it is until then.
+        const pending = fresh !== undefined && (fresh.pending || []).includes(view);
+        if (pending) {
+          figure.setAttribute('aria-busy', 'true');
+        } else {
+          figure.removeAttribute('aria-busy');
+        }
         if (body && !lessonViews.has(body)) {
           lessonViews.set(body, Array.from(body.childNodes));
         }
         if (html !== undefined) {
           showView(body, html);
+        } else if (pending) {
+          continue;
         } else if (body && body.firstChild !== lessonViews.get(body)[0]) {
           body.replaceChildren(...lessonViews.get(body));
+          unmarked.delete(body);
+          shownHtml.delete(body);
         }
         const dim = edited && html === undefined;
         figure.classList.toggle('stale', dim);
         stale += dim ? 1 : 0;
       }
-      const form = document.querySelector('form.what-ifs[data-cell="' + CSS.escape(id) + '"]');
+      const form = whatIfForm(id);
       if (form) {
         form.classList.toggle('edited', edited);
         const note = form.querySelector('.edited-note');
@@ -284,7 +338,6 @@
         compare.disabled = !edited;
         compare.setAttribute('aria-pressed', String(comparing.has(id)));
       }
-      showCompare(section, comparing.has(id));
     }
   }
 
@@ -311,15 +364,35 @@
     compareText.setAttribute('aria-pressed', String(textCompare));
     showTextCompare();
     bar.dataset.sets = JSON.stringify(answer.applied);
-    document.body.dataset.liveState = answer.complete ? 'ready' : 'checking';
   }
 
-  function show(answer) {
+  // What an answer changes that a reader reads at once (docs/web-page.md, "Within a frame"):
+  // the prose's values and claims, each cell's summary and views, the bar, and the controls'
+  // state (the next key a reader presses reads them). `body` stays `checking` until showTheRest
+  // has followed.
+  function showNumbers(answer) {
     showValues(answer);
     showCells(answer);
     showNotes(answer);
     showStatus(answer);
+    refreshControls();
+    document.body.dataset.liveState = 'checking';
+  }
+
+  // What follows once the browser has painted the numbers: the changed entries marked, Compare
+  // and the quizzes' verdicts.
+  function showTheRest(answer) {
+    markAllChanged();
+    for (const section of document.querySelectorAll('section.cell')) {
+      showCompare(section, comparing.has(section.id.replace(/^cell-/, '')));
+    }
     refreshQuizzes();
+    document.body.dataset.liveState = answer.complete ? 'ready' : 'checking';
+  }
+
+  // `then` once the browser has painted what the task before it showed.
+  function afterPaint(then) {
+    requestAnimationFrame(() => setTimeout(then, 0));
   }
 
   let asked = 0; // the what-if the page shows: a slower answer to an older one is not shown
@@ -331,23 +404,30 @@
     }
     const answer = ask(list, true);
     sets = answer.applied;
-    show(answer);
-    refreshControls();
+    showNumbers(answer);
     bar.dataset.coreMillis = answer.millis.toFixed(2);
     // From the what-if to its numbers in the page (the core's part: data-core-millis).
     bar.dataset.millis = (performance.now() - started).toFixed(2);
     const question = ++asked;
-    if (!answer.complete) {
-      // The gradient checks, once the page has painted what they do not change.
-      requestAnimationFrame(() => setTimeout(() => {
+    afterPaint(() => {
+      if (question !== asked) {
+        return; // a newer what-if shows its own
+      }
+      showTheRest(answer);
+      if (answer.complete) {
+        bar.dataset.wholeMillis = (performance.now() - started).toFixed(2);
+        return;
+      }
+      // The gradient checks and knock-outs, once the page has painted what they do not change.
+      afterPaint(() => {
         if (question === asked) {
-          show(ask(list, false));
+          const whole = ask(list, false);
+          showNumbers(whole);
+          showTheRest(whole);
           bar.dataset.wholeMillis = (performance.now() - started).toFixed(2);
         }
-      }, 0));
-    } else {
-      bar.dataset.wholeMillis = bar.dataset.millis;
-    }
+      });
+    });
     const hash = hashOf(sets);
     if (location.hash.replace(/^#/, '') !== hash && remember) {
       window.history.replaceState(null, '', hash ? '#' + hash : location.pathname + location.search);
@@ -574,12 +654,12 @@
     const why = answer.error || answer.why;
     refusal.textContent = why ? 'Not changed: ' + why : '';
     refusal.hidden = !why;
+    shownWords.delete(form); // a widget the reader moved shows the state in force again
     if (!why && answer.set.length) {
       // what the widgets show once the words are in force, as the core answered with them
       keepControls(cellId, ofCell(withSets(sets, answer.set), cellId), answer.controls);
       applyInCell(cellId, withSets(sets, answer.set));
     }
-    shownWords.delete(form); // a widget the reader moved shows the state in force again
     refreshControls();
     if (refocus) {
       showControls(form, refocus);
@@ -723,6 +803,7 @@
       }
       compare.setAttribute('aria-pressed', String(comparing.has(cellId)));
       const section = document.getElementById('cell-' + cellId);
+      markAllChanged(); // pressed before the last what-if's entries were marked
       if (section) {
         showCompare(section, comparing.has(cellId));
       }
