@@ -194,6 +194,22 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
     return std::nullopt;
 }
 
+// Takes out of `views` each view whose HTML is the lesson's own, naming it in `asLesson`.
+void leaveTheLessons(LiveCellViews& views, const LiveCellViews* lessons) {
+    if (!lessons) {
+        return;
+    }
+    for (auto view = views.views.begin(); view != views.views.end();) {
+        const auto own = lessons->views.find(view->first);
+        if (own != lessons->views.end() && own->second == view->second) {
+            views.asLesson.push_back(view->first);
+            view = views.views.erase(view);
+        } else {
+            ++view;
+        }
+    }
+}
+
 } // namespace
 
 LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
@@ -231,6 +247,10 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
         }
         if (again && cell) {
             if (std::optional<LiveCellViews> views = liveViews(*cell, results)) {
+                const LessonCell* authored = lesson.cell(computed.id);
+                if (kept.lessonViews && authored) {
+                    leaveTheLessons(*views, kept.lessonViews(*authored));
+                }
                 page.cells.push_back(std::move(*views));
             }
         }
@@ -298,6 +318,14 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
         page.results = std::make_shared<const LessonResults>(std::move(whatIf.results));
     }
     return page;
+}
+
+const LiveCellViews* LivePageSession::lessonViewsOf(const LessonCell& cell) {
+    auto [at, isNew] = lessonViews_.try_emplace(cell.id);
+    if (isNew) {
+        at->second = liveViews(cell, results_);
+    }
+    return at->second ? &*at->second : nullptr;
 }
 
 bool LivePage::complete() const {
@@ -374,7 +402,8 @@ const LivePage& LivePageSession::answer(const std::vector<std::string>& setWords
     }
     recent_.push_back({setWords, checks,
                        livePage(lesson_, results_, setWords, *engine_, quotedJsonOnly(), checks,
-                                {rereader_.get(), &prose_, &lessonsOwn_})});
+                                {rereader_.get(), &prose_, &lessonsOwn_,
+                                 [this](const LessonCell& cell) { return lessonViewsOf(cell); }})});
     last_ = &recent_.back().page;
     return *last_;
 }
@@ -411,6 +440,7 @@ Json livePageJson(const LivePage& page) {
         entry.set("summary", cell.summary);
         entry.set("views", std::move(views));
         entry.set("pending", strings(cell.pending));
+        entry.set("asLesson", strings(cell.asLesson));
         cells.set(cell.cellId, std::move(entry));
     }
     out.set("cells", std::move(cells));

@@ -10,6 +10,7 @@
 #include "core/document/lesson.h"
 #include "core/present/live_marks.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -39,6 +40,9 @@ struct LiveCellViews {
     // LiveChecks::Later: the views that wait for the second answer (the knock-outs); the page
     // leaves them as they are until it comes.
     std::vector<std::string> pending;
+    // The views whose HTML is the lesson's own (a temperature leaves the stream as it was): not
+    // in `views`; the page shows the lesson's nodes, which it keeps, and parses nothing.
+    std::vector<std::string> asLesson;
 };
 
 // When a recomputed cell's gradient check and a transformer cell's knock-outs run
@@ -79,6 +83,9 @@ struct LivePageKept {
     // The answer to no what-if: a value or claim that reads no cell the what-ifs compute again
     // is the lesson's own, taken from it rather than worked out again.
     const LivePage* lessonsOwn = nullptr;
+    // The lesson's own views of a cell (null: not known), to find the views a what-if leaves as
+    // the lesson has them.
+    std::function<const LiveCellViews*(const LessonCell&)> lessonViews;
 };
 
 // Only what-ifs a reader may make (the cell's `controls:`, reader_what_ifs.h) are applied; any
@@ -114,6 +121,7 @@ class LivePageSession {
 
   private:
     ComputePolicy quotedJsonOnly() const;
+    const LiveCellViews* lessonViewsOf(const LessonCell& cell);
 
     Lesson lesson_;
     NumberedProse prose_;                                          // of lesson_, read once
@@ -122,6 +130,8 @@ class LivePageSession {
     std::unique_ptr<CellRereader> rereader_; // of lesson_: a what-if reads its cells alone
     LessonResults results_;
     LivePage lessonsOwn_; // the answer to no what-if
+    // Each cell's own views, made the first time a what-if computes the cell again.
+    std::map<std::string, std::optional<LiveCellViews>> lessonViews_;
     struct Kept {
         std::vector<std::string> words;
         LiveChecks checks;
@@ -132,7 +142,8 @@ class LivePageSession {
 };
 
 // The page's answer as JSON: {"applied", "refused": [{"words", "why"}], "edited", "values",
-// "valueNotes", "falseClaims", "cells": {ID: {"summary", "views": {VIEW: HTML}, "pending"}},
+// "valueNotes", "falseClaims", "cells": {ID: {"summary", "views": {VIEW: HTML}, "pending",
+// "asLesson"}},
 // "complete", "pendingValues", "pendingClaims"}.
 Json livePageJson(const LivePage& page);
 

@@ -298,8 +298,10 @@
         const view = figure.dataset.view;
         const html = fresh && body && Object.prototype.hasOwnProperty.call(fresh.views, view)
           ? fresh.views[view] : undefined;
-        // A view the second answer brings (the knock-outs) stays as it is until then.
+        // A view the second answer brings (the knock-outs) stays as it is until then; one the
+        // what-if left as the lesson has it shows the lesson's own nodes.
         const pending = fresh !== undefined && (fresh.pending || []).includes(view);
+        const asLesson = fresh !== undefined && (fresh.asLesson || []).includes(view);
         if (pending) {
           figure.setAttribute('aria-busy', 'true');
         } else {
@@ -317,7 +319,7 @@
           unmarked.delete(body);
           shownHtml.delete(body);
         }
-        const dim = edited && html === undefined;
+        const dim = edited && html === undefined && !asLesson;
         figure.classList.toggle('stale', dim);
         stale += dim ? 1 : 0;
       }

@@ -405,6 +405,41 @@ TEST_CASE(
     CHECK_EQ(masked.falseClaims[m - 1], ""); // d's still does
 }
 
+TEST_CASE("a session names the views a what-if leaves as the lesson has them, and sends the rest") {
+    std::string text = test::kOneLayerTransformerLesson;
+    text.replace(text.find("temperature: 1\n"), 15,
+                 "temperature: 1\ncontrols: [temperature, tokens]\n"
+                 "views: [stream, next, generation]\n");
+    LivePageSession session(parseLesson(text, "views.md"));
+    AttentionEngine engine;
+    Opened o{parseLesson(text, "views.md"), {}};
+    o.results = computeLesson(o.lesson, engine);
+    const LivePage alone = livePage(o.lesson, o.results, {"t.temperature=2"}, engine);
+    const LivePage warmer = session.answer({"t.temperature=2"});
+    REQUIRE_EQ(warmer.cells.size(), 1u);
+    REQUIRE_EQ(alone.cells.size(), 1u);
+    const LiveCellViews& kept = warmer.cells[0];
+    // the temperature leaves the stream as it was; the chances and the settings follow it
+    CHECK(std::find(kept.asLesson.begin(), kept.asLesson.end(), "stream") != kept.asLesson.end());
+    CHECK_EQ(kept.views.count("stream"), 0u);
+    CHECK_EQ(kept.views.at("next"), alone.cells[0].views.at("next"));
+    CHECK_EQ(kept.views.at("settings"), alone.cells[0].views.at("settings"));
+    // every view is either sent or named, and a named one is the lesson's own, as sent alone
+    const LivePage lessons = livePage(o.lesson, o.results, {"t.tokens=[blue, blue, blue]"}, engine);
+    for (const auto& [view, html] : alone.cells[0].views) {
+        const bool named =
+            std::find(kept.asLesson.begin(), kept.asLesson.end(), view) != kept.asLesson.end();
+        CHECK_NE(named, kept.views.count(view) == 1u);
+    }
+    // a new token changes the stream: it is sent
+    const LivePage tokens = session.answer({"t.tokens=[blue, blue, blue]"});
+    REQUIRE_EQ(tokens.cells.size(), 1u);
+    INFO(tokens.cells[0].asLesson.size() << " named; sent: " << tokens.cells[0].views.size());
+    REQUIRE_EQ(tokens.cells[0].views.count("stream"), 1u);
+    CHECK_EQ(tokens.cells[0].views.at("stream"), lessons.cells[0].views.at("stream"));
+    CHECK(livePageJson(warmer).dump().find("\"asLesson\": [") != std::string::npos);
+}
+
 TEST_CASE("the live page refuses what a reader may not do and applies the rest") {
     const Opened o = open(kLesson);
     const LivePage page = ask(
