@@ -303,18 +303,42 @@ TEST_CASE("a compute policy may leave the gradient check out, and nothing else c
     CHECK_EQ(a.generation.steps.size(), b.generation.steps.size());
 }
 
-TEST_CASE("a what-if's gradient check may come second: what reads it waits, the rest does not") {
+namespace {
+
+// The one-layer lesson with `cellLines` added to its cell and `prose` after it, asked
+// `t.temperature=2` in two steps (LiveChecks::Later) and whole (LiveChecks::Now).
+struct TwoSteps {
+    Opened opened;
+    LivePage first;
+    LivePage whole;
+};
+
+TwoSteps temperatureInTwoSteps(const std::string& cellLines, const std::string& prose) {
     std::string text = test::kOneLayerTransformerLesson;
-    text.replace(text.find("temperature: 1\n"), 15, "temperature: 1\ncontrols: [temperature]\n");
-    text += "\nThe loss is {{t.loss:3}} and the check's error {{t.gradcheck.max_rel_error:2}}."
-            "{{? t.gradcheck.max_rel_error < 1e-6}}{{? t.loss > 0}}\n";
-    Opened o{parseLesson(text, "checked.md"), {}};
+    text.replace(text.find("temperature: 1\n"), 15, "temperature: 1\n" + cellLines);
+    text += prose;
+    TwoSteps out{{parseLesson(text, "steps.md"), {}}, {}, {}};
     AttentionEngine engine;
-    o.results = computeLesson(o.lesson, engine);
-    const LivePage first =
-        livePage(o.lesson, o.results, {"t.temperature=2"}, engine, {}, LiveChecks::Later);
-    const LivePage whole =
-        livePage(o.lesson, o.results, {"t.temperature=2"}, engine, {}, LiveChecks::Now);
+    out.opened.results = computeLesson(out.opened.lesson, engine);
+    for (const LiveChecks checks : {LiveChecks::Later, LiveChecks::Now}) {
+        (checks == LiveChecks::Later ? out.first : out.whole) = livePage(
+            out.opened.lesson, out.opened.results, {"t.temperature=2"}, engine, {}, checks);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("a what-if's gradient check may come second: what reads it waits, the rest does not") {
+    const std::string prose =
+        "\nThe loss is {{t.loss:3}} and the check's error {{t.gradcheck.max_rel_error:2}}."
+        "{{? t.gradcheck.max_rel_error < 1e-6}}{{? t.loss > 0}}\n";
+    const TwoSteps steps = temperatureInTwoSteps("controls: [temperature]\n", prose);
+    const Opened& o = steps.opened;
+    const LivePage& first = steps.first;
+    const LivePage& whole = steps.whole;
+    AttentionEngine engine;
+    std::string text = o.lesson.document.serialize();
     CHECK_FALSE(first.complete());
     CHECK_EQ(first.pendingValues, std::vector<int>{1});
     CHECK_EQ(first.pendingClaims, std::vector<int>{0});
@@ -327,7 +351,7 @@ TEST_CASE("a what-if's gradient check may come second: what reads it waits, the 
     // the lesson as it is: nothing computed again, nothing waits
     CHECK(livePage(o.lesson, o.results, {}, engine, {}, LiveChecks::Later).complete());
     // a session answers the second question on its own, and keeps both
-    LivePageSession session(parseLesson(text, "checked.md"));
+    LivePageSession session(parseLesson(text, "steps.md"));
     CHECK_FALSE(session.answer({"t.temperature=2"}, LiveChecks::Later).complete());
     CHECK(session.answer({"t.temperature=2"}, LiveChecks::Now).complete());
     CHECK_EQ(session.answer({"t.temperature=2"}, LiveChecks::Now).values, whole.values);
@@ -336,19 +360,14 @@ TEST_CASE("a what-if's gradient check may come second: what reads it waits, the 
 }
 
 TEST_CASE("a what-if's knock-outs come second: what reads them and their view wait") {
-    std::string text = test::kOneLayerTransformerLesson;
-    text.replace(text.find("temperature: 1\n"), 15,
-                 "temperature: 1\ncontrols: [temperature]\nviews: [next, knockout]\n");
     // value 0 reads the knock-outs, value 1 does not; claim 0 reads them, claim 1 does not
-    text += "\nWithout head 1 the loss is {{t.knockout.head[0][0].loss:4}}; with it "
-            "{{t.loss:4}}.{{? t.knockout.head[0][0].loss > 0}}{{? t.loss > 0}}\n";
-    Opened o{parseLesson(text, "knocked.md"), {}};
+    const TwoSteps steps = temperatureInTwoSteps(
+        "controls: [temperature]\nviews: [next, knockout]\n",
+        "\nWithout head 1 the loss is {{t.knockout.head[0][0].loss:4}}; with it "
+        "{{t.loss:4}}.{{? t.knockout.head[0][0].loss > 0}}{{? t.loss > 0}}\n");
+    const LivePage& first = steps.first;
+    const LivePage& whole = steps.whole;
     AttentionEngine engine;
-    o.results = computeLesson(o.lesson, engine);
-    const LivePage first =
-        livePage(o.lesson, o.results, {"t.temperature=2"}, engine, {}, LiveChecks::Later);
-    const LivePage whole =
-        livePage(o.lesson, o.results, {"t.temperature=2"}, engine, {}, LiveChecks::Now);
     CHECK_FALSE(first.complete());
     CHECK_EQ(first.pendingValues, std::vector<int>{0});
     CHECK_EQ(first.values[0], "…");
