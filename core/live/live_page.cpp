@@ -118,7 +118,7 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
     };
     const AttentionCellSpec* attention = cell.attention();
     if (attention && computed->attention) {
-        LiveCellViews out{cell.id, attentionSummaryText(*attention, *computed->attention), {}, {}};
+        LiveCellViews out{cell.id, attentionSummaryText(*attention, *computed->attention)};
         const AttentionResult& result = *computed->attention;
         if (shows(attention->views, "matrices")) {
             out.views["matrices"] = attentionMatricesHtml(*attention, result);
@@ -143,8 +143,7 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
     }
     const TransformerCellSpec* transformer = cell.transformer();
     if (transformer && computed->transformer) {
-        LiveCellViews out{
-            cell.id, transformerSummaryText(*transformer, *computed->transformer), {}, {}};
+        LiveCellViews out{cell.id, transformerSummaryText(*transformer, *computed->transformer)};
         const TransformerResult& result = *computed->transformer;
         const std::vector<std::string>& views = transformer->views;
         out.views["settings"] = transformerSettingsHtml(cell, *transformer, result);
@@ -186,6 +185,8 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
             if (std::string html = knockoutHtml(result); !html.empty()) {
                 out.views["knockout"] = std::move(html);
             } else if (transformer->config.knockouts && !result.knockouts.computed) {
+                // Only the first answer skips them (ComputePolicy::knockouts); livePage keeps
+                // the second answer complete whatever this says.
                 out.pending.emplace_back("knockout"); // left for the second answer
             }
         }
@@ -250,6 +251,9 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
                 const LessonCell* authored = lesson.cell(computed.id);
                 if (kept.lessonViews && authored) {
                     leaveTheLessons(*views, kept.lessonViews(*authored));
+                }
+                if (checks == LiveChecks::Now) {
+                    views->pending.clear(); // the second answer leaves nothing for a third
                 }
                 page.cells.push_back(std::move(*views));
             }

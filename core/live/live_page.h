@@ -35,14 +35,14 @@ struct RefusedWhatIf {
 // not listed keeps the lesson's picture.
 struct LiveCellViews {
     std::string cellId;
-    std::string summary;                      // "" when the page keeps the lesson's
-    std::map<std::string, std::string> views; // view name → its HTML
+    std::string summary = "";                      // "" when the page keeps the lesson's
+    std::map<std::string, std::string> views = {}; // view name → its HTML
     // LiveChecks::Later: the views that wait for the second answer (the knock-outs); the page
     // leaves them as they are until it comes.
-    std::vector<std::string> pending;
+    std::vector<std::string> pending = {};
     // The views whose HTML is the lesson's own (a temperature leaves the stream as it was): not
     // in `views`; the page shows the lesson's nodes, which it keeps, and parses nothing.
-    std::vector<std::string> asLesson;
+    std::vector<std::string> asLesson = {};
 };
 
 // When a recomputed cell's gradient check and a transformer cell's knock-outs run
@@ -85,7 +85,7 @@ struct LivePageKept {
     const LivePage* lessonsOwn = nullptr;
     // The lesson's own views of a cell (null: not known), to find the views a what-if leaves as
     // the lesson has them.
-    std::function<const LiveCellViews*(const LessonCell&)> lessonViews;
+    std::function<const LiveCellViews*(const LessonCell&)> lessonViews = {};
 };
 
 // Only what-ifs a reader may make (the cell's `controls:`, reader_what_ifs.h) are applied; any

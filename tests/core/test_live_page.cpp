@@ -453,7 +453,6 @@ TEST_CASE("a session names the views a what-if leaves as the lesson has them, an
     // a new token changes the stream: it is sent
     const LivePage tokens = session.answer({"t.tokens=[blue, blue, blue]"});
     REQUIRE_EQ(tokens.cells.size(), 1u);
-    INFO(tokens.cells[0].asLesson.size() << " named; sent: " << tokens.cells[0].views.size());
     REQUIRE_EQ(tokens.cells[0].views.count("stream"), 1u);
     CHECK_EQ(tokens.cells[0].views.at("stream"), lessons.cells[0].views.at("stream"));
     CHECK(livePageJson(warmer).dump().find("\"asLesson\": [") != std::string::npos);
