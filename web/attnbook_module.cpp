@@ -21,7 +21,6 @@
 //                                         "controls" shows it
 //
 // The strings returned stay valid until the next call.
-#include "core/document/cell_reread.h"
 #include "core/document/data_files.h"
 #include "core/document/diagnostic.h"
 #include "core/document/lesson.h"
@@ -47,7 +46,6 @@ using namespace attnbook;
 struct ModuleState {
     std::map<std::string, std::string> files;
     std::unique_ptr<LivePageSession> session;
-    std::unique_ptr<CellRereader> rereader; // of the session's lesson: a cell under what-ifs
     std::string answer;
 };
 
@@ -115,7 +113,6 @@ EMSCRIPTEN_KEEPALIVE const char* attnbook_open(const char* markdown, const char*
         }
         if (s.answer.empty()) {
             s.session = std::make_unique<LivePageSession>(std::move(*lesson));
-            s.rereader = std::make_unique<CellRereader>(s.session->lesson());
         }
     } catch (const std::exception& e) {
         s.answer = std::string("attnbook: ") + e.what();
@@ -164,7 +161,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnbook_controls(const char* wordsJson, const 
     }
     try {
         const std::optional<LessonCell> cell =
-            cellUnderWhatIfs(s.session->lesson(), *s.rereader, wordsOf(wordsJson), cellId);
+            s.session->cellUnderWhatIfs(wordsOf(wordsJson), cellId);
         if (!cell) {
             s.answer = "{\"error\": \"no such cell, or the what-ifs do not apply\"}";
             return s.answer.c_str();

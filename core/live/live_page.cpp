@@ -195,6 +195,27 @@ std::optional<LiveCellViews> liveViews(const LessonCell& cell, const LessonResul
     return std::nullopt;
 }
 
+// The words of `words` that set a key of cell `cellId`, in order.
+std::vector<std::string> wordsOfCell(const std::vector<std::string>& words,
+                                     const std::string& cellId) {
+    std::vector<std::string> own;
+    for (const std::string& w : words) {
+        std::string error;
+        const std::optional<SetOption> option = parseSetOption(w, error);
+        if (option && option->cellId == cellId) {
+            own.push_back(w);
+        }
+    }
+    return own;
+}
+
+// Whether `cell` takes its model (`model: ID`) from one of `cells`.
+bool takesModelOfAny(const LessonCell& cell, const std::vector<std::string>& cells) {
+    const TransformerCellSpec* spec = cell.transformer();
+    return spec && spec->sharedModel &&
+           std::find(cells.begin(), cells.end(), spec->sharedModel->cell) != cells.end();
+}
+
 // Takes out of `views` each view whose HTML is the lesson's own, naming it in `asLesson`.
 void leaveTheLessons(LiveCellViews& views, const LiveCellViews* lessons) {
     if (!lessons) {
@@ -256,6 +277,15 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
                     views->pending.clear(); // the second answer leaves nothing for a third
                 }
                 page.cells.push_back(std::move(*views));
+            }
+        }
+    }
+    for (const std::string& id : page.editedCells) {
+        const LessonCell* cell = whatIf.lesson.cell(id);
+        if (cell && !takesModelOfAny(*cell, page.editedCells)) {
+            if (ReaderControls controls = readerControls(*cell); !controls.controls.empty()) {
+                page.controls.push_back(std::move(controls));
+                page.cellsRead.push_back(*cell);
             }
         }
     }
@@ -391,6 +421,15 @@ ComputePolicy LivePageSession::quotedJsonOnly() const {
     return policy;
 }
 
+std::optional<LessonCell> LivePageSession::cellUnderWhatIfs(const std::vector<std::string>& words,
+                                                            const std::string& cellId) const {
+    const auto read = lastCellsRead_.find(cellId);
+    if (read != lastCellsRead_.end() && read->second.words == wordsOfCell(words, cellId)) {
+        return read->second.cell;
+    }
+    return attnbook::cellUnderWhatIfs(lesson_, *rereader_, words, cellId);
+}
+
 const LivePage& LivePageSession::answer(const std::vector<std::string>& setWords,
                                         LiveChecks checks) {
     constexpr size_t kKept = 16;
@@ -408,6 +447,14 @@ const LivePage& LivePageSession::answer(const std::vector<std::string>& setWords
                        livePage(lesson_, results_, setWords, *engine_, quotedJsonOnly(), checks,
                                 {rereader_.get(), &prose_, &lessonsOwn_,
                                  [this](const LessonCell& cell) { return lessonViewsOf(cell); }})});
+    LivePage& page = recent_.back().page;
+    lastCellsRead_.clear();
+    for (LessonCell& cell : page.cellsRead) {
+        std::vector<std::string> own = wordsOfCell(page.applied, cell.id);
+        const std::string id = cell.id;
+        lastCellsRead_.insert_or_assign(id, CellRead{std::move(own), std::move(cell)});
+    }
+    page.cellsRead.clear();
     last_ = &recent_.back().page;
     return *last_;
 }
@@ -456,6 +503,11 @@ Json livePageJson(const LivePage& page) {
         }
         return Json(std::move(out));
     };
+    Json controls = Json::object();
+    for (const ReaderControls& cell : page.controls) {
+        controls.set(cell.cellId, readerControlsJson(cell));
+    }
+    out.set("controls", std::move(controls));
     out.set("pendingValues", numbers(page.pendingValues));
     out.set("pendingClaims", numbers(page.pendingClaims));
     return out;

@@ -8,6 +8,7 @@
 
 #include "core/document/json.h"
 #include "core/document/lesson.h"
+#include "core/live/reader_controls.h"
 #include "core/present/live_marks.h"
 
 #include <functional>
@@ -70,6 +71,14 @@ struct LivePage {
     std::vector<int> pendingValues;
     std::vector<int> pendingClaims;
     bool complete() const;
+    // Each edited cell's controls as the what-ifs leave it (reader_controls.h): what the
+    // page's widgets show next, so that it need not read the cell again. Not for a cell that
+    // takes its model from another edited cell: its controls read only its own what-ifs
+    // (cellUnderWhatIfs), and the page asks for them.
+    std::vector<ReaderControls> controls;
+    // Those cells as read, for the next edit a reader makes of them
+    // (LivePageSession::cellUnderWhatIfs); the session takes them out of the answer it keeps.
+    std::vector<LessonCell> cellsRead;
     // What the values were read from, for the page's quizzes (live_quiz.h); null when no
     // what-if was applied: the lesson's own results.
     std::shared_ptr<const LessonResults> results;
@@ -112,6 +121,12 @@ class LivePageSession {
     const LivePage& answer(const std::vector<std::string>& setWords,
                            LiveChecks checks = LiveChecks::Now);
 
+    // Cell `cellId` with the what-ifs `words` of it in force (cellUnderWhatIfs, whose
+    // words of other cells it passes over): the last answer's read of the cell when that answer
+    // applied exactly these words to it, as a reader's next edit asks; else read again.
+    std::optional<LessonCell> cellUnderWhatIfs(const std::vector<std::string>& words,
+                                               const std::string& cellId) const;
+
     // The lesson, and the results of the last answer's what-ifs (the lesson's own before any):
     // what the page's quizzes are judged by (live_quiz.h).
     const Lesson& lesson() const { return lesson_; }
@@ -137,14 +152,19 @@ class LivePageSession {
         LiveChecks checks;
         LivePage page;
     };
-    std::vector<Kept> recent_;       // newest last
-    const LivePage* last_ = nullptr; // the last answer, in recent_
+    std::vector<Kept> recent_; // newest last
+    struct CellRead {
+        std::vector<std::string> words; // the cell's own, in the order applied
+        LessonCell cell;
+    };
+    std::map<std::string, CellRead> lastCellsRead_; // the last computed answer's, by cell
+    const LivePage* last_ = nullptr;                // the last answer, in recent_
 };
 
 // The page's answer as JSON: {"applied", "refused": [{"words", "why"}], "edited", "values",
 // "valueNotes", "falseClaims", "cells": {ID: {"summary", "views": {VIEW: HTML}, "pending",
 // "asLesson"}},
-// "complete", "pendingValues", "pendingClaims"}.
+// "complete", "pendingValues", "pendingClaims", "controls": {ID: readerControlsJson}}.
 Json livePageJson(const LivePage& page);
 
 } // namespace attnbook

@@ -377,6 +377,9 @@
     showCells(answer);
     showNotes(answer);
     showStatus(answer);
+    for (const [cellId, controls] of Object.entries(answer.controls || {})) {
+      keepControls(cellId, ofCell(sets, cellId), controls); // the core read the cell already
+    }
     refreshControls();
     document.body.dataset.liveState = 'checking';
   }
@@ -399,8 +402,8 @@
 
   let asked = 0; // the what-if the page shows: a slower answer to an older one is not shown
 
-  function apply(list, remember) {
-    const started = performance.now();
+  // `started`: when the reader acted (a control's change asks the core for its words first).
+  function apply(list, remember, started = performance.now()) {
     if (remember) {
       undoStack.push(sets);
     }
@@ -459,9 +462,9 @@
   }
 
   // A change made in a cell's form: remembered for the cell's Undo when it changed the cell.
-  function applyInCell(cellId, list) {
+  function applyInCell(cellId, list, started) {
     const before = ofCell(sets, cellId);
-    apply(list, true);
+    apply(list, true, started);
     if (JSON.stringify(ofCell(sets, cellId)) !== JSON.stringify(before)) {
       cellHistory.set(cellId, (cellHistory.get(cellId) || []).concat([before]));
     }
@@ -650,6 +653,7 @@
 
   // A change made with a control: the core's words for it, or why it was not made.
   function editCell(form, edit, refocus) {
+    const started = performance.now();
     const cellId = form.dataset.cell;
     const answer = askControls(cellId, edit);
     const refusal = form.querySelector('.control-refusal');
@@ -660,7 +664,7 @@
     if (!why && answer.set.length) {
       // what the widgets show once the words are in force, as the core answered with them
       keepControls(cellId, ofCell(withSets(sets, answer.set), cellId), answer.controls);
-      applyInCell(cellId, withSets(sets, answer.set));
+      applyInCell(cellId, withSets(sets, answer.set), started);
     }
     refreshControls();
     if (refocus) {

@@ -2,7 +2,10 @@
 // (core/present/live_marks.h) and the answer to a reader's what-ifs (core/live/live_page.h),
 // which the WebAssembly module gives the page. Expected values are worked out here from the
 // attention formula, not read back from the engine.
+#include "core/document/cell_reread.h"
 #include "core/live/live_page.h"
+#include "core/live/reader_controls.h"
+#include "core/live/reader_what_ifs.h"
 #include "core/live/what_if.h"
 #include "core/present/live_marks.h"
 #include "core/present/presented_lesson.h"
@@ -510,6 +513,133 @@ TEST_CASE("a live page session answers as livePage does, and keeps its recent an
         CHECK_EQ(answered.refused.size(), direct.refused.size());
         CHECK_EQ(&session.answer(words), &answered); // kept, not computed again
     }
+}
+
+namespace {
+
+// Each edited cell's controls in `page` are the ones read from the cell under its own what-ifs
+// (cellUnderWhatIfs), and every edited cell with controls has them, unless it takes its model
+// from another edited cell. Returns how many were compared.
+size_t checkControls(const Lesson& lesson, const LivePage& page,
+                     const std::vector<std::string>& words) {
+    const CellRereader rereader(lesson);
+    size_t compared = 0;
+    for (const std::string& id : page.editedCells) {
+        const auto carried = std::find_if(page.controls.begin(), page.controls.end(),
+                                          [&](const ReaderControls& c) { return c.cellId == id; });
+        const std::optional<LessonCell> read = cellUnderWhatIfs(lesson, rereader, words, id);
+        REQUIRE(read);
+        const ReaderControls expected = readerControls(*read);
+        const TransformerCellSpec* spec = read->transformer();
+        const bool sharesAnEdited =
+            spec && spec->sharedModel &&
+            std::count(page.editedCells.begin(), page.editedCells.end(), spec->sharedModel->cell);
+        if (expected.controls.empty() || sharesAnEdited) {
+            CHECK(carried == page.controls.end());
+            continue;
+        }
+        REQUIRE(carried != page.controls.end());
+        CHECK_EQ(readerControlsJson(*carried).dump(), readerControlsJson(expected).dump());
+        ++compared;
+    }
+    return compared;
+}
+
+} // namespace
+
+TEST_CASE("an answer carries each edited cell's controls, as the cell read under them has them") {
+    size_t compared = 0;
+    for (const char* name : {"guide.md", "attention.md", "transformer.md"}) {
+        const std::string path = std::string(ATTNBOOK_SOURCE_DIR "/documents/") + name;
+        const auto bytes = test::readFile(path);
+        REQUIRE(bytes);
+        const Lesson lesson = parseLesson(*bytes, path);
+        LivePageSession session(parseLesson(*bytes, path));
+        std::vector<std::string> firstOfEach; // one what-if of every cell, all in force at once
+        for (const LessonCell& cell : lesson.cells) {
+            std::vector<std::vector<std::string>> asked;
+            for (const ReaderWhatIf& whatIf : readerWhatIfs(cell)) {
+                std::vector<std::string> words;
+                for (size_t k = 0; k < whatIf.keys.size(); ++k) {
+                    words.push_back(whatIf.setText(k));
+                }
+                asked.push_back(words);
+            }
+            for (const ReaderViewWhatIf& view : readerViewWhatIfs(cell)) {
+                asked.push_back({view.setText()});
+            }
+            for (size_t i = 0; i < asked.size() && i < 6; ++i) {
+                INFO(std::string(name) << ": " << asked[i].front());
+                const LivePage& page = session.answer(asked[i], LiveChecks::Later);
+                REQUIRE_EQ(page.editedCells, std::vector<std::string>{cell.id});
+                compared += checkControls(lesson, page, asked[i]);
+            }
+            if (!asked.empty()) {
+                firstOfEach.insert(firstOfEach.end(), asked[0].begin(), asked[0].end());
+            }
+        }
+        const LivePage& all = session.answer(firstOfEach);
+        INFO(std::string(name) << ": every cell's first what-if at once");
+        CHECK_EQ(all.applied, firstOfEach);
+        compared += checkControls(lesson, all, firstOfEach);
+    }
+    CHECK(compared >= 30);
+    // a cell taking an edited cell's model leaves its controls to the page to ask
+    std::string text = test::kOneLayerTransformerLesson;
+    text.replace(text.find("temperature: 1\n"), 15, "temperature: 1\ncontrols: [temperature]\n");
+    text += "\n```transformer u\nmodel: t\ntokens: [blue, red]\ncontrols: [temperature]\n```\n";
+    LivePageSession shared(parseLesson(text, "shared.md"));
+    const std::vector<std::string> both = {"t.temperature=2", "u.temperature=3"};
+    const LivePage& page = shared.answer(both);
+    REQUIRE_EQ(page.editedCells.size(), 2u);
+    REQUIRE_EQ(page.controls.size(), 1u);
+    CHECK_EQ(page.controls[0].cellId, "t");
+    CHECK_EQ(page.controls[0].temperature, 2.0);
+    CHECK_EQ(checkControls(shared.lesson(), page, both), 1u);
+    const std::string json = livePageJson(page).dump();
+    CHECK(json.find("\"controls\": {\n    \"t\": {\n      \"cell\": \"t\",") != std::string::npos);
+    CHECK(json.find("\"u\": {\n      \"cell\"") == std::string::npos);
+}
+
+TEST_CASE("a session gives the cell its last answer read for the next edit, else reads it") {
+    const std::string path = std::string(ATTNBOOK_SOURCE_DIR "/documents/transformer.md");
+    const auto bytes = test::readFile(path);
+    REQUIRE(bytes);
+    const Lesson lesson = parseLesson(*bytes, path);
+    const CellRereader rereader(lesson);
+    LivePageSession session(parseLesson(*bytes, path));
+    const auto same = [&](const std::vector<std::string>& words, const std::string& id) {
+        const std::optional<LessonCell> kept = session.cellUnderWhatIfs(words, id);
+        const std::optional<LessonCell> read = cellUnderWhatIfs(lesson, rereader, words, id);
+        REQUIRE_EQ(kept.has_value(), read.has_value());
+        if (read) {
+            CHECK_EQ(readerControlsJson(readerControls(*kept)).dump(),
+                     readerControlsJson(readerControls(*read)).dump());
+            CHECK_EQ(kept->transformer()->config.temperature,
+                     read->transformer()->config.temperature);
+            CHECK_EQ(kept->transformer()->config.tokens, read->transformer()->config.tokens);
+        }
+    };
+    const std::vector<std::string> words = {"playground.tokens=[a, big]", "tiny.temperature=2",
+                                            "playground.view.norm=off"};
+    const LivePage& page = session.answer(words, LiveChecks::Later);
+    CHECK(page.cellsRead.empty()); // the session took them
+    same(words, "playground");     // kept
+    same({"playground.tokens=[a, big]", "playground.view.norm=off"}, "playground"); // kept
+    same({"tiny.temperature=2"}, "tiny");                                           // kept
+    same({"tiny.temperature=3"}, "tiny");                 // other words: read again
+    same({"playground.tokens=[a, big]"}, "playground");   // fewer words: read again
+    same({}, "tiny");                                     // the lesson's
+    same({"stream_small.temperature=2"}, "stream_small"); // not the reader's: as cellUnder…
+    CHECK_FALSE(session.cellUnderWhatIfs(words, "no_such_cell").has_value());
+    // a newer answer replaces what is kept
+    session.answer({"tiny.temperature=0.5"}, LiveChecks::Later);
+    same(words, "playground");
+    same({"tiny.temperature=0.5"}, "tiny");
+    CHECK_EQ(session.cellUnderWhatIfs({"tiny.temperature=0.5"}, "tiny")
+                 ->transformer()
+                 ->config.temperature,
+             0.5);
 }
 
 TEST_CASE("a what-if computes again exactly the cells it changes, and those taking their model") {

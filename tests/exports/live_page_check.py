@@ -634,11 +634,11 @@ def widgets_agree(state, cell_json, label, checker):
                      (label, state["heads"], len(heads)))
 
 
-def check_widgets(page, checker, offered, url):
+def check_widgets(page, checker, offered, url, timings):
     """Each widget kind, once on the first cell that has it: used as a reader would, its
     what-if compared with `compute --set` for the words the page made, the widgets showing what
     compute computed; then the page's Undo puts the widgets back as the lesson has them.
-    Returns the kinds used."""
+    Returns the kinds used; adds (kind, words, page ms, core ms, whole ms) to `timings`."""
     used = []
     for action, body in WIDGET_ACTIONS.items():
         for form in offered:
@@ -656,6 +656,8 @@ def check_widgets(page, checker, offered, url):
             if not shown["sets"] or not all(s.startswith(cell + ".") for s in shown["sets"]):
                 checker.fail("%s made %s: %s" % (label, shown["sets"], shown["notes"]))
                 break
+            timings.append((action, shown["sets"], shown["millis"], shown["coreMillis"],
+                            shown["wholeMillis"]))
             expected = checker.compare(shown, "%s (%s)" % (label, " & ".join(shown["sets"])))
             cells = [c for c in expected["cells"] if c.get("id") == cell]
             if cells:
@@ -939,8 +941,8 @@ def check_lesson(attnbook, documents, workdir, browser, name, bench):
                 checker.fail("%s: a second Undo this cell did not take back the first what-if" %
                              cell)
     compared = check_compare(page, checker, offered)
-    widgets_used = check_widgets(page, checker, offered, url)
-    timings["widgets"] = widgets_used
+    timings["widgets"] = []
+    widgets_used = check_widgets(page, checker, offered, url, timings["widgets"])
     # A what-if of one's own that the cell's controls do not allow is ignored, with a note.
     if offered:
         cell = offered[0]["cell"]
@@ -990,10 +992,13 @@ def print_bench(native_bench, lesson, page_file, timings):
     gz = len(subprocess.run(["gzip", "-9", "-c", page_file], capture_output=True).stdout)
     print("  page %.2f MB (%.2f MB gzip), live %.2f s after it was opened" %
           (size / 1e6, gz / 1e6, timings["load"]))
-    what_ifs = timings["what_ifs"]
+    # a widget's what-if: from the reader's change (its words asked of the core) to the numbers
+    what_ifs = timings["what_ifs"] + [(["(%s)" % w[0]] + w[1],) + w[2:]
+                                      for w in timings["widgets"]]
     if not what_ifs:
         return
-    native = subprocess.run([native_bench, lesson] + ["\n".join(w[0]) for w in what_ifs],
+    native = subprocess.run([native_bench, lesson] +
+                            ["\n".join(x for x in w[0] if not x.startswith("(")) for w in what_ifs],
                             capture_output=True, text=True, check=True).stdout.splitlines()
     # page ms: from the click to its numbers; core ms: the core's part of it; whole ms: until
     # the gradient checks' sentences too; native: the same first question natively
@@ -1027,7 +1032,7 @@ def main():
                 lesson_failures, timings = check_lesson(attnbook, documents, workdir, browser,
                                                         name, bench)
                 failures += lesson_failures
-                used.update(timings["widgets"] if timings else [])
+                used.update(w[0] for w in timings["widgets"]) if timings else None
                 compared += timings["compared"] if timings else 0
                 text_compared += timings.get("text_compared", 0) if timings else 0
         finally:
