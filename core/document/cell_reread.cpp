@@ -32,16 +32,21 @@ std::optional<LessonCell> CellRereader::reread(const Document& edited, const std
         if (!before) {
             return std::nullopt;
         }
-        LessonCell cell{before->id, before->kind, before->openLine, {}};
+        LessonCell cell;
+        cell.id = before->id;
+        cell.kind = before->kind;
+        cell.openLine = before->openLine;
         const CellBlock* written = lesson_.document.findCell(cellId);
         std::optional<YamlNode> body =
             written && !sets.empty() ? parsedBodyAfterSets(*written, *block, sets) : std::nullopt;
-        cell.read = body ? readParsedCell(*block, *body, diagnostics, lesson_.files.get(), &earlier)
-                         : readCell(*block, diagnostics, lesson_.files.get(), &earlier);
+        cell.setRead(body
+                         ? readParsedCell(*block, *body, diagnostics, lesson_.files.get(), &earlier)
+                         : readCell(*block, diagnostics, lesson_.files.get(), &earlier));
         // The lesson's text is unchanged outside this cell's body: it quotes the same
         // knock-outs (parseLesson's askForQuotedKnockouts).
         const TransformerCellSpec* read = before->transformer();
-        if (auto* spec = std::get_if<TransformerCellSpec>(&cell.read.spec); spec && read) {
+        if (auto* spec = std::get_if<TransformerCellSpec>(&cell.readToChange().spec);
+            spec && read) {
             spec->knockoutsQuoted = read->knockoutsQuoted;
             spec->config.knockouts = spec->config.knockouts || read->knockoutsQuoted;
         }

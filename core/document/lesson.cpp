@@ -18,6 +18,14 @@
 
 namespace attnbook {
 
+ReadCell& LessonCell::readToChange() {
+    if (read_.use_count() != 1) {
+        read_ = std::make_shared<const ReadCell>(*read_);
+    }
+    // Sole owner now: the const is this class's promise to the copies, and there are none.
+    return const_cast<ReadCell&>(*read_);
+}
+
 const LessonCell* Lesson::cell(const std::string& id) const {
     for (const LessonCell& c : cells) {
         if (c.id == id) {
@@ -81,10 +89,10 @@ void collapseMissingDataFiles(std::vector<Diagnostic>& diagnostics) {
 void askForQuotedKnockouts(Lesson& lesson) {
     std::string text;
     for (LessonCell& cell : lesson.cells) {
-        auto* spec = std::get_if<TransformerCellSpec>(&cell.read.spec);
-        if (!spec) {
+        if (!cell.transformer()) {
             continue;
         }
+        auto* spec = std::get_if<TransformerCellSpec>(&cell.readToChange().spec);
         if (text.empty()) {
             text = lesson.document.serialize();
         }
@@ -118,7 +126,7 @@ Lesson parseLesson(std::string bytes, const std::string& path,
         cell.id = block->id;
         cell.kind = block->kind;
         cell.openLine = block->openLine;
-        cell.read = readCell(*block, lesson.diagnostics, lesson.files.get(), &models);
+        cell.setRead(readCell(*block, lesson.diagnostics, lesson.files.get(), &models));
         lesson.cells.push_back(std::move(cell));
     }
     collapseMissingDataFiles(lesson.diagnostics);
@@ -129,7 +137,7 @@ Lesson parseLesson(std::string bytes, const std::string& path,
 std::vector<std::string> lessonDataFiles(const Lesson& lesson) {
     std::vector<std::string> out;
     for (const LessonCell& cell : lesson.cells) {
-        for (const std::string& file : cell.read.dataFiles) {
+        for (const std::string& file : cell.read().dataFiles) {
             if (std::find(out.begin(), out.end(), file) == out.end()) {
                 out.push_back(file);
             }
@@ -214,7 +222,7 @@ void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
         }
     } catch (const InvalidConfig& e) {
         const ConfigError& error = e.error();
-        FilePosition at = cell.read.positions.of(error.key, error.row, error.col);
+        FilePosition at = cell.read().positions.of(error.key, error.row, error.col);
         // A key the author left at its default (W_Q: identity) is decided by
         // the widths the author did write (the name table's decidedBy): point there.
         const InputMatrixName* named = inputMatrixOfKey(error.key);
@@ -224,7 +232,7 @@ void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
                                                        : std::vector<const char*>{};
         if (at.line == 0) {
             for (const char* other : decidedBy) {
-                at = cell.read.positions.of(other);
+                at = cell.read().positions.of(other);
                 if (at.line != 0) {
                     break;
                 }
@@ -250,11 +258,11 @@ void computeAttention(const LessonCell& cell, const AttentionCellSpec& spec,
 // "layers[0]", "layers"), else the cell's fence.
 FilePosition transformerErrorPosition(const LessonCell& cell, const ConfigError& error) {
     std::string key = error.key;
-    FilePosition at = cell.read.positions.of(key, error.row, error.col);
+    FilePosition at = cell.read().positions.of(key, error.row, error.col);
     while (at.line == 0 && !key.empty()) {
         const size_t cut = key.find_last_of(".[");
         key = cut == std::string::npos ? std::string() : key.substr(0, cut);
-        at = cell.read.positions.of(key);
+        at = cell.read().positions.of(key);
     }
     return at.line == 0 ? FilePosition{cell.openLine, 1} : at;
 }
@@ -364,7 +372,7 @@ Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonR
         break;
     }
     std::string error;
-    const FilePosition at = cell.read.positions.of("answer");
+    const FilePosition at = cell.read().positions.of("answer");
     const std::optional<Binding> binding = parseBinding(quiz.text, error);
     const BindingValue value =
         binding && !binding->claim ? results.value(*binding) : BindingValue{std::nullopt, error};
@@ -391,7 +399,7 @@ bool modelFailed(const LessonCell& cell, const TransformerCellSpec& spec, Lesson
     if (named && named->ok) {
         return false;
     }
-    const FilePosition at = cell.read.positions.of("model");
+    const FilePosition at = cell.read().positions.of("model");
     results.diagnostics.push_back({Severity::Error, at.line, at.column,
                                    "model: the cell '" + spec.sharedModel->cell +
                                        "' does not compute; its model is used once it does",
@@ -497,7 +505,7 @@ void visitBindings(const Lesson& lesson,
     for (const LessonCell& cell : lesson.cells) {
         if (const QuizCellSpec* quiz = cell.quiz()) {
             const auto fromKey = [&](const std::string& key, const std::string& text) {
-                const FilePosition at = cell.read.positions.of(key);
+                const FilePosition at = cell.read().positions.of(key);
                 scan(text, at.line, at.column, {}, cell.id);
             };
             fromKey("question", quiz->question);
@@ -562,7 +570,7 @@ std::vector<LessonClaim> lessonBrokenBindings(const Lesson& lesson, const Lesson
         if (quiz && quiz->answerKind == QuizCellSpec::AnswerKind::Binding) {
             std::string error;
             const std::optional<Binding> binding = parseBinding(quiz->text, error);
-            const FilePosition at = cell.read.positions.of("answer");
+            const FilePosition at = cell.read().positions.of("answer");
             if (binding && !binding->claim) {
                 check(*binding, at.line, at.column, cell.id);
             }

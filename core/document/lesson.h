@@ -21,16 +21,26 @@ struct LessonCell {
     std::string id;
     CellKind kind = CellKind::Attention;
     int openLine = 0;
-    ReadCell read; // spec empty when the cell has errors
+
+    // What the body read: its spec (empty when the cell has errors), positions and files.
+    const ReadCell& read() const { return *read_; }
+    void setRead(ReadCell read) { read_ = std::make_shared<const ReadCell>(std::move(read)); }
+    // The read to change in place: this cell's own, copied first while another cell shares it.
+    ReadCell& readToChange();
 
     const AttentionCellSpec* attention() const {
-        return std::get_if<AttentionCellSpec>(&read.spec);
+        return std::get_if<AttentionCellSpec>(&read_->spec);
     }
-    const QuizCellSpec* quiz() const { return std::get_if<QuizCellSpec>(&read.spec); }
-    const ChartCellSpec* chart() const { return std::get_if<ChartCellSpec>(&read.spec); }
+    const QuizCellSpec* quiz() const { return std::get_if<QuizCellSpec>(&read_->spec); }
+    const ChartCellSpec* chart() const { return std::get_if<ChartCellSpec>(&read_->spec); }
     const TransformerCellSpec* transformer() const {
-        return std::get_if<TransformerCellSpec>(&read.spec);
+        return std::get_if<TransformerCellSpec>(&read_->spec);
     }
+
+  private:
+    // Shared by the copies of a cell: a what-if copies the lesson and reads only the cells it
+    // edits again, and a model's weights are most of a cell (copy on write: readToChange).
+    std::shared_ptr<const ReadCell> read_ = std::make_shared<const ReadCell>();
 };
 
 struct Lesson {

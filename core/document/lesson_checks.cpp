@@ -100,13 +100,13 @@ std::vector<CheckedProblem> checkedProblems(const Lesson& lesson, const LessonRe
     for (const LessonCell& cell : lesson.cells) {
         if (const QuizCellSpec* quiz = cell.quiz()) {
             if (!quiz->cell.empty() && !lesson.cell(quiz->cell)) {
-                const FilePosition at = cell.read.positions.of("cell");
+                const FilePosition at = cell.read().positions.of("cell");
                 subjects.push_back({Severity::Error, at.line, at.column,
                                     "cell: there is no cell '" + quiz->cell + "' to ask about",
                                     cell.id});
             }
             const auto check = [&](const std::string& key, const std::string& text) {
-                const FilePosition at = cell.read.positions.of(key);
+                const FilePosition at = cell.read().positions.of(key);
                 checker.checkText(text, at.line, at.column, {}, cell.id);
             };
             check("question", quiz->question);
@@ -145,7 +145,7 @@ bool isUnresolvedAnswer(const Lesson& lesson, const LessonResults& results, cons
         return false;
     }
     const Json* answer = computed->json.find("answer");
-    const FilePosition at = cell->read.positions.of("answer");
+    const FilePosition at = cell->read().positions.of("answer");
     return answer && answer->isNull() && d.line == at.line && d.column == at.column;
 }
 

@@ -345,7 +345,7 @@ std::optional<LessonCell> cellUnderWhatIfs(const Lesson& lesson, const CellRerea
         cell = *authored;
     }
     for (const SetOption& option : views) {
-        auto* spec = std::get_if<TransformerCellSpec>(&cell->read.spec);
+        auto* spec = std::get_if<TransformerCellSpec>(&cell->readToChange().spec);
         if (!spec || !switchReaderView(*spec, option.key, option.value).empty()) {
             return std::nullopt;
         }

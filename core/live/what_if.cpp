@@ -92,8 +92,9 @@ std::optional<Lesson> withSetCellsReread(const Lesson& lesson, Document edited,
 // cell's own error, if any, says why).
 void applyViewTo(Lesson& lesson, const SetOption& set) {
     for (LessonCell& cell : lesson.cells) {
-        auto* spec =
-            cell.id == set.cellId ? std::get_if<TransformerCellSpec>(&cell.read.spec) : nullptr;
+        auto* spec = cell.id == set.cellId && cell.transformer()
+                         ? std::get_if<TransformerCellSpec>(&cell.readToChange().spec)
+                         : nullptr;
         if (spec) {
             switchReaderView(*spec, set.key, set.value);
         }
@@ -203,7 +204,7 @@ WhatIf applyWhatIf(const Lesson& lesson, const std::vector<SetOption>& sets,
             if (set.cellId == d.cellId) {
                 owner = &set;
                 const LessonCell* cell = out.lesson.cell(set.cellId);
-                const FilePosition at = cell ? cell->read.positions.of(set.key) : FilePosition{};
+                const FilePosition at = cell ? cell->read().positions.of(set.key) : FilePosition{};
                 if (at.line == d.line) {
                     break; // the error stands on this set's own line
                 }

@@ -99,7 +99,7 @@ std::vector<QuizText> quizTextsOf(const Lesson& lesson) {
     for (const LessonCell& cell : lesson.cells) {
         if (const QuizCellSpec* quiz = cell.quiz()) {
             const FilePosition at =
-                textStart(lesson.document, cell.id, cell.read.positions.of("explain"));
+                textStart(lesson.document, cell.id, cell.read().positions.of("explain"));
             if (!quiz->explain.empty() && at.line > 0) {
                 out.push_back({cell.id, at.line, at.column, quiz->explain});
             }
@@ -508,7 +508,7 @@ forEachReaderWhatIf(const Lesson& lesson, const LessonResults& results, Attentio
             }
             // The sentences read only the knock-outs they quote: those a view alone asks for
             // (L·h + 3L passes per what-if) are not computed here.
-            if (auto* spec = std::get_if<TransformerCellSpec>(&changed->read.spec)) {
+            if (auto* spec = std::get_if<TransformerCellSpec>(&changed->readToChange().spec)) {
                 spec->config.knockouts = spec->knockoutsQuoted;
             }
             std::optional<ComputedCell> after =

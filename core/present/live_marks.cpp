@@ -141,7 +141,7 @@ NumberedProse numberedProsePieces(const Lesson& lesson) {
         const std::vector<const std::string*> texts = markedQuizTexts(*quiz);
         for (size_t i = 0; i < texts.size(); ++i) {
             const char* key = i == 0 ? "question" : i + 1 == texts.size() ? "explain" : "choices";
-            const FilePosition at = cell->read.positions.of(key);
+            const FilePosition at = cell->read().positions.of(key);
             numbered.pieces.push_back(
                 scanProse(blankedHtmlComments(*texts[i]), at.line, at.column));
         }

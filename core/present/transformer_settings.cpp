@@ -111,7 +111,7 @@ CellSourceTexts cellSourceTexts(const LessonCell& cell, const TransformerCellSpe
         ++tensors[origin.substr(0, end)];
     }
     std::vector<std::string> files;
-    for (const std::string& file : cell.read.dataFiles) {
+    for (const std::string& file : cell.read().dataFiles) {
         if (std::find(files.begin(), files.end(), file) == files.end()) {
             files.push_back(file);
         }

@@ -114,8 +114,8 @@ namespace {
 
 // Where a variant problem points: the cell's `worksheet:` key.
 FilePosition worksheetPosition(const LessonCell& cell) {
-    const auto it = cell.read.positions.keys.find("worksheet");
-    return it != cell.read.positions.keys.end() ? it->second : FilePosition{cell.openLine, 1};
+    const auto it = cell.read().positions.keys.find("worksheet");
+    return it != cell.read().positions.keys.end() ? it->second : FilePosition{cell.openLine, 1};
 }
 
 // The numbers of the worksheet cells, for the variant's hash.
@@ -510,9 +510,9 @@ ExportResult computeVariant(const Lesson& lesson, const VariantPlan& plan, int n
         const VariantDraw& draw = plan.variants.at(size_t(number - 1));
         for (LessonCell& cell : out->lesson.cells) {
             if (const auto a = draw.attention.find(cell.id); a != draw.attention.end()) {
-                cell.read.spec = a->second;
+                cell.readToChange().spec = a->second;
             } else if (const auto t = draw.transformer.find(cell.id); t != draw.transformer.end()) {
-                cell.read.spec = t->second;
+                cell.readToChange().spec = t->second;
             }
         }
         out->transformerGivens = draw.givens;

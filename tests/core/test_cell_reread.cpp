@@ -102,8 +102,8 @@ void compareBothWays(const std::string& name, size_t perCell, size_t atLeast) {
                     CHECK(problems[p].column == expected[p].column);
                     CHECK(problems[p].message == expected[p].message);
                 }
-                CHECK(positionsText(reread->read.positions) ==
-                      positionsText(whole.cell(cell.id)->read.positions));
+                CHECK(positionsText(reread->read().positions) ==
+                      positionsText(whole.cell(cell.id)->read().positions));
                 CHECK(computedAlone(lesson, results, std::move(*reread)) == wholeJson);
             }
             ++compared;
@@ -129,7 +129,7 @@ TEST_CASE("a cell that names a model below it or none is read as parseLesson rea
     std::vector<Diagnostic> problems;
     const std::optional<LessonCell> cell = rereader.reread(lesson.document, "low", problems);
     REQUIRE(cell);
-    CHECK_FALSE(cell->read.ok());
+    CHECK_FALSE(cell->read().ok());
     REQUIRE(problems.size() == 1);
     CHECK(problems[0].line == lesson.diagnostics.at(0).line);
     CHECK(problems[0].message == lesson.diagnostics.at(0).message);

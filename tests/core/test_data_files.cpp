@@ -236,7 +236,7 @@ TEST_CASE("slicingMatchesNumPy") {
             REQUIRE_MESSAGE((l.cells.size() == 1 && l.cells[0].attention()),
                             describe(l.diagnostics));
             CHECK(sameMatrix(l.cells[0].attention()->config.wQ.weights, load(row.expected)));
-            CHECK_EQ(l.cells[0].read.dataFiles.size(), size_t(1));
+            CHECK_EQ(l.cells[0].read().dataFiles.size(), size_t(1));
         });
     }
 }
@@ -485,8 +485,8 @@ TEST_CASE("keepWritesAnEditOfALoadedMatrixAsSetEntries") {
     REQUIRE_MESSAGE(after.cells[0].attention(), describe(after.diagnostics));
     CHECK(sameMatrix(after.cells[0].attention()->config.wQ.weights, expected));
     // The same files are read as before: W_Q still comes from c64.npy.
-    CHECK_EQ(after.cells[0].read.dataFiles, before.cells[0].read.dataFiles);
-    CHECK_EQ(after.cells[0].read.dataFiles,
+    CHECK_EQ(after.cells[0].read().dataFiles, before.cells[0].read().dataFiles);
+    CHECK_EQ(after.cells[0].read().dataFiles,
              (std::vector<std::string>{"m.csv", "c64.npy", "c64.npy"}));
     CHECK(document.serialize().find("W_K: {file: c64.npy, rows: [1, 5], cols: [3, 7]}\n") !=
           std::string::npos);
