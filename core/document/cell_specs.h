@@ -2,6 +2,7 @@
 // What each kind of cell says, read from its YAML body, with the file
 // position of every value so that later errors can point at it.
 
+#include "core/document/expression.h"
 #include "core/document/file_value_source.h"
 #include "core/document/shared_model.h"
 #include "core/document/yaml_tree.h"
@@ -94,6 +95,9 @@ struct QuizCellSpec {
     int choice = -1;
     double number = 0.0;
     std::string text; // the binding (without braces) or the free text
+    // A binding answer parsed once, as it was read; nullopt when it does not parse.
+    std::optional<Binding> answerBinding;
+    std::string answerBindingError; // why it does not parse
     // `tolerance:` as written: absolute (0.001) or relative (1%); unset: the default of
     // docs/lesson-format.md (quiz_answer.h computes it).
     struct Tolerance {

@@ -341,15 +341,16 @@ void computeTransformer(const LessonCell& cell, const TransformerCellSpec& spec,
 
 // Adds the cell's estimated cost to `spent`; when that passes the limits, refuses the cell
 // (an error naming it, its line and the estimate) before anything is allocated for it.
-bool refuseCostlyCell(const LessonCell& cell, CellCost& spent, LessonResults& results) {
+bool refuseCostlyCell(const LessonCell& cell, const CellCost& cost, CellCost& spent,
+                      LessonResults& results) {
     CellCost total = spent;
-    total += cellCost(cell);
+    total += cost;
     const std::string why = costProblem(total, costLimits());
     if (why.empty()) {
         spent = total;
         return false;
     }
-    const bool alone = costProblem(cellCost(cell), costLimits()) == why;
+    const bool alone = costProblem(cost, costLimits()) == why;
     results.diagnostics.push_back({Severity::Error, cell.openLine, 1,
                                    "cell '" + cell.id + "' is too costly to compute" +
                                        (alone ? "" : " after the cells before it") + ": " + why,
@@ -371,11 +372,11 @@ Json resolveQuizAnswer(const LessonCell& cell, const QuizCellSpec& quiz, LessonR
     case QuizCellSpec::AnswerKind::Binding:
         break;
     }
-    std::string error;
     const FilePosition at = cell.read().positions.of("answer");
-    const std::optional<Binding> binding = parseBinding(quiz.text, error);
-    const BindingValue value =
-        binding && !binding->claim ? results.value(*binding) : BindingValue{std::nullopt, error};
+    const std::optional<Binding>& binding = quiz.answerBinding;
+    const BindingValue value = binding && !binding->claim
+                                   ? results.value(*binding)
+                                   : BindingValue{std::nullopt, quiz.answerBindingError};
     if (!value.value || !value.value->isNumber()) {
         results.diagnostics.push_back(
             {Severity::Error, at.line, at.column,
@@ -415,13 +416,18 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
     // Attention and chart cells first: quiz answers may bind to them.
     CellCost spent; // by the cells computed so far (cell_cost.h)
     for (const LessonCell& cell : lesson.cells) {
-        if (refuseCostlyCell(cell, spent, results)) {
+        const ComputedCell* before =
+            policy.reuse && (cell.attention() || cell.transformer() || cell.chart())
+                ? policy.reuse(cell)
+                : nullptr;
+        // A cell taken as it was costs what it cost then: its validation is most of the
+        // cost's estimate, and a what-if takes most cells of a lesson as they were.
+        const CellCost cost = before && before->cost ? *before->cost : cellCost(cell);
+        if (refuseCostlyCell(cell, cost, spent, results)) {
             continue;
         }
-        if (const ComputedCell* before =
-                policy.reuse && (cell.attention() || cell.transformer() || cell.chart())
-                    ? policy.reuse(cell)
-                    : nullptr) {
+        const size_t computedBefore = results.cells.size();
+        if (before) {
             results.cells.push_back(*before);
         } else if (const AttentionCellSpec* spec = cell.attention()) {
             computeAttention(cell, *spec, engine, policy, results);
@@ -435,6 +441,9 @@ LessonResults computeLesson(const Lesson& lesson, AttentionEngine& engine,
             out.ok = computeChartSeries(*chart, cell.id, out.series, results.diagnostics);
             out.json = chartJson(cell.id, out.series);
             results.cells.push_back(std::move(out));
+        }
+        if (results.cells.size() > computedBefore) {
+            results.cells.back().cost = cost;
         }
     }
     for (const LessonCell& cell : lesson.cells) {

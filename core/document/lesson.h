@@ -4,6 +4,7 @@
 // read (cell specs), compute (LessonResults), check (bindings and lint).
 
 #include "core/document/bindings.h"
+#include "core/document/cell_cost.h"
 #include "core/document/cell_reader.h"
 #include "core/document/chart_series.h"
 #include "core/document/document.h"
@@ -14,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace attnbook {
 
@@ -78,6 +80,9 @@ struct ComputedCell {
     std::shared_ptr<const AttentionResult> attention;
     std::vector<ChartSeries> series;
     std::shared_ptr<const TransformerResult> transformer;
+    // What computing the cell was charged (cell_cost.h): a what-if that takes the cell as it
+    // was charges it again without working it out.
+    std::optional<CellCost> cost = std::nullopt;
 };
 
 struct LessonResults {

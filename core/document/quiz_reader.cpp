@@ -97,9 +97,9 @@ std::optional<QuizCellSpec> readQuiz(BodyReader& in, const YamlNode& body) {
         if (a.size() > 4 && a.rfind("{{", 0) == 0 && a.compare(a.size() - 2, 2, "}}") == 0) {
             quiz.answerKind = QuizCellSpec::AnswerKind::Binding;
             quiz.text = a.substr(2, a.size() - 4);
-            std::string error;
-            if (const std::optional<Binding> binding = parseBinding(quiz.text, error)) {
-                quiz.answerDecimals = binding->digits;
+            quiz.answerBinding = parseBinding(quiz.text, quiz.answerBindingError);
+            if (quiz.answerBinding) {
+                quiz.answerDecimals = quiz.answerBinding->digits;
             }
         } else if (!number && !answer->quoted && ignored.find("not finite") != std::string::npos) {
             in.error(answer->at, ignored); // 1e400, .inf: a number, but not one to compare with

@@ -642,6 +642,49 @@ TEST_CASE("a session gives the cell its last answer read for the next edit, else
              0.5);
 }
 
+TEST_CASE(
+    "a what-if charges a cell it takes as it was what the cell cost, without working it out") {
+    // two equal cells: each fits the JSON limit alone, not both
+    std::string text = kLesson;
+    const std::string cell = text.substr(text.find("```attention c"),
+                                         text.find("```\n\n") + 4 - text.find("```attention c"));
+    std::string second = cell;
+    second.replace(second.find(" c\n"), 3, " d\n");
+    text += "\n" + second;
+    const Lesson lesson = parseLesson(text, "two.md");
+    REQUIRE_EQ(lesson.cells.size(), 2u);
+    AttentionEngine engine;
+    const CellCost one = cellCost(lesson.cells[0]);
+    REQUIRE(one.jsonBytes > 0);
+    const LessonResults unlimited = computeLesson(lesson, engine);
+    REQUIRE(unlimited.cell("c")->cost);
+    CHECK_EQ(unlimited.cell("c")->cost->jsonBytes, one.jsonBytes);
+    CHECK_EQ(unlimited.cell("c")->cost->multiplyAdds, one.multiplyAdds);
+    CHECK_EQ(unlimited.cell("d")->cost->bytes, cellCost(lesson.cells[1]).bytes);
+
+    const CostLimits before = costLimits();
+    CostLimits room = before;
+    room.maxJsonBytes = 1.5 * one.jsonBytes;
+    setCostLimits(room);
+    const LessonResults results = computeLesson(lesson, engine);
+    const auto refusedAfter = [](const LessonResults& r) {
+        return std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const Diagnostic& d) {
+            return d.cellId == "d" &&
+                   d.message.find("too costly to compute after the cells before it") !=
+                       std::string::npos;
+        });
+    };
+    CHECK(refusedAfter(results));
+    // d's what-if takes c as it was (not computed again): c is charged all the same
+    std::string error;
+    const WhatIf whatIf =
+        applyWhatIf(lesson, {*parseSetOption("d.mask=causal", error)}, engine, &results);
+    setCostLimits(before);
+    CHECK_EQ(whatIf.results.cell("c")->attention, results.cell("c")->attention); // taken
+    CHECK(refusedAfter(whatIf.results));
+    CHECK_FALSE(whatIf.results.cell("d")->ok);
+}
+
 TEST_CASE("a what-if computes again exactly the cells it changes, and those taking their model") {
     // `u` takes `t`'s model: a what-if on t's model changes u, one on t's temperature does not.
     const std::string text = std::string(test::kOneLayerTransformerLesson) +
