@@ -1,5 +1,7 @@
 #include "core/math/number_format.h"
 
+#include <double-conversion/double-conversion.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -20,6 +22,32 @@ std::string nonFiniteText(double value) {
     return {};
 }
 
+// Finite |value| >= 0 with exactly `digits` decimals, as printf("%.*f") writes it. A view writes
+// thousands of numbers after every what-if, and printf is slow in the browser build (musl
+// formats through long double, which WebAssembly emulates), so this takes double-conversion's
+// ToFixed. Both round the exact binary value correctly, and differ only on an exact tie, which
+// ToFixed rounds away from zero and printf to even: the value k / 2^(digits+1) with k odd, whose
+// last decimal is the 5 halfway between. Those, and what ToFixed does not take (1e21 and above,
+// over 100 decimals), go to printf.
+std::string fixedDecimals(double magnitude, int digits) {
+    using double_conversion::DoubleToStringConverter;
+    static const DoubleToStringConverter converter(DoubleToStringConverter::NO_FLAGS, "", "", 'e',
+                                                   -6, 21, 6, 0);
+    const auto whole = [](double x) { return std::floor(x) == x; };
+    const bool tie = digits < 100 && whole(std::ldexp(magnitude, digits + 1)) &&
+                     !whole(std::ldexp(magnitude, digits));
+    char buffer[400]; // 1e308 written out in full, with decimals
+    if (!tie && digits >= 0) {
+        double_conversion::StringBuilder text(buffer, sizeof buffer);
+        if (converter.ToFixed(magnitude, digits, &text)) {
+            const int length = text.position();
+            return std::string(text.Finalize(), size_t(length));
+        }
+    }
+    std::snprintf(buffer, sizeof buffer, "%.*f", digits, magnitude);
+    return buffer;
+}
+
 // |value|'s text and the sign in front, without a sign for a text that rounds to zero.
 std::string signedText(double value, const std::string& magnitude) {
     const bool roundsToZero = magnitude.find_first_not_of("0.") == std::string::npos;
@@ -37,23 +65,15 @@ std::string fixedNumber(double value, int digits) {
     if (std::string special = nonFiniteText(value); !special.empty()) {
         return special;
     }
-    char buffer[400]; // 1e308 written out in full, with decimals
-    std::snprintf(buffer, sizeof buffer, "%.*f", digits, std::abs(value));
-    return signedText(value, buffer);
+    return signedText(value, fixedDecimals(std::abs(value), digits));
 }
 
 std::string readableNumber(double value, int digits) {
     if (std::string special = nonFiniteText(value); !special.empty()) {
         return special;
     }
-    char buffer[400];
-    const double rounded = std::round(value);
-    if (isWhole(value)) {
-        std::snprintf(buffer, sizeof buffer, "%.0f", std::abs(rounded));
-    } else {
-        std::snprintf(buffer, sizeof buffer, "%.*f", digits, std::abs(value));
-    }
-    return signedText(value, buffer);
+    return signedText(value, isWhole(value) ? fixedDecimals(std::abs(std::round(value)), 0)
+                                            : fixedDecimals(std::abs(value), digits));
 }
 
 bool allWhole(const double* values, std::size_t count) {

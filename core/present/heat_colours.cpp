@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 
 namespace attnbook {
 namespace {
@@ -97,9 +96,14 @@ Rgb textOn(Rgb background) {
 }
 
 std::string cssColour(Rgb colour) {
-    char text[8];
-    std::snprintf(text, sizeof text, "#%02x%02x%02x", colour.red & 0xff, colour.green & 0xff,
-                  colour.blue & 0xff);
+    // "#rrggbb" by hand: a heatmap writes one per entry, and printf is slow in the browser.
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string text = "#000000";
+    int at = 1;
+    for (const int channel : {colour.red & 0xff, colour.green & 0xff, colour.blue & 0xff}) {
+        text[size_t(at++)] = kHex[channel >> 4];
+        text[size_t(at++)] = kHex[channel & 0xf];
+    }
     return text;
 }
 

@@ -538,14 +538,41 @@
     return item;
   }
 
-  function showControls(form, refocus) {
+  // The chips of `tokens`: as many as before, each keeps its element and has its word, names
+  // and ends set (a moved token keeps the reader's focus on its button, and the page, whose
+  // style it would be worked out again for, stays as it is); otherwise made again.
+  function showChips(chips, tokens) {
+    const shown = [...chips.children];
+    if (shown.length !== tokens.length) {
+      chips.replaceChildren(...tokens.map((t, i) => tokenChip(t, i, tokens.length)));
+      return;
+    }
+    shown.forEach((item, i) => {
+      const made = tokenChip(tokens[i], i, tokens.length);
+      const word = item.querySelector('.chip-word');
+      if (word.textContent !== tokens[i]) {
+        word.textContent = tokens[i];
+      }
+      made.querySelectorAll('button').forEach((button) => {
+        const own = item.querySelector('[data-op=' + button.dataset.op + ']');
+        if (own.getAttribute('aria-label') !== button.getAttribute('aria-label')) {
+          own.setAttribute('aria-label', button.getAttribute('aria-label'));
+        }
+        if (own.disabled !== button.disabled) {
+          own.disabled = button.disabled;
+        }
+      });
+    });
+  }
+
+  function showControls(form) {
     const state = controlsOf(form.dataset.cell);
     if (!state) {
       return;
     }
     const chips = form.querySelector('.token-chips');
     if (chips) {
-      chips.replaceChildren(...state.tokens.map((t, i) => tokenChip(t, i, state.tokens.length)));
+      showChips(chips, state.tokens);
     }
     const heads = field(form, 'heads');
     if (heads) {
@@ -592,28 +619,56 @@
         showGrid(grid, matrix, state.tokens);
       }
     }
-    // A keyboard reader keeps their place: the same button of the chip where the token went.
-    if (refocus) {
-      const chip = form.querySelector('.chip[data-index="' + refocus.index + '"]');
-      const target = chip && chip.querySelector('[data-op=' + refocus.op + ']');
-      // at an end of the sentence that button is off: another of the same chip
-      const other = chip && chip.querySelector('button:not(:disabled)');
-      (target && !target.disabled ? target : other || field(form, 'add')).focus();
-    }
+  }
+
+  // A keyboard reader keeps their place: the same button of the chip where the token went.
+  function refocusChip(form, refocus) {
+    const chip = form.querySelector('.chip[data-index="' + refocus.index + '"]');
+    const target = chip && chip.querySelector('[data-op=' + refocus.op + ']');
+    // at an end of the sentence that button is off: another of the same chip
+    const other = chip && chip.querySelector('button:not(:disabled)');
+    (target && !target.disabled ? target : other || field(form, 'add')).focus();
   }
 
   // A matrix's grid as html_cell_controls.cpp writes it: a number field per entry, each named
-  // by its matrix, row (a token vector's by its token) and column. A field the reader is in
-  // keeps the focus.
+  // by its matrix, row (a token vector's by its token) and column. A grid of the same shape
+  // keeps its fields and has their values and names set (a field is costly to make, and one
+  // the reader is in keeps the focus); another is made again.
   function showGrid(grid, matrix, tokens) {
+    const rowName = (r) => {
+      const byToken = (matrix.name === 'X0' || matrix.name === 'queries') && r < tokens.length;
+      return byToken ? (r + 1) + ' (' + tokens[r] + ')' : String(r + 1);
+    };
+    const label = (r, c) => matrix.name + ' row ' + rowName(r) + ', column ' + (c + 1);
+    const table = grid.querySelector('table');
+    const shown = [...table.rows];
+    const sameShape = shown.length === matrix.rows.length &&
+      shown.every((row, r) => row.cells.length === matrix.rows[r].length + 1);
+    if (sameShape) {
+      shown.forEach((row, r) => {
+        const head = row.cells[0];
+        if (head.textContent !== rowName(r)) {
+          head.textContent = rowName(r);
+        }
+        matrix.rows[r].forEach((value, c) => {
+          const input = row.cells[c + 1].firstElementChild;
+          if (input.value !== String(value)) {
+            input.value = String(value);
+          }
+          if (input.getAttribute('aria-label') !== label(r, c)) {
+            input.setAttribute('aria-label', label(r, c));
+          }
+        });
+      });
+      return;
+    }
     const focused = grid.contains(document.activeElement) ? document.activeElement : null;
     const at = focused ? [focused.dataset.row, focused.dataset.col] : null;
     const rows = matrix.rows.map((values, r) => {
       const row = document.createElement('tr');
       const head = document.createElement('th');
       head.scope = 'row';
-      const byToken = (matrix.name === 'X0' || matrix.name === 'queries') && r < tokens.length;
-      head.textContent = byToken ? (r + 1) + ' (' + tokens[r] + ')' : String(r + 1);
+      head.textContent = rowName(r);
       row.append(head);
       values.forEach((value, c) => {
         const cell = document.createElement('td');
@@ -622,15 +677,14 @@
         input.step = 'any';
         input.dataset.row = String(r);
         input.dataset.col = String(c);
-        input.setAttribute('aria-label', matrix.name + ' row ' + head.textContent + ', column ' +
-                           (c + 1));
+        input.setAttribute('aria-label', label(r, c));
         input.value = String(value);
         cell.append(input);
         row.append(cell);
       });
       return row;
     });
-    grid.querySelector('table').replaceChildren(...rows);
+    table.replaceChildren(...rows);
     if (at) {
       const again = grid.querySelector('[data-row="' + at[0] + '"][data-col="' + at[1] + '"]');
       if (again) {
@@ -645,7 +699,7 @@
     for (const form of document.querySelectorAll('form.what-ifs')) {
       const words = JSON.stringify(ofCell(sets, form.dataset.cell));
       if (shownWords.get(form) !== words) {
-        showControls(form, null);
+        showControls(form);
         shownWords.set(form, words);
       }
     }
@@ -668,7 +722,7 @@
     }
     refreshControls();
     if (refocus) {
-      showControls(form, refocus);
+      refocusChip(form, refocus);
     }
   }
 

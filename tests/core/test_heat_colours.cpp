@@ -46,4 +46,6 @@ TEST_CASE("text on a colour is dark on pale squares and light on deep ones") {
     CHECK(same(textOn(shareColour(1.0)), {250, 250, 252}));
     CHECK_EQ(cssColour({8, 48, 107}), "#08306b");
     CHECK_EQ(cssColour({255, 0, 16}), "#ff0010");
+    CHECK_EQ(cssColour({0, 0, 0}), "#000000");
+    CHECK_EQ(cssColour({171, 205, 239}), "#abcdef");
 }

@@ -8,6 +8,7 @@
 #include "test_support.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <vector>
@@ -24,6 +25,70 @@ TEST_CASE("fixedNumber writes exactly DIGITS decimals with a real minus sign") {
     CHECK_EQ(fixedNumber(-1.23456, 3), minus + "1.235");
     CHECK_EQ(fixedNumber(2.0, 0), "2");
     CHECK_EQ(fixedNumber(1e6, 1), "1000000.0");
+}
+
+namespace {
+
+// fixedNumber as it was written first, with printf: the slow reference (printf rounds the
+// exact binary value, to even on a tie).
+std::string printfFixed(double value, int digits) {
+    char buffer[400];
+    std::snprintf(buffer, sizeof buffer, "%.*f", digits, std::abs(value));
+    const std::string text = buffer;
+    const bool zero = text.find_first_not_of("0.") == std::string::npos;
+    return value < 0 && !zero ? minus + text : text;
+}
+
+} // namespace
+
+TEST_CASE("fixedNumber writes what printf writes, ties to even included") {
+    std::mt19937_64 random(20261206);
+    std::vector<double> values = {0.0,         -0.0,
+                                  0.5,         1.5,
+                                  2.5,         0.125,
+                                  0.375,       -0.125,
+                                  0.0625,      1e-300,
+                                  5e-324,      1e20,
+                                  9.99e20,     1e21,
+                                  1e22,        1e300,
+                                  0.045,       0.0045,
+                                  1.0005,      2.675,
+                                  1e15 + 0.5,  4503599627370497.0,
+                                  123456.78125};
+    // every k / 2^m for small k and m: the exact ties and the values beside them
+    for (int m = 0; m <= 20; ++m) {
+        for (int k = -70; k <= 70; ++k) {
+            const double tie = std::ldexp(double(k), -m);
+            values.insert(values.end(), {tie, std::nextafter(tie, 1e9), std::nextafter(tie, -1e9)});
+        }
+    }
+    // decimals just beside a rounding boundary, and numbers of every size
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    std::uniform_int_distribution<int> exponent(-30, 25);
+    for (int i = 0; i < 40000; ++i) {
+        values.push_back(unit(random) * std::pow(10.0, exponent(random)));
+        const double boundary = std::round(unit(random) * 1e6) / 1e4 + 0.00005;
+        values.insert(values.end(), {boundary, std::nextafter(boundary, 0.0)});
+    }
+    size_t compared = 0;
+    for (const double value : values) {
+        for (const int digits : {0, 1, 2, 3, 4, 6, 8, 17, 20}) {
+            if (printfFixed(value, digits) != fixedNumber(value, digits)) {
+                CHECK_EQ(fixedNumber(value, digits), printfFixed(value, digits));
+            }
+            ++compared;
+        }
+        CHECK_EQ(readableNumber(value, 3),
+                 std::abs(value - std::round(value)) < 1e-12 && std::abs(value) < 1e15
+                     ? printfFixed(std::round(value), 0)
+                     : printfFixed(value, 3));
+    }
+    CHECK(compared > 1000000);
+    CHECK_EQ(fixedNumber(0.125, 2), "0.12"); // a tie: to even
+    CHECK_EQ(fixedNumber(0.375, 2), "0.38");
+    CHECK_EQ(fixedNumber(2.5, 0), "2");
+    CHECK_EQ(fixedNumber(-2.5, 0), minus + "2");
+    CHECK_EQ(fixedNumber(1e22, 1), "10000000000000000000000.0"); // past ToFixed's range
 }
 
 TEST_CASE("a negative number that rounds to zero has no sign") {
