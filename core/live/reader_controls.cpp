@@ -241,7 +241,13 @@ Json readerControlsJson(const ReaderControls& c) {
         Json entry = Json::object();
         entry.set("name", m.name);
         entry.set("control", m.control);
-        entry.set("rows", jsonMatrix(m.values));
+        Json::Array shape;
+        shape.push_back(Json(double(m.values.n_rows)));
+        shape.push_back(Json(double(m.values.n_cols)));
+        entry.set("shape", Json(std::move(shape)));
+        if (m.values.n_elem <= kMostGridEntries) {
+            entry.set("rows", jsonMatrix(m.values)); // what the grid's fields show
+        }
         matrices.push_back(std::move(entry));
     }
     Json out = Json::object();

@@ -8,6 +8,7 @@
 #include "core/document/json.h"
 #include "core/document/lesson.h"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <utility>
@@ -18,6 +19,11 @@ namespace attnbook {
 class CellRereader;
 
 // An input matrix a reader may edit entry by entry (attention.md: `vectors`, `projections`).
+// The most entries of a matrix the page shows as a grid of number fields; a larger one (a real
+// model's projections) is changed one entry at a time by its row and column, and its numbers are
+// not sent to the page (readerControlsJson).
+inline constexpr std::size_t kMostGridEntries = 48;
+
 struct ReaderMatrix {
     std::string name;    // as the window names it: "X0", "queries", "W_Q", …
     std::string control; // the control that edits it: "vectors" or "projections"
@@ -56,7 +62,8 @@ ReaderControls readerControls(const LessonCell& cell);
 
 // {"cell", "kind", "controls", "tokens", "words", "heads", "allowedHeads", "mask", "positional",
 // "positionals", "scale", "divisor", "temperature", "generate", "pick", "matrices": [{"name",
-// "control", "rows"}], "layersRun", "layerCount", "norm", "ffn"}
+// "control", "shape": [ROWS, COLUMNS], "rows" (only for at most kMostGridEntries)}], "layersRun",
+// "layerCount", "norm", "ffn"}
 Json readerControlsJson(const ReaderControls& controls);
 
 // One change a reader makes with a control.

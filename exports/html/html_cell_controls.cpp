@@ -175,10 +175,6 @@ QString layersHtml(const ReaderControls& c, const QString& field) {
                       std::to_string(c.layersRun));
 }
 
-// The most entries a matrix's grid shows: a larger one (a real model's projections) would bury
-// the form, and is changed with Your own.
-constexpr arma::uword kMostGridEntries = 48;
-
 // What a grid's row is called: a token vector's row by its token, any other by its number.
 QString gridRowName(const ReaderControls& c, const ReaderMatrix& m, arma::uword row) {
     const bool byToken = (m.name == "X0" || m.name == "queries") && row < c.tokens.size();
@@ -209,6 +205,29 @@ QString matrixHtml(const ReaderControls& c, const ReaderMatrix& m) {
         html += QLatin1String("</tr>\n");
     }
     return html + QLatin1String("</table>\n</fieldset>\n");
+}
+
+// A matrix too large for a grid (a real model's projections, kMostGridEntries): one entry at a
+// time, by its row and column, with the number it takes. The page script sends the same edit a
+// grid's field does.
+QString entryHtml(const ReaderMatrix& m) {
+    const QString name = htmlPageText(qs(m.name));
+    const auto number = [&](const char* part, const QString& label, arma::uword most) {
+        return QStringLiteral("<label>%1 <input type=\"number\" data-entry=\"%2\" min=\"1\" "
+                              "max=\"%3\" step=\"1\" value=\"1\" aria-label=\"%4 %1\"></label>\n")
+            .arg(label, QLatin1String(part), QString::number(most), name);
+    };
+    return QStringLiteral("<fieldset class=\"control control-entry\" data-control=\"%1\" "
+                          "data-matrix=\"%2\"><legend>%2, %3 × %4: one entry</legend>\n")
+               .arg(qs(m.control), name, QString::number(m.values.n_rows),
+                    QString::number(m.values.n_cols)) +
+           number("row", QStringLiteral("row"), m.values.n_rows) +
+           number("col", QStringLiteral("column"), m.values.n_cols) +
+           QStringLiteral("<label>becomes <input type=\"number\" data-entry=\"value\" "
+                          "step=\"any\" aria-label=\"%1: the entry becomes\"></label>\n"
+                          "<button type=\"button\" data-entry=\"set\">Set</button>\n"
+                          "</fieldset>\n")
+               .arg(name);
 }
 
 } // namespace
@@ -255,18 +274,18 @@ QString cellControlsHtml(const ReaderControls& c, const QString& field) {
             grids += matrixHtml(c, m);
         } else {
             tooLarge = true;
+            grids += entryHtml(m);
         }
     }
     if (!grids.isEmpty()) {
         html += QLatin1String("<div class=\"matrix-grids\">\n") + grids + QLatin1String("</div>\n");
     }
     if (tooLarge) {
-        html +=
-            QStringLiteral(
-                "<p class=\"what-if-hint\">A matrix of more than %1 numbers has no grid here: pick "
-                "a change of it under <strong>More what-ifs</strong>, or write it whole under "
-                "<strong>Your own</strong>.</p>\n")
-                .arg(kMostGridEntries);
+        html += QStringLiteral(
+                    "<p class=\"what-if-hint\">A matrix of more than %1 numbers has no grid here: "
+                    "set one entry by its row and column, pick a change of it under <strong>More "
+                    "what-ifs</strong>, or write it whole under <strong>Your own</strong>.</p>\n")
+                    .arg(kMostGridEntries);
     }
     return html.isEmpty()
                ? html

@@ -288,6 +288,15 @@ fieldset.control-matrix { border: 0; padding: 0; margin: 0 0 0.6rem; min-width: 
   max-width: 100%; overflow-x: auto; }
 fieldset.control-matrix legend { font-family: var(--mono); color: var(--muted); padding: 0;
   margin: 0 0 0.2rem; }
+fieldset.control-entry { border: 0; padding: 0; margin: 0 0 0.6rem; min-width: 0;
+  display: flex; flex-wrap: wrap; align-items: center; gap: 0.3rem 0.6rem; }
+fieldset.control-entry legend { font-family: var(--mono); color: var(--muted); padding: 0;
+  margin: 0 0 0.2rem; }
+fieldset.control-entry label { color: var(--muted); white-space: nowrap; }
+fieldset.control-entry input { width: 5rem; min-height: 2rem; padding: 0.1rem 0.3rem;
+  text-align: right; font-family: var(--mono); color: var(--ink); background: var(--page);
+  border: 1px solid var(--rule); border-radius: 4px; }
+fieldset.control-entry button { min-height: 2rem; }
 .matrix-grid { border-collapse: collapse; }
 .matrix-grid th { font-weight: normal; color: var(--muted); text-align: right;
   padding: 0 0.4rem 0 0; white-space: nowrap; font-family: var(--mono); font-size: 0.8125rem; }

@@ -538,16 +538,19 @@
     return item;
   }
 
-  // The chips of `tokens`: as many as before, each keeps its element and has its word, names
-  // and ends set (a moved token keeps the reader's focus on its button, and the page, whose
-  // style it would be worked out again for, stays as it is); otherwise made again.
+  // The chips of `tokens`: each chip there is keeps its element and has its word, names and ends
+  // set, and only the chips past the new end go or come (the button a reader pressed stays, with
+  // the focus on it: taking a focused element away costs the browser a new style of the page,
+  // 20-30 ms for real-head.md).
   function showChips(chips, tokens) {
-    const shown = [...chips.children];
-    if (shown.length !== tokens.length) {
-      chips.replaceChildren(...tokens.map((t, i) => tokenChip(t, i, tokens.length)));
-      return;
+    while (chips.children.length > tokens.length) {
+      chips.lastElementChild.remove();
     }
-    shown.forEach((item, i) => {
+    while (chips.children.length < tokens.length) {
+      const at = chips.children.length;
+      chips.append(tokenChip(tokens[at], at, tokens.length));
+    }
+    [...chips.children].forEach((item, i) => {
       const made = tokenChip(tokens[i], i, tokens.length);
       const word = item.querySelector('.chip-word');
       if (word.textContent !== tokens[i]) {
@@ -615,8 +618,18 @@
     }
     for (const grid of form.querySelectorAll('.control-matrix')) {
       const matrix = state.matrices.find((m) => m.name === grid.dataset.matrix);
-      if (matrix) {
+      if (matrix && matrix.rows) {
         showGrid(grid, matrix, state.tokens);
+      }
+    }
+    // a large matrix's rows may follow the tokens (X0): its row field takes as many
+    for (const entry of form.querySelectorAll('.control-entry')) {
+      const matrix = state.matrices.find((m) => m.name === entry.dataset.matrix);
+      if (matrix) {
+        entry.querySelector('[data-entry=row]').max = String(matrix.shape[0]);
+        entry.querySelector('[data-entry=col]').max = String(matrix.shape[1]);
+        entry.querySelector('legend').textContent =
+          matrix.name + ', ' + matrix.shape[0] + ' × ' + matrix.shape[1] + ': one entry';
       }
     }
   }
@@ -800,6 +813,29 @@
                                number: Number(field(form, 'layers').value)}));
     for (const name of ['norm', 'ffn']) {
       onChange(name, () => ({control: name, op: 'set', number: field(form, name).checked ? 1 : 0}));
+    }
+    // A large matrix's one entry: its row and column as the reader counts them, from 1.
+    for (const entry of form.querySelectorAll('.control-entry')) {
+      const part = (name) => entry.querySelector('[data-entry=' + name + ']');
+      const setEntry = () => {
+        const row = Number(part('row').value), col = Number(part('col').value);
+        const value = part('value').value.trim();
+        const whole = (n, most) => Number.isInteger(n) && n >= 1 && n <= most;
+        if (!whole(row, Number(part('row').max)) || !whole(col, Number(part('col').max)) ||
+            value === '' || !Number.isFinite(Number(value))) {
+          (value === '' ? part('value') : part('row')).reportValidity();
+          return; // the browser's own number fields say what they take
+        }
+        editCell(form, {control: entry.dataset.control, op: 'entry', word: entry.dataset.matrix,
+                        index: row - 1, to: col - 1, number: Number(value)}, null);
+      };
+      part('set').addEventListener('click', setEntry);
+      entry.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' && event.target.tagName === 'INPUT') {
+          event.preventDefault(); // not the form's submission: this entry's Set
+          setEntry();
+        }
+      });
     }
     for (const grid of form.querySelectorAll('.control-matrix')) {
       grid.addEventListener('change', (event) => {

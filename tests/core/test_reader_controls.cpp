@@ -200,3 +200,53 @@ TEST_CASE("the controls under the what-ifs in force: a cell's own words, read ag
     CHECK_FALSE(cellUnderWhatIfs(lesson, rereader, {"c.tokens=7"}, "c").has_value());
     CHECK_FALSE(cellUnderWhatIfs(lesson, rereader, {}, "nothing").has_value());
 }
+
+TEST_CASE("the controls' answer gives a large matrix's shape, not its numbers") {
+    // X (3 × 8: 24 numbers) is a grid's; W_Q (8 × 8: 64) is past kMostGridEntries
+    const auto unitRow = [](int one) {
+        std::string row = "[";
+        for (int k = 0; k < 8; ++k) {
+            row += std::string(k ? ", " : "") + (k == one ? "1" : "0");
+        }
+        return row + "]";
+    };
+    std::string x = "[", w = "[";
+    for (int r = 0; r < 8; ++r) {
+        x += r < 3 ? std::string(r ? ", " : "") + unitRow(r) : "";
+        w += std::string(r ? ", " : "") + unitRow(r);
+    }
+    const std::string text = "# Big\n\n```attention big\ntokens: [a, b, c]\nX: " + x +
+                             "]\nW_Q: " + w + "]\ncontrols: [vectors, projections]\n```\n";
+    const Lesson lesson = parseLesson(text, "big.md");
+    REQUIRE_FALSE(hasErrors(lesson.diagnostics));
+    const Json json = readerControlsJson(readerControls(*lesson.cell("big")));
+    const Json* matrices = json.find("matrices");
+    REQUIRE(matrices);
+    bool sawGrid = false;
+    int large = 0;
+    for (const Json& m : matrices->array()) {
+        const Json* shape = m.find("shape");
+        REQUIRE(shape);
+        const double rows = shape->array()[0].number(), cols = shape->array()[1].number();
+        if (rows * cols <= double(kMostGridEntries)) {
+            sawGrid = true;
+            REQUIRE(m.find("rows"));
+            CHECK_EQ(m.find("rows")->array().size(), size_t(rows));
+        } else {
+            ++large; // W_Q as written, and W_K, W_V, W_O: the identity, 8 × 8 as well
+            CHECK(m.find("name")->string().starts_with("W_"));
+            CHECK_EQ(rows * cols, 64.0);
+            CHECK(m.find("rows") == nullptr);
+        }
+    }
+    CHECK(sawGrid);
+    CHECK_EQ(large, 4);
+    // a large matrix's entry is changed as a grid's is
+    std::string why;
+    const auto keys =
+        readerEditKeys(*lesson.cell("big"), {"projections", "entry", 2, 1, "W_Q", 0.25}, why);
+    REQUIRE_MESSAGE(keys.has_value(), why);
+    REQUIRE_EQ(keys->size(), 1u);
+    CHECK_EQ(keys->front().first, "W_Q");
+    CHECK(keys->front().second.find("0.25") != std::string::npos);
+}
