@@ -20,10 +20,9 @@ namespace attnbook {
 
 ReadCell& LessonCell::readToChange() {
     if (read_.use_count() != 1) {
-        read_ = std::make_shared<const ReadCell>(*read_);
+        read_ = std::make_shared<ReadCell>(*read_); // this cell's own from now on
     }
-    // Sole owner now: the const is this class's promise to the copies, and there are none.
-    return const_cast<ReadCell&>(*read_);
+    return *read_;
 }
 
 const LessonCell* Lesson::cell(const std::string& id) const {

@@ -26,7 +26,7 @@ struct LessonCell {
 
     // What the body read: its spec (empty when the cell has errors), positions and files.
     const ReadCell& read() const { return *read_; }
-    void setRead(ReadCell read) { read_ = std::make_shared<const ReadCell>(std::move(read)); }
+    void setRead(ReadCell read) { read_ = std::make_shared<ReadCell>(std::move(read)); }
     // The read to change in place: this cell's own, copied first while another cell shares it.
     ReadCell& readToChange();
 
@@ -42,7 +42,8 @@ struct LessonCell {
   private:
     // Shared by the copies of a cell: a what-if copies the lesson and reads only the cells it
     // edits again, and a model's weights are most of a cell (copy on write: readToChange).
-    std::shared_ptr<const ReadCell> read_ = std::make_shared<const ReadCell>();
+    // Changed only through readToChange, while no other cell shares it.
+    std::shared_ptr<ReadCell> read_ = std::make_shared<ReadCell>();
 };
 
 struct Lesson {
