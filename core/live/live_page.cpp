@@ -285,7 +285,9 @@ LivePage livePage(const Lesson& lesson, const LessonResults& lessonResults,
         if (cell && !takesModelOfAny(*cell, page.editedCells)) {
             if (ReaderControls controls = readerControls(*cell); !controls.controls.empty()) {
                 page.controls.push_back(std::move(controls));
-                page.cellsRead.push_back(*cell);
+                if (kept.cellsRead) {
+                    kept.cellsRead->push_back(*cell);
+                }
             }
         }
     }
@@ -443,18 +445,19 @@ const LivePage& LivePageSession::answer(const std::vector<std::string>& setWords
     if (recent_.size() == kKept) {
         recent_.erase(recent_.begin());
     }
-    recent_.push_back({setWords, checks,
-                       livePage(lesson_, results_, setWords, *engine_, quotedJsonOnly(), checks,
-                                {rereader_.get(), &prose_, &lessonsOwn_,
-                                 [this](const LessonCell& cell) { return lessonViewsOf(cell); }})});
-    LivePage& page = recent_.back().page;
+    std::vector<LessonCell> cellsRead;
+    recent_.push_back(
+        {setWords, checks,
+         livePage(lesson_, results_, setWords, *engine_, quotedJsonOnly(), checks,
+                  {rereader_.get(), &prose_, &lessonsOwn_,
+                   [this](const LessonCell& cell) { return lessonViewsOf(cell); }, &cellsRead})});
+    const LivePage& page = recent_.back().page;
     lastCellsRead_.clear();
-    for (LessonCell& cell : page.cellsRead) {
+    for (LessonCell& cell : cellsRead) {
         std::vector<std::string> own = wordsOfCell(page.applied, cell.id);
         const std::string id = cell.id;
         lastCellsRead_.insert_or_assign(id, CellRead{std::move(own), std::move(cell)});
     }
-    page.cellsRead.clear();
     last_ = &recent_.back().page;
     return *last_;
 }

@@ -76,9 +76,6 @@ struct LivePage {
     // takes its model from another edited cell: its controls read only its own what-ifs
     // (cellUnderWhatIfs), and the page asks for them.
     std::vector<ReaderControls> controls;
-    // Those cells as read, for the next edit a reader makes of them
-    // (LivePageSession::cellUnderWhatIfs); the session takes them out of the answer it keeps.
-    std::vector<LessonCell> cellsRead;
     // What the values were read from, for the page's quizzes (live_quiz.h); null when no
     // what-if was applied: the lesson's own results.
     std::shared_ptr<const LessonResults> results;
@@ -95,6 +92,9 @@ struct LivePageKept {
     // The lesson's own views of a cell (null: not known), to find the views a what-if leaves as
     // the lesson has them.
     std::function<const LiveCellViews*(const LessonCell&)> lessonViews = {};
+    // Filled when not null: the edited cells with controls (those of LivePage::controls) as the
+    // answer read them, for the next edit a reader makes of them (cellUnderWhatIfs).
+    std::vector<LessonCell>* cellsRead = nullptr;
 };
 
 // Only what-ifs a reader may make (the cell's `controls:`, reader_what_ifs.h) are applied; any

@@ -608,34 +608,43 @@ TEST_CASE("a session gives the cell its last answer read for the next edit, else
     const Lesson lesson = parseLesson(*bytes, path);
     const CellRereader rereader(lesson);
     LivePageSession session(parseLesson(*bytes, path));
-    const auto same = [&](const std::vector<std::string>& words, const std::string& id) {
-        const std::optional<LessonCell> kept = session.cellUnderWhatIfs(words, id);
+    // `kept`: the session gives the cell it read for its last answer, the same read each time
+    const auto same = [&](const std::vector<std::string>& words, const std::string& id, bool kept) {
+        const std::optional<LessonCell> given = session.cellUnderWhatIfs(words, id);
+        const std::optional<LessonCell> again = session.cellUnderWhatIfs(words, id);
         const std::optional<LessonCell> read = cellUnderWhatIfs(lesson, rereader, words, id);
-        REQUIRE_EQ(kept.has_value(), read.has_value());
+        REQUIRE_EQ(given.has_value(), read.has_value());
         if (read) {
-            CHECK_EQ(readerControlsJson(readerControls(*kept)).dump(),
+            CHECK_EQ(readerControlsJson(readerControls(*given)).dump(),
                      readerControlsJson(readerControls(*read)).dump());
-            CHECK_EQ(kept->transformer()->config.temperature,
+            CHECK_EQ(given->transformer()->config.temperature,
                      read->transformer()->config.temperature);
-            CHECK_EQ(kept->transformer()->config.tokens, read->transformer()->config.tokens);
+            CHECK_EQ(given->transformer()->config.tokens, read->transformer()->config.tokens);
+            CHECK_EQ(&given->read() == &again->read(), kept);
         }
     };
-    const std::vector<std::string> words = {"playground.tokens=[a, big]", "tiny.temperature=2",
-                                            "playground.view.norm=off"};
-    const LivePage& page = session.answer(words, LiveChecks::Later);
-    CHECK(page.cellsRead.empty()); // the session took them
-    same(words, "playground");     // kept
-    same({"playground.tokens=[a, big]", "playground.view.norm=off"}, "playground"); // kept
-    same({"tiny.temperature=2"}, "tiny");                                           // kept
-    same({"tiny.temperature=3"}, "tiny");                 // other words: read again
-    same({"playground.tokens=[a, big]"}, "playground");   // fewer words: read again
-    same({}, "tiny");                                     // the lesson's
-    same({"stream_small.temperature=2"}, "stream_small"); // not the reader's: as cellUnder…
-    CHECK_FALSE(session.cellUnderWhatIfs(words, "no_such_cell").has_value());
+    const std::vector<std::string> own = {"playground.tokens=[a, big]", "playground.view.norm=off"};
+    const LivePage& page = session.answer(own, LiveChecks::Later);
+    REQUIRE_EQ(page.controls.size(), 1u);
+    CHECK_EQ(page.controls[0].cellId, "playground");
+    same(own, "playground", true);
+    same({"playground.view.norm=off", "playground.tokens=[a, big]"}, "playground", false); // order
+    same({"playground.tokens=[a, big]"}, "playground", false);   // fewer words: read again
+    same({}, "tiny", true);                                      // the lesson's own, shared
+    same({"tiny.temperature=3"}, "tiny", false);                 // another cell: read
+    same({"stream_small.temperature=2"}, "stream_small", false); // not the reader's: as cellUnder…
+    CHECK_FALSE(session.cellUnderWhatIfs(own, "no_such_cell").has_value());
+    // playground takes tiny's model: with tiny edited too, it is read again on its own words
+    const std::vector<std::string> both = {"tiny.temperature=2", "playground.tokens=[a, big]"};
+    const LivePage& shared = session.answer(both, LiveChecks::Later);
+    REQUIRE_EQ(shared.controls.size(), 1u);
+    CHECK_EQ(shared.controls[0].cellId, "tiny");
+    same({"tiny.temperature=2"}, "tiny", true);
+    same(both, "playground", false);
     // a newer answer replaces what is kept
     session.answer({"tiny.temperature=0.5"}, LiveChecks::Later);
-    same(words, "playground");
-    same({"tiny.temperature=0.5"}, "tiny");
+    same({"tiny.temperature=2"}, "tiny", false);
+    same({"tiny.temperature=0.5"}, "tiny", true);
     CHECK_EQ(session.cellUnderWhatIfs({"tiny.temperature=0.5"}, "tiny")
                  ->transformer()
                  ->config.temperature,
