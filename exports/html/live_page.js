@@ -628,7 +628,7 @@
       if (matrix) {
         entry.querySelector('[data-entry=row]').max = String(matrix.shape[0]);
         entry.querySelector('[data-entry=col]').max = String(matrix.shape[1]);
-        entry.querySelector('legend').textContent =
+        entry.querySelector('legend').textContent = // as entryHtml (html_cell_controls.cpp)
           matrix.name + ', ' + matrix.shape[0] + ' × ' + matrix.shape[1] + ': one entry';
       }
     }
@@ -820,11 +820,16 @@
       const setEntry = () => {
         const row = Number(part('row').value), col = Number(part('col').value);
         const value = part('value').value.trim();
-        const whole = (n, most) => Number.isInteger(n) && n >= 1 && n <= most;
-        if (!whole(row, Number(part('row').max)) || !whole(col, Number(part('col').max)) ||
-            value === '' || !Number.isFinite(Number(value))) {
-          (value === '' ? part('value') : part('row')).reportValidity();
-          return; // the browser's own number fields say what they take
+        const whole = (name) => {
+          const n = Number(part(name).value);
+          return Number.isInteger(n) && n >= 1 && n <= Number(part(name).max);
+        };
+        const wrong = !whole('row') ? 'row' : !whole('col') ? 'col'
+          : value === '' || !Number.isFinite(Number(value)) ? 'value' : null;
+        if (wrong) {
+          part(wrong).reportValidity(); // the browser's own number field says what it takes
+          part(wrong).focus();
+          return;
         }
         editCell(form, {control: entry.dataset.control, op: 'entry', word: entry.dataset.matrix,
                         index: row - 1, to: col - 1, number: Number(value)}, null);
